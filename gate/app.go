@@ -1,0 +1,125 @@
+// Package gate is riskgate's orchestration layer and the only place that does
+// I/O: it parses the command line, loads inputs into score tables, runs the
+// analyses of packages risk and bayes, applies policies, and writes reports.
+//
+// Each command lives in its own file with one Options struct, a constructor
+// returning its *cli.Command, and a run function taking the options.
+package gate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime/debug"
+
+	"github.com/urfave/cli/v3"
+)
+
+// Exit statuses, documented in --help and the README.
+const (
+	ExitPass         = 0 // pass (warnings allowed), or any command that succeeded
+	ExitFail         = 1 // the gate failed a challenger
+	ExitError        = 2 // usage, input or policy error
+	ExitInconclusive = 3 // the gate could not decide (after on_inconclusive)
+)
+
+// Streams are the process's standard streams; tests substitute buffers.
+type Streams struct {
+	In  io.Reader
+	Out io.Writer
+	Err io.Writer
+}
+
+// Version is the tool version printed by --version and recorded in provenance.
+// Release builds set it with -ldflags "-X github.com/riskgate/riskgate/gate.Version=v1.2.3".
+var Version = ""
+
+func version() string {
+	if Version != "" {
+		return Version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
+}
+
+// NewApp returns the root command with every subcommand.
+func NewApp(s *Streams) *cli.Command {
+	return &cli.Command{
+		Name:    "riskgate",
+		Usage:   "decide whether a challenger ranker may replace the champion",
+		Version: version(),
+		Description: "riskgate fits a Bayesian hierarchical model over a champion, its challengers and a pool of\n" +
+			"earlier runs, computes risk-sensitive measures, and checks them against a policy.\n\n" +
+			"Exit status: 0 pass (or success), 1 fail, 2 usage/input/policy error, 3 inconclusive.",
+		Reader:          s.In,
+		Writer:          s.Out,
+		ErrWriter:       s.Err,
+		HideHelpCommand: true,
+		// Errors are mapped to exit statuses in Main, nowhere else.
+		ExitErrHandler: func(context.Context, *cli.Command, error) {},
+		Commands: []*cli.Command{
+			newEvalCommand(s),
+			newCompareCommand(s),
+			newFitCommand(s),
+			newDiagnoseCommand(s),
+			newSimulateCommand(s),
+			newPairCommand(s),
+			newClassifyCommand(s),
+			newGateCommand(s),
+			newPolicyCommand(s),
+			newPublishCommand(s),
+			newCalibrateCommand(s),
+			newBenchCommand(s),
+		},
+	}
+}
+
+// Main runs riskgate with args (args[0] is the program name) and returns the
+// process exit status. It is the one place that turns errors into statuses:
+// a *StatusError carries its own; every other error is printed as one line
+// and gives ExitError.
+func Main(ctx context.Context, args []string, in io.Reader, out, errw io.Writer) int {
+	err := NewApp(&Streams{In: in, Out: out, Err: errw}).Run(ctx, args)
+	return exitStatus(err, errw)
+}
+
+func exitStatus(err error, errw io.Writer) int {
+	if err == nil {
+		return ExitPass
+	}
+	var se *StatusError
+	if errors.As(err, &se) {
+		if se.Err != nil {
+			fmt.Fprintf(errw, "riskgate: %v\n", se.Err)
+		}
+		return se.Code
+	}
+	fmt.Fprintf(errw, "riskgate: %v\n", err)
+	return ExitError
+}
+
+// StatusError ends a command with a specific exit status. Err, when not nil,
+// is printed; a verdict whose report was already written carries no Err.
+type StatusError struct {
+	Code int
+	Err  error
+}
+
+func (e *StatusError) Error() string {
+	if e.Err == nil {
+		return fmt.Sprintf("exit status %d", e.Code)
+	}
+	return e.Err.Error()
+}
+
+func (e *StatusError) Unwrap() error { return e.Err }
+
+// notYet is the action of a command whose implementation has not landed.
+func notYet(name string) cli.ActionFunc {
+	return func(context.Context, *cli.Command) error {
+		return fmt.Errorf("%s is not implemented yet", name)
+	}
+}
