@@ -1,0 +1,69 @@
+package bayes
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// R 4.2: quantile(c(3, 1, 4, 1, 5, 9, 2, 6), c(0, .1, .25, .5, .9, 1)) (type 7 is the default)
+// gives 1.0 1.0 1.75 3.5 6.9 9.0; mad(c(3,1,4,1,5,9,2,6)) = 2.9652 (1.4826 * 2).
+func TestQuantileType7(t *testing.T) {
+	x := []float64{3, 1, 4, 1, 5, 9, 2, 6}
+	for _, c := range []struct{ p, want float64 }{{0, 1}, {0.1, 1}, {0.25, 1.75}, {0.5, 3.5}, {0.9, 6.9}, {1, 9}} {
+		if got := Quantile(x, c.p); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("Quantile(p=%v) = %v, want %v", c.p, got, c.want)
+		}
+	}
+	if got := MAD(x); math.Abs(got-2.9652) > 1e-12 {
+		t.Errorf("MAD = %v, want 2.9652", got)
+	}
+}
+
+// The HDI must be the shortest interval covering ⌈0.95·S⌉+1 sorted draws; compare
+// with an exhaustive search over every window on skewed draws.
+func TestHDIMatchesBruteForce(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for trial := 0; trial < 50; trial++ {
+		n := 20 + r.IntN(400)
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = r.ExpFloat64() + 0.1*r.NormFloat64()
+		}
+		lo, hi := HDI(x, 0.95)
+		y := slices.Clone(x)
+		slices.Sort(y)
+		k := int(math.Ceil(0.95 * float64(n)))
+		best := math.Inf(1)
+		for i := 0; i+k < n; i++ {
+			best = min(best, y[i+k]-y[i])
+		}
+		if hi-lo != best {
+			t.Fatalf("n=%d: HDI width %v, brute-force shortest %v", n, hi-lo, best)
+		}
+		inside := 0
+		for _, v := range x {
+			if v >= lo && v <= hi {
+				inside++
+			}
+		}
+		if inside < k {
+			t.Fatalf("n=%d: HDI [%v,%v] covers %d draws, want ≥ %d", n, lo, hi, inside, k)
+		}
+	}
+}
+
+// Ties between equally short windows follow bayestestR: for the draws 1..10 every
+// window of k = ⌈0.5·10⌉ = 5 has width 5, the minima 1..5 are contiguous, and
+// floor(mean(1:5)) = 3 gives [3, 8]; bayestestR::hdi(1:10, ci = 0.5) prints [3, 8].
+func TestHDITies(t *testing.T) {
+	x := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+	lo, hi := HDI(x, 0.5)
+	if lo != 3 || hi != 8 {
+		t.Fatalf("HDI(1:10, 0.5) = [%v, %v], want [3, 8]", lo, hi)
+	}
+	if lo, hi := HDI([]float64{1}, 0.95); !math.IsNaN(lo) || !math.IsNaN(hi) {
+		t.Fatalf("HDI of one draw = [%v, %v], want NaN", lo, hi)
+	}
+}
