@@ -155,7 +155,9 @@ func TestLoadGoldenTrecEval(t *testing.T) {
 		files++
 		wantSystem := g.runid
 		if wantSystem == "" {
-			wantSystem = strings.TrimSuffix(filepath.Base(path), ".txt")
+			// The file name without its last extension: "pircRBa1.core.txt" gives "pircRBa1.core".
+			base := filepath.Base(path)
+			wantSystem = strings.TrimSuffix(base, filepath.Ext(base))
 		}
 		for _, m := range measures {
 			topics, ok := g.value[m]
