@@ -68,15 +68,7 @@ func (b *Builder) Add(system, topic string, score float64, file string, line int
 	case math.IsNaN(score) || math.IsInf(score, 0):
 		return inputerr.At(file, line, "score of system %q on topic %q is %v; expected a finite number", system, topic, score)
 	}
-	s, ok := b.sysIdx[system]
-	if !ok {
-		system = strings.Clone(system) // do not pin the caller's line buffer
-		s = len(b.systems)
-		b.sysIdx[system] = s
-		b.systems = append(b.systems, system)
-		b.rows = append(b.rows, nil)
-		b.origin = append(b.origin, nil)
-	}
+	s := b.system(system)
 	t, ok := b.topIdx[topic]
 	if !ok {
 		topic = strings.Clone(topic)
@@ -109,6 +101,34 @@ func (b *Builder) Add(system, topic string, score float64, file string, line int
 	b.origin[s][t] = pack(b.lastFileIdx, line)
 	b.cells++
 	return nil
+}
+
+// AddSystem declares a system that may have no score at all (a column of a
+// wide CSV file that is all blank), so that the table lists it and aligning
+// reports it dropped rather than losing it silently.
+func (b *Builder) AddSystem(system string) error {
+	if b.done {
+		return errors.New("scores: Builder.AddSystem called after Builder.Table")
+	}
+	if strings.TrimSpace(system) == "" {
+		return errors.New("scores: empty system name")
+	}
+	b.system(system)
+	return nil
+}
+
+// system returns the index of the named system, adding it if new.
+func (b *Builder) system(name string) int {
+	s, ok := b.sysIdx[name]
+	if !ok {
+		name = strings.Clone(name) // do not pin the caller's line buffer
+		s = len(b.systems)
+		b.sysIdx[name] = s
+		b.systems = append(b.systems, name)
+		b.rows = append(b.rows, nil)
+		b.origin = append(b.origin, nil)
+	}
+	return s
 }
 
 // grow extends row s to length n, the new cells missing. A row is first

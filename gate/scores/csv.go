@@ -22,7 +22,7 @@ const (
 var columnRoles = map[string]string{
 	"system": colSystem, "run": colSystem, "runid": colSystem, "run_id": colSystem,
 	"topic": colTopic, "query": colTopic, "qid": colTopic, "query_id": colTopic, "topic_id": colTopic,
-	"score": colScore,
+	"score":   colScore,
 	"measure": colMeasure,
 }
 
@@ -153,6 +153,11 @@ func parseCSVWide(cr *csv.Reader, fs *fileSink, header []string) error {
 		seen[h] = i + 1
 	}
 	systems := header[1:]
+	for _, name := range systems {
+		if err := fs.l.b.AddSystem(name); err != nil {
+			return err
+		}
+	}
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {

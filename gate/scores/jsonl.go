@@ -60,7 +60,7 @@ func parseJSONL(r io.Reader, fs *fileSink) error {
 		if len(row.Measure) > 0 && string(row.Measure) != "null" {
 			var err error
 			if measure, err = jsonString(row.Measure); err != nil || measure == "" {
-				return inputerr.At(fs.file, line, `"measure" is %s; expected a non-empty string`, excerpt(string(row.Measure)))
+				return inputerr.At(fs.file, line, `"measure" is %s; expected a non-empty string`, jsonExcerpt(row.Measure))
 			}
 		}
 		keep, err := fs.keep(measure, line)
@@ -79,7 +79,7 @@ func parseJSONL(r io.Reader, fs *fileSink) error {
 			return inputerr.At(fs.file, line, `no "score" key; expected %s`, jsonHelp)
 		}
 		if !isJSONNumber(row.Score) {
-			return inputerr.At(fs.file, line, `"score" is %s; expected a JSON number`, excerpt(string(row.Score)))
+			return inputerr.At(fs.file, line, `"score" is %s; expected a JSON number`, jsonExcerpt(row.Score))
 		}
 		v, err := fs.score(string(row.Score), line)
 		if err != nil {
@@ -120,5 +120,14 @@ func jsonName(raw json.RawMessage) (string, error) {
 	case isJSONNumber(raw):
 		return string(raw), nil
 	}
-	return "", errors.New("is " + excerpt(string(raw)) + ", not a string or number")
+	return "", errors.New("is " + jsonExcerpt(raw) + ", not a string or number")
+}
+
+// jsonExcerpt shows the start of a JSON value as it is written.
+func jsonExcerpt(raw []byte) string {
+	const max = 40
+	if r := []rune(string(raw)); len(r) > max {
+		return string(r[:max]) + "…"
+	}
+	return string(raw)
 }

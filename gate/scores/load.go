@@ -297,7 +297,7 @@ func classify(line string) Format {
 		return Run
 	}
 	if len(f) == 3 && strings.ContainsRune(t, '\t') &&
-		(isNumber(f[2]) || f[1] == "all" || isQuoted(f[2])) {
+		(isNumber(f[2]) || isNonFinite(f[2]) || f[1] == "all" || isQuoted(f[2])) {
 		return TrecEval
 	}
 	if n, err := csvFieldCount(line); err == nil && n >= 2 {
@@ -306,13 +306,22 @@ func classify(line string) Format {
 	return Auto
 }
 
-func isNumber(s string) bool {
-	_, err := strconv.ParseFloat(s, 64)
-	return err == nil
+func isNumber(s string) bool { return isDecimal(s) }
+
+// isNonFinite reports NaN and infinity as C's printf writes them (nan, -nan, inf).
+func isNonFinite(s string) bool {
+	switch strings.ToLower(strings.TrimLeft(s, "+-")) {
+	case "nan", "inf", "infinity":
+		return true
+	}
+	return false
 }
 
 // isQuoted reports a relstring value such as '1-0.'.
 func isQuoted(s string) bool { return len(s) >= 2 && s[0] == '\'' && s[len(s)-1] == '\'' }
+
+// scoreRuns is loadRuns; tests replace it to see how Load calls it.
+var scoreRuns = loadRuns
 
 // loadRuns scores the run files, all with one measure.
 func (l *loader) loadRuns(paths []string) error {
@@ -324,7 +333,7 @@ func (l *loader) loadRuns(paths []string) error {
 		return fmt.Errorf("%s holds measure %q but the runs are scored with %q; all inputs must hold one measure (name it with --measure)",
 			l.measureFrom, l.measure, measure)
 	}
-	if err := loadRuns(l.b, paths, l.opt.Qrels, measure); err != nil {
+	if err := scoreRuns(l.b, paths, l.opt.Qrels, measure); err != nil {
 		return err
 	}
 	if l.measure == "" {
@@ -403,24 +412,72 @@ func (fs *fileSink) keep(measure string, line int) (bool, error) {
 	return false, nil
 }
 
-// score parses a score, refusing anything but a finite number.
+// score parses a score, refusing anything but a finite decimal number.
 func (fs *fileSink) score(text string, line int) (float64, error) {
-	t := strings.TrimSpace(text)
-	if t == "" {
-		return 0, inputerr.At(fs.file, line, "empty score; expected a finite number")
-	}
-	v, err := strconv.ParseFloat(t, 64)
-	switch {
-	case errors.Is(err, strconv.ErrRange):
-		return 0, inputerr.At(fs.file, line, "score %s is out of range; expected a finite number", excerpt(t))
-	case err != nil:
-		return 0, inputerr.At(fs.file, line, "score %s is not a number; expected a finite number", excerpt(t))
-	case math.IsNaN(v):
-		return 0, inputerr.At(fs.file, line, "score %s is NaN; expected a finite number", excerpt(t))
-	case math.IsInf(v, 0):
-		return 0, inputerr.At(fs.file, line, "score %s is infinite; expected a finite number", excerpt(t))
+	v, problem := parseScore(text)
+	if problem != "" {
+		return 0, inputerr.At(fs.file, line, "%s; expected a finite number", problem)
 	}
 	return v, nil
+}
+
+// parseScore parses a decimal number ([+-]digits[.digits][e[+-]digits]),
+// or says what is wrong with text. Go's extensions (hexadecimal, digit
+// underscores) are refused: in a score table they are typos.
+func parseScore(text string) (float64, string) {
+	t := strings.TrimSpace(text)
+	if t == "" {
+		return 0, "empty score"
+	}
+	if !isDecimal(t) {
+		switch {
+		case !isNonFinite(t):
+			return 0, fmt.Sprintf("score %s is not a number", excerpt(t))
+		case strings.HasSuffix(strings.ToLower(t), "nan"):
+			return 0, fmt.Sprintf("score %s is NaN", excerpt(t))
+		}
+		return 0, fmt.Sprintf("score %s is infinite", excerpt(t))
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || math.IsInf(v, 0) {
+		return 0, fmt.Sprintf("score %s is out of range", excerpt(t))
+	}
+	return v, ""
+}
+
+// isDecimal reports whether s is [+-]digits[.digits][(e|E)[+-]digits] with
+// at least one digit before the exponent.
+func isDecimal(s string) bool {
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	digits := 0
+	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		digits++
+	}
+	if i < len(s) && s[i] == '.' {
+		for i++; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+			digits++
+		}
+	}
+	if digits == 0 {
+		return false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		exp := 0
+		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+			exp++
+		}
+		if exp == 0 {
+			return false
+		}
+	}
+	return i == len(s)
 }
 
 // add adds a kept cell.
