@@ -108,8 +108,10 @@ func Load(paths []string, opt LoadOptions) (*Table, error) {
 			if p == "-" {
 				return nil, inputerr.At(StdinName, 0, "a TREC run on standard input is not supported; expected the run file's path")
 			}
-			in.close() // loadRuns opens it itself
 			runs = append(runs, p)
+		}
+		if in.regular {
+			in.close() // reopened when its turn comes: hold few files open at a time
 		}
 	}
 	if len(runs) > 0 && opt.Qrels == "" {
@@ -126,6 +128,11 @@ func Load(paths []string, opt LoadOptions) (*Table, error) {
 				runsDone = true
 			}
 			continue
+		}
+		if in.r == nil {
+			if err := l.reopen(in); err != nil {
+				return nil, err
+			}
 		}
 		if err := l.parse(in); err != nil {
 			return nil, err
@@ -169,12 +176,15 @@ type input struct {
 	format Format
 	r      *bufio.Reader
 	closer io.Closer
+	// regular is true for a regular file, which can be read again; a pipe
+	// (such as <(command)) stays open from detection to parsing.
+	regular bool
 }
 
 func (in *input) close() {
 	if in.closer != nil {
 		in.closer.Close()
-		in.closer = nil
+		in.closer, in.r = nil, nil
 	}
 }
 
@@ -186,27 +196,11 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // open opens path and detects its format (or takes forced).
 func (l *loader) open(path string, forced Format) (*input, error) {
 	in := &input{path: path, name: path}
-	var r io.Reader
 	if path == "-" {
 		in.name = StdinName
-		if l.opt.Stdin == nil {
-			return nil, inputerr.At(StdinName, 0, "standard input is not available here; expected a file path")
-		}
-		r = l.opt.Stdin
-	} else {
-		f, err := os.Open(path)
-		if err != nil {
-			var pe *fs.PathError
-			if errors.As(err, &pe) {
-				err = pe.Err
-			}
-			return nil, inputerr.At(path, 0, "cannot open: %v", err)
-		}
-		r, in.closer = f, f
 	}
-	in.r = bufio.NewReaderSize(r, readBufSize)
-	if b, _ := in.r.Peek(len(utf8BOM)); string(b) == string(utf8BOM) {
-		in.r.Discard(len(utf8BOM))
+	if err := l.reopen(in); err != nil {
+		return nil, err
 	}
 	if forced != Auto {
 		in.format = forced
@@ -231,6 +225,35 @@ func (l *loader) open(path string, forced Format) (*input, error) {
 			excerpt(first), "jsonl, run, trec_eval, csv-long, csv-wide", expectedAny)
 	}
 	return in, nil
+}
+
+// reopen (re)opens in for reading from its start, past a UTF-8 byte order mark.
+func (l *loader) reopen(in *input) error {
+	var r io.Reader
+	if in.path == "-" {
+		if l.opt.Stdin == nil {
+			return inputerr.At(StdinName, 0, "standard input is not available here; expected a file path")
+		}
+		r = l.opt.Stdin
+	} else {
+		f, err := os.Open(in.path)
+		if err != nil {
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			return inputerr.At(in.path, 0, "cannot open: %v", err)
+		}
+		r, in.closer = f, f
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			in.regular = true
+		}
+	}
+	in.r = bufio.NewReaderSize(r, readBufSize)
+	if b, _ := in.r.Peek(len(utf8BOM)); string(b) == string(utf8BOM) {
+		in.r.Discard(len(utf8BOM))
+	}
+	return nil
 }
 
 const expectedAny = "a CSV header, a JSON object, trec_eval -q output (measure, topic, value separated by tabs) or a TREC run line (topic Q0 docno rank score run_id)"
