@@ -105,8 +105,8 @@ func Load(paths []string, opt LoadOptions) (*Table, error) {
 		}
 		inputs[i] = in
 		if in.format == Run {
-			if p == "-" {
-				return nil, inputerr.At(StdinName, 0, "a TREC run on standard input is not supported; expected the run file's path")
+			if !in.regular { // detection consumed its start, and loadRuns reads by path
+				return nil, inputerr.At(in.name, 0, "a TREC run is read from a regular file, not standard input or a pipe; expected the run file's path")
 			}
 			runs = append(runs, p)
 		}

@@ -298,7 +298,7 @@ func TestLoadErrors(t *testing.T) {
 		{name: "stdin read error", files: map[string]string{}, paths: []string{"-"}, opt: LoadOptions{Stdin: iotest.ErrReader(errors.New("boom"))},
 			want: `<stdin>:1: read error: boom`},
 		{name: "run on stdin", files: map[string]string{}, paths: []string{"-"}, opt: LoadOptions{Stdin: strings.NewReader("1 Q0 d 1 1 r\n"), Qrels: "q"},
-			want: `<stdin>: a TREC run on standard input is not supported; expected the run file's path`},
+			want: `<stdin>: a TREC run is read from a regular file, not standard input or a pipe; expected the run file's path`},
 		{name: "stdin bad row", files: map[string]string{}, paths: []string{"-"}, opt: LoadOptions{Stdin: strings.NewReader(long + "A,1,x\n")},
 			want: `<stdin>:2: score "x" is not a number; expected a finite number`},
 	}

@@ -32,3 +32,23 @@ func TestLoadPipe(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// A run is read by path, so it cannot come through a pipe.
+func TestLoadRunPipe(t *testing.T) {
+	inDir(t, nil)
+	if err := syscall.Mkfifo("run", 0o600); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	go func() {
+		f, err := os.OpenFile("run", os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		f.WriteString("301 Q0 d1 1 2.5 r\n")
+		f.Close()
+	}()
+	_, err := Load([]string{"run"}, LoadOptions{Qrels: "q"})
+	if want := "run: a TREC run is read from a regular file, not standard input or a pipe; expected the run file's path"; err == nil || err.Error() != want {
+		t.Errorf("error %v, want %s", err, want)
+	}
+}
