@@ -276,6 +276,8 @@ func TestLoadErrors(t *testing.T) {
 			want: `nope.csv: cannot open: no such file or directory`},
 		{name: "run without qrels", files: map[string]string{"r.run": "# comment\n301 Q0 d1 1 2.5 myrun\n"}, notLine: true,
 			want: `r.run is a TREC run file: scoring runs needs --qrels FILE (or name another format with --format)`},
+		{name: "directory", files: map[string]string{}, paths: []string{"."},
+			want: `.:1: read error: read .: is a directory`},
 		{name: "no paths", files: map[string]string{}, paths: []string{}, notLine: true, want: `no input files given`},
 
 		// Measures.
