@@ -30,7 +30,7 @@ func TestInputOptionsFromCommandLine(t *testing.T) {
 			return err
 		},
 	}
-	if err := cmd.Run(context.Background(), []string{"x", "--format", "csv-long", "--measure", "map", "--topics", "zero", "-"}); err != nil {
+	if err := cmd.Run(context.Background(), []string{"x", "--input-format", "csv-long", "--measure", "map", "--topics", "zero", "-"}); err != nil {
 		t.Fatal(err)
 	}
 	if tab.Measure != "map" || !slices.Equal(tab.Systems, []string{"A", "B"}) || tab.Scores[1][1] != 0 || len(align.FilledCells) != 1 {
