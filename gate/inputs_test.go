@@ -55,7 +55,7 @@ func TestInputOptionsDefaultsAndErrors(t *testing.T) {
 		want string
 	}{
 		{InputOptions{}, "no INPUT given: name score files (CSV, JSON Lines, trec_eval -q output), TREC runs with --qrels, or - for standard input"},
-		{InputOptions{Paths: []string{"-"}, Format: "xml", Topics: "intersect"}, `--format "xml": expected one of auto, run, trec_eval, csv-long, csv-wide, jsonl`},
+		{InputOptions{Paths: []string{"-"}, Format: "xml", Topics: "intersect"}, `--input-format "xml": expected one of auto, run, trec_eval, csv-long, csv-wide, jsonl`},
 		{InputOptions{Paths: []string{"-"}, Format: "auto", Topics: "all"}, `--topics "all": expected one of intersect, zero, error, keep`},
 		{InputOptions{Paths: []string{"-"}, Topics: "error", Stdin: strings.NewReader("topic,A,B\n1,0.5,\n")},
 			`system "B" has no scores (--topics error)`},
