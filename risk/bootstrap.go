@@ -116,12 +116,13 @@ func bootstrapMeans(x []float64, b int, seed uint64) []float64 {
 	n := len(x)
 	fn := float64(n)
 	forChunks(b, bootstrapChunk, func(k, lo, hi int) {
-		u := uint32s{src: chunkSource(seed, procBootstrapMean, k)}
-		nn := uint32(n)
+		ix := newIndexer(chunkSource(seed, procBootstrapMean, k), n)
+		idx := make([]uint32, n)
 		for r := lo; r < hi; r++ {
+			ix.fill(idx)
 			s := 0.0
-			for range n {
-				s += x[u.below(nn)]
+			for _, i := range idx {
+				s += x[i]
 			}
 			t[r] = s / fn
 		}
@@ -192,7 +193,7 @@ func normInter(t []float64, alphas []float64) (ends []float64, extreme bool) {
 	b := len(t)
 	fb := float64(b)
 	ks := make([]int, len(alphas))
-	ranks := []int{0, b - 1} // 0-based: t*_(1) and t*_(B)
+	var ranks []int // 0-based ranks of the order statistics to select
 	for i, a := range alphas {
 		rk := (fb + 1) * a
 		if !(rk > 1 && rk < fb) {
@@ -204,6 +205,8 @@ func normInter(t []float64, alphas []float64) (ends []float64, extreme bool) {
 			ranks = append(ranks, k-1, k)
 		}
 	}
+	// t*_(1) and t*_(B) are the minimum and maximum: no selection needed.
+	lo, hi := slices.Min(t), slices.Max(t)
 	slices.Sort(ranks)
 	ranks = slices.Compact(ranks)
 	selectRanks(t, ranks)
@@ -214,9 +217,9 @@ func normInter(t []float64, alphas []float64) (ends []float64, extreme bool) {
 		rk := (fb + 1) * a
 		switch {
 		case k <= 0:
-			ends[i] = order(1)
+			ends[i] = lo
 		case k >= b:
-			ends[i] = order(b)
+			ends[i] = hi
 		case float64(k) == rk:
 			ends[i] = order(k)
 		default:

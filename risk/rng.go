@@ -51,33 +51,80 @@ func forChunks(b, size int, do func(k, lo, hi int)) {
 	wg.Wait()
 }
 
-// uint32s draws uniform 32-bit integers, two from each 64-bit PCG output.
-type uint32s struct {
-	src   *rand.PCG
-	spare uint64
-	has   bool
+// Uniform integers come from Lemire's multiply-and-reject method on 32-bit
+// halves of the PCG output: for a bound n < 2³², h, l = hi, lo of x·n
+// (x uniform on 32 bits) and h is accepted as uniform on [0, n) iff
+// l ≥ (2³² − n) mod n — exactly uniform, and rejection has probability
+// below n/2³². Each 64-bit draw gives two candidates, and the loops are
+// written out so that the compiler inlines PCG's step.
+
+// rejectBelow returns Lemire's threshold (2³² − n) mod n.
+func rejectBelow(n uint32) uint32 { return -n % n }
+
+// indexer draws uniform indices in [0, n).
+type indexer struct {
+	src       *rand.PCG
+	n, thresh uint32
 }
 
-func (u *uint32s) next() uint32 {
-	if u.has {
-		u.has = false
-		return uint32(u.spare >> 32)
-	}
-	u.spare = u.src.Uint64()
-	u.has = true
-	return uint32(u.spare)
+func newIndexer(src *rand.PCG, n int) indexer {
+	return indexer{src: src, n: uint32(n), thresh: rejectBelow(uint32(n))}
 }
 
-// below returns a uniform integer in [0, n), 0 < n < 2³², by Lemire's
-// multiply-and-reject method (exactly uniform; the rejection branch is taken
-// with probability below n/2³²).
-func (u *uint32s) below(n uint32) uint32 {
-	hi, lo := bits.Mul32(u.next(), n)
-	if lo < n {
-		thresh := -n % n
-		for lo < thresh {
-			hi, lo = bits.Mul32(u.next(), n)
+// fill sets every dst[i] to a uniform index in [0, n).
+func (ix indexer) fill(dst []uint32) {
+	n, thresh := ix.n, ix.thresh
+	for i := 0; i < len(dst); {
+		v := ix.src.Uint64()
+		if h, l := bits.Mul32(uint32(v), n); l >= thresh {
+			dst[i] = h
+			i++
+		}
+		if i == len(dst) {
+			break
+		}
+		if h, l := bits.Mul32(uint32(v>>32), n); l >= thresh {
+			dst[i] = h
+			i++
 		}
 	}
-	return hi
+}
+
+// shuffler permutes slices of one length m uniformly (Fisher–Yates), with
+// Lemire's thresholds for the bounds 2 … m precomputed.
+type shuffler struct {
+	src    *rand.PCG
+	thresh []uint32 // thresh[i] for the bound i + 1
+}
+
+func newShuffler(src *rand.PCG, m int) shuffler {
+	t := make([]uint32, m)
+	for i := 1; i < m; i++ {
+		t[i] = rejectBelow(uint32(i + 1))
+	}
+	return shuffler{src: src, thresh: t}
+}
+
+// shuffle permutes row (of length m) in place: for i = m−1 … 1, swap row[i]
+// with row[j], j uniform on [0, i].
+func (sh shuffler) shuffle(row []float64) {
+	thresh := sh.thresh[:len(row)]
+	var v uint64
+	spare := false
+	for i := len(row) - 1; i > 0; {
+		var x uint32
+		if spare {
+			x = uint32(v >> 32)
+		} else {
+			v = sh.src.Uint64()
+			x = uint32(v)
+		}
+		spare = !spare
+		h, l := bits.Mul32(x, uint32(i+1))
+		if l < thresh[i] {
+			continue
+		}
+		row[i], row[h] = row[h], row[i]
+		i--
+	}
 }

@@ -58,14 +58,15 @@ func (p Pair) StudentizedBootstrap(b int, seed uint64) (StudentizedBootstrap, er
 	}
 	var count atomic.Int64
 	forChunks(b, studentizedChunk, func(k, lo, hi int) {
-		u := uint32s{src: chunkSource(seed, procStudentizedBootstrap, k)}
+		ix := newIndexer(chunkSource(seed, procStudentizedBootstrap, k), n)
+		idx := make([]uint32, n)
 		buf := make([]float64, n)
-		nn := uint32(n)
 		c := 0
 		for range hi - lo {
+			ix.fill(idx)
 			s := 0.0
-			for i := range buf {
-				v := w[u.below(nn)]
+			for i, j := range idx {
+				v := w[j]
 				buf[i] = v
 				s += v
 			}

@@ -126,15 +126,12 @@ func (s Systems) RandomizedTukeyHSD(b int, seed uint64) (RandomizedTukeyHSD, err
 		// Each chunk starts from the observed table; shuffling an
 		// already-shuffled row again is still a uniform permutation.
 		copy(x, byTopic)
-		u := uint32s{src: chunkSource(seed, procRandomizedTukey, k)}
+		sh := newShuffler(chunkSource(seed, procRandomizedTukey, k), m)
 		for r := lo; r < hi; r++ {
 			clear(sums)
 			for j := range n {
 				row := x[j*m : (j+1)*m]
-				for i := m - 1; i > 0; i-- {
-					pick := u.below(uint32(i + 1))
-					row[i], row[pick] = row[pick], row[i]
-				}
+				sh.shuffle(row)
 				for i, v := range row {
 					sums[i] += v
 				}
