@@ -245,7 +245,9 @@ func FuzzTrecEval(f *testing.F) {
 	})
 }
 
-func isSpace(r rune) bool { return strings.ContainsRune(" \t\n\v\f\r\u0085\u00a0", r) || r > 0x7f && strings.TrimSpace(string(r)) == "" }
+func isSpace(r rune) bool {
+	return strings.ContainsRune(" \t\n\v\f\r\u0085\u00a0", r) || r > 0x7f && strings.TrimSpace(string(r)) == ""
+}
 
 // FuzzDetect loads arbitrary bytes with the format detected: whatever is
 // chosen, the outcome is a table or a located one-line error.
