@@ -70,9 +70,9 @@ func (o *CompareOptions) flags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "challenger", Destination: &o.Challengers, Required: true,
 			Usage: "a challenger's `NAME`, or a glob over system names (path.Match: * ? [...]); repeat for several"},
 		&cli.FloatFlag{Name: "loss-weight", Value: 5, Destination: &o.LossWeight,
-			Usage: "`W`: losses count W times in URisk, TRisk, the bootstrap and ZRisk/GeoRisk (W = 1 + α; Benham et al.'s r)"},
-		&cli.FloatFlag{Name: "alpha", Destination: &o.Alpha,
-			Usage: "`A`: the loss weight as TREC and Wang et al. write it, W = 1 + A (not with --loss-weight)"},
+			Usage: "losses count `W` times in URisk, TRisk, the bootstrap and ZRisk/GeoRisk (W = 1 + α; Benham et al.'s r)"},
+		&cli.FloatFlag{Name: "alpha", Destination: &o.Alpha, HideDefault: true,
+			Usage: "the loss weight as TREC and Wang et al. write it: W = 1 + `A` (not with --loss-weight)"},
 		&cli.FloatFlag{Name: "level", Value: 0.95, Destination: &o.Level, Usage: "confidence `LEVEL` before correction"},
 		&cli.StringFlag{Name: "correction", Value: string(risk.Bonferroni), Destination: &o.Correction,
 			Usage: "multiple-comparison `CORRECTION` over the challengers: bonferroni, holm, bh, none"},
@@ -82,7 +82,7 @@ func (o *CompareOptions) flags() []cli.Flag {
 		&cli.BoolFlag{Name: "risk-view", Destination: &o.RiskView, Usage: "print table/md with risk-oriented signs (URisk⁻ = −URisk …), as Benham et al.'s Table 3"},
 		&cli.Uint64Flag{Name: "seed", Value: 1, Destination: &o.Seed, Usage: "`SEED` of every randomised procedure"},
 		&cli.IntFlag{Name: "samples", Value: 100_000, Destination: &o.Samples,
-			Usage: "`B`: bootstrap replicates (BCa, percentile, Sakai's test) and randomisation-test sign flips"},
+			Usage: "`B` bootstrap replicates (BCa, percentile, Sakai's test) and randomisation-test sign flips"},
 		&cli.IntFlag{Name: "tukey-samples", Value: 10_000, Destination: &o.TukeySamples,
 			Usage: "`B` of the randomised Tukey HSD (0 skips it)"},
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Destination: &o.Output,
@@ -167,13 +167,21 @@ func runCompare(_ context.Context, o *CompareOptions, s *Streams) error {
 
 // matchChallengers resolves --challenger patterns to system indices, in the
 // order the patterns and then the table name them, without duplicates. A
-// glob never selects the champion; naming the champion exactly is an error,
-// and so is a pattern that matches nothing.
+// pattern that is a system's exact name selects that system; otherwise it is
+// a path.Match glob, which never selects the champion. Naming the champion
+// is an error, and so is a pattern that matches nothing.
 func matchChallengers(t *scores.Table, patterns []string, champ int) ([]int, error) {
 	var out []int
 	for _, p := range patterns {
 		if p == t.Systems[champ] {
 			return nil, fmt.Errorf("challenger %q is the champion", p)
+		}
+		// A system's exact name is never read as a glob ("run[2]" is a name).
+		if s := t.SystemIndex(p); s >= 0 {
+			if !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+			continue
 		}
 		if _, err := path.Match(p, ""); err != nil {
 			return nil, fmt.Errorf("--challenger %q: bad glob: %v", p, err)

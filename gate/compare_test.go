@@ -9,10 +9,13 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/shared"
 )
 
@@ -347,4 +350,39 @@ func parseNum(t *testing.T, s string) float64 {
 		t.Fatalf("reference value %q: %v", s, err)
 	}
 	return v
+}
+
+// TestMatchChallengers: exact names win over globs, globs skip the champion,
+// and duplicates collapse in first-match order.
+func TestMatchChallengers(t *testing.T) {
+	tab := scores.NewTable("map", []string{"base", "run[2]", "run2", "runx", "other"}, []string{"t1", "t2"})
+	cases := []struct {
+		patterns []string
+		want     []int
+	}{
+		{[]string{"run[2]"}, []int{1}},             // the exact name, not the glob matching "run2"
+		{[]string{"run?"}, []int{2, 3}},            // glob
+		{[]string{"*"}, []int{1, 2, 3, 4}},         // never the champion
+		{[]string{"runx", "run*"}, []int{3, 1, 2}}, // pattern order, then table order, no duplicates
+	}
+	for _, c := range cases {
+		got, err := matchChallengers(tab, c.patterns, 0)
+		if err != nil || !slices.Equal(got, c.want) {
+			t.Errorf("%q: %v, %v; want %v", c.patterns, got, err, c.want)
+		}
+	}
+}
+
+// TestCompareGOMAXPROCS: the whole report is identical with one or two
+// threads.
+func TestCompareGOMAXPROCS(t *testing.T) {
+	args := []string{"compare", "--champion", "base", "--challenger", "*", "--samples", "20000", "--tukey-samples", "2000", "--format", "json", filepath.Join("testdata", "compare_small.csv")}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	runtime.GOMAXPROCS(1)
+	_, one, _ := runMain(t, args...)
+	runtime.GOMAXPROCS(2)
+	_, two, _ := runMain(t, args...)
+	if one != two {
+		t.Error("output differs between GOMAXPROCS 1 and 2")
+	}
 }
