@@ -8,7 +8,8 @@ type Outcomes struct {
 	Wins, Ties, Losses int
 }
 
-// Outcomes returns the wins, ties and losses of X against Base.
+// Outcomes returns the wins (X_i > Base_i), ties (X_i = Base_i) and losses
+// (X_i < Base_i) of X against Base.
 func (p Pair) Outcomes() (Outcomes, error) {
 	if err := p.check(); err != nil {
 		return Outcomes{}, err
@@ -40,7 +41,8 @@ type GlassDelta struct {
 	Warnings    []string
 }
 
-// GlassDelta returns Glass's Δ of X against Base.
+// GlassDelta returns Glass's Δ of X against Base: (x̄ − b̄)/s_b and (x̄ − b̄)/s_x
+// (Glass 1976; Sakai, SIGIR 2017).
 func (p Pair) GlassDelta() (GlassDelta, error) {
 	if err := p.check(); err != nil {
 		return GlassDelta{}, err
@@ -66,7 +68,7 @@ type CohenD struct {
 	Warnings []string
 }
 
-// CohenD returns Cohen's d_z of X against Base.
+// CohenD returns Cohen's d_z of X against Base: d̄/s_d (Cohen 1988, paired data).
 func (p Pair) CohenD() (CohenD, error) {
 	if err := p.check(); err != nil {
 		return CohenD{}, err

@@ -19,7 +19,8 @@ type URisk struct {
 	N      int     // topics
 }
 
-// URisk returns the URisk of X against Base with losses counted w times.
+// URisk returns the URisk of X against Base with losses counted w times:
+// mean_i d_i with d_i = Δ_i, or w·Δ_i for a loss (Wang et al., SIGIR 2012).
 func (p Pair) URisk(w float64) (URisk, error) {
 	if err := p.check(); err != nil {
 		return URisk{}, err
@@ -72,7 +73,8 @@ type TRisk struct {
 	Warnings []string
 }
 
-// TRisk returns the TRisk of X against Base with losses counted w times.
+// TRisk returns the TRisk of X against Base with losses counted w times:
+// mean(d)/(s_d/√c), two-sided p from t_{c−1} (Dinçer et al., SIGIR 2014).
 func (p Pair) TRisk(w float64) (TRisk, error) {
 	if err := p.check(); err != nil {
 		return TRisk{}, err

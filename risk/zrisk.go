@@ -41,7 +41,8 @@ type GeoRisk struct {
 }
 
 // ZRisk returns the ZRisk of every system in s against all the others, with
-// losses counted w times.
+// losses counted w times: Σ_{z>0} z_ij + w·Σ_{z<0} z_ij, z_ij = (x_ij − e_ij)/√e_ij,
+// e_ij = S_i·T_j/N (Dinçer et al., SIGIR 2016).
 func (s Systems) ZRisk(w float64) (ZRisk, error) {
 	if err := s.check(); err != nil {
 		return ZRisk{}, err
@@ -97,7 +98,7 @@ func (s Systems) ZRisk(w float64) (ZRisk, error) {
 }
 
 // GeoRisk returns the GeoRisk of every system in s against all the others,
-// with losses counted w times.
+// with losses counted w times: √((S_i/c)·Φ(ZRisk_i/c)) (Dinçer et al., SIGIR 2016).
 func (s Systems) GeoRisk(w float64) (GeoRisk, error) {
 	z, err := s.ZRisk(w)
 	if err != nil {
