@@ -186,9 +186,13 @@ func matchChallengers(t *scores.Table, patterns []string, champ int) ([]int, err
 		if _, err := path.Match(p, ""); err != nil {
 			return nil, fmt.Errorf("--challenger %q: bad glob: %v", p, err)
 		}
-		found := false
+		found, champMatched := false, false
 		for s, name := range t.Systems {
-			if ok, _ := path.Match(p, name); !ok || s == champ {
+			if ok, _ := path.Match(p, name); !ok {
+				continue
+			}
+			if s == champ {
+				champMatched = true
 				continue
 			}
 			found = true
@@ -196,7 +200,10 @@ func matchChallengers(t *scores.Table, patterns []string, champ int) ([]int, err
 				out = append(out, s)
 			}
 		}
-		if !found {
+		switch {
+		case !found && champMatched:
+			return nil, fmt.Errorf("--challenger %q matches only the champion", p)
+		case !found:
 			return nil, t.UnknownSystemError("challenger", p)
 		}
 	}

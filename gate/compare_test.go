@@ -241,6 +241,7 @@ func TestCompareErrors(t *testing.T) {
 		{[]string{"--champion", "base", "--challenger", "z*", small}, `challenger "z*" is not in the data; systems are: "base"`},
 		{[]string{"--champion", "base", "--challenger", "base", small}, `challenger "base" is the champion`},
 		{[]string{"--champion", "base", "--challenger", "[", small}, `--challenger "[": bad glob`},
+		{[]string{"--champion", "base", "--challenger", "ba*", small}, `--challenger "ba*" matches only the champion`},
 		{[]string{"--champion", "base", "--challenger", "fusion", "--correction", "sidak", small}, `--correction: unknown correction "sidak": expected one of bonferroni, holm, bh, none`},
 		{[]string{"--champion", "base", "--challenger", "fusion", "--alpha", "1", "--loss-weight", "2", small}, "give --loss-weight W or --alpha A"},
 		{[]string{"--champion", "base", "--challenger", "fusion", "--loss-weight", "0", small}, "loss weight 0: expected a positive number"},
