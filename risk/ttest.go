@@ -62,9 +62,6 @@ func tTest(m, se, df, level float64) TTest {
 		r.T = infOrNaN(m)
 		r.P = tTwoSided(r.T, df)
 		r.CI.Lo, r.CI.Hi = m, m
-		if math.IsNaN(df) {
-			r.DF = math.NaN()
-		}
 		r.Warnings = append(r.Warnings, "the data are essentially constant (zero variance): t is infinite or undefined")
 		return r
 	}

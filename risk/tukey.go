@@ -107,9 +107,6 @@ func (s Systems) RandomizedTukeyHSD(b int, seed uint64) (RandomizedTukeyHSD, err
 		return RandomizedTukeyHSD{}, fmt.Errorf("risk: randomised Tukey HSD needs B ≥ 1, got %d", b)
 	}
 	m, n := len(s), len(s[0])
-	if m >= 1<<31 {
-		return RandomizedTukeyHSD{}, fmt.Errorf("risk: too many systems (%d)", m)
-	}
 	// Topic-major copy: row j holds the m scores of topic j.
 	byTopic := make([]float64, n*m)
 	scale := 0.0
