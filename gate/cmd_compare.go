@@ -143,7 +143,7 @@ func runCompare(_ context.Context, o *CompareOptions, s *Streams) error {
 	if err != nil {
 		return err
 	}
-	t, _, err := o.Input.Load(s.Err)
+	t, align, err := o.Input.Load(s.Err)
 	if err != nil {
 		return err
 	}
@@ -158,6 +158,9 @@ func runCompare(_ context.Context, o *CompareOptions, s *Streams) error {
 	rep, err := buildCompare(t, champ, challengers, cfg)
 	if err != nil {
 		return err
+	}
+	if align.Summary() != "" {
+		rep.Alignment = &align
 	}
 	if o.Output == "" || o.Output == "-" {
 		return writeCompare(s.Out, rep, o.Format, o.RiskView)

@@ -30,7 +30,10 @@ type CompareReport struct {
 	Systems    []CompareSystem `json:"systems"`
 	ANOVA      CompareANOVA    `json:"anova"`
 	TukeyHSD   CompareTukey    `json:"tukey_hsd"`
-	Warnings   []string        `json:"warnings,omitempty"`
+	// Alignment records the topics dropped or cells filled to make the
+	// table complete (--topics); absent when nothing changed.
+	Alignment *scores.Alignment `json:"alignment,omitempty"`
+	Warnings  []string          `json:"warnings,omitempty"`
 }
 
 // CompareSystem is one system of the report. Challenger-only fields are

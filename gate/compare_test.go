@@ -387,3 +387,20 @@ func TestCompareGOMAXPROCS(t *testing.T) {
 		t.Error("output differs between GOMAXPROCS 1 and 2")
 	}
 }
+
+// TestCompareAlignmentRecorded: topics dropped to complete the table are
+// named in the JSON report as well as noted on stderr.
+func TestCompareAlignmentRecorded(t *testing.T) {
+	in := writeTemp(t, "x.csv", "system,topic,score\nA,t1,0.5\nB,t1,0.4\nA,t2,0.3\nB,t2,0.2\nA,t3,0.1\nB,t4,0.3\nA,t4,0.25\n")
+	code, out, errw := runMain(t, "compare", "--champion", "A", "--challenger", "B", "--samples", "1000", "--format", "json", in)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errw)
+	}
+	var rep CompareReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Topics != 3 || rep.Alignment == nil || !slices.Equal(rep.Alignment.DroppedTopics, []string{"t3"}) || !strings.Contains(errw, `"t3"`) {
+		t.Errorf("topics %d, alignment %+v, stderr %q", rep.Topics, rep.Alignment, errw)
+	}
+}
