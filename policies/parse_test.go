@@ -153,45 +153,14 @@ func TestStarterIsDefault(t *testing.T) {
 	}
 }
 
-// TestParseFields checks that every key lands in the right field, with defaults.
+// TestParseFields checks that every key of testdata/full.yaml (which uses
+// them all) lands in the right field.
 func TestParseFields(t *testing.T) {
-	src := `version: 1
-name: full
-description: all keys
-inputs: {paths: [a.csv, /abs/b.csv], format: csv-long, qrels: q.txt, measure: ndcg_cut_10, topics: zero}
-champion: prod
-challengers: [cand-1, "exp-*"]
-alpha: 1.5
-seed: 18446744073709551615
-model: {family: skew_normal, chains: 2, target_ess: 500, max_rhat: 1.05}
-requirements: {min_topics: 30, min_artifacts: 5, min_topic_coverage: 0.8}
-rules:
-  - id: lo
-    description: why
-    quantity: bayes.diff.lo
-    level: 0.9
-    at_least: -0.01
-    severity: warn
-  - id: t
-    quantity: tests.wilcoxon.p
-    correction: bh
-    alternative: greater
-    at_most: 0.05
-  - id: rope
-    quantity: rope.decision
-    rope: [-0.02, 0.01]
-    in: [much_better, better]
-  - id: u
-    quantity: urisk
-    loss_weight: 10
-    in: [0, 1]
-select: best
-rank_by: brisk.p_riskier
-on_inconclusive: fail
-waivers:
-  - {rule: t, challenger: "exp-*", reason: flaky, approver: bob, expires: "2026-07-01"}
-`
-	p, err := Parse("dir/full.yaml", []byte(src))
+	src, err := os.ReadFile("testdata/full.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Parse("dir/full.yaml", src)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package policies
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 )
@@ -30,11 +31,14 @@ func Schema() []byte {
 	root["title"] = "riskgate policy"
 	root["not"] = obj{"required": []any{"loss_weight", "alpha"}}
 	root["$defs"] = defs
-	out, err := json.MarshalIndent(root, "", "  ")
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // keep "P(S_challenger > S_champion)" readable
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(root); err != nil {
 		panic(err) // the schema is built from constants; failing to marshal is a bug
 	}
-	return append(out, '\n')
+	return buf.Bytes()
 }
 
 func withDoc(s obj, doc string) obj {

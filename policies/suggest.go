@@ -29,7 +29,8 @@ func suggestion(word string, valid []string) string {
 	}
 	// A typo changes a few characters: allow one edit per three, at least one.
 	limit := max(1, len([]rune(word))/3)
-	if bestDist < 0 || bestDist > limit || best == word {
+	// A suggestion must keep part of the word: "x" is no typo of "a".
+	if bestDist < 0 || bestDist > limit || bestDist >= len([]rune(word)) || best == word {
 		return ""
 	}
 	return best
