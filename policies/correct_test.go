@@ -72,3 +72,28 @@ func TestAdjustValues(t *testing.T) {
 		}
 	}
 }
+
+// TestBCaBonferroniLevel checks the interval level of the research policy's
+// Bonferroni-corrected BCa rule on the paper's four challengers: the
+// reference intervals in ../shared/reference/r_freq were computed with
+// boot.ci(conf = 1 − 0.05/4) (reference/HOW.md), i.e. 0.9875.
+func TestBCaBonferroniLevel(t *testing.T) {
+	p, err := Load("examples/research.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range p.Rules {
+		if r.ID != "bca" {
+			continue
+		}
+		q := p.Query(r)
+		if got := q.IntervalLevel(4); math.Abs(got-(1-0.05/4)) > 1e-15 || q.LossWeight != 5 {
+			t.Errorf("level %v, loss weight %v", got, q.LossWeight)
+		}
+		if got := q.IntervalLevel(1); got != 0.95 {
+			t.Errorf("one challenger: level %v", got)
+		}
+		return
+	}
+	t.Fatal("no bca rule")
+}

@@ -107,9 +107,9 @@ type Decision struct {
 	Policy string `json:"policy"`
 	// Verdict is the final verdict, after on_inconclusive.
 	Verdict Verdict `json:"verdict"`
-	// Undecided is the verdict before on_inconclusive mapped it (equal to
-	// Verdict unless the gate was inconclusive and on_inconclusive changed that).
-	Undecided Verdict `json:"verdict_before_on_inconclusive"`
+	// Raw is the verdict before on_inconclusive mapped it (equal to Verdict
+	// unless the run was inconclusive and on_inconclusive changed that).
+	Raw Verdict `json:"raw_verdict"`
 	// Reason says in one sentence why.
 	Reason string `json:"reason"`
 	Select Select `json:"select"`
@@ -141,7 +141,8 @@ type RuleResult struct {
 	Quantity    string   `json:"quantity"`
 	Query       Query    `json:"query"`
 	Severity    Severity `json:"severity"`
-	Bound       string   `json:"bound"` // in words: "at least 0.95"
+	Bound       Bound    `json:"bound"`
+	BoundWords  string   `json:"bound_words"` // "at least 0.95"
 	// Observed is the value the bound was applied to (after a correction).
 	Observed Observation `json:"observed"`
 	// Unadjusted is the gate's value before a p-value correction; nil without one.
@@ -153,12 +154,7 @@ type RuleResult struct {
 	// Reason explains the outcome in words, with the numbers.
 	Reason string     `json:"reason"`
 	Waiver *WaiverUse `json:"waiver,omitempty"`
-
-	bound Bound
 }
-
-// BoundSpec returns the rule's bound.
-func (r *RuleResult) BoundSpec() Bound { return r.bound }
 
 // WaiverUse records a waiver that matched a rule and challenger.
 type WaiverUse struct {
@@ -247,7 +243,7 @@ func (p *Policy) judge(r *Rule, challenger string, ev Evidence, unmet []Unmet) R
 	q := p.Query(r)
 	rr := RuleResult{
 		Rule: r.ID, Description: r.Description, Quantity: r.Quantity.Name, Query: q,
-		Severity: r.Severity, Bound: r.Bound.Words(), bound: r.Bound,
+		Severity: r.Severity, Bound: r.Bound, BoundWords: r.Bound.Words(),
 	}
 	var reasons []string
 	for _, u := range unmet {
@@ -414,7 +410,7 @@ func (p *Policy) decideRun(d *Decision, ev Evidence) {
 	default:
 		v = p.selectBest(d, ev)
 	}
-	d.Undecided, d.Verdict = v, v
+	d.Raw, d.Verdict = v, v
 	if v == Inconclusive && p.OnInconclusive != Inconclusive && p.OnInconclusive != "" {
 		d.Verdict = p.OnInconclusive
 		d.Reason += fmt.Sprintf("; the gate is inconclusive, which this policy counts as %s (on_inconclusive: %s)", p.OnInconclusive, p.OnInconclusive)

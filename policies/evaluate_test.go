@@ -98,7 +98,7 @@ func TestEvaluateSelectBest(t *testing.T) {
 		}
 	}
 	// B (warn, 0.05) outranks A (pass, 0.03) by bayes.diff.mean: best is by rank_by among pass and warn.
-	if d.Verdict != Warn || d.Undecided != Warn || len(d.Selected) != 1 || d.Selected[0] != "B" {
+	if d.Verdict != Warn || d.Raw != Warn || len(d.Selected) != 1 || d.Selected[0] != "B" {
 		t.Errorf("verdict %s, selected %v: %s", d.Verdict, d.Selected, d.Reason)
 	}
 	if want := "B passes with warnings on sig and ranks first of 2 passing challengers by bayes.diff.mean (0.05)"; d.Reason != want {
@@ -178,8 +178,8 @@ func TestOnInconclusive(t *testing.T) {
 	}{{"inconclusive", Inconclusive}, {"fail", Fail}, {"warn", Warn}, {"pass", Pass}} {
 		p := mustParse(t, evalPolicy+"on_inconclusive: "+c.setting+"\n")
 		d := p.Evaluate(Evidence{Challengers: []string{"C", "D"}, Values: fourChallengers(p), Facts: goodFacts, Now: evalNow})
-		if d.Verdict != c.want || d.Undecided != Inconclusive {
-			t.Errorf("on_inconclusive %s: verdict %s (before %s)", c.setting, d.Verdict, d.Undecided)
+		if d.Verdict != c.want || d.Raw != Inconclusive {
+			t.Errorf("on_inconclusive %s: verdict %s (before %s)", c.setting, d.Verdict, d.Raw)
 		}
 		if c.setting != "inconclusive" && !strings.Contains(d.Reason, "(on_inconclusive: "+c.setting+")") {
 			t.Errorf("reason does not say on_inconclusive: %s", d.Reason)
@@ -378,7 +378,7 @@ func TestDecisionJSON(t *testing.T) {
 	}
 	for _, want := range []string{`"verdict":"warn"`, `"selected":["B"]`, `"observed":{"number":0.12}`, `"unadjusted":{"number":0.04}`,
 		`"observed":{"category":"better"}`, `"observed":{"unavailable":"the BRisk fit did not converge (R-hat 1.08 \u003e 1.01)"}`,
-		`"query":{"quantity":"brisk.p_riskier","loss_weight":5}`, `"bound":"at most 0.05"`} {
+		`"query":{"quantity":"brisk.p_riskier","loss_weight":5}`, `"bound":{"at_most":0.05}`, `"bound_words":"at most 0.05"`, `"bound":{"in":["much_better","better"]}`} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("JSON lacks %s", want)
 		}

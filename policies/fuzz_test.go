@@ -59,8 +59,8 @@ func FuzzParse(f *testing.F) {
 		// Without observations nothing passes; a warning is the most a policy
 		// of warn rules only can say.
 		allWarn := !slices.ContainsFunc(p.Rules, func(r *Rule) bool { return r.Severity == SeverityFail })
-		if d.Undecided == Pass || (d.Undecided == Warn && !allWarn) {
-			t.Fatalf("a run with no observations was decided %s", d.Undecided)
+		if d.Raw == Pass || (d.Raw == Warn && !allWarn) {
+			t.Fatalf("a run with no observations was decided %s", d.Raw)
 		}
 	})
 }

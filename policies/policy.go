@@ -1,6 +1,7 @@
 package policies
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -176,6 +177,21 @@ func (b Bound) Holds(o Observation) bool {
 		return b.Lo <= v && v <= b.Hi
 	}
 	return false
+}
+
+// MarshalJSON writes the bound as in the policy: {"at_least": 0.95},
+// {"in": [-0.01, 0.01]} or {"in": ["much_better", "better"]}.
+func (b Bound) MarshalJSON() ([]byte, error) {
+	var v any
+	switch {
+	case b.Op == In && b.Outcomes != nil:
+		v = b.Outcomes
+	case b.Op == In:
+		v = [2]float64{b.Lo, b.Hi}
+	default:
+		v = b.Value
+	}
+	return json.Marshal(map[string]any{string(b.Op): v})
 }
 
 // Words is the bound in plain words: "at least 0.95", "between -0.01 and 0.01",

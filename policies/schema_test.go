@@ -44,7 +44,9 @@ var schemaObjects = []struct {
 	{"inputs", "inputs", func(kv string) string { return validBase + "inputs:\n  " + kv + "\n" }},
 	{"model", "model", func(kv string) string { return validBase + "model:\n  " + kv + "\n" }},
 	{"requirements", "requirements", func(kv string) string { return validBase + "requirements:\n  " + kv + "\n" }},
-	{"rule", "rule", func(kv string) string { return strings.Replace(validBase, "    at_least: 0.5\n", "    at_least: 0.5\n    "+kv+"\n", 1) }},
+	{"rule", "rule", func(kv string) string {
+		return strings.Replace(validBase, "    at_least: 0.5\n", "    at_least: 0.5\n    "+kv+"\n", 1)
+	}},
 	{"waiver", "waiver", func(kv string) string {
 		return validBase + "waivers:\n  - {rule: r, challenger: c, reason: x, approver: a, expires: 2030-01-01}\n" +
 			"  - rule: r\n    challenger: c\n    reason: x\n    approver: a\n    expires: 2030-01-01\n    " + kv + "\n"
