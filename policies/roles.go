@@ -71,7 +71,7 @@ func listSome(names []string, n int) string {
 			parts = append(parts, fmt.Sprintf("… and %d more", len(names)-n))
 			break
 		}
-		parts = append(parts, fmt.Sprintf("%q", s))
+		parts = append(parts, fmt.Sprintf("%q", clip(s)))
 	}
 	return strings.Join(parts, ", ")
 }
