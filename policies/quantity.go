@@ -153,9 +153,9 @@ var testWords = map[string]string{
 	"paired_t":    "the paired t-test",
 	"welch_t":     "Welch's two-sample t-test",
 	"wilcoxon":    "the Wilcoxon signed-rank test",
-	"sign":        "the sign test (a binomial test on wins against losses)",
+	"sign":        "the sign test (a binomial test of wins against losses)",
 	"permutation": "the paired randomisation (permutation) test of the mean difference",
-	"bootstrap":   "the paired studentised bootstrap test of the mean difference (Sakai 2006)",
+	"bootstrap":   "the paired studentised bootstrap test (Sakai 2006)",
 }
 
 var (
@@ -206,7 +206,7 @@ func buildRegistry() []*Quantity {
 	for _, t := range TestNames {
 		qs = append(qs, &Quantity{Name: "tests." + t + ".p", Kind: KindProbability, Analysis: AnalysisTests, Better: Neutral,
 			Params: testParams, Corrections: testCorrection,
-			Description: "the p-value of " + testWords[t] + " of challenger against champion"})
+			Description: "the p-value of " + testWords[t] + ", comparing the challenger's scores with the champion's"})
 	}
 	qs = append(qs,
 		&Quantity{Name: "rope.decision", Kind: KindCategory, Analysis: AnalysisBayes, Better: Neutral,

@@ -29,7 +29,7 @@ func (p *Policy) Roles(systems []string) (Roles, error) {
 	}
 	if !slices.Contains(systems, p.Champion) {
 		return Roles{}, inputerr.AtCol(p.File, p.ChampionPos.Line, p.ChampionPos.Column,
-			"champion %q is not in the data%s (systems: %s)", p.Champion, didYouMean(p.Champion, systems), listSome(systems, 10))
+			"champion %q is not in the data%s (systems: %s)%s", clip(p.Champion), didYouMean(p.Champion, systems), listSome(systems, 10), flagHint(p.ChampionPos, "--champion"))
 	}
 	r := Roles{Champion: p.Champion}
 	for _, pat := range p.Challengers {
@@ -48,7 +48,7 @@ func (p *Policy) Roles(systems []string) (Roles, error) {
 				hint = didYouMean(pat.Text, systems)
 			}
 			return Roles{}, inputerr.AtCol(p.File, pat.Pos.Line, pat.Pos.Column,
-				"challenger %q matches no system in the data other than the champion%s (systems: %s)", pat.Text, hint, listSome(systems, 10))
+				"challenger %q matches no system in the data other than the champion%s (systems: %s)%s", clip(pat.Text), hint, listSome(systems, 10), flagHint(pat.Pos, "--challenger"))
 		}
 	}
 	for _, s := range systems {
@@ -61,6 +61,15 @@ func (p *Policy) Roles(systems []string) (Roles, error) {
 		}
 	}
 	return r, nil
+}
+
+// flagHint points to the flag that sets a role the policy file does not
+// (a command-line value, or the built-in default policy).
+func flagHint(at Pos, flag string) string {
+	if at.Line > 0 {
+		return ""
+	}
+	return "; set it with " + flag
 }
 
 // listSome quotes up to n names and says how many more there are.

@@ -65,6 +65,11 @@ func TestRolesOverride(t *testing.T) {
 	if _, err := p.Roles(rb04Systems); err == nil || err.Error() != `default policy: "Champion" is the champion; a system cannot also be a challenger` {
 		t.Errorf("got %v", err)
 	}
+	// The default policy's roles are not in the data: the message points to the flags.
+	_, err = Default().Roles(rb04Systems)
+	if err == nil || err.Error() != `default policy: champion "production" is not in the data (systems: "Champion", "Chal. 1", "Chal. 2", "Chal. 3", "Chal. 4", "input.apl04rsTDNfw", "input.fub04De", "input.uogRobLWR10"); set it with --champion` {
+		t.Errorf("got %v", err)
+	}
 	// A glob may cover the champion: it is simply not a challenger.
 	p.Challengers = []Pattern{{Text: "*"}}
 	r, err = p.Roles(rb04Systems)
