@@ -34,12 +34,21 @@ func ParseCorrection(s string) (Correction, error) {
 }
 
 // Adjust returns the adjusted p-values of p, R's p.adjust(p, method), with m
-// the number of non-NaN values (NaN stays NaN):
+// the number of non-NaN values (NaN stays NaN). See AdjustN.
+func (c Correction) Adjust(p []float64) []float64 { return c.AdjustN(p, 0) }
+
+// AdjustN returns R's p.adjust(p, method, n): the p-values adjusted for
+// m = max(n, lp) comparisons, where lp is the number of non-NaN values (NaN
+// stays NaN). A caller whose comparisons include some without a p-value passes
+// their total as n, which is more conservative than dropping them. With p
+// ascending over the lp values:
 //
 //	bonferroni: min(1, m·p_i)
-//	holm:       p_(i) ↦ min(1, max_{k ≤ i} (m − k + 1)·p_(k))    (ascending order)
+//	holm:       p_(i) ↦ min(1, max_{k ≤ i} (m − k + 1)·p_(k))    (Holm 1979)
 //	bh:         p_(i) ↦ min(1, min_{k ≥ i} m/k·p_(k))             (Benjamini & Hochberg 1995)
-func (c Correction) Adjust(p []float64) []float64 {
+//
+// Source: R 4.x stats/R/p.adjust.R.
+func (c Correction) AdjustN(p []float64, n int) []float64 {
 	out := slices.Clone(p)
 	var idx []int
 	for i, v := range p {
@@ -47,10 +56,12 @@ func (c Correction) Adjust(p []float64) []float64 {
 			idx = append(idx, i)
 		}
 	}
-	m := float64(len(idx))
 	if len(idx) == 0 {
 		return out
 	}
+	m := float64(max(n, len(idx)))
+	// Ascending by p; ties keep input order (R's order() is stable) and get
+	// equal adjusted values either way.
 	slices.SortStableFunc(idx, func(a, b int) int {
 		switch {
 		case p[a] < p[b]:
