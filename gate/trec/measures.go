@@ -342,3 +342,52 @@ func parsePairs(s string) ([]gainPair, error) {
 	}
 	return out, nil
 }
+
+// MeasureForName returns the measures that compute the per-topic value
+// trec_eval prints as name: map, P_10, ndcg_cut_10, iprec_at_recall_0.10,
+// utility_2,-1,0,0, ndcg_1=3,2=9 … ("" means map). Names without a
+// per-topic value (runid, num_q, gm_map, gm_bpref, relstring) are refused.
+func MeasureForName(name string) (*Measures, error) {
+	if name == "" {
+		name = "map"
+	}
+	byLength := slices.Clone(families)
+	slices.SortStableFunc(byLength, func(a, b *family) int { return len(b.name) - len(a.name) })
+	for _, f := range byLength {
+		var spec string
+		switch {
+		case name == f.name:
+			spec = f.name
+		case strings.HasPrefix(name, f.name+"_"):
+			spec = f.name + "." + name[len(f.name)+1:]
+		default:
+			continue
+		}
+		switch f.kind {
+		case kindRunID, kindNumQ, kindGeoMean, kindRelString:
+			return nil, fmt.Errorf("measure %q has no per-topic value; valid per-topic measures: %s", name, perTopicNames())
+		}
+		ms, err := ParseMeasures([]string{spec})
+		if err != nil {
+			continue
+		}
+		if slices.Contains(ms.list[0].names, name) {
+			return ms, nil
+		}
+	}
+	return nil, fmt.Errorf("unknown measure %q; valid: %s, and other cutoffs or parameters of these (P_7, ndcg_cut_3, …)", name, perTopicNames())
+}
+
+// perTopicNames lists the per-topic value names of -m all_trec.
+func perTopicNames() string {
+	ms, _ := ParseMeasures([]string{"all_trec"})
+	var names []string
+	for _, m := range ms.list {
+		switch m.fam.kind {
+		case kindRunID, kindNumQ, kindGeoMean, kindRelString:
+			continue
+		}
+		names = append(names, m.names...)
+	}
+	return strings.Join(names, ", ")
+}
