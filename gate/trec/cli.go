@@ -240,11 +240,32 @@ func (c *CommandLine) Options() Options {
 // block per run in argument order; each block goes out as its topics are
 // scored, so a fatal error leaves the lines trec_eval would have printed
 // before stopping. warn receives notes that are not errors.
+//
+// The qrels and the first run are parsed at the same time, and the next run
+// is parsed while one is scored; at most two parsed runs are held at once.
+// Output does not depend on this overlap.
 func (c *CommandLine) Execute(stdin io.Reader, stdout, warn io.Writer) error {
 	ms, err := ParseMeasures(c.Measures)
 	if err != nil {
 		return &UsageError{err.Error()}
 	}
+	done := make(chan struct{})
+	defer close(done)
+	runs := make(chan parsedRun)
+	go func() {
+		defer close(runs)
+		for _, path := range c.Runs {
+			run, err := ReadRunFile(path, stdin)
+			select {
+			case runs <- parsedRun{run, err}:
+			case <-done:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
 	q, err := ReadQrelsFile(c.Qrels)
 	if err != nil {
 		return err
@@ -252,11 +273,11 @@ func (c *CommandLine) Execute(stdin io.Reader, stdout, warn io.Writer) error {
 	w := bufio.NewWriterSize(stdout, 1<<16)
 	ev := NewEvaluator(q, ms, c.Options())
 	var line []byte
-	for _, path := range c.Runs {
-		run, err := ReadRunFile(path, stdin)
-		if err != nil {
-			return errors.Join(err, w.Flush())
+	for p := range runs {
+		if p.err != nil {
+			return errors.Join(w.Flush(), p.err)
 		}
+		run := p.run
 		if c.Complete && !sharesTopic(q, run) && warn != nil {
 			fmt.Fprintf(warn, "riskgate: warning: run %s has no topic of qrels %s; with -c every topic scores 0\n", run.Name, q.Name)
 		}
@@ -269,7 +290,7 @@ func (c *CommandLine) Execute(stdin io.Reader, stdout, warn io.Writer) error {
 			return nil
 		})
 		if err != nil {
-			return errors.Join(err, w.Flush())
+			return errors.Join(w.Flush(), err)
 		}
 		if !c.NoSummary {
 			line = AppendSummary(line[:0], ms, s)
@@ -279,6 +300,11 @@ func (c *CommandLine) Execute(stdin io.Reader, stdout, warn io.Writer) error {
 		}
 	}
 	return w.Flush()
+}
+
+type parsedRun struct {
+	run *Run
+	err error
 }
 
 func sharesTopic(q *Qrels, run *Run) bool {

@@ -136,7 +136,7 @@ func (e *Evaluator) Evaluate(run *Run, each func(*TopicResult) error) (*Summary,
 		}
 		*tr = TopicResult{Topic: qt.id, Values: tr.Values}
 		if rt >= 0 {
-			sorted = sortRetrieved(run, run.retrieved[rt], sorted[:0])
+			sorted = sortRetrieved(run, run.appendTopic(sorted[:0], rt))
 			keep := min(int64(len(sorted)), max(e.Opt.MaxDocs, 0))
 			sorted = sorted[:keep]
 			if err := checkDuplicates(run, qt.id, sorted, dupGen, e.gen); err != nil {
@@ -200,8 +200,7 @@ func (e *Evaluator) scatter(qt *qrelsTopic) error {
 // (form_res_rels.c: comp_sim_docno): score descending, ties broken by docno
 // descending in byte order. NaN scores, which C's comparison leaves
 // unordered, go last.
-func sortRetrieved(run *Run, docs []retrieved, dst []retrieved) []retrieved {
-	dst = append(dst, docs...)
+func sortRetrieved(run *Run, dst []retrieved) []retrieved {
 	slices.SortFunc(dst, func(a, b retrieved) int {
 		if a.score > b.score {
 			return -1

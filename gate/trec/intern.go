@@ -14,17 +14,30 @@ type interner struct {
 	seed  maphash.Seed
 	arena []byte   // every interned string, back to back
 	ends  []uint32 // ends[id] is the end offset of string id in arena
-	slots []uint64 // 0 = empty; else high 32 bits of the hash << 32 | id+1
+	// slots is an open-addressing table: 0 = empty, else h<<32 | id+1 where
+	// h is the high 32 bits of the string's hash, which also picks the home
+	// slot, so growing never rehashes strings.
+	slots []uint64
 	mask  uint64
 }
 
-func newInterner(sizeHint int) *interner {
-	n := 64
-	for n < 2*sizeHint {
-		n *= 2
+// newInterner returns an interner sized for about n strings of about
+// avgLen bytes.
+func newInterner(n, avgLen int) *interner {
+	size := 64
+	for size < 2*n {
+		size *= 2
 	}
-	return &interner{seed: maphash.MakeSeed(), slots: make([]uint64, n), mask: uint64(n - 1)}
+	return &interner{
+		seed:  maphash.MakeSeed(),
+		slots: make([]uint64, size),
+		mask:  uint64(size - 1),
+		arena: make([]byte, 0, n*avgLen),
+		ends:  make([]uint32, 0, n),
+	}
 }
+
+func (in *interner) hash(b []byte) uint64 { return maphash.Bytes(in.seed, b) >> 32 }
 
 // Len returns the number of distinct strings interned.
 func (in *interner) Len() int { return len(in.ends) }
@@ -42,9 +55,8 @@ func (in *interner) str(id int32) string { return string(in.bytes(id)) }
 
 // lookup returns the id of b, or -1.
 func (in *interner) lookup(b []byte) int32 {
-	h := maphash.Bytes(in.seed, b)
-	tag := h >> 32
-	for i := h & in.mask; ; i = (i + 1) & in.mask {
+	tag := in.hash(b)
+	for i := tag & in.mask; ; i = (i + 1) & in.mask {
 		s := in.slots[i]
 		if s == 0 {
 			return -1
@@ -61,9 +73,8 @@ func (in *interner) lookup(b []byte) int32 {
 // intern returns the id of b, adding it if new; ok is false only when the
 // arena would outgrow its 4 GiB offset range.
 func (in *interner) intern(b []byte) (id int32, added, ok bool) {
-	h := maphash.Bytes(in.seed, b)
-	tag := h >> 32
-	i := h & in.mask
+	tag := in.hash(b)
+	i := tag & in.mask
 	for ; ; i = (i + 1) & in.mask {
 		s := in.slots[i]
 		if s == 0 {
@@ -93,13 +104,15 @@ func (in *interner) grow() {
 	n := uint64(len(in.slots)) * 2
 	slots := make([]uint64, n)
 	mask := n - 1
-	for id := range in.ends {
-		h := maphash.Bytes(in.seed, in.bytes(int32(id)))
-		i := h & mask
+	for _, s := range in.slots {
+		if s == 0 {
+			continue
+		}
+		i := (s >> 32) & mask
 		for slots[i] != 0 {
 			i = (i + 1) & mask
 		}
-		slots[i] = (h>>32)<<32 | uint64(id+1)
+		slots[i] = s
 	}
 	in.slots, in.mask = slots, mask
 }

@@ -15,7 +15,7 @@ type lineReader struct {
 }
 
 func newLineReader(r io.Reader) *lineReader {
-	return &lineReader{br: bufio.NewReaderSize(r, 1<<20)}
+	return &lineReader{br: bufio.NewReaderSize(r, 1<<16)}
 }
 
 // next returns the next line without its '\n'. The slice is valid until the

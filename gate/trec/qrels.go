@@ -79,8 +79,9 @@ func ReadQrelsFile(path string) (*Qrels, error) {
 // fields. A blank line or any other field count is an error, as is an empty
 // file. name labels errors.
 func ReadQrels(r io.Reader, name string) (*Qrels, error) {
-	q := &Qrels{Name: name, docs: newInterner(1 << 14)}
-	topicIdx := newInterner(64)
+	lines := expectedLines(r, 25)
+	q := &Qrels{Name: name, docs: newInterner(lines, 16)}
+	topicIdx := newInterner(64, 8)
 	var topics []qrelsTopic
 	lr := newLineReader(r)
 	var buf [5][]byte
@@ -200,4 +201,18 @@ func compareBytesString(b []byte, s string) int {
 		return 1
 	}
 	return 0
+}
+
+// expectedLines guesses the number of lines of r from its size, when r is a
+// file, so that tables are allocated once instead of grown.
+func expectedLines(r io.Reader, bytesPerLine int64) int {
+	st, ok := r.(interface{ Stat() (os.FileInfo, error) })
+	if !ok {
+		return 1 << 12
+	}
+	fi, err := st.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return 1 << 12
+	}
+	return int(min(fi.Size()/bytesPerLine+16, 1<<26))
 }

@@ -17,10 +17,24 @@ type Run struct {
 	RunID string // run_id field of the last data line, as trec_eval reports it
 	docs  *interner
 	// topics maps a topic id to its index in retrieved.
-	topics    *interner
-	retrieved [][]retrieved
+	topics *interner
+	// all holds every retrieved document in file order; spans[t] lists the
+	// stretches of all that belong to topic t (one when the file is grouped
+	// by topic, as runs nearly always are).
+	all       []retrieved
+	spans     [][]span
 	firstLine []int // first line of each topic
 	Lines     int   // data lines read
+}
+
+type span struct{ lo, hi int }
+
+// appendTopic appends the documents of topic t to dst.
+func (r *Run) appendTopic(dst []retrieved, t int32) []retrieved {
+	for _, s := range r.spans[t] {
+		dst = append(dst, r.all[s.lo:s.hi]...)
+	}
+	return dst
 }
 
 type retrieved struct {
@@ -58,7 +72,9 @@ func ReadRunFile(path string, stdin io.Reader) (*Run, error) {
 // is '#' are skipped. Fewer than six fields, or a file without any data
 // line, is an error. name labels errors.
 func ReadRun(r io.Reader, name string) (*Run, error) {
-	run := &Run{Name: name, docs: newInterner(1 << 14), topics: newInterner(64)}
+	lines := expectedLines(r, 40)
+	run := &Run{Name: name, docs: newInterner(lines, 16), topics: newInterner(64, 8),
+		all: make([]retrieved, 0, lines)}
 	lr := newLineReader(r)
 	var buf [6][]byte
 	var runID []byte
@@ -82,14 +98,19 @@ func ReadRun(r io.Reader, name string) (*Run, error) {
 			return nil, inputerr.At(name, lr.n, "too many topics")
 		}
 		if added {
-			run.retrieved = append(run.retrieved, nil)
+			run.spans = append(run.spans, nil)
 			run.firstLine = append(run.firstLine, lr.n)
+		}
+		if sp := run.spans[ti]; len(sp) > 0 && sp[len(sp)-1].hi == len(run.all) {
+			sp[len(sp)-1].hi++
+		} else {
+			run.spans[ti] = append(sp, span{len(run.all), len(run.all) + 1})
 		}
 		doc, _, ok := run.docs.intern(f[2])
 		if !ok {
 			return nil, inputerr.At(name, lr.n, "too many distinct docnos")
 		}
-		run.retrieved[ti] = append(run.retrieved[ti], retrieved{
+		run.all = append(run.all, retrieved{
 			score: atof(f[4]),
 			doc:   doc,
 			line:  uint32(min(lr.n, math.MaxUint32)),
