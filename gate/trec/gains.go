@@ -71,8 +71,7 @@ func setupGains(pairs []gainPair, r *ranking, dst []relGain) []relGain {
 	if integral {
 		stableSortGains(gains)
 	} else {
-		var tmp [64]relGain
-		msortGains(gains, tmp[:0])
+		msortGains(gains, make([]relGain, 0, len(gains)))
 	}
 	return gains
 }
