@@ -238,7 +238,7 @@ func calcRecall(r *ranking, m *Measure, out []float64) {
 }
 
 // calcRelativeP: precision at k relative to the best possible,
-// (relevant in top k)/min(k, num_rel). m_relative_P.c
+// (relevant in top k)/min(k, num_rel). m_rel_P.c
 func calcRelativeP(r *ranking, m *Measure, out []float64) {
 	if r.numRel == 0 {
 		return
@@ -285,7 +285,7 @@ func calcMapCut(r *ranking, m *Measure, out []float64) {
 	}
 }
 
-// calcRelstring: the relevance values of the first N documents as
+// relstring: the relevance values of the first N documents as
 // characters: the digit for levels 0–9, '>' above 9, '-' not in the qrels,
 // '.' pooled but unjudged, '<' other negative values. m_relstring.c
 func relstring(r *ranking, m *Measure) string {
