@@ -48,7 +48,8 @@ func TestLoadRunsMatchesTrecEval(t *testing.T) {
 	if len(goldens) < 8 {
 		t.Fatalf("found %d core outputs", len(goldens))
 	}
-	measures := []string{"map", "P_5", "P_10", "P_20", "ndcg_cut_5", "ndcg_cut_10", "ndcg_cut_20", "recip_rank", "Rprec", "bpref"}
+	// One of each family of the core command; the other cutoffs share its code.
+	measures := []string{"map", "P_10", "ndcg_cut_20", "recip_rank", "Rprec", "bpref"}
 	for _, golden := range goldens {
 		dataset := filepath.Dir(filepath.Dir(golden))
 		runName := strings.TrimSuffix(filepath.Base(golden), ".core.txt")
