@@ -2,6 +2,7 @@ package gate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/riskgate/riskgate/gate/trec"
@@ -43,5 +44,10 @@ func runEval(s *Streams, o EvalOptions) error {
 		_, err := fmt.Fprintf(s.Out, "riskgate eval %s (trec_eval 10.0 compatible)\n", version())
 		return err
 	}
-	return cl.Execute(s.In, s.Out, s.Err)
+	err = cl.Execute(s.In, s.Out, s.Err)
+	var usage *trec.UsageError
+	if errors.As(err, &usage) {
+		return fmt.Errorf("eval: %w", err)
+	}
+	return err
 }

@@ -7,9 +7,9 @@ import (
 
 // isSpace is C's isspace in the "C" locale: the only field separators that
 // trec_eval knows. Bytes ≥ 0x80 are never space.
-func isSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
-}
+func isSpace(c byte) bool { return spaceTable[c] }
+
+var spaceTable = [256]bool{' ': true, '\t': true, '\n': true, '\v': true, '\f': true, '\r': true}
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
