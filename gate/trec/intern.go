@@ -25,7 +25,7 @@ type interner struct {
 // avgLen bytes.
 func newInterner(n, avgLen int) *interner {
 	size := 64
-	for size < 2*n {
+	for size*2 < 3*n { // load factor ≤ 2/3 before the first growth
 		size *= 2
 	}
 	return &interner{
@@ -94,7 +94,7 @@ func (in *interner) intern(b []byte) (id int32, added, ok bool) {
 	in.arena = append(in.arena, b...)
 	in.ends = append(in.ends, uint32(len(in.arena)))
 	in.slots[i] = tag<<32 | uint64(id+1)
-	if uint64(len(in.ends))*2 > in.mask {
+	if uint64(len(in.ends))*4 > 3*in.mask { // grow past load 3/4
 		in.grow()
 	}
 	return id, true, true

@@ -79,10 +79,12 @@ func ReadQrelsFile(path string) (*Qrels, error) {
 // fields. A blank line or any other field count is an error, as is an empty
 // file. name labels errors.
 func ReadQrels(r io.Reader, name string) (*Qrels, error) {
-	lines := expectedLines(r, 25)
+	lines := expectedLines(r, 20)
 	q := &Qrels{Name: name, docs: newInterner(lines, 16)}
 	topicIdx := newInterner(64, 8)
 	var topics []qrelsTopic
+	var spans [][]span // per topic, stretches of all
+	all := make([]judgment, 0, lines)
 	lr := newLineReader(r)
 	var buf [5][]byte
 	afterComment := false
@@ -112,6 +114,12 @@ func ReadQrels(r io.Reader, name string) (*Qrels, error) {
 		}
 		if added {
 			topics = append(topics, qrelsTopic{id: string(f[0])})
+			spans = append(spans, nil)
+		}
+		if sp := spans[ti]; len(sp) > 0 && sp[len(sp)-1].hi == len(all) {
+			sp[len(sp)-1].hi++
+		} else {
+			spans[ti] = append(sp, span{len(all), len(all) + 1})
 		}
 		doc, _, ok := q.docs.intern(f[2])
 		if !ok {
@@ -122,13 +130,22 @@ func ReadQrels(r io.Reader, name string) (*Qrels, error) {
 			q.numPositive++
 		}
 		line32 := uint32(min(lr.n, math.MaxUint32))
-		topics[ti].judged = append(topics[ti].judged, judgment{doc: doc, rel: saturate32(level), line: line32})
+		all = append(all, judgment{doc: doc, rel: saturate32(level), line: line32})
 	}
 	if len(topics) == 0 {
 		if lr.n == 0 {
 			return nil, inputerr.At(name, 0, "empty qrels file; expected lines: topic iteration docno relevance")
 		}
 		return nil, inputerr.At(name, lr.n, "no judgments; expected lines: topic iteration docno relevance")
+	}
+	for ti, sp := range spans {
+		if len(sp) == 1 { // the usual file grouped by topic: no copy
+			topics[ti].judged = all[sp[0].lo:sp[0].hi:sp[0].hi]
+			continue
+		}
+		for _, s := range sp {
+			topics[ti].judged = append(topics[ti].judged, all[s.lo:s.hi]...)
+		}
 	}
 	slices.SortFunc(topics, func(a, b qrelsTopic) int { return cmpString(a.id, b.id) })
 	for i := range topics {
@@ -154,22 +171,30 @@ func saturate32(v int64) int32 {
 }
 
 func countLevels(js []judgment) []levelCount {
-	var levels []int64
+	var out []levelCount // few distinct levels: insertion keeps them sorted
 	for _, j := range js {
-		if j.rel >= 0 {
-			levels = append(levels, int64(j.rel))
+		if j.rel < 0 {
+			continue
 		}
-	}
-	slices.Sort(levels)
-	var out []levelCount
-	for _, l := range levels {
-		if n := len(out); n > 0 && out[n-1].level == l {
-			out[n-1].count++
+		l := int64(j.rel)
+		i, found := slices.BinarySearchFunc(out, l, func(lc levelCount, l int64) int { return cmpInt64(lc.level, l) })
+		if found {
+			out[i].count++
 		} else {
-			out = append(out, levelCount{l, 1})
+			out = slices.Insert(out, i, levelCount{l, 1})
 		}
 	}
 	return out
+}
+
+func cmpInt64(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
 
 // topicIndex returns the index of topic id in q.topics, or -1.

@@ -72,7 +72,7 @@ func ReadRunFile(path string, stdin io.Reader) (*Run, error) {
 // is '#' are skipped. Fewer than six fields, or a file without any data
 // line, is an error. name labels errors.
 func ReadRun(r io.Reader, name string) (*Run, error) {
-	lines := expectedLines(r, 40)
+	lines := expectedLines(r, 30)
 	run := &Run{Name: name, docs: newInterner(lines, 16), topics: newInterner(64, 8),
 		all: make([]retrieved, 0, lines)}
 	lr := newLineReader(r)
