@@ -1,6 +1,7 @@
 package trec
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -88,6 +89,7 @@ func ReadQrels(r io.Reader, name string) (*Qrels, error) {
 	lr := newLineReader(r)
 	var buf [5][]byte
 	afterComment := false
+	lastTopic, lastID := int32(-1), []byte(nil)
 	for {
 		line, err := lr.next()
 		if err == io.EOF {
@@ -108,7 +110,12 @@ func ReadQrels(r io.Reader, name string) (*Qrels, error) {
 			}
 			return nil, inputerr.At(name, lr.n, "%d fields; expected 4: topic iteration docno relevance", n)
 		}
-		ti, added, ok := topicIdx.intern(f[0])
+		// Lines come grouped by topic: reuse the previous line's topic.
+		ti, added, ok := lastTopic, false, true
+		if !bytes.Equal(f[0], lastID) || lastTopic < 0 {
+			ti, added, ok = topicIdx.intern(f[0])
+			lastTopic, lastID = ti, append(lastID[:0], f[0]...)
+		}
 		if !ok {
 			return nil, inputerr.At(name, lr.n, "too many topics")
 		}

@@ -1,6 +1,7 @@
 package trec
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -78,6 +79,7 @@ func ReadRun(r io.Reader, name string) (*Run, error) {
 	lr := newLineReader(r)
 	var buf [6][]byte
 	var runID []byte
+	lastTopic, lastID := int32(-1), []byte(nil)
 	for {
 		line, err := lr.next()
 		if err == io.EOF {
@@ -93,7 +95,12 @@ func ReadRun(r io.Reader, name string) (*Run, error) {
 		if n < 6 {
 			return nil, inputerr.At(name, lr.n, "%d fields; expected at least 6: topic iteration docno rank score run_id", n)
 		}
-		ti, added, ok := run.topics.intern(f[0])
+		// Lines come grouped by topic: reuse the previous line's topic.
+		ti, added, ok := lastTopic, false, true
+		if !bytes.Equal(f[0], lastID) || lastTopic < 0 {
+			ti, added, ok = run.topics.intern(f[0])
+			lastTopic, lastID = ti, append(lastID[:0], f[0]...)
+		}
 		if !ok {
 			return nil, inputerr.At(name, lr.n, "too many topics")
 		}
