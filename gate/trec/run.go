@@ -56,7 +56,7 @@ func (r *Run) Topics() []string {
 // ReadRunFile reads a run file; "-" reads standard input from stdin.
 func ReadRunFile(path string, stdin io.Reader) (*Run, error) {
 	if path == "-" {
-		return ReadRun(stdin, "-")
+		return ReadRun(stdin, "stdin")
 	}
 	f, err := os.Open(path)
 	if err != nil {
