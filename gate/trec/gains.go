@@ -38,6 +38,7 @@ func setupGains(pairs []gainPair, r *ranking, dst []relGain) []relGain {
 		}
 		gains = append(gains, relGain{level: atol([]byte(p.name)), gain: p.value})
 	}
+	nPairs := len(gains)
 	integral := true
 	for _, g := range gains {
 		if g.gain != math.Trunc(g.gain) || math.Abs(g.gain) >= 1<<30 {
@@ -58,11 +59,12 @@ func setupGains(pairs []gainPair, r *ranking, dst []relGain) []relGain {
 			}
 			continue
 		}
+		// Only a parameter can name lev: the levels added so far are lower.
 		j := 0
-		for j < len(gains) && gains[j].level != lev {
+		for j < nPairs && gains[j].level != lev {
 			j++
 		}
-		if j < len(gains) {
+		if j < nPairs {
 			gains[j].count = count
 		} else {
 			gains = append(gains, relGain{level: lev, count: count, gain: float64(lev)})

@@ -179,9 +179,12 @@ func saturate32(v int64) int32 {
 
 func countLevels(js []judgment) []levelCount {
 	var out []levelCount // few distinct levels: insertion keeps them sorted
-	for _, j := range js {
+	for k, j := range js {
 		if j.rel < 0 {
 			continue
+		}
+		if len(out) > 64 {
+			return countLevelsSorting(js[k:], out)
 		}
 		l := int64(j.rel)
 		i, found := slices.BinarySearchFunc(out, l, func(lc levelCount, l int64) int { return cmpInt64(lc.level, l) })
@@ -192,6 +195,26 @@ func countLevels(js []judgment) []levelCount {
 		}
 	}
 	return out
+}
+
+// countLevelsSorting adds the levels of js to out by sorting, for the rare
+// topic with very many distinct levels.
+func countLevelsSorting(js []judgment, out []levelCount) []levelCount {
+	for _, j := range js {
+		if j.rel >= 0 {
+			out = append(out, levelCount{int64(j.rel), 1})
+		}
+	}
+	slices.SortFunc(out, func(a, b levelCount) int { return cmpInt64(a.level, b.level) })
+	merged := out[:0]
+	for _, lc := range out {
+		if n := len(merged); n > 0 && merged[n-1].level == lc.level {
+			merged[n-1].count += lc.count
+		} else {
+			merged = append(merged, lc)
+		}
+	}
+	return merged
 }
 
 func cmpInt64(a, b int64) int {

@@ -227,3 +227,19 @@ func TestLongLine(t *testing.T) {
 		t.Fatalf("%v %v", run, err)
 	}
 }
+
+func TestCountLevels(t *testing.T) {
+	var js []judgment
+	for i := 0; i < 300; i++ {
+		js = append(js, judgment{rel: int32(i % 150)}, judgment{rel: -1})
+	}
+	got := countLevels(js)
+	if len(got) != 150 {
+		t.Fatalf("%d levels", len(got))
+	}
+	for i, lc := range got {
+		if lc.level != int64(i) || lc.count != 2 {
+			t.Fatalf("level %d: %+v", i, lc)
+		}
+	}
+}
