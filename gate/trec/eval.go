@@ -130,21 +130,26 @@ func (e *Evaluator) Evaluate(run *Run, each func(*TopicResult) error) (*Summary,
 					"topic %q has judgments but no documents in run %s (trec_eval v10 stops here too; -c scores such topics 0)", qt.id, run.Name)
 			}
 		}
-		e.gen++
-		if err := e.scatter(qt); err != nil {
-			return nil, err
-		}
+		e.nextGen(dupGen)
 		*tr = TopicResult{Topic: qt.id, Values: tr.Values}
 		if rt >= 0 {
+			// As form_res_rels.c: sort, cut at -M, refuse duplicates in
+			// the run, then in the qrels.
 			sorted = sortRetrieved(run, run.appendTopic(sorted[:0], rt))
 			keep := min(int64(len(sorted)), max(e.Opt.MaxDocs, 0))
 			sorted = sorted[:keep]
 			if err := checkDuplicates(run, qt.id, sorted, dupGen, e.gen); err != nil {
 				return nil, err
 			}
+			if err := e.scatter(qt); err != nil {
+				return nil, err
+			}
 			e.rank(qt, sorted, toQrels)
 			tr.Line = run.firstLine[rt]
 		} else {
+			if err := e.scatter(qt); err != nil {
+				return nil, err
+			}
 			e.rankMissing(qt)
 			tr.Missing = true
 		}
@@ -173,6 +178,17 @@ func sample(ids []string) string {
 		return strings.Join(ids[:5], ", ") + fmt.Sprintf(", … (%d)", len(ids))
 	}
 	return strings.Join(ids, ", ")
+}
+
+// nextGen starts a topic: stamps of earlier topics become stale. On the
+// (theoretical) wrap-around of the counter every stamp is cleared.
+func (e *Evaluator) nextGen(dupGen []uint32) {
+	e.gen++
+	if e.gen == 0 {
+		clear(e.relGen)
+		clear(dupGen)
+		e.gen = 1
+	}
 }
 
 // scatter makes relOf hold the judgments of qt, and reports a document

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -236,4 +237,36 @@ func dropLines(s, measure string) string {
 		b.WriteString(l)
 	}
 	return b.String()
+}
+
+// TestDeterministicAcrossGOMAXPROCS: several runs in one call (parsed
+// concurrently with scoring) give the same bytes with 1 and 2 processors,
+// and the same as the runs evaluated one call each.
+func TestDeterministicAcrossGOMAXPROCS(t *testing.T) {
+	dir := shared.Path(t, "data/trec_eval/robust03")
+	args := []string{"-q", "-c", "-m", "all_trec", "qrels.txt", "runs/rutcor03100.run", "runs/NLPR03vb10.run", "runs/rutcor03100.run"}
+	var outs []string
+	for _, procs := range []int{1, 2} {
+		old := runtime.GOMAXPROCS(procs)
+		out, err := evalCommand(t, dir, args)
+		runtime.GOMAXPROCS(old)
+		if err != nil {
+			t.Fatal(err)
+		}
+		outs = append(outs, out)
+	}
+	if outs[0] != outs[1] {
+		t.Errorf("GOMAXPROCS 1 and 2 differ at %s", diffFirst(outs[0], outs[1]))
+	}
+	var want strings.Builder
+	for _, run := range args[4:] {
+		out, err := evalCommand(t, dir, append(append([]string{}, args[:4]...), "qrels.txt", run))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want.WriteString(out)
+	}
+	if outs[0] != want.String() {
+		t.Errorf("one call for three runs differs from three calls at %s", diffFirst(outs[0], want.String()))
+	}
 }
