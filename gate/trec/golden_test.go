@@ -259,7 +259,7 @@ func TestDeterministicAcrossGOMAXPROCS(t *testing.T) {
 		t.Errorf("GOMAXPROCS 1 and 2 differ at %s", diffFirst(outs[0], outs[1]))
 	}
 	var want strings.Builder
-	for _, run := range args[4:] {
+	for _, run := range args[5:] {
 		out, err := evalCommand(t, dir, append(append([]string{}, args[:4]...), "qrels.txt", run))
 		if err != nil {
 			t.Fatal(err)
