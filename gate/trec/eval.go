@@ -1,7 +1,6 @@
 package trec
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"slices"
@@ -116,7 +115,6 @@ func (e *Evaluator) Evaluate(run *Run, each func(*TopicResult) error) (*Summary,
 	dupGen := make([]uint32, run.docs.Len())
 	sums := make([]float64, ms.nValues)
 	tr := &TopicResult{Values: make([]float64, ms.nValues)}
-	var sorted []retrieved
 	n := 0
 	for ti := range q.topics {
 		qt := &q.topics[ti]
@@ -133,11 +131,10 @@ func (e *Evaluator) Evaluate(run *Run, each func(*TopicResult) error) (*Summary,
 		e.nextGen(dupGen)
 		*tr = TopicResult{Topic: qt.id, Values: tr.Values}
 		if rt >= 0 {
-			// As form_res_rels.c: sort, cut at -M, refuse duplicates in
-			// the run, then in the qrels.
-			sorted = sortRetrieved(run, run.appendTopic(sorted[:0], rt))
-			keep := min(int64(len(sorted)), max(e.Opt.MaxDocs, 0))
-			sorted = sorted[:keep]
+			// As form_res_rels.c: sorted (when read), cut at -M,
+			// duplicates refused in the run, then in the qrels.
+			sorted := run.ranked(rt)
+			sorted = sorted[:min(int64(len(sorted)), max(e.Opt.MaxDocs, 0))]
 			if err := checkDuplicates(run, qt.id, sorted, dupGen, e.gen); err != nil {
 				return nil, err
 			}
@@ -210,29 +207,6 @@ func (e *Evaluator) scatter(qt *qrelsTopic) error {
 		e.relOf[j.doc] = j.rel
 	}
 	return nil
-}
-
-// sortRetrieved orders a topic's documents as trec_eval does
-// (form_res_rels.c: comp_sim_docno): score descending, ties broken by docno
-// descending in byte order. NaN scores, which C's comparison leaves
-// unordered, go last.
-func sortRetrieved(run *Run, dst []retrieved) []retrieved {
-	slices.SortFunc(dst, func(a, b retrieved) int {
-		if a.score > b.score {
-			return -1
-		}
-		if a.score < b.score {
-			return 1
-		}
-		if an, bn := math.IsNaN(a.score), math.IsNaN(b.score); an != bn {
-			if an {
-				return 1
-			}
-			return -1
-		}
-		return bytes.Compare(run.docs.bytes(b.doc), run.docs.bytes(a.doc))
-	})
-	return dst
 }
 
 func checkDuplicates(run *Run, topic string, docs []retrieved, seen []uint32, gen uint32) error {

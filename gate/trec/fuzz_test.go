@@ -72,8 +72,14 @@ func FuzzReadRun(f *testing.F) {
 			return
 		}
 		n := 0
-		for ti := range run.spans {
-			n += len(run.appendTopic(nil, int32(ti)))
+		for ti := range run.bounds {
+			docs := run.ranked(int32(ti))
+			n += len(docs)
+			for k := 1; k < len(docs); k++ {
+				if docs[k-1].score < docs[k].score {
+					t.Fatalf("topic %d not sorted by score", ti)
+				}
+			}
 		}
 		if n != run.Lines || n != len(run.all) || run.RunID == "" {
 			t.Fatalf("%d documents in topics, %d lines, run id %q", n, run.Lines, run.RunID)

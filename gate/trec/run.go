@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 
 	"github.com/riskgate/riskgate/internal/inputerr"
 )
@@ -19,23 +20,20 @@ type Run struct {
 	docs  *interner
 	// topics maps a topic id to its index in retrieved.
 	topics *interner
-	// all holds every retrieved document in file order; spans[t] lists the
-	// stretches of all that belong to topic t (one when the file is grouped
-	// by topic, as runs nearly always are).
+	// all holds every retrieved document grouped by topic, each topic in
+	// trec_eval's ranking order; topic t is all[bounds[t].lo:bounds[t].hi].
 	all       []retrieved
-	spans     [][]span
+	bounds    []span
 	firstLine []int // first line of each topic
 	Lines     int   // data lines read
 }
 
 type span struct{ lo, hi int }
 
-// appendTopic appends the documents of topic t to dst.
-func (r *Run) appendTopic(dst []retrieved, t int32) []retrieved {
-	for _, s := range r.spans[t] {
-		dst = append(dst, r.all[s.lo:s.hi]...)
-	}
-	return dst
+// ranked returns the documents of topic t in ranking order.
+func (r *Run) ranked(t int32) []retrieved {
+	b := r.bounds[t]
+	return r.all[b.lo:b.hi:b.hi]
 }
 
 type retrieved struct {
@@ -79,6 +77,7 @@ func ReadRun(r io.Reader, name string) (*Run, error) {
 	lr := newLineReader(r)
 	var buf [6][]byte
 	var runID []byte
+	var spans [][]span // per topic, the stretches of run.all it has
 	lastTopic, lastID := int32(-1), []byte(nil)
 	for {
 		line, err := lr.next()
@@ -105,13 +104,13 @@ func ReadRun(r io.Reader, name string) (*Run, error) {
 			return nil, inputerr.At(name, lr.n, "too many topics")
 		}
 		if added {
-			run.spans = append(run.spans, nil)
+			spans = append(spans, nil)
 			run.firstLine = append(run.firstLine, lr.n)
 		}
-		if sp := run.spans[ti]; len(sp) > 0 && sp[len(sp)-1].hi == len(run.all) {
+		if sp := spans[ti]; len(sp) > 0 && sp[len(sp)-1].hi == len(run.all) {
 			sp[len(sp)-1].hi++
 		} else {
-			run.spans[ti] = append(sp, span{len(run.all), len(run.all) + 1})
+			spans[ti] = append(sp, span{len(run.all), len(run.all) + 1})
 		}
 		doc, _, ok := run.docs.intern(f[2])
 		if !ok {
@@ -132,5 +131,54 @@ func ReadRun(r io.Reader, name string) (*Run, error) {
 		return nil, inputerr.At(name, lr.n, "no run lines, only blank or comment lines; expected: topic iteration docno rank score run_id")
 	}
 	run.RunID = string(runID)
+	run.group(spans)
+	for t := range run.bounds {
+		sortRanking(run, run.ranked(int32(t)))
+	}
 	return run, nil
+}
+
+// group makes every topic's documents contiguous in run.all, keeping file
+// order within a topic; a file already grouped by topic is left as is.
+func (run *Run) group(spans [][]span) {
+	run.bounds = make([]span, len(spans))
+	grouped := true
+	for t, sp := range spans {
+		grouped = grouped && len(sp) == 1
+		run.bounds[t] = sp[0]
+	}
+	if grouped {
+		return
+	}
+	all := make([]retrieved, 0, len(run.all))
+	for t, sp := range spans {
+		lo := len(all)
+		for _, s := range sp {
+			all = append(all, run.all[s.lo:s.hi]...)
+		}
+		run.bounds[t] = span{lo, len(all)}
+	}
+	run.all = all
+}
+
+// sortRanking orders a topic's documents as trec_eval does
+// (form_res_rels.c: comp_sim_docno): score descending, ties broken by docno
+// descending in byte order. NaN scores, which C's comparison leaves
+// unordered, go last. Runs are sorted once, when read.
+func sortRanking(run *Run, docs []retrieved) {
+	slices.SortFunc(docs, func(a, b retrieved) int {
+		if a.score > b.score {
+			return -1
+		}
+		if a.score < b.score {
+			return 1
+		}
+		if an, bn := math.IsNaN(a.score), math.IsNaN(b.score); an != bn {
+			if an {
+				return 1
+			}
+			return -1
+		}
+		return bytes.Compare(run.docs.bytes(b.doc), run.docs.bytes(a.doc))
+	})
 }

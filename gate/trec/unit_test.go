@@ -243,3 +243,33 @@ func TestCountLevels(t *testing.T) {
 		}
 	}
 }
+
+// TestInterleavedTopics: a run whose topics alternate scores like the same
+// lines grouped by topic (trec_eval ignores line order).
+func TestInterleavedTopics(t *testing.T) {
+	q, _ := ReadQrels(strings.NewReader("q1 0 a 1\nq1 0 c 1\nq2 0 b 1\n"), "qrels")
+	ms, _ := ParseMeasures([]string{"all_trec"})
+	out := func(text string) string {
+		run, err := ReadRun(strings.NewReader(text), "run")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b []byte
+		s, err := NewEvaluator(q, ms, DefaultOptions()).Evaluate(run, func(tr *TopicResult) error {
+			b = AppendTopic(b, ms, tr)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(AppendSummary(b, ms, s))
+	}
+	grouped := out("q1 Q0 a 1 1 r\nq1 Q0 x 1 2 r\nq1 Q0 c 1 0 r\nq2 Q0 y 1 3 r\nq2 Q0 b 1 2 r\n")
+	mixed := out("q1 Q0 c 1 0 r\nq2 Q0 b 1 2 r\nq1 Q0 a 1 1 r\nq2 Q0 y 1 3 r\nq1 Q0 x 1 2 r\n")
+	if grouped != mixed {
+		t.Errorf("interleaved run scores differently: %s", diffFirst(mixed, grouped))
+	}
+	if !strings.Contains(grouped, "relstring             \tq1\t'-11'") {
+		t.Errorf("unexpected ranking:\n%s", grouped)
+	}
+}
