@@ -1,18 +1,9 @@
 package gate
 
 import (
-	"bytes"
-	"context"
 	"strings"
 	"testing"
 )
-
-func runMain(t *testing.T, args ...string) (stdout, stderr string, status int) {
-	t.Helper()
-	var out, errw bytes.Buffer
-	status = Main(context.Background(), append([]string{"riskgate"}, args...), strings.NewReader(""), &out, &errw)
-	return out.String(), errw.String(), status
-}
 
 // TestEvalTinyExample runs the README's first command on examples/tiny and
 // checks values derived by hand from the files:
@@ -24,7 +15,7 @@ func runMain(t *testing.T, args ...string) (stdout, stderr string, status int) {
 //     bakery-tours (unjudged): relstring '21-', AP = (1/1 + 2/2)/3 = 0.6667.
 //     Topic 103 is missing: 0 under -c, an error (status 2) without it.
 func TestEvalTinyExample(t *testing.T) {
-	out, errs, status := runMain(t, "eval", "-q", "-m", "map", "-m", "P.5", "-m", "ndcg_cut.5",
+	status, out, errs := runMain(t, "eval", "-q", "-m", "map", "-m", "P.5", "-m", "ndcg_cut.5",
 		"../examples/tiny/qrels.txt", "../examples/tiny/run_a.txt", "../examples/tiny/run_b.txt")
 	if status != 0 {
 		t.Fatalf("status %d: %s", status, errs)
@@ -38,13 +29,13 @@ func TestEvalTinyExample(t *testing.T) {
 		t.Errorf("%d summary lines, want 3 per run", n)
 	}
 
-	out, _, status = runMain(t, "eval", "-q", "-c", "-m", "map", "-mrelstring", "../examples/tiny/qrels.txt", "../examples/tiny/run_c.txt")
+	status, out, _ = runMain(t, "eval", "-q", "-c", "-m", "map", "-mrelstring", "../examples/tiny/qrels.txt", "../examples/tiny/run_c.txt")
 	if status != 0 || !strings.Contains(out, "map                   \t102\t0.6667\nrelstring             \t102\t'21-'\n") ||
 		!strings.Contains(out, "map                   \t103\t0.0000\n") {
 		t.Errorf("status %d, output:\n%s", status, out)
 	}
 
-	_, errs, status = runMain(t, "eval", "-m", "map", "../examples/tiny/qrels.txt", "../examples/tiny/run_c.txt")
+	status, _, errs = runMain(t, "eval", "-m", "map", "../examples/tiny/qrels.txt", "../examples/tiny/run_c.txt")
 	if status != ExitError || !strings.Contains(errs, "qrels.txt:10:") || strings.Count(errs, "\n") != 1 {
 		t.Errorf("missing topic without -c: status %d, stderr %q", status, errs)
 	}
@@ -52,16 +43,16 @@ func TestEvalTinyExample(t *testing.T) {
 
 func TestEvalUsage(t *testing.T) {
 	for _, args := range [][]string{{"eval"}, {"eval", "-l"}, {"eval", "-m", "nope", "a", "b"}, {"eval", "-J", "a", "b"}} {
-		_, errs, status := runMain(t, args...)
+		status, _, errs := runMain(t, args...)
 		if status != ExitError || !strings.HasPrefix(errs, "riskgate: ") || strings.Count(errs, "\n") != 1 {
 			t.Errorf("%q: status %d, stderr %q", args, status, errs)
 		}
 	}
-	out, _, status := runMain(t, "eval", "-h")
+	status, out, _ := runMain(t, "eval", "-h")
 	if status != 0 || !strings.Contains(out, "usage: riskgate eval") {
 		t.Errorf("-h: status %d, %q", status, out)
 	}
-	_, errs, status := runMain(t, "eval", "-m", "map", "../examples/tiny/qrels.txt", "no-such-run.txt")
+	status, _, errs := runMain(t, "eval", "-m", "map", "../examples/tiny/qrels.txt", "no-such-run.txt")
 	if status != ExitError || !strings.Contains(errs, "no-such-run.txt") {
 		t.Errorf("missing file: status %d, %q", status, errs)
 	}

@@ -3,7 +3,6 @@ package gate
 import (
 	"bytes"
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,20 +13,10 @@ import (
 	"github.com/riskgate/riskgate/policies"
 )
 
-// The gate package's golden tests share one -update flag; whichever test
-// file is compiled first defines it.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files")
-	}
-}
-
-func updating() bool { return flag.Lookup("update").Value.String() == "true" }
-
 func goldenFile(t *testing.T, name string, got []byte) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
-	if updating() {
+	if *update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}

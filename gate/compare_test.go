@@ -1,11 +1,8 @@
 package gate
 
 import (
-	"bytes"
-	"context"
 	"encoding/csv"
 	"encoding/json"
-	"flag"
 	"math"
 	"os"
 	"path/filepath"
@@ -18,16 +15,6 @@ import (
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/shared"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
-
-// runMain runs riskgate with args and returns its exit status, stdout and stderr.
-func runMain(t *testing.T, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errw bytes.Buffer
-	code := Main(context.Background(), append([]string{"riskgate"}, args...), strings.NewReader(""), &out, &errw)
-	return code, out.String(), errw.String()
-}
 
 // TestCompareGolden checks whole outputs of riskgate compare in every format
 // against testdata/compare_*.golden (go test ./gate -run CompareGolden -update

@@ -1,0 +1,22 @@
+package gate
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"strings"
+	"testing"
+)
+
+// update makes the golden-file tests of package gate rewrite testdata/*.golden:
+// go test ./gate -run X -update.
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// runMain runs riskgate with args (without the program name) and empty
+// standard input, and returns its exit status, stdout and stderr.
+func runMain(t *testing.T, args ...string) (status int, stdout, stderr string) {
+	t.Helper()
+	var out, errw bytes.Buffer
+	status = Main(context.Background(), append([]string{"riskgate"}, args...), strings.NewReader(""), &out, &errw)
+	return status, out.String(), errw.String()
+}
