@@ -38,10 +38,10 @@ type ClassifyROPE struct {
 // ClassifyComparison is one binary problem (kind "category") or an average
 // over them (kind "macro" or "micro").
 type ClassifyComparison struct {
-	Name string `json:"name"`
-	Kind string `json:"kind"`
-	N    int    `json:"n"`     // documents (summed over categories for averages)
-	NPos int    `json:"n_pos"` // positive documents
+	Name string        `json:"name"`
+	Kind string        `json:"kind"`
+	N    int           `json:"n"`     // documents (summed over categories for averages)
+	NPos int           `json:"n_pos"` // positive documents
 	A    ClassifyScore `json:"a"`
 	B    ClassifyScore `json:"b"`
 	// Diff is the posterior of δ = measure_a − measure_b.
@@ -103,10 +103,10 @@ func buildClassifyReport(res *bayes.ClassifierResult, truth, a, b, positive stri
 		Warnings: append([]string{}, res.Warnings...)}
 	for _, r := range res.Rows {
 		c := ClassifyComparison{Name: r.Name, Kind: r.Kind, N: r.N, NPos: r.NPos,
-			A:    ClassifyScore{pairNum(r.SampleA), pairNum(r.A.EAP), pairNum(r.A.SD), pairNum(r.A.HDILo), pairNum(r.A.HDIHi)},
-			B:    ClassifyScore{pairNum(r.SampleB), pairNum(r.B.EAP), pairNum(r.B.SD), pairNum(r.B.HDILo), pairNum(r.B.HDIHi)},
-			Diff: ClassifyDiff{toPairQuantity(r.Diff), pairNum(r.PLess)},
-			BF01: pairNum(r.BayesFactor.BF01),
+			A:        ClassifyScore{pairNum(r.SampleA), pairNum(r.A.EAP), pairNum(r.A.SD), pairNum(r.A.HDILo), pairNum(r.A.HDIHi)},
+			B:        ClassifyScore{pairNum(r.SampleB), pairNum(r.B.EAP), pairNum(r.B.SD), pairNum(r.B.HDILo), pairNum(r.B.HDIHi)},
+			Diff:     ClassifyDiff{toPairQuantity(r.Diff), pairNum(r.PLess)},
+			BF01:     pairNum(r.BayesFactor.BF01),
 			SignTest: ClassifySign{r.Sign.Wins, r.Sign.Losses, pairNum(r.Sign.P)},
 		}
 		if r.Kind == "macro" {
