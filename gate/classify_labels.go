@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/internal/inputerr"
@@ -47,7 +48,7 @@ func parseLabels(name string, r io.Reader) (*labelFile, error) {
 		}
 		text = bytes.TrimSuffix(text, []byte("\r"))
 		s := string(text)
-		if strings.TrimSpace(s) == "" {
+		if trimLabel(s) == "" {
 			return nil, inputerr.At(name, line, "blank line; expected a label or id<TAB>label (one document per line)")
 		}
 		id, label, hasTab := strings.Cut(s, "\t")
@@ -69,14 +70,14 @@ func parseLabels(name string, r io.Reader) (*labelFile, error) {
 		if strings.Contains(label, "\t") {
 			return nil, inputerr.At(name, line, "more than one tab; expected id<TAB>label")
 		}
-		label = strings.TrimSpace(label)
+		label = trimLabel(label)
 		if label == "" {
 			return nil, inputerr.At(name, line, "empty label; expected id<TAB>label")
 		}
 		f.Labels = append(f.Labels, label)
 		f.Lines = append(f.Lines, line)
 		if withIDs {
-			id = strings.TrimSpace(id)
+			id = trimLabel(id)
 			if id == "" {
 				return nil, inputerr.At(name, line, "empty document id; expected id<TAB>label")
 			}
@@ -97,6 +98,11 @@ func parseLabels(name string, r io.Reader) (*labelFile, error) {
 		return nil, inputerr.At(name, 0, "no labels; expected one label or id<TAB>label per line")
 	}
 	return f, nil
+}
+
+// trimLabel trims white space and stray byte-order marks around a label or id.
+func trimLabel(s string) string {
+	return strings.TrimFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r == '\ufeff' })
 }
 
 func truncateLabel(s string) string {
