@@ -296,23 +296,7 @@ func SampleClassifiers(cats []JointCounts, m ClassifierMeasure, paired bool, pri
 			}
 		}
 	}
-	workers := min(runtime.GOMAXPROCS(0), blocks)
-	var wg sync.WaitGroup
-	next := make(chan int, blocks)
-	for b := range blocks {
-		next <- b
-	}
-	close(next)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for b := range next {
-				run(b)
-			}
-		}()
-	}
-	wg.Wait()
+	parallelFor(blocks, run)
 	return d, nil
 }
 
@@ -451,15 +435,22 @@ func CompareClassifiers(cats []Category, opt ClassifierOptions) (*ClassifierResu
 		r.A = SummarizeQuantity("a", a, opt.CredMass, 0, opt.ROPE)
 		r.B = SummarizeQuantity("b", b, opt.CredMass, 0, opt.ROPE)
 		d := diffDraws(a, b)
-		r.Diff = SummarizeQuantity("diff", d, opt.CredMass, 0, opt.ROPE)
+		var sorted []float64
+		r.Diff, sorted = summarize("diff", d, opt.CredMass, 0, opt.ROPE)
 		r.PLess = 1 - ProbGreater(d, 0) - fractionEqual(d, 0)
-		r.BayesFactor = SavageDickey(d, priorDens, 0)
+		r.BayesFactor = savageDickeySorted(sorted, d, priorDens, 0)
 		return r
 	}
+	// The rows are independent: summarise them in parallel (each is
+	// deterministic, so the result does not depend on the scheduling).
+	summaries := make([]ClassifierRow, len(cats))
+	parallelFor(len(cats), func(c int) {
+		summaries[c] = row(cats[c].Name, "category", post.A[c], post.B[c], priorDensity)
+	})
 	var pooled JointCounts
 	var sampleA, sampleB []float64
 	for c, cat := range cats {
-		r := row(cat.Name, "category", post.A[c], post.B[c], priorDensity)
+		r := summaries[c]
 		r.N, r.NPos = cat.Counts.N(), cat.Counts.NPos()
 		r.SampleA, r.SampleB = opt.Measure.Of(cat.Counts.ConfusionA()), opt.Measure.Of(cat.Counts.ConfusionB())
 		r.Sign = AccuracySignTest(cat.Counts)
@@ -492,6 +483,26 @@ func CompareClassifiers(cats []Category, opt ClassifierOptions) (*ClassifierResu
 		}
 	}
 	return res, nil
+}
+
+// parallelFor calls f(0) … f(n−1) on up to GOMAXPROCS goroutines.
+func parallelFor(n int, f func(i int)) {
+	next := make(chan int, n)
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 func sumConfusion(cats []Category, a bool) Confusion {

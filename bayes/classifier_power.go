@@ -4,9 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"slices"
-	"sync"
 )
 
 // PowerScenario is a true state of the world for a power analysis of the
@@ -72,48 +70,35 @@ func ClassifierPower(sc PowerScenario, opt PowerOptions) ([]PowerPoint, error) {
 	}
 	type outcome struct{ paired, unpaired bool }
 	out := make([][]outcome, len(opt.Sizes))
-	type job struct{ i, j int }
-	jobs := make(chan job, len(opt.Sizes)*opt.Reps)
-	for i := range opt.Sizes {
+	for i := range out {
 		out[i] = make([]outcome, opt.Reps)
-		for j := range opt.Reps {
-			jobs <- job{i, j}
+	}
+	parallelFor(len(opt.Sizes)*opt.Reps, func(job int) {
+		i, j := job/opt.Reps, job%opt.Reps
+		r := NewStream(opt.Seed, uint64(job))
+		c := simulateJointCounts(sc, opt.Sizes[i], r)
+		if c.NPos() == 0 || c.NNeg() == 0 {
+			return // no decision possible: a miss for both models
 		}
-	}
-	close(jobs)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(opt.Sizes)*opt.Reps) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			buf := make([]float64, opt.Draws)
-			for jb := range jobs {
-				r := NewStream(opt.Seed, uint64(jb.i*opt.Reps+jb.j))
-				c := simulateJointCounts(sc, opt.Sizes[jb.i], r)
-				var o outcome
-				for _, paired := range []bool{true, false} {
-					if c.NPos() == 0 || c.NNeg() == 0 {
-						continue // no decision possible; counts as a miss for both
-					}
-					s := newClassifierSampler(c, paired, 1)
-					for k := range buf {
-						a, b := s.draw(r)
-						buf[k] = opt.Measure.Of(a) - opt.Measure.Of(b)
-					}
-					slices.Sort(buf)
-					lo, hi := HDISorted(buf, opt.CredMass)
-					hit := DecideHDI(lo, hi, sc.ROPE) == sc.Goal
-					if paired {
-						o.paired = hit
-					} else {
-						o.unpaired = hit
-					}
-				}
-				out[jb.i][jb.j] = o
+		buf := make([]float64, opt.Draws)
+		var o outcome
+		for _, paired := range []bool{true, false} {
+			s := newClassifierSampler(c, paired, 1)
+			for k := range buf {
+				a, b := s.draw(r)
+				buf[k] = opt.Measure.Of(a) - opt.Measure.Of(b)
 			}
-		}()
-	}
-	wg.Wait()
+			slices.Sort(buf)
+			lo, hi := HDISorted(buf, opt.CredMass)
+			hit := DecideHDI(lo, hi, sc.ROPE) == sc.Goal
+			if paired {
+				o.paired = hit
+			} else {
+				o.unpaired = hit
+			}
+		}
+		out[i][j] = o
+	})
 	pts := make([]PowerPoint, len(opt.Sizes))
 	for i, n := range opt.Sizes {
 		p := PowerPoint{N: n, Reps: opt.Reps}

@@ -178,20 +178,32 @@ func bandwidthNRD0Sorted(y, orig []float64) float64 {
 // Savage–Dickey ratio ("kernel density estimation"); bayestestR fits a
 // log-spline instead, so its Bayes factors differ slightly.
 func KernelDensity(draws []float64, x float64) float64 {
-	return KernelDensityBW(draws, x, BandwidthNRD0(draws))
+	y := slices.Clone(draws)
+	slices.Sort(y)
+	return kernelDensitySorted(y, x, bandwidthNRD0Sorted(y, draws))
 }
 
 // KernelDensityBW is KernelDensity with the bandwidth h given.
 func KernelDensityBW(draws []float64, x, h float64) float64 {
-	if len(draws) == 0 || !(h > 0) {
+	y := slices.Clone(draws)
+	slices.Sort(y)
+	return kernelDensitySorted(y, x, h)
+}
+
+// kernelDensitySorted sums the kernels of the sorted draws within 10
+// bandwidths of x; the rest weigh less than e^(−50) ≈ 2e−22 each.
+func kernelDensitySorted(y []float64, x, h float64) float64 {
+	if len(y) == 0 || !(h > 0) {
 		return math.NaN()
 	}
+	lo, _ := slices.BinarySearch(y, x-10*h)
+	hi, _ := slices.BinarySearch(y, x+10*h)
 	s := 0.0
-	for _, y := range draws {
-		u := (x - y) / h
+	for _, v := range y[lo:hi] {
+		u := (x - v) / h
 		s += math.Exp(-0.5 * u * u)
 	}
-	return s / (float64(len(draws)) * h * math.Sqrt(2*math.Pi))
+	return s / (float64(len(y)) * h * math.Sqrt(2*math.Pi))
 }
 
 // SymmetricDensity estimates f(centre), the density at its centre of a
@@ -251,6 +263,13 @@ func (b BayesFactor) BF10() float64 { return 1 / b.BF01 }
 // prior draws (SymmetricDensity when the prior is symmetric about θ₀, else
 // KernelDensity).
 func SavageDickey(posterior []float64, priorDensity, null float64) BayesFactor {
-	post := KernelDensity(posterior, null)
+	y := slices.Clone(posterior)
+	slices.Sort(y)
+	return savageDickeySorted(y, posterior, priorDensity, null)
+}
+
+// savageDickeySorted is SavageDickey for the sorted draws y of posterior.
+func savageDickeySorted(y, posterior []float64, priorDensity, null float64) BayesFactor {
+	post := kernelDensitySorted(y, null, bandwidthNRD0Sorted(y, posterior))
 	return BayesFactor{Null: null, PosteriorDensity: post, PriorDensity: priorDensity, BF01: post / priorDensity}
 }

@@ -230,6 +230,12 @@ type Quantity struct {
 // SummarizeQuantity summarises draws: EAP, SD, credible interval, HDI and
 // P(> threshold), and decides against rope with ROPEDecision's rule.
 func SummarizeQuantity(name string, draws []float64, credMass, threshold float64, rope ROPE) Quantity {
+	q, _ := summarize(name, draws, credMass, threshold, rope)
+	return q
+}
+
+// summarize is SummarizeQuantity, also returning the sorted draws.
+func summarize(name string, draws []float64, credMass, threshold float64, rope ROPE) (Quantity, []float64) {
 	y := slices.Clone(draws)
 	slices.Sort(y)
 	q := Quantity{Name: name, CredMass: credMass, Threshold: threshold}
@@ -241,7 +247,7 @@ func SummarizeQuantity(name string, draws []float64, credMass, threshold float64
 	q.HDILo, q.HDIHi = HDISorted(y, credMass)
 	q.PGreater = ProbGreater(draws, threshold)
 	q.ROPE = ropeResultSorted(y, q.HDILo, q.HDIHi, rope, credMass)
-	return q
+	return q, y
 }
 
 // TwoSampleOptions configure CompareTwoSystems. The zero value of a field

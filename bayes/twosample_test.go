@@ -485,3 +485,32 @@ func BenchmarkCompareTwoSystemsPaired(b *testing.B) {
 		}
 	}
 }
+
+// The HDI a Quantity reports is the shortest interval between two draws that
+// holds at least ⌈0.95·S⌉ + 1 of them, found here by trying every pair of
+// sorted draws, on the skewed posterior of Glass's Δ with few topics.
+func TestQuantityHDIBruteForce(t *testing.T) {
+	x1 := []float64{0.31, 0.45, 0.12, 0.60, 0.28}
+	x2 := []float64{0.25, 0.41, 0.15, 0.49, 0.20}
+	d, err := SampleUnpaired(x1, x2, 1500, NewStream(8, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := d.Glass2()
+	q := SummarizeQuantity("glass2", g, 0.95, 0.2, ROPE{-0.1, 0.1})
+	y := slices.Clone(g)
+	slices.Sort(y)
+	need := int(math.Ceil(0.95*float64(len(y)))) + 1
+	best := math.Inf(1)
+	for i := range y {
+		for j := i + need - 1; j < len(y); j++ {
+			best = math.Min(best, y[j]-y[i])
+		}
+	}
+	if q.HDIHi-q.HDILo != best {
+		t.Errorf("HDI [%v, %v] width %v, shortest %v", q.HDILo, q.HDIHi, q.HDIHi-q.HDILo, best)
+	}
+	if !(q.HDIHi-q.HDILo < q.Hi-q.Lo) {
+		t.Errorf("HDI %v not shorter than the equal-tailed interval %v on a skewed posterior", q.HDIHi-q.HDILo, q.Hi-q.Lo)
+	}
+}
