@@ -55,7 +55,7 @@ func newClassifyCommand(s *Streams) *cli.Command {
 			&cli.StringFlag{Name: "measure", Value: "f1", Destination: &o.Measure, Usage: "`MEASURE`: f1, precision, recall, accuracy or fbeta:B"},
 			&cli.BoolFlag{Name: "paired", Destination: &o.Paired, Usage: "the paired model over joint outcomes (the default)"},
 			&cli.BoolFlag{Name: "unpaired", Destination: &o.Unpaired, Usage: "the unpaired model (each classifier on its own)"},
-			&cli.StringFlag{Name: "rope", Value: "-0.05,0.05", Destination: &o.ROPE, Usage: "`LO,HI` region of practical equivalence of the difference"},
+			&cli.StringFlag{Name: "rope", Value: "-0.05,0.05", Destination: &o.ROPE, Usage: "bounds `LO,HI` of the region of practical equivalence of the difference"},
 			&cli.IntFlag{Name: "draws", Value: def.Draws, Destination: &o.Draws, Usage: "`N` exact posterior draws (and as many prior draws)"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Destination: &o.Seed, Usage: "`SEED` of the random draws"},
 			&cli.FloatFlag{Name: "level", Value: def.CredMass, Destination: &o.Level, Usage: "`MASS` of the HDIs"},
@@ -89,8 +89,8 @@ func (o *ClassifyOptions) settings() (bayes.ClassifierOptions, error) {
 		return opt, err
 	}
 	opt.ROPE = bayes.ROPE{Lo: lo, Hi: hi}
-	if o.Draws < 100 {
-		return opt, fmt.Errorf("--draws %d: expected at least 100", o.Draws)
+	if o.Draws < 100 || o.Draws > maxDraws {
+		return opt, fmt.Errorf("--draws %d: expected 100 to %d", o.Draws, maxDraws)
 	}
 	opt.Draws = o.Draws
 	opt.Seed = o.Seed
@@ -124,6 +124,9 @@ func runClassify(o *ClassifyOptions, s *Streams) error {
 	cats, err := classifyCategories(truth, pa, pb, [2]*labelFile{files[1], files[2]}, o.Positive)
 	if err != nil {
 		return err
+	}
+	if n := len(cats) * opt.Draws; n > 20*maxDraws {
+		return fmt.Errorf("--draws %d × %d categories = %d draws per classifier; expected at most %d (lower --draws)", opt.Draws, len(cats), n, 20*maxDraws)
 	}
 	res, err := bayes.CompareClassifiers(cats, opt)
 	if err != nil {

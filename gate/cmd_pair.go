@@ -65,13 +65,13 @@ func (o *PairOptions) flags() []cli.Flag {
 		&cli.BoolFlag{Name: "paired", Destination: &o.Paired, Usage: "Sakai's paired model over the topics both systems scored (the default)"},
 		&cli.BoolFlag{Name: "unpaired", Destination: &o.Unpaired, Usage: "Sakai's unpaired model (two independent normals; Welch's t-test beside it)"},
 		&cli.StringFlag{Name: "threshold", Value: "diff=0,glass=0.2,rho=0.9", Destination: &o.Thresholds,
-			Usage: "`KEY=VALUE,...` thresholds of P(quantity > threshold); keys diff, glass (both), glass1, glass2, rho"},
+			Usage: "thresholds of P(quantity > threshold) as `KEY=VALUE,...`; keys diff, glass (both), glass1, glass2, rho"},
 		&cli.StringFlag{Name: "rope", Value: "-0.01,0.01", Destination: &o.ROPE,
-			Usage: "`LO,HI` region of practical equivalence of diff, on the measure's scale"},
+			Usage: "bounds `LO,HI` of the region of practical equivalence of diff, on the measure's scale"},
 		&cli.StringFlag{Name: "rope-glass", Value: "-0.1,0.1", Destination: &o.ROPEGlass,
-			Usage: "`LO,HI` region of practical equivalence of Glass's Δ (Kruschke: half a small effect)"},
+			Usage: "bounds `LO,HI` of the region of practical equivalence of Glass's Δ (Kruschke: half a small effect)"},
 		&cli.StringFlag{Name: "rope-rho", Value: "-0.1,0.1", Destination: &o.ROPERho,
-			Usage: "`LO,HI` region of practical equivalence of rho"},
+			Usage: "bounds `LO,HI` of the region of practical equivalence of rho"},
 		&cli.IntFlag{Name: "draws", Value: def.Draws, Destination: &o.Draws, Usage: "`N` exact posterior draws"},
 		&cli.Uint64Flag{Name: "seed", Value: 1, Destination: &o.Seed, Usage: "`SEED` of the random draws"},
 		&cli.FloatFlag{Name: "level", Value: def.CredMass, Destination: &o.Level,
@@ -93,6 +93,9 @@ func (o *PairOptions) flags() []cli.Flag {
 	return flags
 }
 
+// maxDraws bounds --draws of pair and classify (memory grows linearly with it).
+const maxDraws = 5_000_000
+
 // settings validates the options that do not need the data.
 func (o *PairOptions) settings() (bayes.TwoSampleOptions, error) {
 	opt := bayes.DefaultTwoSampleOptions()
@@ -100,8 +103,8 @@ func (o *PairOptions) settings() (bayes.TwoSampleOptions, error) {
 		return opt, fmt.Errorf("give --paired or --unpaired, not both")
 	}
 	opt.Paired = !o.Unpaired
-	if o.Draws < 100 {
-		return opt, fmt.Errorf("--draws %d: expected at least 100", o.Draws)
+	if o.Draws < 100 || o.Draws > maxDraws {
+		return opt, fmt.Errorf("--draws %d: expected 100 to %d", o.Draws, maxDraws)
 	}
 	opt.Draws = o.Draws
 	opt.Seed = o.Seed
