@@ -417,7 +417,8 @@ func CompareClassifiers(cats []Category, opt ClassifierOptions) (*ClassifierResu
 	if opt.Paired {
 		res.Model = "paired"
 	}
-	// Stream 0 of the seed draws the posterior, stream 1 the prior.
+	// The posterior and the prior are drawn from two seeds derived from opt.Seed
+	// (each then split into per-block streams by SampleClassifiers).
 	post, err := SampleClassifiers(counts, opt.Measure, opt.Paired, opt.Prior, opt.Draws, splitMix64(opt.Seed))
 	if err != nil {
 		return nil, err
