@@ -6,6 +6,7 @@ require (
 	github.com/urfave/cli/v3 v3.14.0
 	gonum.org/v1/gonum v0.17.0
 	gonum.org/v1/plot v0.17.0
+	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (
