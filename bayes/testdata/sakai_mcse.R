@@ -6,7 +6,10 @@
 # mcse_quantile at 2.5% and 97.5%) — the numbers the reference file lacks.
 # It also prints the largest difference between its summaries and the
 # reference file's, to show that the re-run reproduces those draws.
-# Usage: Rscript sakai_mcse.R rb04.csv rb04_sakai.csv out.csv
+# Usage: Rscript sakai_mcse.R rb04.csv rb04_sakai.csv out.csv > sakai_mcse.log
+# (On the developers' machine Debian's r-cran-bh ships no headers; rstan then
+# stops with "Boost not found". A private copy of the BH package whose include
+# is a link to /usr/include, put first with R_LIBS, works around it.)
 suppressMessages({library(rstan); library(posterior)})
 a <- commandArgs(trailingOnly=TRUE)
 d <- read.csv(a[1]); ref <- read.csv(a[2]); out <- a[3]
