@@ -1,9 +1,7 @@
 package bayes
 
 import (
-	"encoding/csv"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -47,20 +45,6 @@ func readRB04(t testing.TB) map[string][]float64 {
 		}
 	}
 	return out
-}
-
-func readCSV(t testing.TB, path string) [][]string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rows
 }
 
 func atof(t testing.TB, s string) float64 {

@@ -1,10 +1,7 @@
 package gate
 
 import (
-	"bytes"
-	"context"
 	"encoding/csv"
-	"flag"
 	"math"
 	"os"
 	"path/filepath"
@@ -14,16 +11,6 @@ import (
 
 	"github.com/riskgate/riskgate/internal/shared"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files under testdata/")
-
-// run runs riskgate with args and returns its exit status, stdout and stderr.
-func run(t *testing.T, stdin string, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errw bytes.Buffer
-	code := Main(context.Background(), append([]string{"riskgate"}, args...), strings.NewReader(stdin), &out, &errw)
-	return code, out.String(), errw.String()
-}
 
 // Golden files of whole diagnose outputs (stdout, then stderr) on
 // testdata/diagnose/draws.csv: 3 chains × 60 shuffled rows of a well-mixing,
@@ -42,7 +29,7 @@ func TestDiagnoseGolden(t *testing.T) {
 		{"json.golden", []string{"diagnose", "--format", "json", input}},
 	} {
 		t.Run(c.golden, func(t *testing.T) {
-			code, out, errw := run(t, "", c.args...)
+			code, out, errw := runMainWithStdin(t, "", c.args...)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errw)
 			}
@@ -64,8 +51,8 @@ func TestDiagnoseGolden(t *testing.T) {
 	}
 	// Standard input gives the same as the file.
 	data, _ := os.ReadFile(input)
-	_, fromFile, _ := run(t, "", "diagnose", "--format", "csv", input)
-	if _, fromStdin, _ := run(t, string(data), "diagnose", "--format", "csv", "-"); fromStdin != fromFile {
+	_, fromFile, _ := runMainWithStdin(t, "", "diagnose", "--format", "csv", input)
+	if _, fromStdin, _ := runMainWithStdin(t, string(data), "diagnose", "--format", "csv", "-"); fromStdin != fromFile {
 		t.Errorf("stdin output differs from file output")
 	}
 }
@@ -74,7 +61,7 @@ func TestDiagnoseGolden(t *testing.T) {
 // by variable.
 func diagnoseCSV(t *testing.T, path string) (header []string, rows map[string][]string) {
 	t.Helper()
-	code, out, errw := run(t, "", "diagnose", "--extra", "--format", "csv", path)
+	code, out, errw := runMainWithStdin(t, "", "diagnose", "--extra", "--format", "csv", path)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errw)
 	}
@@ -216,7 +203,7 @@ func TestDiagnoseBadInput(t *testing.T) {
 			if err := os.WriteFile(path, []byte(c.content), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			code, out, errw := run(t, "", "diagnose", path)
+			code, out, errw := runMainWithStdin(t, "", "diagnose", path)
 			want := "riskgate: " + filepath.Join(dir, c.want)
 			if code != 2 || out != "" || !strings.HasPrefix(errw, want) || strings.Count(errw, "\n") != 1 {
 				t.Errorf("exit %d, stdout %q, stderr %q; want exit 2, no output, one line starting %q", code, out, errw, want)
@@ -229,7 +216,7 @@ func TestDiagnoseBadInput(t *testing.T) {
 		{"diagnose", "--format", "xml", "testdata/diagnose/draws.csv"},
 		{"diagnose", filepath.Join(dir, "absent.csv")},
 	} {
-		if code, out, errw := run(t, "", args...); code != 2 || out != "" || strings.Count(errw, "\n") != 1 {
+		if code, out, errw := runMainWithStdin(t, "", args...); code != 2 || out != "" || strings.Count(errw, "\n") != 1 {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and one line", args, code, out, errw)
 		}
 	}
