@@ -74,7 +74,8 @@ func outputEntry(name, value string) (string, error) {
 }
 
 // writeSummary appends the report, cut to fit, and the failures so far to
-// the job summary.
+// the job summary, ending in a blank line so that what the next step
+// appends starts a new block.
 func (p *Publisher) writeSummary(r Report, res *Result) error {
 	if p.Env.StepSummary == "" {
 		p.note("GITHUB_STEP_SUMMARY is not set: no job summary")
@@ -86,15 +87,13 @@ func (p *Publisher) writeSummary(r Report, res *Result) error {
 	}
 	text, _ := fit(r.body(), SummaryLimit, cutNote(SummaryLimit, p.Options.Artifact, reportURL))
 	var b strings.Builder
-	b.WriteString(text)
-	if !strings.HasSuffix(text, "\n") {
-		b.WriteByte('\n')
-	}
+	b.WriteString(strings.TrimRight(text, "\n") + "\n\n")
 	if len(res.Failures) > 0 {
-		b.WriteString("\n> [!WARNING]\n> **riskgate could not publish everything to GitHub.** The verdict above stands; what failed:\n")
+		b.WriteString("> [!WARNING]\n> **riskgate could not publish everything to GitHub.** The verdict above stands; what failed:\n")
 		for _, f := range res.Failures {
 			b.WriteString("> - " + MarkdownText(f) + "\n")
 		}
+		b.WriteString("\n")
 	}
 	return appendFile(p.Env.StepSummary, p.Env.Token.scrub(b.String()))
 }
