@@ -46,7 +46,7 @@ func writeResult(t *testing.T, r github.Report) string {
 
 var failingResult = github.Report{
 	PolicyName: "release", Verdict: "fail", Summary: "fail: Chal. 2 fails p_better",
-	Markdown: "## riskgate: **fail**\n",
+	Markdown:    "## riskgate: **fail**\n",
 	Annotations: []github.Annotation{{Level: "failure", Path: "policy.yaml", StartLine: 3, Title: "p_better", Message: "Chal. 2: 0.91 < 0.95"}},
 }
 
