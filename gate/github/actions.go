@@ -76,16 +76,12 @@ func outputEntry(name, value string) (string, error) {
 // writeSummary appends the report, cut to fit, and the failures so far to
 // the job summary, ending in a blank line so that what the next step
 // appends starts a new block.
-func (p *Publisher) writeSummary(r Report, res *Result) error {
+func (p *Publisher) writeSummary(r Report, t target, res *Result) error {
 	if p.Env.StepSummary == "" {
 		p.note("GITHUB_STEP_SUMMARY is not set: no job summary")
 		return nil
 	}
-	reportURL := r.ReportURL
-	if reportURL == "" {
-		reportURL = p.Env.runURL()
-	}
-	text, _ := fit(r.body(), SummaryLimit, cutNote(SummaryLimit, p.Options.Artifact, reportURL))
+	text, _ := fit(r.body(), SummaryLimit, cutNote(SummaryLimit, p.Options.Artifact, t.reportURL))
 	var b strings.Builder
 	b.WriteString(strings.TrimRight(text, "\n") + "\n\n")
 	if len(res.Failures) > 0 {

@@ -1,6 +1,7 @@
 package github
 
 import (
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -176,8 +177,10 @@ func TestRetryAfter(t *testing.T) {
 		for i := 0; i < len(kv); i += 2 {
 			h.Set(kv[i], kv[i+1])
 		}
-		return &http.Response{StatusCode: status, Header: h}
+		return &http.Response{StatusCode: status, Header: h, Body: io.NopCloser(strings.NewReader(`{"message":"Resource not accessible by integration"}`))}
 	}
+	secondary := resp(403)
+	secondary.Body = io.NopCloser(strings.NewReader(`{"message":"You have exceeded a secondary rate limit."}`))
 	for _, c := range []struct {
 		resp    *http.Response
 		wait    time.Duration
@@ -187,6 +190,7 @@ func TestRetryAfter(t *testing.T) {
 		{resp(429, "Retry-After", now.Add(30*time.Second).Format(http.TimeFormat)), 30 * time.Second, true},
 		{resp(403, "X-Ratelimit-Remaining", "0", "X-Ratelimit-Reset", "1772366420"), 21 * time.Second, true}, // reset 20 s after now, +1 s
 		{resp(403), 0, false}, // forbidden, not limited
+		{secondary, time.Minute, true},
 		{resp(500, "Retry-After", "7"), 0, false},
 	} {
 		wait, limited := retryAfter(c.resp, now)

@@ -125,12 +125,13 @@ func (p *Publisher) Publish(ctx context.Context, r Report) (*Result, error) {
 	}
 	res := &Result{}
 
+	t := p.resolve(r, res)
 	p.writeCommands(r)
 	if err := p.writeOutputs(r); err != nil {
 		p.fail(res, "could not write the step outputs: %v", err)
 	}
-	p.publishAPI(ctx, r, res)
-	if err := p.writeSummary(r, res); err != nil {
+	p.publishAPI(ctx, r, t, res)
+	if err := p.writeSummary(r, t, res); err != nil {
 		p.fail(res, "could not write the job summary: %v", err)
 	}
 	if len(res.Failures) > 0 && p.Options.RequirePublish {
@@ -147,7 +148,29 @@ type target struct {
 	reportURL   string
 }
 
-func (p *Publisher) publishAPI(ctx context.Context, r Report, res *Result) {
+// resolve finds the pull request, commit and report link from the event,
+// the environment and, last, the report.
+func (p *Publisher) resolve(r Report, res *Result) target {
+	ev, err := p.Env.ReadEvent()
+	if err != nil {
+		p.fail(res, "%v", err)
+	}
+	t := target{pr: ev.PullRequest, headSHA: ev.HeadSHA, reportURL: r.ReportURL}
+	t.owner, t.repo, _ = p.Env.ownerRepo()
+	for _, sha := range []string{p.Env.SHA, r.HeadSHA} {
+		if t.headSHA == "" {
+			t.headSHA = sha
+		}
+	}
+	for _, u := range []string{ev.RunURL, p.Env.runURL()} {
+		if t.reportURL == "" {
+			t.reportURL = u
+		}
+	}
+	return t
+}
+
+func (p *Publisher) publishAPI(ctx context.Context, r Report, t target, res *Result) {
 	if !p.Env.Token.set() {
 		msg := "GITHUB_TOKEN is not set: no pull-request comment, check run or commit status"
 		if p.Options.RequirePublish {
@@ -158,32 +181,14 @@ func (p *Publisher) publishAPI(ctx context.Context, r Report, res *Result) {
 		res.Comment = "skipped: no token"
 		return
 	}
-	owner, repo, err := p.Env.ownerRepo()
-	if err != nil {
+	if _, _, err := p.Env.ownerRepo(); err != nil {
 		p.fail(res, "no pull-request comment, check run or commit status: %v", err)
 		return
-	}
-	ev, err := p.Env.ReadEvent()
-	if err != nil {
-		p.fail(res, "%v", err)
 	}
 	c, err := p.client()
 	if err != nil {
 		p.fail(res, "no pull-request comment, check run or commit status: %v", err)
 		return
-	}
-	t := target{owner: owner, repo: repo, pr: ev.PullRequest, headSHA: ev.HeadSHA, reportURL: r.ReportURL}
-	if t.headSHA == "" {
-		t.headSHA = p.Env.SHA
-	}
-	if t.headSHA == "" {
-		t.headSHA = r.HeadSHA
-	}
-	if t.reportURL == "" {
-		t.reportURL = ev.RunURL
-	}
-	if t.reportURL == "" {
-		t.reportURL = p.Env.runURL()
 	}
 
 	switch {

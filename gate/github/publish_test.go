@@ -323,14 +323,12 @@ func TestBodyRefusedAsTooLongIsCutFurther(t *testing.T) {
 	r := sampleReport(VerdictFail)
 	r.Markdown = strings.Repeat("résumé é é é\n", 10_000)
 	res := h.publish(r, Options{})
-	var statuses []int
 	posts := 0
 	for _, rq := range h.srv.Requests() {
 		if rq.Method == "POST" && rq.Path == repoPath+"/issues/7/comments" {
 			posts++
 		}
 	}
-	_ = statuses
 	if posts != 2 || res.Comment != "created" || len(res.Failures) != 0 {
 		t.Fatalf("%d comment POSTs, result %+v; want a 422 then a shorter body accepted", posts, res)
 	}
@@ -358,6 +356,15 @@ func TestSecondaryRateLimitRetriedOnce(t *testing.T) {
 	}
 	if posts != 2 || res.Comment != "created" || len(res.Failures) != 0 || len(h.srv.Comments(7)) != 1 {
 		t.Errorf("%d POSTs, result %+v; want one refused and one retry that created the comment", posts, res)
+	}
+}
+
+func TestSecondaryRateLimitWithoutRetryAfterWaitsAMinute(t *testing.T) {
+	h := newHarness(t, "")
+	h.srv.RateLimit["POST "+repoPath+"/check-runs"] = -1
+	res := h.publish(sampleReport(VerdictFail), Options{})
+	if !slices.Equal(h.slept, []time.Duration{time.Minute}) || res.CheckRunID == 0 || len(res.Failures) != 0 {
+		t.Errorf("slept %v, result %+v; want one wait of a minute, then the check run", h.slept, res)
 	}
 }
 

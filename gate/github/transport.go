@@ -1,10 +1,12 @@
 package github
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -81,8 +83,19 @@ func retryAfter(resp *http.Response, now time.Time) (time.Duration, bool) {
 			return max(time.Unix(s, 0).Sub(now)+time.Second, 0), true
 		}
 	}
+	// A secondary rate limit without Retry-After: GitHub asks for at least a
+	// minute. The body is read to tell it from a permission error, and put back.
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	if err == nil && strings.Contains(strings.ToLower(string(body)), "secondary rate limit") {
+		return secondaryWait, true
+	}
 	return 0, false
 }
+
+// secondaryWait is the wait after a secondary rate limit that names none.
+const secondaryWait = time.Minute
 
 // sleepContext waits d or until ctx is done.
 func sleepContext(ctx context.Context, d time.Duration) error {

@@ -55,7 +55,8 @@ type Server struct {
 	// characters; a different count is what the publisher must survive).
 	MaxBodyBytes int
 	// RateLimit maps "METHOD /path" to a Retry-After in seconds: the first
-	// such request gets a secondary-rate-limit 403 with that header.
+	// such request gets a secondary-rate-limit 403 with that header (none
+	// when negative).
 	RateLimit map[string]int
 
 	mu       sync.Mutex
@@ -166,7 +167,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	key := r.Method + " " + path
 	if after, limited := s.RateLimit[key]; limited {
 		delete(s.RateLimit, key)
-		w.Header().Set("Retry-After", strconv.Itoa(after))
+		if after >= 0 {
+			w.Header().Set("Retry-After", strconv.Itoa(after))
+		}
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusForbidden)
 		fmt.Fprint(w, `{"message":"You have exceeded a secondary rate limit. Please wait a few minutes before you try again.","documentation_url":"https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"}`)
