@@ -1,11 +1,13 @@
 package gate
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/riskgate/riskgate/gate/github"
+	"github.com/riskgate/riskgate/gate/github/githubtest"
 	"github.com/riskgate/riskgate/policies"
 )
 
@@ -66,5 +68,48 @@ rank_by: bayes.diff.mean
 	d.Challengers[1].Rules[0].Observed = policies.Number(0.92)
 	if NewPublishReport(p, d, "## md\n").Digest == r.Digest {
 		t.Error("a different observation must change the digest")
+	}
+}
+
+// A challenger named to inject markdown, HTML, a mention and a workflow
+// command reaches GitHub inert, from the decision to every channel.
+func TestHostileChallengerNamePublished(t *testing.T) {
+	const hostile = "@octocat <img src=x> | `rm -rf`\n::error::injected"
+	p, err := policies.Parse("policy.yaml", []byte("version: 1\nname: gate\nchampion: prod\nrules:\n  - {id: better, quantity: bayes.p_better, at_least: 0.95}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	values := policies.NewValues()
+	values.Set(hostile, p.Queries()[0], policies.Number(0.5))
+	d := p.Evaluate(policies.Evidence{Challengers: []string{hostile}, Values: values,
+		Facts: policies.Facts{Topics: 50, Artifacts: 10, TopicCoverage: 1}, Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
+	r := NewPublishReport(p, d, "| challenger |\n|---|\n| "+github.MarkdownText(hostile)+" |\n")
+
+	srv := githubtest.NewServer("")
+	defer srv.Close()
+	srv.ChecksForbidden = true
+	summary, _ := actionsEnv(t, srv)
+	o := &PublishOptions{GitHub: true, CommentMode: "always"}
+	var errw strings.Builder
+	if err := o.Publish(context.Background(), r, &Streams{Err: &errw}); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(errw.String(), "\n") {
+		if strings.HasPrefix(line, "::error::injected") {
+			t.Errorf("a workflow command escaped its line: %q", line)
+		}
+	}
+	if !strings.Contains(errw.String(), "::error file=policy.yaml,line=5,endLine=5,title=rule better (bayes.p_better%2C at least 0.95)::@octocat <img src=x> | `rm -rf`%0A::error::injected: fail") {
+		t.Errorf("workflow command:\n%s", errw.String())
+	}
+	assertNoToken(t, errw.String(), readFile(t, summary))
+	st := srv.Statuses[0]
+	if strings.ContainsAny(st.Description, "\n\r") || !strings.HasPrefix(st.Description, "fail: no challenger passes; @octocat <img src=x> | `rm -rf` ::error::injected") {
+		t.Errorf("status description %q", st.Description)
+	}
+	for what, text := range map[string]string{"comment": srv.Comments(7)[0].Body, "job summary": readFile(t, summary)} {
+		if strings.Contains(text, "@octocat") || strings.Contains(text, "<img") || strings.Contains(text, "| `") || strings.Contains(text, "\n::error") {
+			t.Errorf("%s not escaped:\n%s", what, text)
+		}
 	}
 }
