@@ -32,11 +32,11 @@ func fit(body string, limit int, note string) (string, bool) {
 	for budget > 0 {
 		cut := cutAtLine(body, budget)
 		out := cut + closeBlocks(cut) + note
-		if n := utf8.RuneCountInString(out); n <= limit {
+		n := utf8.RuneCountInString(out)
+		if n <= limit {
 			return out, true
-		} else {
-			budget -= n - limit
 		}
+		budget -= n - limit
 	}
 	return cutRunes(note, limit), true
 }
