@@ -1,8 +1,167 @@
 package gate
 
-import "github.com/urfave/cli/v3"
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
 
-// Placeholder until the publish command lands.
+	"github.com/riskgate/riskgate/gate/github"
+	"github.com/riskgate/riskgate/internal/inputerr"
+	"github.com/urfave/cli/v3"
+)
+
+// PublishCommandOptions are the options of riskgate publish.
+type PublishCommandOptions struct {
+	From        string // the saved result
+	ReportMD    string // the markdown report; replaces the result's own
+	PullRequest int    // the pull request the result is for, when the event does not say
+	HeadSHA     string // the commit the result is for, when the event does not say
+	Publish     *PublishOptions
+}
+
+const publishDescription = `Publishes a result saved by an earlier job to GitHub, exactly as riskgate gate --github
+does: the sticky pull-request comment, the check run (or commit status), the job summary,
+the step outputs and the annotations.
+
+It is the second half of the pattern for pull requests from forks, whose pull_request
+workflows get a read-only token: an unprivileged job runs the gate and uploads the result,
+and a workflow_run job with write permission downloads it and runs riskgate publish. The
+result is untrusted there: a pull-request number from --pull-request or the result is used
+only when that pull request's head is the commit of the triggering run.
+
+The token is GITHUB_TOKEN from the environment, never a flag. Exit status: 0 when the
+result was read, whether or not publishing succeeded (failures are reported on standard
+error and in the job summary); 2 for a bad result file, or a failure to publish with
+--require-publish.`
+
 func newPublishCommand(s *Streams) *cli.Command {
-	return &cli.Command{Name: "publish", Usage: "(not implemented yet)", Action: notYet("publish")}
+	o := &PublishCommandOptions{Publish: &PublishOptions{}}
+	flags := []cli.Flag{
+		&cli.StringFlag{Name: "from", Destination: &o.From, Required: true, Usage: "the saved result `FILE` (JSON)"},
+		&cli.StringFlag{Name: "report-md", Destination: &o.ReportMD,
+			Usage: "the markdown report `FILE` to publish instead of the result's own (passed through as is: use it only with a trusted file)"},
+		&cli.IntFlag{Name: "pull-request", Destination: &o.PullRequest,
+			Usage: "the pull request `NUMBER` the result is for, when the event does not name it (checked against the head commit)"},
+		&cli.StringFlag{Name: "head-sha", Destination: &o.HeadSHA,
+			Usage: "the commit `SHA` the result is for, when the event does not name it"},
+		&cli.BoolFlag{Name: "verbose", Destination: &o.Publish.Verbose, Usage: "log each GitHub API request (never the token)"},
+	}
+	return &cli.Command{
+		Name:        "publish",
+		Usage:       "publish a saved gate result to GitHub (for a separate, privileged job)",
+		UsageText:   "riskgate publish --from result.json [--report-md report.md] [--comment-mode always|on-change|on-fail|off] [--require-publish]",
+		Description: publishDescription,
+		Flags:       append(flags, o.Publish.publishFlags()...),
+		Action: func(ctx context.Context, c *cli.Command) error {
+			if c.Args().Len() > 0 {
+				return fmt.Errorf("publish takes no arguments (got %q); name the result with --from", c.Args().First())
+			}
+			return runPublish(ctx, o, s)
+		},
+	}
+}
+
+func runPublish(ctx context.Context, o *PublishCommandOptions, s *Streams) error {
+	if err := o.Publish.Check(); err != nil {
+		return err
+	}
+	if o.PullRequest < 0 {
+		return fmt.Errorf("--pull-request %d: expected a pull-request number", o.PullRequest)
+	}
+	rep, err := loadPublishReport(o.From, o.ReportMD)
+	if err != nil {
+		return err
+	}
+	if o.PullRequest > 0 {
+		rep.PullRequest = o.PullRequest
+	}
+	if o.HeadSHA != "" {
+		rep.HeadSHA = o.HeadSHA
+	}
+	o.Publish.GitHub = true
+	return o.Publish.Publish(ctx, rep, s)
+}
+
+// maxResultSize bounds the result file read.
+const maxResultSize = 64 << 20
+
+// loadPublishReport reads what riskgate publish publishes: for now a
+// github.Report saved as JSON, with the markdown from reportMD when given.
+// (When the gate's result JSON lands, this reads it and renders the report.)
+func loadPublishReport(from, reportMD string) (github.Report, error) {
+	var rep github.Report
+	data, err := readLimited(from, maxResultSize)
+	if err != nil {
+		return rep, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&rep); err != nil {
+		return rep, jsonError(from, data, dec.InputOffset(), err)
+	}
+	if dec.More() {
+		return rep, jsonError(from, data, dec.InputOffset(), errors.New("unexpected data after the result object"))
+	}
+	if err := rep.Validate(); err != nil {
+		return rep, inputerr.At(from, 0, "%v", err)
+	}
+	rep.JSONPath = from
+	if reportMD != "" {
+		md, err := readLimited(reportMD, maxResultSize)
+		if err != nil {
+			return rep, err
+		}
+		rep.Markdown, rep.MarkdownPath = string(md), reportMD
+	}
+	return rep, nil
+}
+
+func readLimited(name string, limit int64) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if int64(len(data)) > limit {
+		return nil, inputerr.At(name, 0, "larger than %d MiB", limit>>20)
+	}
+	return data, nil
+}
+
+// jsonError locates a JSON decoding error at its line and column.
+func jsonError(file string, data []byte, offset int64, err error) error {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	msg := err.Error()
+	switch {
+	case errors.As(err, &se):
+		offset = se.Offset - 1 // the offending byte
+		msg = "not valid JSON: " + se.Error()
+	case errors.As(err, &te):
+		offset = te.Offset
+		msg = fmt.Sprintf("%s: expected %s, got JSON %s", te.Field, te.Type, te.Value)
+	case errors.Is(err, io.EOF):
+		msg = "empty file: expected a JSON result object"
+	case strings.HasPrefix(msg, "json: unknown field "):
+		// Point at the key, the last one so named before where decoding stopped.
+		key := strings.TrimPrefix(msg, "json: unknown field ")
+		offset = min(max(offset, 0), int64(len(data)))
+		if i := bytes.LastIndex(data[:offset], []byte(key)); i >= 0 {
+			offset = int64(i)
+		}
+		msg = "unknown field " + key
+	}
+	offset = min(max(offset, 0), int64(len(data)))
+	line := 1 + bytes.Count(data[:offset], []byte("\n"))
+	col := int(offset) - bytes.LastIndexByte(data[:offset], '\n')
+	return inputerr.AtCol(file, line, col, "%s", msg)
 }

@@ -1,0 +1,163 @@
+package gate
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/riskgate/riskgate/gate/github"
+	"github.com/riskgate/riskgate/gate/github/githubtest"
+	"github.com/urfave/cli/v3"
+)
+
+const publishTestToken = "ghs_publishCommandTESTtoken0123456789abcdef"
+
+// actionsEnv points the GitHub Actions variables at srv for a pull_request
+// event on #7, and returns the job-summary and step-output files.
+func actionsEnv(t *testing.T, srv *githubtest.Server) (summary, output string) {
+	dir := t.TempDir()
+	event := filepath.Join(dir, "event.json")
+	os.WriteFile(event, []byte(`{"pull_request":{"number":7,"head":{"sha":"1111111111111111111111111111111111111111"}}}`), 0o644)
+	summary, output = filepath.Join(dir, "summary.md"), filepath.Join(dir, "output")
+	for k, v := range map[string]string{
+		"GITHUB_TOKEN": publishTestToken, "GITHUB_REPOSITORY": "octo/ranker", "GITHUB_API_URL": srv.APIURL(),
+		"GITHUB_SERVER_URL": "https://github.example", "GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": event,
+		"GITHUB_SHA": "2222222222222222222222222222222222222222", "GITHUB_RUN_ID": "42", "GITHUB_WORKSPACE": dir,
+		"GITHUB_STEP_SUMMARY": summary, "GITHUB_OUTPUT": output,
+	} {
+		t.Setenv(k, v)
+	}
+	return summary, output
+}
+
+func writeResult(t *testing.T, r github.Report) string {
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(t.TempDir(), "result.json")
+	os.WriteFile(name, data, 0o644)
+	return name
+}
+
+var failingResult = github.Report{
+	PolicyName: "release", Verdict: "fail", Summary: "fail: Chal. 2 fails p_better",
+	Markdown:    "## riskgate: **fail**\n",
+	Annotations: []github.Annotation{{Level: "failure", Path: "policy.yaml", StartLine: 3, Title: "p_better", Message: "Chal. 2: 0.91 < 0.95"}},
+}
+
+func TestPublishCommand(t *testing.T) {
+	srv := githubtest.NewServer("")
+	defer srv.Close()
+	srv.Token = publishTestToken
+	summary, output := actionsEnv(t, srv)
+	from := writeResult(t, failingResult)
+	md := filepath.Join(t.TempDir(), "report.md")
+	os.WriteFile(md, []byte("## full report from file\n"), 0o644)
+
+	code, stdout, stderr := runMain(t, "publish", "--from", from, "--report-md", md, "--verbose")
+	if code != ExitPass {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	cs := srv.Comments(7)
+	if len(cs) != 1 || !strings.HasSuffix(cs[0].Body, "## full report from file\n") {
+		t.Errorf("comments %+v", cs)
+	}
+	if !strings.Contains(stderr, "::error file=policy.yaml,line=3,endLine=3,title=p_better::Chal. 2: 0.91 < 0.95") {
+		t.Errorf("no workflow command on standard error:\n%s", stderr)
+	}
+	outputs := readFile(t, output)
+	for _, want := range []string{"verdict<<", "\nfail\n", "report-json<<", "\n" + from + "\n", "\n" + md + "\n"} {
+		if !strings.Contains(outputs, want) {
+			t.Errorf("step outputs lack %q:\n%s", want, outputs)
+		}
+	}
+	assertNoToken(t, stdout, stderr, readFile(t, summary), outputs)
+}
+
+func TestPublishFailureKeepsTheExitStatus(t *testing.T) {
+	srv := githubtest.NewServer("")
+	defer srv.Close()
+	srv.ReadOnly = true // a fork's pull_request token
+	summary, output := actionsEnv(t, srv)
+	from := writeResult(t, failingResult)
+
+	code, stdout, stderr := runMain(t, "publish", "--from", from, "--verbose")
+	if code != ExitPass || !strings.Contains(stderr, "riskgate: warning: github: could not write the pull-request comment") {
+		t.Errorf("a read-only token: exit %d, want 0 with a warning\n%s", code, stderr)
+	}
+	if s := readFile(t, summary); !strings.Contains(s, "## riskgate: **fail**") || !strings.Contains(s, "could not publish everything") {
+		t.Errorf("job summary:\n%s", s)
+	}
+	if !strings.Contains(readFile(t, output), "\nfail\n") {
+		t.Error("verdict output not written")
+	}
+	code2, stdout2, stderr2 := runMain(t, "publish", "--from", from, "--require-publish")
+	if code2 != ExitError || !strings.Contains(stderr2, "riskgate: publishing to GitHub failed (--require-publish): 2 problems reported above") {
+		t.Errorf("--require-publish: exit %d, want 2\n%s", code2, stderr2)
+	}
+	assertNoToken(t, stdout, stderr, stdout2, stderr2, readFile(t, summary), readFile(t, output))
+}
+
+func TestPublishCommandBadInput(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(text), 0o644)
+		return p
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--from", write("syntax.json", "{\n  \"verdict\": \"fail\",\n  oops\n}")}, "syntax.json:3:3: not valid JSON"},
+		{[]string{"--from", write("unknown.json", "{\"verdict\": \"fail\", \"verdit\": 1}")}, `unknown.json:1:21: unknown field "verdit"`},
+		{[]string{"--from", write("type.json", "{\"verdict\": \"fail\",\n\"annotations\": 3}")}, "type.json:2:17: annotations: expected []github.Annotation, got JSON number"},
+		{[]string{"--from", write("verdict.json", `{"verdict": "passed"}`)}, `verdict.json: verdict "passed": expected one of pass, warn, fail, inconclusive`},
+		{[]string{"--from", write("empty.json", "")}, "empty.json:1:1: empty file"},
+		{[]string{"--from", filepath.Join(dir, "missing.json")}, "missing.json: no such file"},
+		{[]string{"--from", write("ok.json", `{"verdict":"pass"}`), "--comment-mode", "sometimes"}, `comment mode "sometimes": expected one of always, on-change, on-fail, off`},
+	} {
+		code, _, stderr := runMain(t, append([]string{"publish"}, c.args...)...)
+		if code != ExitError || !strings.Contains(stderr, c.want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("publish %q: exit %d, stderr %q; want 2 and one line with %q", c.args, code, stderr, c.want)
+		}
+	}
+}
+
+// The gate command reuses PublishOptions.Flags; check they parse as a set.
+func TestPublishOptionsFlags(t *testing.T) {
+	o := &PublishOptions{}
+	cmd := &cli.Command{Name: "x", Flags: o.Flags(), Action: func(context.Context, *cli.Command) error { return o.Check() }}
+	if err := cmd.Run(context.Background(), []string{"x", "--github", "--comment-mode", "on-fail", "--require-publish", "--artifact-name", "gate-report"}); err != nil {
+		t.Fatal(err)
+	}
+	if !o.GitHub || o.CommentMode != "on-fail" || !o.RequirePublish || o.Artifact != "gate-report" {
+		t.Errorf("%+v", o)
+	}
+	off := &PublishOptions{CommentMode: "always"}
+	if err := off.Publish(context.Background(), github.Report{Verdict: "nonsense"}, &Streams{Err: &bytes.Buffer{}}); err != nil {
+		t.Errorf("without --github Publish must do nothing: %v", err)
+	}
+}
+
+func readFile(t *testing.T, name string) string {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+func assertNoToken(t *testing.T, texts ...string) {
+	t.Helper()
+	for i, s := range texts {
+		if strings.Contains(s, publishTestToken) {
+			t.Errorf("output %d shows the token", i)
+		}
+	}
+}

@@ -1,0 +1,153 @@
+package github
+
+import (
+	"net/url"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// markdownPunct is the ASCII punctuation that can start or end markdown
+// syntax, including GitHub's extensions (tables, strikethrough, :emoji:, $math$).
+const markdownPunct = "\\`*_{}[]()+-.!|~=:$\"'"
+
+// MarkdownText escapes s for use as inline text in GitHub-flavoured
+// markdown, in a paragraph or a table cell: the result cannot start a block,
+// end a table cell, open a link, emphasis, code span or HTML tag, or mention
+// a user, a team or an issue. Line breaks become spaces and other control
+// characters are dropped. What a reader sees is s.
+//
+// ASCII punctuation is backslash-escaped (CommonMark §2.4); <, > and & become
+// entities; @ and # are followed by a zero-width space (&#8203;), which GitHub
+// renders invisibly but which breaks @mentions and #references — backslashes
+// do not, because GitHub finds those in the rendered text.
+func MarkdownText(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/4)
+	for _, r := range s {
+		switch {
+		case r == '\n' || r == '\r' || r == '\t':
+			b.WriteByte(' ')
+		case unicode.IsControl(r) || r == utf8.RuneError:
+			// dropped: controls render as nothing useful; RuneError is invalid UTF-8
+		case r == '<':
+			b.WriteString("&lt;")
+		case r == '>':
+			b.WriteString("&gt;")
+		case r == '&':
+			b.WriteString("&amp;")
+		case r == '@' || r == '#':
+			b.WriteRune(r)
+			b.WriteString("&#8203;")
+		case r < utf8.RuneSelf && strings.ContainsRune(markdownPunct, r):
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// plainText prepares s for a plain-text API field (check run name and title,
+// annotation title and message, status context and description). GitHub shows
+// these as text, never as markdown or HTML, so nothing is entity-escaped —
+// that would show "&lt;" — but control characters are removed (line breaks
+// too unless multiline) and the text is cut to max characters.
+func plainText(s string, max int, multiline bool) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\n' && multiline:
+			b.WriteByte('\n')
+		case r == '\n' || r == '\r' || r == '\t':
+			if !multiline || r == '\t' {
+				b.WriteByte(' ')
+			}
+		case unicode.IsControl(r) || r == utf8.RuneError:
+		default:
+			b.WriteRune(r)
+		}
+	}
+	out := b.String()
+	if !multiline {
+		out = strings.Join(strings.Fields(out), " ")
+	}
+	return cutRunes(out, max)
+}
+
+// cutRunes cuts s to at most max characters, ending in "…" when cut.
+func cutRunes(s string, max int) string {
+	if max <= 0 || utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	n := 0
+	for i := range s {
+		if n == max-1 {
+			return s[:i] + "…"
+		}
+		n++
+	}
+	return s
+}
+
+// workflowCommand formats a workflow command line such as
+// "::error file=p.yaml,line=3,title=T::message", escaped as the Actions
+// runner unescapes it: in the message %, CR and LF become %25, %0D and %0A;
+// property values also escape : and , (%3A, %2C). Empty properties are left out.
+func workflowCommand(name string, props [][2]string, message string) string {
+	var b strings.Builder
+	b.WriteString("::")
+	b.WriteString(name)
+	sep := " "
+	for _, p := range props {
+		if p[1] == "" {
+			continue
+		}
+		b.WriteString(sep)
+		b.WriteString(p[0])
+		b.WriteByte('=')
+		b.WriteString(escapeProperty(p[1]))
+		sep = ","
+	}
+	b.WriteString("::")
+	b.WriteString(escapeData(message))
+	return b.String()
+}
+
+var (
+	dataEscaper     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	propertyEscaper = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+)
+
+func escapeData(s string) string     { return dataEscaper.Replace(s) }
+func escapeProperty(s string) string { return propertyEscaper.Replace(s) }
+
+// markerText percent-encodes s so that it can sit inside an HTML comment
+// whatever it holds: only letters, digits, '.', '_' and '~' stay as they are
+// (not '-', so that "-->" cannot occur).
+func markerText(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '~' {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte("0123456789ABCDEF"[c>>4])
+		b.WriteByte("0123456789ABCDEF"[c&15])
+	}
+	return b.String()
+}
+
+// linkURL returns u if it is an absolute http(s) URL, re-encoded so that it
+// can stand inside a markdown link's parentheses; "" otherwise.
+func linkURL(u string) string {
+	p, err := url.Parse(u)
+	if err != nil || (p.Scheme != "https" && p.Scheme != "http") || p.Host == "" {
+		return ""
+	}
+	s := p.String()
+	return strings.NewReplacer("(", "%28", ")", "%29", " ", "%20", "<", "%3C", ">", "%3E").Replace(s)
+}

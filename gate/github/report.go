@@ -1,0 +1,97 @@
+package github
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Verdicts, as the gate decides them.
+const (
+	VerdictPass         = "pass"
+	VerdictWarn         = "warn"
+	VerdictFail         = "fail"
+	VerdictInconclusive = "inconclusive"
+)
+
+var verdicts = []string{VerdictPass, VerdictWarn, VerdictFail, VerdictInconclusive}
+
+// Annotation levels, as check runs name them. Workflow commands call them
+// error, warning and notice.
+const (
+	LevelFailure = "failure"
+	LevelWarning = "warning"
+	LevelNotice  = "notice"
+)
+
+var levels = []string{LevelFailure, LevelWarning, LevelNotice}
+
+// Report is what the gate hands to Publish: everything is already decided
+// and rendered.
+type Report struct {
+	// PolicyName names the check run and the sticky comment's marker, so that
+	// several policies can report on one pull request.
+	PolicyName string `json:"policy"`
+	// Verdict is pass, warn, fail or inconclusive (after on_inconclusive).
+	Verdict string `json:"verdict"`
+	// Title is the check run's title; "riskgate: VERDICT" when empty.
+	Title string `json:"title,omitempty"`
+	// Summary is one line: the commit status description (cut to 140
+	// characters) and the body when Markdown is empty.
+	Summary string `json:"summary"`
+	// Markdown is the report body for the comment, the check run summary and
+	// the job summary, rendered by the gate with every input name escaped
+	// (see MarkdownText). It is cut to each place's limit here.
+	Markdown string `json:"markdown"`
+	// Annotations point at the rules that failed or warned.
+	Annotations []Annotation `json:"annotations,omitempty"`
+	// Digest identifies what was decided (not when), for --comment-mode
+	// on-change; a hash of Verdict and Markdown when empty.
+	Digest string `json:"digest,omitempty"`
+	// ReportURL is where the full report can be read; the workflow run that
+	// uploaded the report artifact when empty.
+	ReportURL string `json:"report_url,omitempty"`
+
+	// PullRequest and HeadSHA say which pull request and commit the result is
+	// for when the publishing job is not the one that computed it (the
+	// workflow_run pattern for forks). They are untrusted: the event's own
+	// values win, and a pull-request number taken from here is used only if
+	// that pull request's head is the commit being reported on.
+	PullRequest int    `json:"pull_request,omitempty"`
+	HeadSHA     string `json:"head_sha,omitempty"`
+
+	// JSONPath and MarkdownPath are the report files the gate wrote, for the
+	// step outputs report-json and report-md.
+	JSONPath     string `json:"-"`
+	MarkdownPath string `json:"-"`
+}
+
+// Annotation is a message attached to a line of a file in the repository,
+// typically a rule in the policy file.
+type Annotation struct {
+	Level     string `json:"level"` // failure, warning or notice
+	Path      string `json:"path,omitempty"`
+	StartLine int    `json:"start_line,omitempty"`
+	EndLine   int    `json:"end_line,omitempty"`
+	Title     string `json:"title,omitempty"`
+	Message   string `json:"message"`
+}
+
+// Validate checks the fields Publish relies on.
+func (r *Report) Validate() error {
+	if !slices.Contains(verdicts, r.Verdict) {
+		return fmt.Errorf("verdict %q: expected one of %s", r.Verdict, strings.Join(verdicts, ", "))
+	}
+	for i, a := range r.Annotations {
+		if !slices.Contains(levels, a.Level) {
+			return fmt.Errorf("annotations[%d].level %q: expected one of %s", i, a.Level, strings.Join(levels, ", "))
+		}
+		if a.StartLine < 0 || a.EndLine < 0 {
+			return fmt.Errorf("annotations[%d]: line numbers must not be negative", i)
+		}
+	}
+	return nil
+}
+
+// passed says whether the verdict lets the challenger ship.
+func (r *Report) passed() bool { return r.Verdict == VerdictPass || r.Verdict == VerdictWarn }

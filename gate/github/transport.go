@@ -1,0 +1,130 @@
+package github
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// DefaultMaxWait bounds the total time Publish waits on rate limits.
+const DefaultMaxWait = 90 * time.Second
+
+// maxAttempts bounds the requests sent for one API call.
+const maxAttempts = 4
+
+// rateLimitTransport retries a request GitHub rate-limited — a 403 or 429
+// with Retry-After (a secondary rate limit), or with x-ratelimit-remaining 0
+// and x-ratelimit-reset (the primary one) — after the time GitHub asks for,
+// as long as the waits of the whole publish stay within a budget. It sits
+// below go-github, which therefore never sees the refused request (and does
+// not block later requests on it).
+type rateLimitTransport struct {
+	base   http.RoundTripper
+	sleep  func(context.Context, time.Duration) error
+	now    func() time.Time
+	budget time.Duration // left to wait, over every request
+	logf   func(format string, args ...any)
+}
+
+func (t *rateLimitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	for attempt := 1; ; attempt++ {
+		resp, err := t.base.RoundTrip(req)
+		if err != nil || attempt == maxAttempts {
+			return resp, err
+		}
+		wait, limited := retryAfter(resp, t.now())
+		if !limited {
+			return resp, nil
+		}
+		if wait > t.budget {
+			t.logf("rate limited on %s %s; GitHub asks to wait %v, more than the %v left to wait", req.Method, req.URL.Path, wait, t.budget.Round(time.Second))
+			return resp, nil
+		}
+		if req.Body != nil && req.GetBody == nil {
+			return resp, nil // the body cannot be sent again
+		}
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+		resp.Body.Close()
+		t.logf("rate limited on %s %s; retrying in %v", req.Method, req.URL.Path, wait)
+		if err := t.sleep(req.Context(), wait); err != nil {
+			return nil, err
+		}
+		t.budget -= wait
+		if req.GetBody != nil {
+			body, err := req.GetBody()
+			if err != nil {
+				return nil, err
+			}
+			req = req.Clone(req.Context())
+			req.Body = body
+		}
+	}
+}
+
+// retryAfter reads how long GitHub asks a rate-limited client to wait.
+func retryAfter(resp *http.Response, now time.Time) (time.Duration, bool) {
+	if resp.StatusCode != http.StatusForbidden && resp.StatusCode != http.StatusTooManyRequests {
+		return 0, false
+	}
+	if v := resp.Header.Get("Retry-After"); v != "" {
+		if s, err := strconv.Atoi(v); err == nil && s >= 0 {
+			return time.Duration(s) * time.Second, true
+		}
+		if at, err := http.ParseTime(v); err == nil {
+			return max(at.Sub(now), 0), true
+		}
+	}
+	if resp.Header.Get("X-Ratelimit-Remaining") == "0" {
+		if s, err := strconv.ParseInt(resp.Header.Get("X-Ratelimit-Reset"), 10, 64); err == nil {
+			return max(time.Unix(s, 0).Sub(now)+time.Second, 0), true
+		}
+	}
+	// A secondary rate limit without Retry-After: GitHub asks for at least a
+	// minute. The body is read to tell it from a permission error, and put back.
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	if err == nil && strings.Contains(strings.ToLower(string(body)), "secondary rate limit") {
+		return secondaryWait, true
+	}
+	return 0, false
+}
+
+// secondaryWait is the wait after a secondary rate limit that names none.
+const secondaryWait = time.Minute
+
+// sleepContext waits d or until ctx is done.
+func sleepContext(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// logTransport logs each request's method, path and status (never headers,
+// where the token is) when verbose.
+type logTransport struct {
+	base http.RoundTripper
+	logf func(format string, args ...any)
+}
+
+func (t *logTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	start := time.Now()
+	resp, err := t.base.RoundTrip(req)
+	var status string
+	if err != nil {
+		status = err.Error()
+	} else {
+		status = strconv.Itoa(resp.StatusCode)
+	}
+	t.logf("%s %s → %s (%v)", req.Method, req.URL.RequestURI(), status, time.Since(start).Round(time.Millisecond))
+	return resp, err
+}

@@ -1,0 +1,101 @@
+package gate
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/riskgate/riskgate/gate/github"
+	"github.com/riskgate/riskgate/policies"
+)
+
+// NewPublishReport builds what --github publishes from a policy's decision
+// and the rendered markdown report: the verdict, a title and one-line
+// summary, one annotation per rule that did not pass for some challenger (at
+// the rule's line in the policy file), a notice per note of the decision,
+// and the digest of the decision for --comment-mode on-change. The caller
+// sets JSONPath and MarkdownPath to the report files it wrote.
+func NewPublishReport(p *policies.Policy, d *policies.Decision, markdown string) github.Report {
+	r := github.Report{
+		PolicyName: d.Policy,
+		Verdict:    string(d.Verdict),
+		Title:      publishTitle(d),
+		Summary:    string(d.Verdict) + ": " + d.Reason,
+		Markdown:   markdown,
+		Digest:     decisionDigest(d),
+	}
+	for _, rule := range p.Rules {
+		if a, ok := ruleAnnotation(p, rule, d); ok {
+			r.Annotations = append(r.Annotations, a)
+		}
+	}
+	for _, u := range d.Unmet {
+		r.Annotations = append(r.Annotations, github.Annotation{Level: github.LevelWarning, Path: p.File,
+			Title: "requirement " + u.Requirement + " not met", Message: u.Reason})
+	}
+	for _, n := range d.Notes {
+		r.Annotations = append(r.Annotations, github.Annotation{Level: github.LevelNotice, Path: p.File, Title: "riskgate note", Message: n})
+	}
+	return r
+}
+
+func publishTitle(d *policies.Decision) string {
+	switch {
+	case len(d.Selected) > 0:
+		return fmt.Sprintf("%s: ship %s", d.Verdict, strings.Join(d.Selected, ", "))
+	case d.Verdict == policies.Inconclusive:
+		return "inconclusive: nothing to ship yet"
+	}
+	return fmt.Sprintf("%s: nothing to ship", d.Verdict)
+}
+
+// ruleAnnotation sums up one rule over the challengers it did not pass for;
+// false when it passed for every one.
+func ruleAnnotation(p *policies.Policy, rule *policies.Rule, d *policies.Decision) (github.Annotation, bool) {
+	var lines []string
+	level := github.LevelNotice // only waived outcomes
+	for _, c := range d.Challengers {
+		for _, rr := range c.Rules {
+			if rr.Rule != rule.ID || rr.Outcome == policies.OutcomePass {
+				continue
+			}
+			switch {
+			case rr.Outcome == policies.OutcomeFail:
+				level = github.LevelFailure
+			case rr.Outcome != policies.OutcomeWaived && level != github.LevelFailure:
+				level = github.LevelWarning
+			}
+			reason := rr.Reason
+			if rr.Waiver != nil && rr.Waiver.Note != "" {
+				reason += "; " + rr.Waiver.Note
+			}
+			lines = append(lines, fmt.Sprintf("%s: %s, %s", c.Name, rr.Outcome, reason))
+		}
+	}
+	if len(lines) == 0 {
+		return github.Annotation{}, false
+	}
+	a := github.Annotation{
+		Level:   level,
+		Path:    p.File,
+		Title:   "rule " + rule.ID + " (" + rule.Quantity.Name + ", " + rule.Bound.Words() + ")",
+		Message: strings.Join(lines, "\n"),
+	}
+	if rule.Pos.Line > 0 {
+		a.StartLine, a.EndLine = rule.Pos.Line, rule.Pos.Line
+	}
+	return a, true
+}
+
+// decisionDigest hashes what was decided: the decision as JSON, which holds
+// the verdicts, outcomes and observed values but not when or how long.
+func decisionDigest(d *policies.Decision) string {
+	data, err := json.Marshal(d)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:16])
+}
