@@ -33,8 +33,8 @@ func (d Normal) LogPDF(x float64) (float64, float64) {
 	return -math.Log(d.Sigma) - logSqrt2Pi - 0.5*z*z, -z / d.Sigma
 }
 func (d Normal) Rand(r *rand.Rand) float64 { return d.Mu + d.Sigma*r.NormFloat64() }
-func (Normal) Positive() bool               { return false }
-func (d Normal) String() string             { return fmt.Sprintf("normal(%s, %s)", g(d.Mu), g(d.Sigma)) }
+func (Normal) Positive() bool              { return false }
+func (d Normal) String() string            { return fmt.Sprintf("normal(%s, %s)", g(d.Mu), g(d.Sigma)) }
 
 // StudentT is the location-scale Student-t distribution with Nu degrees of freedom:
 // log p(x) = lnΓ((ν+1)/2) − lnΓ(ν/2) − ½log(νπ) − log σ − (ν+1)/2·log(1 + z²/ν), z = (x − Mu)/Sigma.
@@ -70,8 +70,8 @@ func (d Exponential) LogPDF(x float64) (float64, float64) {
 	return math.Log(d.Rate) - d.Rate*x, -d.Rate
 }
 func (d Exponential) Rand(r *rand.Rand) float64 { return r.ExpFloat64() / d.Rate }
-func (Exponential) Positive() bool               { return true }
-func (d Exponential) String() string             { return fmt.Sprintf("exponential(%s)", g(d.Rate)) }
+func (Exponential) Positive() bool              { return true }
+func (d Exponential) String() string            { return fmt.Sprintf("exponential(%s)", g(d.Rate)) }
 
 // Gamma is the gamma distribution with shape α and rate β (Stan's gamma):
 // log p(x) = α log β − lnΓ(α) + (α − 1) log x − βx, x > 0.
@@ -101,8 +101,8 @@ func (d HalfNormal) LogPDF(x float64) (float64, float64) {
 	return lp + math.Ln2, dlp
 }
 func (d HalfNormal) Rand(r *rand.Rand) float64 { return math.Abs(d.Sigma * r.NormFloat64()) }
-func (HalfNormal) Positive() bool               { return true }
-func (d HalfNormal) String() string             { return fmt.Sprintf("half_normal(%s)", g(d.Sigma)) }
+func (HalfNormal) Positive() bool              { return true }
+func (d HalfNormal) String() string            { return fmt.Sprintf("half_normal(%s)", g(d.Sigma)) }
 
 // HalfStudentT is |t_Nu(0, Sigma)|, brms's default prior on standard deviations
 // (student_t(3, 0, 2.5) with a lower bound of 0): twice the Student-t density on x > 0.

@@ -109,15 +109,15 @@ type chain struct {
 	win windowedVariance
 
 	// scratch
-	zFwd, zBck, zSample, zPropose        point
-	pFwdFwd, pSharpFwdFwd, pFwdBck       []float64
-	pSharpFwdBck, pBckFwd, pSharpBckFwd  []float64
-	pBckBck, pSharpBckBck, rho, rhoFwd   []float64
-	rhoBck, rhoExt                       []float64
-	levels                               []levelScratch
-	nLeapfrog                            int
-	sumMetroProb                         float64
-	divergent                            bool
+	zFwd, zBck, zSample, zPropose       point
+	pFwdFwd, pSharpFwdFwd, pFwdBck      []float64
+	pSharpFwdBck, pBckFwd, pSharpBckFwd []float64
+	pBckBck, pSharpBckBck, rho, rhoFwd  []float64
+	rhoBck, rhoExt                      []float64
+	levels                              []levelScratch
+	nLeapfrog                           int
+	sumMetroProb                        float64
+	divergent                           bool
 }
 
 func newChain(m Model, opt NUTSOptions, r *rand.Rand) *chain {

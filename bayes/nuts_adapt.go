@@ -39,8 +39,8 @@ type windowedVariance struct {
 	counter, windowSize, nextWindow               int
 	enabled                                       bool
 
-	n         int
-	mean, m2  []float64
+	n        int
+	mean, m2 []float64
 }
 
 func newWindowedVariance(dim, numWarmup, initBuffer, termBuffer, baseWindow int) windowedVariance {
