@@ -1,8 +1,14 @@
 package bayes
 
 import (
+	"encoding/json"
 	"math"
+	"reflect"
+	"runtime"
 	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
 )
 
 // Quantile returns the p-quantile of x by R's default definition (type 7):
@@ -128,4 +134,147 @@ func ProbGreater(draws []float64, threshold float64) float64 {
 		}
 	}
 	return float64(n) / float64(len(draws))
+}
+
+// VarSummary is everything riskgate reports about one scalar's draws: what R's
+// posterior::summarise_draws prints (mean, median, sd, mad, quantiles, rhat,
+// ess_bulk, ess_tail) and its extra measures (rhat_basic, ess_basic, the
+// Monte Carlo standard errors), plus the 95% HDI. Quantiles are R's type 7;
+// MAD is R's mad (1.4826 × the median absolute deviation from the median).
+// NaN marks a value posterior reports as NA (see the package's diagnostics);
+// in JSON it is null.
+type VarSummary struct {
+	Mean      float64 `json:"mean"`
+	Median    float64 `json:"median"`
+	SD        float64 `json:"sd"`
+	MAD       float64 `json:"mad"`
+	Q2_5      float64 `json:"q2_5"`
+	Q5        float64 `json:"q5"`
+	Q50       float64 `json:"q50"`
+	Q95       float64 `json:"q95"`
+	Q97_5     float64 `json:"q97_5"`
+	HDILo     float64 `json:"hdi_lo"` // 95% highest-density interval (HDI)
+	HDIHi     float64 `json:"hdi_hi"`
+	Rhat      float64 `json:"rhat"`
+	RhatBasic float64 `json:"rhat_basic"`
+	ESSBulk   float64 `json:"ess_bulk"`
+	ESSTail   float64 `json:"ess_tail"`
+	ESSBasic  float64 `json:"ess_basic"`
+	MCSEMean  float64 `json:"mcse_mean"`
+	MCSESd    float64 `json:"mcse_sd"`
+	MCSEQ2_5  float64 `json:"mcse_q2_5"`
+	MCSEQ97_5 float64 `json:"mcse_q97_5"`
+}
+
+// Summarize returns the VarSummary of one scalar's draws chains[m][i], sorting
+// the draws once for the quantiles, the ranks and the folded ranks. All chains
+// must have the same length. With any non-finite draw (or no draws) every
+// field is NaN; constant draws have NaN diagnostics and MCSEs.
+func Summarize(chains [][]float64) VarSummary {
+	m, n := shape(chains)
+	return newWorkspace().summarize(chains, m, n)
+}
+
+// SummarizeAll returns the summaries of many variables, vars[v][m][i], using up
+// to workers goroutines (GOMAXPROCS when workers ≤ 0). The result does not
+// depend on workers: each variable is summarised on its own.
+func SummarizeAll(vars [][][]float64, workers int) []VarSummary {
+	out := make([]VarSummary, len(vars))
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, len(vars))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w := newWorkspace()
+			for {
+				v := int(next.Add(1)) - 1
+				if v >= len(vars) {
+					return
+				}
+				m, n := shape(vars[v])
+				out[v] = w.summarize(vars[v], m, n)
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+func (w *workspace) summarize(chains [][]float64, m, n int) VarSummary {
+	nan := math.NaN()
+	s := VarSummary{nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan}
+	if !w.load(chains, m, n) {
+		return s
+	}
+	w.sortPooled()
+	y := w.sortedX
+	s.Mean = accurateMean(w.flat)
+	s.SD = sampleSD(w.flat, s.Mean)
+	s.Median = w.median
+	s.Q2_5, s.Q5, s.Q50 = QuantileSorted(y, 0.025), QuantileSorted(y, 0.05), QuantileSorted(y, 0.5)
+	s.Q95, s.Q97_5 = QuantileSorted(y, 0.95), QuantileSorted(y, 0.975)
+	s.HDILo, s.HDIHi = HDISorted(y, 0.95)
+	w.fold()
+	s.MAD = 1.4826 * medianSorted(w.sortedF)
+
+	w.rankNormalise(w.split, w.orderX, w.sortedX)
+	rhatBulk := w.rhatOf(w.split, w.nc, w.rows)
+	s.ESSBulk = w.ess(w.split, w.nc, w.rows)
+	w.rankNormalise(w.split, w.orderF, w.sortedF)
+	s.Rhat = max(rhatBulk, w.rhatOf(w.split, w.nc, w.rows))
+
+	w.splitRaw()
+	s.RhatBasic = w.rhatOf(w.split, w.nc, w.rows)
+	s.ESSBasic = w.ess(w.split, w.nc, w.rows)
+	s.MCSEMean = s.SD / math.Sqrt(s.ESSBasic)
+
+	s.ESSTail = min(w.essQuantile(0.05), w.essQuantile(0.95))
+	s.MCSEQ2_5 = w.mcseQuantile(0.025)
+	s.MCSEQ97_5 = w.mcseQuantile(0.975)
+	s.MCSESd = w.mcseSD(s.Mean)
+	return s
+}
+
+// MarshalJSON writes the summary as an object with snake_case keys, NaN and
+// ±Inf as null.
+func (s VarSummary) MarshalJSON() ([]byte, error) {
+	v := reflect.ValueOf(s)
+	t := v.Type()
+	b := []byte{'{'}
+	for i := range t.NumField() {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendQuote(b, t.Field(i).Tag.Get("json"))
+		b = append(b, ':')
+		if f := v.Field(i).Float(); math.IsNaN(f) || math.IsInf(f, 0) {
+			b = append(b, "null"...)
+		} else {
+			b = strconv.AppendFloat(b, f, 'g', -1, 64)
+		}
+	}
+	return append(b, '}'), nil
+}
+
+// UnmarshalJSON reads what MarshalJSON writes; null and absent keys become NaN.
+func (s *VarSummary) UnmarshalJSON(data []byte) error {
+	var m map[string]*float64
+	if err := json.Unmarshal(data, &m); err != nil {
+		return err
+	}
+	v := reflect.ValueOf(s).Elem()
+	t := v.Type()
+	for i := range t.NumField() {
+		f := math.NaN()
+		if p := m[t.Field(i).Tag.Get("json")]; p != nil {
+			f = *p
+		}
+		v.Field(i).SetFloat(f)
+	}
+	return nil
 }

@@ -1,0 +1,240 @@
+package bayes
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/dsp/fourier"
+)
+
+// fftFromLag is the lag from which the autocovariances are computed for all
+// lags at once by FFT instead of one lag at a time. Geyer's sequence usually
+// stops after a few lags, so computing lags on demand (O(N) each) is much
+// cheaper than an FFT (O(N log N) with a large constant) for well-mixing
+// chains; only slowly mixing chains reach this lag. Both are exact up to
+// rounding. Benchmarks (BenchmarkESS*) set it to 0 to compare with FFT-only.
+var fftFromLag = 64
+
+// ess is posterior's .ess on a matrix v of nc chains of n draws stored chain
+// after chain (call it on split chains). It returns S/τ̂ with S = nc·n and τ̂
+// from Geyer's (1992) initial positive and initial monotone sequences of the
+// multi-chain autocorrelations ρ̂(t) = 1 − (W − acov(t))/var⁺ (Vehtari et al.
+// 2021, eq. 10; BDA3 §11.5), where acov(t) is the mean over chains of the
+// biased autocovariance (1/n)Σᵢ(xᵢ − x̄)(xᵢ₊ₜ − x̄), W = acov(0)·n/(n − 1) and
+// var⁺ = acov(0) + var(chain means). τ̂ = −1 + 2Σ_{t<T}ρ̂(t) + ρ̂(T) (the
+// "improved" estimate), bounded below by 1/log₁₀S, which caps the ESS at
+// S·log₁₀S. NaN for n < 3 or non-finite or constant values.
+func (w *workspace) ess(v []float64, nc, n int) float64 {
+	if n < 3 || !finiteNonConstant(v) {
+		return math.NaN()
+	}
+	S := nc * n
+	w.centered = grow(w.centered, S)
+	w.chainMeans = grow(w.chainMeans, nc)
+	sumMeans := 0.0
+	for j := 0; j < nc; j++ {
+		c := v[j*n : (j+1)*n]
+		dst := w.centered[j*n : (j+1)*n]
+		lo, hi := c[0], c[0]
+		for _, x := range c {
+			lo = min(lo, x)
+			hi = max(hi, x)
+		}
+		mu := accurateMean(c)
+		if lo == hi {
+			// posterior: a chain with zero variance has all autocovariances 0.
+			mu = lo
+		}
+		w.chainMeans[j] = mu
+		sumMeans += mu
+		for i, x := range c {
+			dst[i] = x - mu
+		}
+	}
+	w.acovInit(nc, n)
+
+	acov0 := w.acovMean(0)
+	meanVar := acov0 * float64(n) / float64(n-1)
+	varPlus := meanVar * float64(n-1) / float64(n)
+	if nc > 1 {
+		grand := sumMeans / float64(nc)
+		ss := 0.0
+		for _, mu := range w.chainMeans[:nc] {
+			ss += (mu - grand) * (mu - grand)
+		}
+		varPlus += ss / float64(nc-1)
+	}
+	rhoHat := func(t int) float64 { return 1 - (meanVar-w.acovMean(t))/varPlus }
+
+	// Geyer's initial positive sequence (0-based lags; posterior's rho_hat_t).
+	rho := grow(w.rho, n)
+	w.rho = rho
+	clear(rho)
+	t := 0
+	even, odd := 1.0, rhoHat(1)
+	rho[0], rho[1] = even, odd
+	for t < n-5 && !math.IsNaN(even+odd) && even+odd > 0 {
+		t += 2
+		even, odd = rhoHat(t), rhoHat(t+1)
+		if even+odd >= 0 {
+			rho[t], rho[t+1] = even, odd
+		}
+	}
+	maxT := t
+	if even > 0 {
+		rho[maxT] = even // used by the improved estimate
+	}
+	// Geyer's initial monotone sequence.
+	for t = 0; t <= maxT-4; {
+		t += 2
+		if rho[t]+rho[t+1] > rho[t-2]+rho[t-1] {
+			rho[t] = (rho[t-2] + rho[t-1]) / 2
+			rho[t+1] = rho[t]
+		}
+	}
+	sum := rho[0] // R's sum(rho_hat_t[1:max_t]) is rho_hat_t[1] when max_t = 0
+	for l := 1; l < maxT; l++ {
+		sum += rho[l]
+	}
+	tau := -1 + 2*sum + rho[maxT]
+	if bound := 1 / math.Log10(float64(S)); tau < bound {
+		tau = bound // posterior warns "The ESS has been capped"
+	}
+	return float64(S) / tau
+}
+
+// acovInit prepares acovMean for the centred chains in w.centered.
+func (w *workspace) acovInit(nc, n int) {
+	w.acovNC, w.acovN = nc, n
+	w.acov = grow(w.acov, n)
+	w.acovDone = 0
+}
+
+// acovMean returns the mean over chains of the biased lag-t autocovariance of
+// w.centered, computing lags on demand: one at a time directly, or all that
+// remain by FFT once t reaches fftFromLag.
+func (w *workspace) acovMean(t int) float64 {
+	if t < w.acovDone {
+		return w.acov[t]
+	}
+	nc, n := w.acovNC, w.acovN
+	if t >= fftFromLag {
+		w.acovFFT()
+		return w.acov[t]
+	}
+	for l := w.acovDone; l <= t; l++ {
+		s := 0.0
+		for j := 0; j < nc; j++ {
+			c := w.centered[j*n : (j+1)*n]
+			s += dotLag(c, l) / float64(n)
+		}
+		w.acov[l] = s / float64(nc)
+	}
+	w.acovDone = t + 1
+	return w.acov[t]
+}
+
+// dotLag returns Σᵢ c[i]·c[i+lag].
+func dotLag(c []float64, lag int) float64 {
+	a, b := c[:len(c)-lag], c[lag:]
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// acovFFT fills w.acov from lag w.acovDone on with autocovariances computed by
+// FFT of each zero-padded centred chain (padded to twice the next 2·3·5-smooth
+// length, as posterior does with nextn): acov = IFFT(|FFT(c)|²)/(L·n).
+func (w *workspace) acovFFT() {
+	nc, n := w.acovNC, w.acovN
+	L := 2 * nextSmooth(n)
+	if w.fft == nil || w.fft.Len() != L {
+		w.fft = fourier.NewFFT(L)
+		w.fftIn = make([]float64, L)
+		w.fftOut = make([]float64, L)
+		w.fftCoef = make([]complex128, L/2+1)
+	}
+	from := w.acovDone
+	for l := from; l < n; l++ {
+		w.acov[l] = 0
+	}
+	for j := 0; j < nc; j++ {
+		copy(w.fftIn, w.centered[j*n:(j+1)*n])
+		clear(w.fftIn[n:])
+		coef := w.fft.Coefficients(w.fftCoef, w.fftIn)
+		for i, c := range coef {
+			coef[i] = complex(real(c)*real(c)+imag(c)*imag(c), 0)
+		}
+		seq := w.fft.Sequence(w.fftOut, coef)
+		scale := 1 / (float64(L) * float64(n))
+		for l := from; l < n; l++ {
+			w.acov[l] += seq[l] * scale
+		}
+	}
+	for l := from; l < n; l++ {
+		w.acov[l] /= float64(nc)
+	}
+	w.acovDone = n
+}
+
+// nextSmooth returns the smallest integer ≥ n whose only prime factors are 2,
+// 3 and 5 (R's nextn).
+func nextSmooth(n int) int {
+	for ; ; n++ {
+		m := n
+		for _, p := range []int{2, 3, 5} {
+			for m%p == 0 {
+				m /= p
+			}
+		}
+		if m == 1 {
+			return n
+		}
+	}
+}
+
+// accurateMean is the arithmetic mean with one correction pass, as R's
+// mean.default computes it (R accumulates in long double; the correction
+// recovers most of that precision in float64).
+func accurateMean(c []float64) float64 {
+	s := 0.0
+	for _, x := range c {
+		s += x
+	}
+	mu := s / float64(len(c))
+	if math.IsInf(mu, 0) || math.IsNaN(mu) {
+		return mu
+	}
+	t := 0.0
+	for _, x := range c {
+		t += x - mu
+	}
+	return mu + t/float64(len(c))
+}
+
+// sampleSD is the standard deviation with denominator n − 1 about the given
+// mean (R's sd); NaN for fewer than two values.
+func sampleSD(x []float64, mean float64) float64 {
+	ss := 0.0
+	for _, v := range x {
+		ss += (v - mean) * (v - mean)
+	}
+	return math.Sqrt(ss / float64(len(x)-1))
+}
+
+// grow returns s resliced to length n, reallocating when its capacity is short.
+func grow[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]T, n)
+}
