@@ -239,8 +239,9 @@ func (m *schurModel) LogDensity(theta, grad []float64) float64 {
 	logdetP := -math.Log(m.v0) - nF*math.Log(varF) - nG*math.Log(varG)
 	ll := -0.5*(m.N*math.Log(A)+m.yy/A-bmu+logdetS+logdetD-logdetP) - m.N*logSqrt2Pi
 
-	// traces of Q⁻¹'s blocks from S⁻¹ = L⁻ᵀL⁻¹
-	lowerInverse(m.L, m.Linv, p)
+	// traces of Q⁻¹'s blocks from S⁻¹ = L⁻ᵀL⁻¹:
+	// (S⁻¹)_ij = Σ_{k ≥ max(i,j)} (L⁻¹)_ki (L⁻¹)_kj, rows of (L⁻¹)ᵀ.
+	lowerInverseT(m.L, m.Linv, p)
 	clear(m.W2)
 	for g := range m.nG {
 		m.uG[g] = m.wD[g] * m.wD[g]
@@ -248,12 +249,9 @@ func (m *schurModel) LogDensity(theta, grad []float64) float64 {
 	m.addOuter(m.W2, m.uG, 1/(A*A))
 	var sinv00, trF, trSW float64
 	for i := range p {
+		ri := m.Linv[i*p+i : (i+1)*p]
 		for j := 0; j <= i; j++ {
-			// (S⁻¹)_ij = Σ_{k ≥ max(i,j)} Linv_ki Linv_kj
-			v := 0.0
-			for k := i; k < p; k++ {
-				v += m.Linv[k*p+i] * m.Linv[k*p+j]
-			}
+			v := dot4(ri, m.Linv[j*p+i:(j+1)*p])
 			if i == j {
 				trSW += v * m.W2[i*p+i]
 				if i == 0 {
@@ -343,27 +341,40 @@ func (m *schurModel) drawEffects(theta, xi, out []float64) {
 	}
 }
 
-// cholesky writes the lower Cholesky factor of the p×p matrix a into l,
-// reporting false if a is not positive definite.
+// dot4 is Σ a_i b_i with four accumulators (len(b) ≥ len(a)).
+func dot4(a, b []float64) float64 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// cholesky writes the lower Cholesky factor of the p×p matrix a (row-major)
+// into l, reporting false if a is not positive definite.
 func cholesky(a, l []float64, p int) bool {
 	for i := range p {
+		li := l[i*p : (i+1)*p]
 		for j := 0; j <= i; j++ {
-			s := a[i*p+j]
-			for k := range j {
-				s -= l[i*p+k] * l[j*p+k]
-			}
+			s := a[i*p+j] - dot4(li[:j], l[j*p:j*p+j])
 			if i == j {
 				if !(s > 0) {
 					return false
 				}
-				l[i*p+i] = math.Sqrt(s)
+				li[i] = math.Sqrt(s)
 			} else {
-				l[i*p+j] = s / l[j*p+j]
+				li[j] = s / l[j*p+j]
 			}
 		}
-		for j := i + 1; j < p; j++ {
-			l[i*p+j] = 0
-		}
+		clear(li[i+1:])
 	}
 	return true
 }
@@ -371,11 +382,7 @@ func cholesky(a, l []float64, p int) bool {
 // choleskySolve solves LLᵀx = b.
 func choleskySolve(l []float64, p int, b, x []float64) {
 	for i := range p {
-		s := b[i]
-		for k := range i {
-			s -= l[i*p+k] * x[k]
-		}
-		x[i] = s / l[i*p+i]
+		x[i] = (b[i] - dot4(l[i*p:i*p+i], x)) / l[i*p+i]
 	}
 	for i := p - 1; i >= 0; i-- {
 		s := x[i]
@@ -386,17 +393,15 @@ func choleskySolve(l []float64, p int, b, x []float64) {
 	}
 }
 
-// lowerInverse writes L⁻¹ (lower triangular) into inv.
-func lowerInverse(l, inv []float64, p int) {
-	clear(inv)
+// lowerInverseT writes (L⁻¹)ᵀ, upper triangular, into invT: row j of invT is
+// column j of L⁻¹, found by forward substitution on Le_j.
+func lowerInverseT(l, invT []float64, p int) {
+	clear(invT)
 	for j := range p {
-		inv[j*p+j] = 1 / l[j*p+j]
+		x := invT[j*p : (j+1)*p]
+		x[j] = 1 / l[j*p+j]
 		for i := j + 1; i < p; i++ {
-			s := 0.0
-			for k := j; k < i; k++ {
-				s -= l[i*p+k] * inv[k*p+j]
-			}
-			inv[i*p+j] = s / l[i*p+i]
+			x[i] = -dot4(l[i*p+j:i*p+i], x[j:i]) / l[i*p+i]
 		}
 	}
 }

@@ -208,8 +208,18 @@ func (m *MixedModel) LogDensity(theta, grad []float64) float64 {
 		z := theta[off : off+len(f.Levels)]
 		g := m.gsum[off-1 : off-1+len(f.Levels)]
 		clear(g)
-		for n, j := range f.Index {
-			g[j] += m.dmu[n]
+		if len(f.Index) > 0 {
+			// Sum runs of equal levels in a register: observations are often
+			// grouped by one factor, and g[j] += … on a repeated j serialises.
+			cur, acc := f.Index[0], 0.0
+			for n, j := range f.Index {
+				if j != cur {
+					g[cur] += acc
+					cur, acc = j, 0
+				}
+				acc += m.dmu[n]
+			}
+			g[cur] += acc
 		}
 		sd := m.sc.sd[k]
 		dsd := 0.0

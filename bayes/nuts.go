@@ -14,6 +14,7 @@ type NUTSOptions struct {
 	Chains     int     // number of chains [4]
 	Warmup     int     // warmup (adaptation) iterations per chain [1000]
 	Draws      int     // kept draws per chain [1000]
+	Thin       int     // keep every Thin-th post-warmup transition [1]
 	Seed       uint64  // chain m draws from PCG(Seed, m)
 	MaxDepth   int     // maximum tree depth [10]
 	AdaptDelta float64 // target mean acceptance statistic δ [0.8]
@@ -42,6 +43,7 @@ func (o NUTSOptions) withDefaults() NUTSOptions {
 	defi(&o.Chains, 4)
 	defi(&o.Warmup, 1000)
 	defi(&o.Draws, 1000)
+	defi(&o.Thin, 1)
 	defi(&o.MaxDepth, 10)
 	def(&o.AdaptDelta, 0.8)
 	def(&o.StepSize, 1)

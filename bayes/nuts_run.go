@@ -21,8 +21,12 @@ type NUTS struct {
 	// Draws[v][m][i] is quantity v in chain m at post-warmup iteration i
 	// (the chains[m][i] layout of the diagnostics).
 	Draws [][][]float64
-	// Stats[m][i] describes post-warmup iteration i of chain m.
+	// Stats[m][i] describes the transition that produced kept draw i of chain m.
 	Stats [][]Transition
+	// Divergent[m] and DepthHits[m] count chain m's divergent post-warmup
+	// transitions and those stopped at MaxDepth, thinned out or not.
+	Divergent []int
+	DepthHits []int
 	// StepSize[m] and InvMetric[m] are chain m's adapted step size and
 	// inverse diagonal metric.
 	StepSize  []float64
@@ -41,6 +45,8 @@ func NewNUTS(m Model, opt NUTSOptions) *NUTS {
 		s.Draws[v] = make([][]float64, opt.Chains)
 	}
 	s.Stats = make([][]Transition, opt.Chains)
+	s.Divergent = make([]int, opt.Chains)
+	s.DepthHits = make([]int, opt.Chains)
 	s.StepSize = make([]float64, opt.Chains)
 	s.InvMetric = make([][]float64, opt.Chains)
 	for k := range opt.Chains {
@@ -57,7 +63,7 @@ func NewNUTS(m Model, opt NUTSOptions) *NUTS {
 // Options.Draws iterations per chain.
 func (s *NUTS) Run() error { return s.Extend(s.Options.Draws) }
 
-// Extend continues every chain for n more post-warmup iterations with its
+// Extend continues every chain for n more kept draws with its
 // adapted step size and metric, warming up first if that has not been done.
 func (s *NUTS) Extend(n int) error {
 	errs := make([]error, len(s.chains))
@@ -93,7 +99,16 @@ func (s *NUTS) runChain(k int, c *chain, n int) error {
 	}
 	s.Stats[k] = slices.Grow(s.Stats[k], n)
 	for range n {
-		t := c.transition()
+		var t Transition
+		for range s.Options.Thin {
+			t = c.transition()
+			if t.Divergent {
+				s.Divergent[k]++
+			}
+			if t.TreeDepth >= s.Options.MaxDepth {
+				s.DepthHits[k]++
+			}
+		}
 		s.Stats[k] = append(s.Stats[k], t)
 		c.m.Generate(c.z.q, c.r, out)
 		for v, x := range out {
@@ -141,12 +156,8 @@ func (c *chain) warmup() error {
 // Divergences returns the number of divergent post-warmup transitions.
 func (s *NUTS) Divergences() int {
 	n := 0
-	for _, st := range s.Stats {
-		for _, t := range st {
-			if t.Divergent {
-				n++
-			}
-		}
+	for _, d := range s.Divergent {
+		n += d
 	}
 	return n
 }
@@ -155,12 +166,8 @@ func (s *NUTS) Divergences() int {
 // the maximum tree depth.
 func (s *NUTS) MaxDepthHits() int {
 	n := 0
-	for _, st := range s.Stats {
-		for _, t := range st {
-			if t.TreeDepth >= s.Options.MaxDepth {
-				n++
-			}
-		}
+	for _, d := range s.DepthHits {
+		n += d
 	}
 	return n
 }
