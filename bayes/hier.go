@@ -75,7 +75,7 @@ const schurMaxLevels = 400
 // HierOptions configure FitHier. Zero values mean the defaults in brackets.
 type HierOptions struct {
 	// Sampler settings. Unset fields take Stan's defaults, except
-	// AdaptDelta [0.9 collapsed; rstanarm's 0.95 general], MaxDepth
+	// AdaptDelta [0.9 collapsed; general 0.99, as the reference rstanarm fits (rstanarm's own default is 0.95)], MaxDepth
 	// [10 collapsed; rstanarm's 15 general], Thin [3 collapsed, where a
 	// transition costs about a microsecond and thinning lifts the
 	// hyper-parameters' tail-ESS per draw from about 0.55 to 0.85; 1 general]
@@ -90,6 +90,8 @@ type HierOptions struct {
 	MaxDraws  int
 	RhatMax   float64 // largest acceptable R̂ [1.01]
 	Workers   int     // goroutines for the diagnostics [GOMAXPROCS]
+
+	forceSchur bool // tests: the Schur path even on a complete table
 }
 
 // HierFit is a fitted hierarchical model.
@@ -216,14 +218,14 @@ func FitHier(t *Table, opt HierOptions) (*HierFit, error) {
 			so.Draws = max(1000, int(math.Ceil(1.4*target/float64(chains))))
 		}
 		v0 := normal.Sigma * normal.Sigma
-		if complete {
+		if complete && !opt.forceSchur {
 			model = newBalancedModel(t, normal.Mu, v0, sp)
 		} else {
 			model = newSchurModel(t, normal.Mu, v0, sp)
 		}
 	} else {
 		if so.AdaptDelta == 0 {
-			so.AdaptDelta = 0.95
+			so.AdaptDelta = 0.99
 		}
 		if so.MaxDepth == 0 {
 			so.MaxDepth = 15
