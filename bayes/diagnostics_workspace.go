@@ -1,7 +1,6 @@
 package bayes
 
 import (
-	"cmp"
 	"math"
 	"slices"
 
@@ -25,7 +24,7 @@ type workspace struct {
 	folded  bool
 	sortedF []float64 // |x − median|, sorted
 	orderF  []int32
-	pairs   []valueIndex
+	radix   radixBuf
 
 	split []float64 // a split matrix: nc chains of h values, chain after chain
 
@@ -33,25 +32,26 @@ type workspace struct {
 	zTab []float64 // zTab[2r] = Φ⁻¹((r − 3/8)/(zS + 1/4)) for ranks r in steps of ½; NaN = not yet computed
 
 	// ess scratch
-	centered     []float64
-	chainMeans   []float64
-	acov         []float64
-	acovDone     int
-	acovNC       int
-	acovN        int
-	rho          []float64
-	fft          *fourier.FFT
-	fftIn        []float64
-	fftOut       []float64
-	fftCoef      []complex128
-	layoutM      int // shape posMap was built for
-	layoutN      int
-	layoutIsInit bool
-}
-
-type valueIndex struct {
-	v float64
-	i int32
+	centered      []float64
+	chainMeans    []float64
+	acov          []float64
+	acovDone      int
+	acovNC        int
+	acovN         int
+	acovFFTAt     int     // lag from which acovMean uses the FFT
+	acovIndicator bool    // the chains are w.ind, read through rarePos
+	ind           []uint8 // split indicator I(x ≤ q)
+	rare          uint8   // the rarer value of ind
+	rarePos       []int32 // positions of rare in each split chain, chain after chain
+	rareStart     []int32 // chain j's positions are rarePos[rareStart[j]:rareStart[j+1]]
+	rho           []float64
+	fft           *fourier.FFT
+	fftIn         []float64
+	fftOut        []float64
+	fftCoef       []complex128
+	layoutM       int // shape posMap was built for
+	layoutN       int
+	layoutIsInit  bool
 }
 
 func newWorkspace() *workspace { return &workspace{} }
@@ -147,17 +147,9 @@ func (w *workspace) sortPooled() {
 		return
 	}
 	S := len(w.flat)
-	w.pairs = grow(w.pairs, S)
-	for k, x := range w.flat {
-		w.pairs[k] = valueIndex{x, int32(k)}
-	}
-	slices.SortFunc(w.pairs, func(a, b valueIndex) int { return cmp.Compare(a.v, b.v) })
 	w.sortedX = grow(w.sortedX, S)
 	w.orderX = grow(w.orderX, S)
-	for i, p := range w.pairs {
-		w.sortedX[i] = p.v
-		w.orderX[i] = p.i
-	}
+	sortWithIndex(w.flat, w.sortedX, w.orderX, &w.radix)
 	w.median = medianSorted(w.sortedX)
 	w.sorted = true
 }
@@ -271,17 +263,7 @@ func (w *workspace) essQuantile(p float64) float64 {
 	if p == 1 {
 		p = (float64(S) - 0.5) / float64(S)
 	}
-	q := QuantileSorted(w.sortedX, p)
-	for k, pos := range w.posMap {
-		if pos >= 0 {
-			if w.flat[k] <= q {
-				w.split[pos] = 1
-			} else {
-				w.split[pos] = 0
-			}
-		}
-	}
-	return w.ess(w.split, w.nc, w.rows)
+	return w.essIndicator(QuantileSorted(w.sortedX, p))
 }
 
 // Φ(−1) and Φ(1) as posterior writes them.

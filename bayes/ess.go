@@ -2,17 +2,20 @@ package bayes
 
 import (
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/dsp/fourier"
 )
 
-// fftFromLag is the lag from which the autocovariances are computed for all
-// lags at once by FFT instead of one lag at a time. Geyer's sequence usually
-// stops after a few lags, so computing lags on demand (O(N) each) is much
-// cheaper than an FFT (O(N log N) with a large constant) for well-mixing
-// chains; only slowly mixing chains reach this lag. Both are exact up to
-// rounding. Benchmarks (BenchmarkESS*) set it to 0 to compare with FFT-only.
-var fftFromLag = 64
+// fftFromLag sets when the autocovariances are computed for all remaining lags
+// at once by FFT instead of one lag at a time: once the lags computed so far
+// have cost as much as fftFromLag lags of a dense matrix (ski rental: never
+// more than twice the cheaper choice). Geyer's sequence stops after a few lags
+// for well-mixing chains, so lags on demand (O(N) each) beat an FFT (O(N log N)
+// with a large constant, about 150–250 lags' worth here); only slowly mixing
+// chains switch. Both are exact up to rounding. BenchmarkSummarizeAll sets it
+// to 0 for FFT only, as posterior computes.
+var fftFromLag = 150
 
 // ess is posterior's .ess on a matrix v of nc chains of n draws stored chain
 // after chain (call it on split chains). It returns S/τ̂ with S = nc·n and τ̂
@@ -24,39 +27,112 @@ var fftFromLag = 64
 // "improved" estimate), bounded below by 1/log₁₀S, which caps the ESS at
 // S·log₁₀S. NaN for n < 3 or non-finite or constant values.
 func (w *workspace) ess(v []float64, nc, n int) float64 {
-	if n < 3 || !finiteNonConstant(v) {
+	if n < 3 {
 		return math.NaN()
 	}
 	S := nc * n
 	w.centered = grow(w.centered, S)
 	w.chainMeans = grow(w.chainMeans, nc)
-	sumMeans := 0.0
+	lo, hi := math.Inf(1), math.Inf(-1)
 	for j := 0; j < nc; j++ {
 		c := v[j*n : (j+1)*n]
 		dst := w.centered[j*n : (j+1)*n]
-		lo, hi := c[0], c[0]
+		s, clo, chi := 0.0, c[0], c[0]
 		for _, x := range c {
-			lo = min(lo, x)
-			hi = max(hi, x)
+			s += x
+			clo = min(clo, x)
+			chi = max(chi, x)
 		}
-		mu := accurateMean(c)
-		if lo == hi {
-			// posterior: a chain with zero variance has all autocovariances 0.
-			mu = lo
+		if s-s != 0 { // a NaN or ±Inf draw
+			return math.NaN()
 		}
-		w.chainMeans[j] = mu
-		sumMeans += mu
+		lo, hi = min(lo, clo), max(hi, chi)
+		mu := s / float64(n)
+		if clo == chi {
+			mu = clo // posterior: a constant chain has all autocovariances 0
+		}
+		// Centre, and correct the mean with the centred sum as R's mean does;
+		// the correction (~1e-17) is negligible in the autocovariances.
+		t := 0.0
 		for i, x := range c {
 			dst[i] = x - mu
+			t += dst[i]
+		}
+		w.chainMeans[j] = mu + t/float64(n)
+	}
+	if math.Abs(hi-lo) < isConstantTol {
+		return math.NaN()
+	}
+	w.acovInit(nc, n, false, nc*n)
+	return w.geyer()
+}
+
+// essIndicator is ess of the split indicator I(x ≤ q) (posterior's
+// .ess_quantile), computed from the positions of the rarer of 0 and 1 in each
+// split chain: with k such positions and μ = k/n, n·acov(t) = C(t) −
+// μ(A(t) + B(t)) + (n − t)μ², C(t) counting the pairs at lag t, A(t) and B(t)
+// the positions below n − t and from t on. Swapping 0 and 1 negates the
+// centred values and leaves every autocovariance unchanged, so a lag costs
+// O(min(k, n − k)) instead of O(n).
+func (w *workspace) essIndicator(q float64) float64 {
+	nc, n := w.nc, w.rows
+	if n < 3 {
+		return math.NaN()
+	}
+	S := nc * n
+	w.ind = grow(w.ind, S)
+	ones := 0
+	for k, pos := range w.posMap {
+		if pos >= 0 {
+			if w.flat[k] <= q {
+				w.ind[pos] = 1
+				ones++
+			} else {
+				w.ind[pos] = 0
+			}
 		}
 	}
-	w.acovInit(nc, n)
+	if ones == 0 || ones == S {
+		return math.NaN() // constant
+	}
+	rare := uint8(1)
+	if 2*ones > S {
+		rare = 0
+	}
+	w.chainMeans = grow(w.chainMeans, nc)
+	w.rareStart = grow(w.rareStart, nc+1)
+	w.rarePos = w.rarePos[:0]
+	for j := 0; j < nc; j++ {
+		w.rareStart[j] = int32(len(w.rarePos))
+		k := 0
+		for i, b := range w.ind[j*n : (j+1)*n] {
+			k += int(b)
+			if b == rare {
+				w.rarePos = append(w.rarePos, int32(i))
+			}
+		}
+		w.chainMeans[j] = float64(k) / float64(n)
+	}
+	w.rareStart[nc] = int32(len(w.rarePos))
+	w.rare = rare
+	w.acovInit(nc, n, true, len(w.rarePos)+nc)
+	return w.geyer()
+}
 
+// geyer turns the autocovariances acovMean provides and the chain means into
+// the ESS (see ess).
+func (w *workspace) geyer() float64 {
+	nc, n := w.acovNC, w.acovN
+	S := nc * n
 	acov0 := w.acovMean(0)
 	meanVar := acov0 * float64(n) / float64(n-1)
 	varPlus := meanVar * float64(n-1) / float64(n)
 	if nc > 1 {
-		grand := sumMeans / float64(nc)
+		sum := 0.0
+		for _, mu := range w.chainMeans[:nc] {
+			sum += mu
+		}
+		grand := sum / float64(nc)
 		ss := 0.0
 		for _, mu := range w.chainMeans[:nc] {
 			ss += (mu - grand) * (mu - grand)
@@ -102,35 +178,83 @@ func (w *workspace) ess(v []float64, nc, n int) float64 {
 	return float64(S) / tau
 }
 
-// acovInit prepares acovMean for the centred chains in w.centered.
-func (w *workspace) acovInit(nc, n int) {
+// acovInit prepares acovMean for nc chains of n values: the centred chains in
+// w.centered, or (indicator) the rare positions in w.rarePos. lagWork is the
+// cost of one lag in values touched.
+func (w *workspace) acovInit(nc, n int, indicator bool, lagWork int) {
 	w.acovNC, w.acovN = nc, n
 	w.acov = grow(w.acov, n)
 	w.acovDone = 0
+	w.acovIndicator = indicator
+	w.acovFFTAt = n
+	if lagWork > 0 {
+		w.acovFFTAt = min(n, fftFromLag*nc*n/lagWork)
+	}
 }
 
-// acovMean returns the mean over chains of the biased lag-t autocovariance of
-// w.centered, computing lags on demand: one at a time directly, or all that
-// remain by FFT once t reaches fftFromLag.
+// acovMean returns the mean over chains of the biased lag-t autocovariance,
+// computing lags on demand: one at a time directly, or all that remain by FFT
+// once the lags so far have cost as much as an FFT (see fftFromLag).
 func (w *workspace) acovMean(t int) float64 {
 	if t < w.acovDone {
 		return w.acov[t]
 	}
-	nc, n := w.acovNC, w.acovN
-	if t >= fftFromLag {
+	if t >= w.acovFFTAt {
 		w.acovFFT()
 		return w.acov[t]
 	}
+	nc, n := w.acovNC, w.acovN
 	for l := w.acovDone; l <= t; l++ {
 		s := 0.0
 		for j := 0; j < nc; j++ {
-			c := w.centered[j*n : (j+1)*n]
-			s += dotLag(c, l) / float64(n)
+			if w.acovIndicator {
+				s += w.indicatorLag(j, l) / float64(n)
+			} else {
+				s += dotLag(w.centered[j*n:(j+1)*n], l) / float64(n)
+			}
 		}
 		w.acov[l] = s / float64(nc)
 	}
 	w.acovDone = t + 1
 	return w.acov[t]
+}
+
+// indicatorLag returns Σᵢ cᵢcᵢ₊ₗ for split chain j's centred indicator.
+func (w *workspace) indicatorLag(j, l int) float64 {
+	n := w.acovN
+	pos := w.rarePos[w.rareStart[j]:w.rareStart[j+1]]
+	k := len(pos)
+	ind := w.ind[j*n : (j+1)*n]
+	pairs, below := 0, 0 // pairs at lag l; positions below n − l
+	for _, a := range pos {
+		if int(a)+l >= n {
+			break
+		}
+		below++
+		if ind[int(a)+l] == w.rare {
+			pairs++
+		}
+	}
+	from, _ := slices.BinarySearch(pos, int32(l)) // positions below l
+	mu := float64(k) / float64(n)
+	return float64(pairs) - mu*float64(below+k-from) + float64(n-l)*mu*mu
+}
+
+// fillCentredIndicator writes the centred rare-value indicator into
+// w.centered, for the FFT.
+func (w *workspace) fillCentredIndicator() {
+	nc, n := w.acovNC, w.acovN
+	w.centered = grow(w.centered, nc*n)
+	for j := 0; j < nc; j++ {
+		mu := float64(w.rareStart[j+1]-w.rareStart[j]) / float64(n)
+		for i, b := range w.ind[j*n : (j+1)*n] {
+			if b == w.rare {
+				w.centered[j*n+i] = 1 - mu
+			} else {
+				w.centered[j*n+i] = -mu
+			}
+		}
+	}
 }
 
 // dotLag returns Σᵢ c[i]·c[i+lag].
@@ -156,6 +280,9 @@ func dotLag(c []float64, lag int) float64 {
 // length, as posterior does with nextn): acov = IFFT(|FFT(c)|²)/(L·n).
 func (w *workspace) acovFFT() {
 	nc, n := w.acovNC, w.acovN
+	if w.acovIndicator {
+		w.fillCentredIndicator()
+	}
 	L := 2 * nextSmooth(n)
 	if w.fft == nil || w.fft.Len() != L {
 		w.fft = fourier.NewFFT(L)
