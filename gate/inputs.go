@@ -3,6 +3,8 @@ package gate
 import (
 	"fmt"
 	"io"
+	"os"
+	"strings"
 
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/urfave/cli/v3"
@@ -10,23 +12,43 @@ import (
 
 // InputOptions are the flags every command that reads a score table shares.
 type InputOptions struct {
-	Paths   []string // positional INPUT arguments
+	Paths   []string // positional INPUT arguments; "-" reads Stdin
 	Format  string
 	Qrels   string
 	Measure string
 	Topics  string
+	// Stdin is read for the path "-". Commands set it from their Streams
+	// (NewInputOptions does); nil falls back to the process's standard input.
+	Stdin io.Reader
+}
+
+// NewInputOptions returns input options that read "-" from the command's streams.
+func NewInputOptions(s *Streams) *InputOptions {
+	o := &InputOptions{}
+	if s != nil {
+		o.Stdin = s.In
+	}
+	return o
 }
 
 // Flags returns the shared input flags bound to o.
 func (o *InputOptions) Flags() []cli.Flag {
+	formats := make([]string, len(scores.Formats))
+	for i, f := range scores.Formats {
+		formats[i] = string(f)
+	}
+	modes := make([]string, len(scores.TopicModes))
+	for i, m := range scores.TopicModes {
+		modes[i] = string(m)
+	}
 	return []cli.Flag{
 		&cli.StringFlag{Name: "format", Value: string(scores.Auto), Destination: &o.Format,
-			Usage: "input format: auto, run, trec_eval, csv-long, csv-wide, jsonl"},
-		&cli.StringFlag{Name: "qrels", Destination: &o.Qrels, Usage: "qrels `FILE` for TREC run inputs"},
+			Usage: "input `FORMAT`: " + strings.Join(formats, ", ") + " (auto detects each file's format from its content)"},
+		&cli.StringFlag{Name: "qrels", Destination: &o.Qrels, Usage: "qrels `FILE` to score TREC run inputs against"},
 		&cli.StringFlag{Name: "measure", Destination: &o.Measure,
-			Usage: "measure to use (trec_eval name, e.g. map, ndcg_cut_10); needed when inputs hold several"},
+			Usage: "`MEASURE` to use (trec_eval name, e.g. map, P_10, ndcg_cut_10); needed when an input holds several; runs default to map"},
 		&cli.StringFlag{Name: "topics", Value: string(scores.Intersect), Destination: &o.Topics,
-			Usage: "topics not scored for every system: intersect (drop them), zero (score 0, like trec_eval -c), error, keep (leave missing)"},
+			Usage: "`MODE` for topics not scored for every system: intersect (drop them), zero (score 0, like trec_eval -c), error, keep (leave missing)"},
 	}
 }
 
@@ -34,13 +56,21 @@ func (o *InputOptions) Flags() []cli.Flag {
 // changed (dropped or filled topics and systems).
 func (o *InputOptions) Load(w io.Writer) (*scores.Table, scores.Alignment, error) {
 	if len(o.Paths) == 0 {
-		return nil, scores.Alignment{}, fmt.Errorf("no INPUT given: name score files (CSV, JSON Lines, trec_eval -q output) or TREC runs with --qrels")
+		return nil, scores.Alignment{}, fmt.Errorf("no INPUT given: name score files (CSV, JSON Lines, trec_eval -q output), TREC runs with --qrels, or - for standard input")
+	}
+	format, err := scores.ParseFormat(o.Format)
+	if err != nil {
+		return nil, scores.Alignment{}, err
 	}
 	mode, err := scores.ParseTopicMode(o.Topics)
 	if err != nil {
 		return nil, scores.Alignment{}, err
 	}
-	raw, err := scores.Load(o.Paths, scores.LoadOptions{Format: scores.Format(o.Format), Measure: o.Measure, Qrels: o.Qrels})
+	stdin := o.Stdin
+	if stdin == nil {
+		stdin = os.Stdin
+	}
+	raw, err := scores.Load(o.Paths, scores.LoadOptions{Format: format, Measure: o.Measure, Qrels: o.Qrels, Stdin: stdin})
 	if err != nil {
 		return nil, scores.Alignment{}, err
 	}

@@ -1,6 +1,21 @@
 package scores
 
-import "errors"
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/riskgate/riskgate/internal/inputerr"
+)
 
 // Format names an input layout.
 type Format string
@@ -15,14 +30,531 @@ const (
 	JSONL    Format = "jsonl"     // {"system","topic","measure","score"} per line
 )
 
-// LoadOptions control Load.
-type LoadOptions struct {
-	Format  Format // Auto when empty
-	Measure string // measure to select (or, for runs, to compute); "" = the only one present (map for runs)
-	Qrels   string // qrels file; required for run files
+// Formats lists the valid --format values in the order the CLI documents them.
+var Formats = []Format{Auto, Run, TrecEval, CSVLong, CSVWide, JSONL}
+
+// csvAny is what detection says of a CSV file: the header decides long or wide.
+const csvAny Format = "csv"
+
+// DefaultRunMeasure is the measure computed from runs when none is named.
+const DefaultRunMeasure = "map"
+
+// ParseFormat validates a --format value; "" means Auto.
+func ParseFormat(s string) (Format, error) {
+	if s == "" {
+		return Auto, nil
+	}
+	if slices.Contains(Formats, Format(s)) {
+		return Format(s), nil
+	}
+	names := make([]string, len(Formats))
+	for i, f := range Formats {
+		names[i] = string(f)
+	}
+	return "", fmt.Errorf("--format %q: expected one of %s", s, strings.Join(names, ", "))
 }
 
-// Load reads every path into one table. A "-" path reads standard input.
+// LoadOptions control Load.
+type LoadOptions struct {
+	Format  Format    // Auto when empty
+	Measure string    // measure to select (or, for runs, to compute); "" = the only one present (map for runs)
+	Qrels   string    // qrels file; required for run files
+	Stdin   io.Reader // read for the path "-"; nil means standard input is not available
+}
+
+// StdinName is how messages name standard input (the path "-").
+const StdinName = "<stdin>"
+
+// Load reads every path into one table of one measure. The format of each
+// file is detected from its content unless opt.Format names one; files of
+// different formats may be mixed. A "-" path reads opt.Stdin (once).
+//
+// Systems and topics keep the order in which the files first name them,
+// except that all TREC runs are scored together at the position of the first
+// one. Cells are not aligned: see Table.Align.
+//
+// Bad input gives an *inputerr.Error naming the file and line.
 func Load(paths []string, opt LoadOptions) (*Table, error) {
-	return nil, errors.New("loading score tables is not implemented yet")
+	format, err := ParseFormat(string(opt.Format))
+	if err != nil {
+		return nil, err
+	}
+	if len(paths) == 0 {
+		return nil, errors.New("no input files given")
+	}
+	if n := countStdin(paths); n > 1 {
+		return nil, fmt.Errorf("standard input (-) is named %d times; it can be read only once", n)
+	}
+	l := &loader{opt: opt, b: NewBuilder("")}
+
+	// Detect every format first: all runs are scored in one call, which
+	// needs their paths, and a mistaken file is reported before any work.
+	inputs := make([]*input, len(paths))
+	defer func() {
+		for _, in := range inputs {
+			if in != nil {
+				in.close()
+			}
+		}
+	}()
+	var runs []string
+	for i, p := range paths {
+		in, err := l.open(p, format)
+		if err != nil {
+			return nil, err
+		}
+		inputs[i] = in
+		if in.format == Run {
+			if !in.regular { // detection consumed its start, and loadRuns reads by path
+				return nil, inputerr.At(in.name, 0, "a TREC run is read from a regular file, not standard input or a pipe; expected the run file's path")
+			}
+			runs = append(runs, p)
+		}
+		if in.regular {
+			in.close() // reopened when its turn comes: hold few files open at a time
+		}
+	}
+	if len(runs) > 0 && opt.Qrels == "" {
+		return nil, fmt.Errorf("%s is a TREC run file: scoring runs needs --qrels FILE (or name another format with --format)", runs[0])
+	}
+
+	runsDone := false
+	for _, in := range inputs {
+		if in.format == Run {
+			if !runsDone {
+				if err := l.loadRuns(runs); err != nil {
+					return nil, err
+				}
+				runsDone = true
+			}
+			continue
+		}
+		if in.r == nil {
+			if err := l.reopen(in); err != nil {
+				return nil, err
+			}
+		}
+		if err := l.parse(in); err != nil {
+			return nil, err
+		}
+		in.close()
+	}
+	if l.b.Len() == 0 {
+		return nil, errors.New("the inputs hold no scores")
+	}
+	t := l.b.Table()
+	t.Measure = l.measure
+	if t.Measure == "" {
+		t.Measure = opt.Measure
+	}
+	return t, nil
+}
+
+func countStdin(paths []string) int {
+	n := 0
+	for _, p := range paths {
+		if p == "-" {
+			n++
+		}
+	}
+	return n
+}
+
+// loader carries the state shared by the files of one Load.
+type loader struct {
+	opt LoadOptions
+	b   *Builder
+	// measure is the measure the files loaded so far hold ("" while none
+	// said), and measureFrom the file that first held it.
+	measure, measureFrom string
+}
+
+// input is one file, opened and with its format detected.
+type input struct {
+	path   string // as given ("-" for stdin)
+	name   string // for messages
+	format Format
+	r      *bufio.Reader
+	closer io.Closer
+	// regular is true for a regular file, which can be read again; a pipe
+	// (such as <(command)) stays open from detection to parsing.
+	regular bool
+}
+
+func (in *input) close() {
+	if in.closer != nil {
+		in.closer.Close()
+		in.closer, in.r = nil, nil
+	}
+}
+
+// readBufSize is the buffer of each input; detection looks at most this far.
+const readBufSize = 64 << 10
+
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// open opens path and detects its format (or takes forced).
+func (l *loader) open(path string, forced Format) (*input, error) {
+	in := &input{path: path, name: path}
+	if path == "-" {
+		in.name = StdinName
+	}
+	if err := l.reopen(in); err != nil {
+		return nil, err
+	}
+	if forced != Auto {
+		in.format = forced
+		return in, nil
+	}
+	first, line, found, empty, err := sniff(in.r)
+	switch {
+	case err != nil:
+		in.close()
+		return nil, inputerr.At(in.name, line, "read error: %v", err)
+	case empty:
+		in.close()
+		return nil, inputerr.At(in.name, 0, "the file is empty; expected %s", expectedAny)
+	case !found:
+		in.close()
+		return nil, inputerr.At(in.name, line, "only blank or comment lines in the first %d KB, so the format cannot be told; name it with --format", readBufSize>>10)
+	}
+	in.format = classify(first)
+	if in.format == Auto {
+		in.close()
+		return nil, inputerr.At(in.name, line, "cannot tell the format of %s (tried %s); expected %s, or name the format with --format",
+			excerpt(first), "jsonl, run, trec_eval, csv-long, csv-wide", expectedAny)
+	}
+	return in, nil
+}
+
+// reopen (re)opens in for reading from its start, past a UTF-8 byte order mark.
+func (l *loader) reopen(in *input) error {
+	var r io.Reader
+	if in.path == "-" {
+		if l.opt.Stdin == nil {
+			return inputerr.At(StdinName, 0, "standard input is not available here; expected a file path")
+		}
+		r = l.opt.Stdin
+	} else {
+		f, err := os.Open(in.path)
+		if err != nil {
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			return inputerr.At(in.path, 0, "cannot open: %v", err)
+		}
+		r, in.closer = f, f
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			in.regular = true
+		}
+	}
+	in.r = bufio.NewReaderSize(r, readBufSize)
+	if b, _ := in.r.Peek(len(utf8BOM)); string(b) == string(utf8BOM) {
+		in.r.Discard(len(utf8BOM))
+	}
+	return nil
+}
+
+const expectedAny = "a CSV header, a JSON object, trec_eval -q output (measure, topic, value separated by tabs) or a TREC run line (topic Q0 docno rank score run_id)"
+
+// excerpt quotes the start of a line for a message.
+func excerpt(s string) string {
+	const max = 40
+	if r := []rune(s); len(r) > max {
+		return strconv.Quote(string(r[:max])) + "…"
+	}
+	return strconv.Quote(s)
+}
+
+// sniff returns the first line that is neither blank nor a '#' comment
+// (without its line ending) and its 1-based number, looking at most
+// readBufSize bytes ahead without consuming anything. A line longer than that
+// is returned cut. found is false when the file holds no such line (empty is
+// then true) or when the window holds only blank and comment lines.
+func sniff(r *bufio.Reader) (first string, line int, found, empty bool, err error) {
+	for n := 4096; ; n *= 2 {
+		n = min(n, r.Size())
+		buf, err := r.Peek(n)
+		line, rest := 0, buf
+		for {
+			i := bytes.IndexByte(rest, '\n')
+			if i < 0 {
+				break
+			}
+			line++
+			if s := string(rest[:i]); significant(s) {
+				return strings.TrimRight(s, "\r"), line, true, false, nil
+			}
+			rest = rest[i+1:]
+		}
+		if err == nil && n < r.Size() {
+			continue // look further
+		}
+		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+			return "", line + 1, false, false, err
+		}
+		// rest is an unterminated last line, or the start of a line too long to see whole.
+		if s := string(rest); significant(s) {
+			return strings.TrimRight(s, "\r"), line + 1, true, false, nil
+		}
+		return "", line + 1, false, errors.Is(err, io.EOF), nil
+	}
+}
+
+func significant(line string) bool {
+	t := strings.TrimSpace(line)
+	return t != "" && t[0] != '#'
+}
+
+// classify names the format of a file from its first significant line, or
+// returns Auto when none fits. The checks go from the most to the least
+// specific layout.
+func classify(line string) Format {
+	t := strings.TrimSpace(line)
+	if strings.HasPrefix(t, "{") {
+		return JSONL
+	}
+	f := strings.Fields(t)
+	if len(f) >= 6 && isNumber(f[3]) && isNumber(f[4]) {
+		return Run
+	}
+	if len(f) == 3 && strings.ContainsRune(t, '\t') &&
+		(isNumber(f[2]) || isNonFinite(f[2]) || f[1] == "all" || isQuoted(f[2])) {
+		return TrecEval
+	}
+	if n, err := csvFieldCount(line); err == nil && n >= 2 {
+		return csvAny
+	}
+	return Auto
+}
+
+func isNumber(s string) bool { return isDecimal(s) }
+
+// isNonFinite reports NaN and infinity as C's printf writes them (nan, -nan, inf).
+func isNonFinite(s string) bool {
+	switch strings.ToLower(strings.TrimLeft(s, "+-")) {
+	case "nan", "inf", "infinity":
+		return true
+	}
+	return false
+}
+
+// isQuoted reports a relstring value such as '1-0.'.
+func isQuoted(s string) bool { return len(s) >= 2 && s[0] == '\'' && s[len(s)-1] == '\'' }
+
+// scoreRuns is loadRuns; tests replace it to see how Load calls it.
+var scoreRuns = loadRuns
+
+// loadRuns scores the run files, all with one measure.
+func (l *loader) loadRuns(paths []string) error {
+	measure := l.opt.Measure
+	if measure == "" {
+		measure = DefaultRunMeasure
+	}
+	if l.measure != "" && l.measure != measure {
+		return fmt.Errorf("%s holds measure %q but the runs are scored with %q; all inputs must hold one measure (name it with --measure)",
+			l.measureFrom, l.measure, measure)
+	}
+	if err := scoreRuns(l.b, paths, l.opt.Qrels, measure); err != nil {
+		return err
+	}
+	if l.measure == "" {
+		l.measure, l.measureFrom = measure, paths[0]
+	}
+	return nil
+}
+
+// parse reads one non-run input into the builder.
+func (l *loader) parse(in *input) error {
+	fs := &fileSink{l: l, file: in.name, name: in.path, want: l.opt.Measure}
+	if fs.want == "" {
+		fs.want = l.measure
+	}
+	var err error
+	switch in.format {
+	case csvAny, CSVLong, CSVWide:
+		err = parseCSV(in.r, fs, in.format)
+	case JSONL:
+		err = parseJSONL(in.r, fs)
+	case TrecEval:
+		err = parseTrecEval(in.r, fs)
+	default:
+		err = fmt.Errorf("internal error: no parser for format %q", in.format)
+	}
+	if err != nil {
+		return err
+	}
+	return fs.finish()
+}
+
+// fileSink selects the rows of one measure from one file and adds them to
+// the builder. Rows are labelled (they carry a measure) or not; a file must
+// be one or the other throughout.
+type fileSink struct {
+	l    *loader
+	file string // for messages
+	name string // the path as given, for system names
+	// want is the measure to keep: --measure, else the one of earlier
+	// files, else the first one this file holds.
+	want      string
+	labelled  int8 // 0 = no row yet, 1 = rows carry a measure, -1 = they do not
+	labelLine int  // the first row
+	others    map[string]bool
+	kept      int
+}
+
+// keep reports whether the row at line, of the given measure ("" for an
+// unlabelled row), is to be added.
+func (fs *fileSink) keep(measure string, line int) (bool, error) {
+	switch {
+	case fs.labelled == 0:
+		fs.labelLine = line
+		fs.labelled = -1
+		if measure != "" {
+			fs.labelled = 1
+		}
+	case fs.labelled == 1 && measure == "":
+		return false, inputerr.At(fs.file, line, "no measure given; expected one, as line %d gives", fs.labelLine)
+	case fs.labelled == -1 && measure != "":
+		return false, inputerr.At(fs.file, line, "measure %q given; expected none, as line %d gives none", measure, fs.labelLine)
+	}
+	if measure == "" || measure == fs.want {
+		fs.kept++
+		return true, nil
+	}
+	if fs.want == "" {
+		fs.want = measure
+		fs.kept++
+		return true, nil
+	}
+	if fs.others == nil {
+		fs.others = map[string]bool{}
+	}
+	fs.others[measure] = true
+	return false, nil
+}
+
+// score parses a score, refusing anything but a finite decimal number.
+func (fs *fileSink) score(text string, line int) (float64, error) {
+	v, problem := parseScore(text)
+	if problem != "" {
+		return 0, inputerr.At(fs.file, line, "%s; expected a finite number", problem)
+	}
+	return v, nil
+}
+
+// parseScore parses a decimal number ([+-]digits[.digits][e[+-]digits]),
+// or says what is wrong with text. Go's extensions (hexadecimal, digit
+// underscores) are refused: in a score table they are typos.
+func parseScore(text string) (float64, string) {
+	t := strings.TrimSpace(text)
+	if t == "" {
+		return 0, "empty score"
+	}
+	if !isDecimal(t) {
+		switch {
+		case !isNonFinite(t):
+			return 0, fmt.Sprintf("score %s is not a number", excerpt(t))
+		case strings.HasSuffix(strings.ToLower(t), "nan"):
+			return 0, fmt.Sprintf("score %s is NaN", excerpt(t))
+		}
+		return 0, fmt.Sprintf("score %s is infinite", excerpt(t))
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || math.IsInf(v, 0) {
+		return 0, fmt.Sprintf("score %s is out of range", excerpt(t))
+	}
+	return v, ""
+}
+
+// isDecimal reports whether s is [+-]digits[.digits][(e|E)[+-]digits] with
+// at least one digit before the exponent.
+func isDecimal(s string) bool {
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	digits := 0
+	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		digits++
+	}
+	if i < len(s) && s[i] == '.' {
+		for i++; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+			digits++
+		}
+	}
+	if digits == 0 {
+		return false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		exp := 0
+		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+			exp++
+		}
+		if exp == 0 {
+			return false
+		}
+	}
+	return i == len(s)
+}
+
+// add adds a kept cell.
+func (fs *fileSink) add(system, topic string, score float64, line int) error {
+	return fs.l.b.Add(system, topic, score, fs.file, line)
+}
+
+// finish checks the measures the file held once it is read whole.
+func (fs *fileSink) finish() error {
+	l := fs.l
+	if fs.labelled != 1 {
+		if fs.kept == 0 {
+			return inputerr.At(fs.file, 0, "no scores in the file; expected at least one row of data")
+		}
+		return nil
+	}
+	present := func() string {
+		var names []string
+		for m := range fs.others {
+			names = append(names, m)
+		}
+		if fs.kept > 0 {
+			names = append(names, fs.want)
+		}
+		slices.Sort(names)
+		return strings.Join(quoted(names), ", ")
+	}
+	switch {
+	case l.opt.Measure != "" && fs.kept == 0:
+		return inputerr.At(fs.file, 0, "no scores of measure %q (--measure); the file holds %s", l.opt.Measure, present())
+	case l.opt.Measure != "":
+	case fs.kept > 0 && len(fs.others) > 0, fs.kept == 0 && len(fs.others) > 1:
+		return inputerr.At(fs.file, 0, "the file holds several measures: %s; expected one, or name one with --measure", present())
+	case fs.kept == 0 && len(fs.others) == 1:
+		return inputerr.At(fs.file, 0, "the file holds measure %s but %s holds %q; expected one measure in all inputs (name one present in all with --measure)",
+			present(), l.measureFrom, l.measure)
+	case fs.kept == 0:
+		return inputerr.At(fs.file, 0, "no scores in the file; expected at least one row of data")
+	}
+	if l.measure == "" {
+		l.measure, l.measureFrom = fs.want, fs.file
+	}
+	return nil
+}
+
+// systemFromFile names a system after its file: the base name without its
+// last extension ("runs/bm25.txt" gives "bm25"); standard input gives "stdin".
+func systemFromFile(path string) string {
+	if path == "-" {
+		return "stdin"
+	}
+	base := filepath.Base(path)
+	if stem := strings.TrimSuffix(base, filepath.Ext(base)); stem != "" {
+		return stem
+	}
+	return base
 }

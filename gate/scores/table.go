@@ -21,16 +21,18 @@ type Table struct {
 	Scores  [][]float64
 }
 
-// NewTable returns a table of the given systems and topics with every cell missing.
+// NewTable returns a table of the given systems and topics with every cell
+// missing. The rows share one backing array.
 func NewTable(measure string, systems, topics []string) *Table {
 	t := &Table{Measure: measure, Systems: slices.Clone(systems), Topics: slices.Clone(topics)}
+	n := len(topics)
+	cells := make([]float64, len(systems)*n)
+	for i := range cells {
+		cells[i] = math.NaN()
+	}
 	t.Scores = make([][]float64, len(systems))
 	for s := range t.Scores {
-		row := make([]float64, len(topics))
-		for i := range row {
-			row[i] = math.NaN()
-		}
-		t.Scores[s] = row
+		t.Scores[s] = cells[s*n : (s+1)*n : (s+1)*n]
 	}
 	return t
 }
@@ -106,36 +108,73 @@ type Cell struct {
 // Alignment records what aligning a table changed, so that reports can say it.
 type Alignment struct {
 	Mode           TopicMode `json:"mode"`
-	DroppedTopics  []string  `json:"dropped_topics,omitempty"`
-	DroppedSystems []string  `json:"dropped_systems,omitempty"`
-	FilledCells    []Cell    `json:"filled_cells,omitempty"`
-	MissingCells   int       `json:"missing_cells,omitempty"` // left missing under Keep
+	DroppedTopics  []string  `json:"dropped_topics,omitempty"`  // Intersect: topics some system has no score for
+	DroppedSystems []string  `json:"dropped_systems,omitempty"` // systems with no score at all
+	FilledCells    []Cell    `json:"filled_cells,omitempty"`    // Zero: cells scored 0
+	MissingCells   int       `json:"missing_cells,omitempty"`   // Keep: cells left missing
 }
 
+// maxListed caps how many names a summary spells out.
+const maxListed = 10
+
 // Summary is a one-line description of the alignment for logs and reports,
-// or "" when nothing was changed.
+// or "" when nothing was changed. Long lists of names are cut after a few.
 func (a Alignment) Summary() string {
 	var parts []string
 	if n := len(a.DroppedSystems); n > 0 {
-		parts = append(parts, fmt.Sprintf("dropped %d system(s) with no scores: %s", n, strings.Join(a.DroppedSystems, ", ")))
+		parts = append(parts, fmt.Sprintf("dropped %d system(s) with no scores: %s", n, listNames(a.DroppedSystems)))
 	}
 	if n := len(a.DroppedTopics); n > 0 {
-		parts = append(parts, fmt.Sprintf("dropped %d topic(s) not scored for every system: %s", n, strings.Join(a.DroppedTopics, ", ")))
+		parts = append(parts, fmt.Sprintf("dropped %d topic(s) not scored for every system (--topics intersect): %s", n, listNames(a.DroppedTopics)))
 	}
 	if n := len(a.FilledCells); n > 0 {
-		parts = append(parts, fmt.Sprintf("scored %d missing cell(s) as 0", n))
+		parts = append(parts, fmt.Sprintf("scored %d missing cell(s) as 0 (--topics zero): %s", n, listFilled(a.FilledCells)))
 	}
 	if a.MissingCells > 0 {
-		parts = append(parts, fmt.Sprintf("kept %d missing cell(s)", a.MissingCells))
+		parts = append(parts, fmt.Sprintf("kept %d missing cell(s) (--topics keep)", a.MissingCells))
 	}
 	return strings.Join(parts, "; ")
 }
 
-// Align returns a copy of t made complete according to mode (or, under Keep,
-// with systems that have no score at all removed) and a record of the change.
-// Systems with no score at all are dropped in every mode but Fail.
+// listNames quotes names, spelling out at most maxListed of them.
+func listNames(names []string) string {
+	if len(names) <= maxListed {
+		return strings.Join(quoted(names), ", ")
+	}
+	return fmt.Sprintf("%s, … (%d in all)", strings.Join(quoted(names[:maxListed]), ", "), len(names))
+}
+
+// listFilled groups filled cells by system: `"a" on "301", "302"; "b" on "305"`.
+func listFilled(cells []Cell) string {
+	var groups []string
+	for i := 0; i < len(cells); {
+		j := i
+		var topics []string
+		for j < len(cells) && cells[j].System == cells[i].System {
+			topics = append(topics, cells[j].Topic)
+			j++
+		}
+		groups = append(groups, fmt.Sprintf("%q on %s", cells[i].System, listNames(topics)))
+		i = j
+	}
+	if len(groups) > maxListed {
+		return fmt.Sprintf("%s; … (%d systems in all)", strings.Join(groups[:maxListed], "; "), len(groups))
+	}
+	return strings.Join(groups, "; ")
+}
+
+// Align returns a copy of t made complete according to mode (under Keep, only
+// systems without any score are removed) and a record of what changed.
+// Systems with no score at all are dropped in every mode but Fail, where they
+// are an error. A result with no system or no topic left is an error: there
+// is nothing to analyse.
 func (t *Table) Align(mode TopicMode) (*Table, Alignment, error) {
 	a := Alignment{Mode: mode}
+	switch mode {
+	case Intersect, Zero, Fail, Keep:
+	default:
+		return nil, a, fmt.Errorf("unknown topic mode %q: expected one of intersect, zero, error, keep", mode)
+	}
 	var keepSys []int
 	for s, row := range t.Scores {
 		if slices.ContainsFunc(row, func(v float64) bool { return !math.IsNaN(v) }) {
@@ -147,26 +186,34 @@ func (t *Table) Align(mode TopicMode) (*Table, Alignment, error) {
 	if mode == Fail && len(a.DroppedSystems) > 0 {
 		return nil, a, fmt.Errorf("system %q has no scores (--topics error)", a.DroppedSystems[0])
 	}
-	keepTopic := make([]bool, len(t.Topics))
-	for i := range t.Topics {
-		keepTopic[i] = true
-		if mode != Intersect {
-			continue
-		}
-		for _, s := range keepSys {
-			if math.IsNaN(t.Scores[s][i]) {
-				keepTopic[i] = false
-				a.DroppedTopics = append(a.DroppedTopics, t.Topics[i])
-				break
+	if len(keepSys) == 0 {
+		return nil, a, fmt.Errorf("the inputs hold no scores")
+	}
+	if mode == Fail {
+		if missing := t.Missing(); missing > 0 {
+			for _, s := range keepSys {
+				if i := slices.IndexFunc(t.Scores[s], math.IsNaN); i >= 0 {
+					return nil, a, fmt.Errorf("system %q has no score for topic %q, and %d cell(s) are missing in all (--topics error; use intersect, zero or keep)",
+						t.Systems[s], t.Topics[i], missing)
+				}
 			}
 		}
 	}
+
+	keepTopic := make([]bool, len(t.Topics))
 	var topics []string
-	for i, k := range keepTopic {
-		if k {
-			topics = append(topics, t.Topics[i])
+	for i, name := range t.Topics {
+		keepTopic[i] = mode != Intersect || !slices.ContainsFunc(keepSys, func(s int) bool { return math.IsNaN(t.Scores[s][i]) })
+		if keepTopic[i] {
+			topics = append(topics, name)
+		} else {
+			a.DroppedTopics = append(a.DroppedTopics, name)
 		}
 	}
+	if len(topics) == 0 {
+		return nil, a, fmt.Errorf("no topic is scored for every system, so --topics intersect leaves nothing (%d systems, %d topics); try --topics zero or keep", len(keepSys), len(t.Topics))
+	}
+
 	systems := make([]string, len(keepSys))
 	for j, s := range keepSys {
 		systems[j] = t.Systems[s]
@@ -174,8 +221,8 @@ func (t *Table) Align(mode TopicMode) (*Table, Alignment, error) {
 	out := NewTable(t.Measure, systems, topics)
 	for j, s := range keepSys {
 		col := 0
-		for i, k := range keepTopic {
-			if !k {
+		for i, keep := range keepTopic {
+			if !keep {
 				continue
 			}
 			v := t.Scores[s][i]
@@ -184,8 +231,6 @@ func (t *Table) Align(mode TopicMode) (*Table, Alignment, error) {
 				case Zero:
 					v = 0
 					a.FilledCells = append(a.FilledCells, Cell{t.Systems[s], t.Topics[i]})
-				case Fail:
-					return nil, a, fmt.Errorf("system %q has no score for topic %q (--topics error; use intersect, zero or keep)", t.Systems[s], t.Topics[i])
 				case Keep:
 					a.MissingCells++
 				}

@@ -1,0 +1,71 @@
+package gate
+
+import (
+	"bytes"
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/urfave/cli/v3"
+)
+
+// The shared flags parse, "-" reads the command's stdin, and what alignment
+// changed is noted on the error stream.
+func TestInputOptionsFromCommandLine(t *testing.T) {
+	in := strings.NewReader("system,topic,score\nA,1,0.5\nA,2,0.6\nB,1,0.7\n")
+	var errw bytes.Buffer
+	s := &Streams{In: in, Out: &bytes.Buffer{}, Err: &errw}
+	o := NewInputOptions(s)
+	var tab *scores.Table
+	var align scores.Alignment
+	cmd := &cli.Command{
+		Name:  "x",
+		Flags: o.Flags(),
+		Action: func(_ context.Context, c *cli.Command) error {
+			o.Paths = c.Args().Slice()
+			var err error
+			tab, align, err = o.Load(s.Err)
+			return err
+		},
+	}
+	if err := cmd.Run(context.Background(), []string{"x", "--format", "csv-long", "--measure", "map", "--topics", "zero", "-"}); err != nil {
+		t.Fatal(err)
+	}
+	if tab.Measure != "map" || !slices.Equal(tab.Systems, []string{"A", "B"}) || tab.Scores[1][1] != 0 || len(align.FilledCells) != 1 {
+		t.Errorf("got %+v %+v", tab, align)
+	}
+	if want := "riskgate: note: scored 1 missing cell(s) as 0 (--topics zero): \"B\" on \"2\"\n"; errw.String() != want {
+		t.Errorf("note %q, want %q", errw.String(), want)
+	}
+}
+
+func TestInputOptionsDefaultsAndErrors(t *testing.T) {
+	o := NewInputOptions(&Streams{In: strings.NewReader("")})
+	cmd := &cli.Command{Name: "x", Flags: o.Flags(), Action: func(context.Context, *cli.Command) error { return nil }}
+	if err := cmd.Run(context.Background(), []string{"x"}); err != nil {
+		t.Fatal(err)
+	}
+	if o.Format != "auto" || o.Topics != "intersect" || o.Measure != "" || o.Qrels != "" {
+		t.Errorf("defaults %+v", o)
+	}
+	cases := []struct {
+		o    InputOptions
+		want string
+	}{
+		{InputOptions{}, "no INPUT given: name score files (CSV, JSON Lines, trec_eval -q output), TREC runs with --qrels, or - for standard input"},
+		{InputOptions{Paths: []string{"-"}, Format: "xml", Topics: "intersect"}, `--format "xml": expected one of auto, run, trec_eval, csv-long, csv-wide, jsonl`},
+		{InputOptions{Paths: []string{"-"}, Format: "auto", Topics: "all"}, `--topics "all": expected one of intersect, zero, error, keep`},
+		{InputOptions{Paths: []string{"-"}, Topics: "error", Stdin: strings.NewReader("topic,A,B\n1,0.5,\n")},
+			`system "B" has no scores (--topics error)`},
+		{InputOptions{Paths: []string{"-"}, Topics: "intersect", Stdin: strings.NewReader("")},
+			`<stdin>: the file is empty; expected a CSV header, a JSON object, trec_eval -q output (measure, topic, value separated by tabs) or a TREC run line (topic Q0 docno rank score run_id)`},
+	}
+	for _, c := range cases {
+		_, _, err := c.o.Load(nil)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%+v: error %v, want %s", c.o, err, c.want)
+		}
+	}
+}

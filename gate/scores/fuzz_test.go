@@ -1,0 +1,265 @@
+package scores
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/riskgate/riskgate/internal/inputerr"
+)
+
+// The fuzz targets feed bytes to Load through standard input. Every outcome
+// must be a well-formed table or a one-line error located in the input;
+// where the layout can say everything a table holds, a loaded table must
+// also survive being written back and read again. Seeds are in
+// testdata/fuzz/<target>/ as well as below.
+
+func loadBytes(data []byte, opt LoadOptions) (*Table, error) {
+	opt.Stdin = bytes.NewReader(data)
+	return Load([]string{"-"}, opt)
+}
+
+// checkOutcome asserts the invariants of any Load result.
+func checkOutcome(t *testing.T, tab *Table, err error) {
+	t.Helper()
+	if err != nil {
+		msg := err.Error()
+		if strings.ContainsAny(msg, "\n") {
+			t.Fatalf("error is not one line: %q", msg)
+		}
+		var ie *inputerr.Error
+		if errors.As(err, &ie) && ie.File != StdinName {
+			t.Fatalf("error names %q, not %s: %s", ie.File, StdinName, msg)
+		}
+		return
+	}
+	if len(tab.Scores) != len(tab.Systems) || len(tab.Systems) == 0 || len(tab.Topics) == 0 {
+		t.Fatalf("shape: %d rows, %d systems, %d topics", len(tab.Scores), len(tab.Systems), len(tab.Topics))
+	}
+	seen := map[string]bool{}
+	for _, s := range tab.Systems {
+		if strings.TrimSpace(s) == "" || seen[s] {
+			t.Fatalf("system name %q empty or repeated", s)
+		}
+		seen[s] = true
+	}
+	seen = map[string]bool{}
+	for _, s := range tab.Topics {
+		if strings.TrimSpace(s) == "" || seen[s] {
+			t.Fatalf("topic %q empty or repeated", s)
+		}
+		seen[s] = true
+	}
+	if tab.Missing() == len(tab.Systems)*len(tab.Topics) {
+		t.Fatal("a table without a score")
+	}
+	for _, row := range tab.Scores {
+		if len(row) != len(tab.Topics) {
+			t.Fatalf("row of %d cells for %d topics", len(row), len(tab.Topics))
+		}
+		for _, v := range row {
+			if math.IsInf(v, 0) {
+				t.Fatalf("infinite score")
+			}
+		}
+	}
+}
+
+// sameTable compares tables cell by cell, whatever the order.
+func sameTable(t *testing.T, a, b *Table) {
+	t.Helper()
+	if len(a.Systems) != len(b.Systems) || len(a.Topics) != len(b.Topics) || a.Measure != b.Measure {
+		t.Fatalf("round trip changed the shape: %q×%q %q, then %q×%q %q", a.Systems, a.Topics, a.Measure, b.Systems, b.Topics, b.Measure)
+	}
+	for s, name := range a.Systems {
+		bs := b.SystemIndex(name)
+		if bs < 0 {
+			t.Fatalf("round trip lost system %q", name)
+		}
+		for i, topic := range a.Topics {
+			bi := b.TopicIndex(topic)
+			if bi < 0 {
+				t.Fatalf("round trip lost topic %q", topic)
+			}
+			x, y := a.Scores[s][i], b.Scores[bs][bi]
+			if x != y && !(math.IsNaN(x) && math.IsNaN(y)) || math.Signbit(x) != math.Signbit(y) {
+				t.Fatalf("%s/%s: %v, then %v", name, topic, x, y)
+			}
+		}
+	}
+}
+
+func g(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// encoding/csv reads \r\n inside a quoted field as \n, so such names cannot
+// round-trip through CSV; the same goes for a name that starts with a BOM.
+func csvSafe(tab *Table) bool {
+	for _, names := range [][]string{tab.Systems, tab.Topics, {tab.Measure}} {
+		for _, n := range names {
+			if strings.ContainsRune(n, '\r') || strings.HasPrefix(n, "\ufeff") {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func FuzzCSVLong(f *testing.F) {
+	f.Add([]byte("system,topic,score\nA,301,0.5\nB,301,1e-3\n"))
+	f.Add([]byte("Run,QID,Score,measure\n\"a,b\",1,-0.25,map\n"))
+	f.Add([]byte("system,topic,score\nA,1,x\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tab, err := loadBytes(data, LoadOptions{Format: CSVLong})
+		checkOutcome(t, tab, err)
+		if err != nil || !csvSafe(tab) {
+			return
+		}
+		var buf bytes.Buffer
+		w := csv.NewWriter(&buf)
+		labelled := tab.Measure != ""
+		header := []string{"system", "topic", "score"}
+		if labelled {
+			header = append(header, "measure")
+		}
+		w.Write(header)
+		for s, row := range tab.Scores {
+			for i, v := range row {
+				if math.IsNaN(v) {
+					continue
+				}
+				rec := []string{tab.Systems[s], tab.Topics[i], g(v)}
+				if labelled {
+					rec = append(rec, tab.Measure)
+				}
+				w.Write(rec)
+			}
+		}
+		w.Flush()
+		out := buf.Bytes()
+		again, err := loadBytes(out, LoadOptions{Format: CSVLong})
+		if err != nil {
+			t.Fatalf("reading back %q: %v", out, err)
+		}
+		sameTable(t, tab, again)
+	})
+}
+
+func FuzzCSVWide(f *testing.F) {
+	f.Add([]byte("topic,bm25,dpr\n301,0.5,0.6\n302,,NA\n"))
+	f.Add([]byte("\ufeff\"q\",\"a,b\"\r\n1,2\r\n"))
+	f.Add([]byte("topic,A,A\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tab, err := loadBytes(data, LoadOptions{Format: CSVWide})
+		checkOutcome(t, tab, err)
+		if err != nil || !csvSafe(tab) {
+			return
+		}
+		var buf bytes.Buffer
+		w := csv.NewWriter(&buf)
+		w.Write(append([]string{"topic"}, tab.Systems...))
+		for i, topic := range tab.Topics {
+			rec := []string{topic}
+			for s := range tab.Systems {
+				cell := ""
+				if v := tab.Scores[s][i]; !math.IsNaN(v) {
+					cell = g(v)
+				}
+				rec = append(rec, cell)
+			}
+			w.Write(rec)
+		}
+		w.Flush()
+		again, err := loadBytes(buf.Bytes(), LoadOptions{Format: CSVWide})
+		if err != nil {
+			t.Fatalf("reading back %q: %v", buf.Bytes(), err)
+		}
+		sameTable(t, tab, again)
+	})
+}
+
+func FuzzJSONL(f *testing.F) {
+	f.Add([]byte(`{"system":"A","topic":301,"score":0.5}` + "\n\n" + `{"system":"B","topic":"301","measure":"map","score":-1e-2}`))
+	f.Add([]byte(`{"system":"A","topic":1,"measure":"map","score":1}` + "\n" + `{"system":"A","topic":1,"measure":"P_5","score":1}`))
+	f.Add([]byte(`{"system":"A",`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tab, err := loadBytes(data, LoadOptions{Format: JSONL})
+		checkOutcome(t, tab, err)
+		if err != nil {
+			return
+		}
+		var buf bytes.Buffer
+		for s, row := range tab.Scores {
+			for i, v := range row {
+				if math.IsNaN(v) {
+					continue
+				}
+				rec := map[string]any{"system": tab.Systems[s], "topic": tab.Topics[i], "score": json.Number(g(v))}
+				if tab.Measure != "" {
+					rec["measure"] = tab.Measure
+				}
+				line, err := json.Marshal(rec)
+				if err != nil {
+					t.Fatal(err)
+				}
+				buf.Write(append(line, '\n'))
+			}
+		}
+		again, err := loadBytes(buf.Bytes(), LoadOptions{Format: JSONL})
+		if err != nil {
+			t.Fatalf("reading back %q: %v", buf.Bytes(), err)
+		}
+		sameTable(t, tab, again)
+	})
+}
+
+func FuzzTrecEval(f *testing.F) {
+	f.Add([]byte("num_ret               \t301\t1000\nmap                   \t301\t0.1234\nrelstring             \t301\t'10-'\nrunid                 \tall\tsys\nmap                   \tall\t0.1234\n"), "map")
+	f.Add([]byte("map\t1\t0.1\nrunid\tall\tr1\nmap\t1\t0.2\n"), "")
+	f.Add([]byte("map\t1\t-nan\n"), "map")
+	f.Fuzz(func(t *testing.T, data []byte, measure string) {
+		tab, err := loadBytes(data, LoadOptions{Format: TrecEval, Measure: measure})
+		checkOutcome(t, tab, err)
+		if err != nil || tab.Measure == "" || strings.ContainsFunc(tab.Measure, unicode.IsSpace) {
+			return
+		}
+		var buf bytes.Buffer
+		for s, row := range tab.Scores {
+			for i, v := range row {
+				if !math.IsNaN(v) {
+					fmt.Fprintf(&buf, "%-22s\t%s\t%s\n", tab.Measure, tab.Topics[i], g(v))
+				}
+			}
+			fmt.Fprintf(&buf, "%-22s\tall\t%s\n", "runid", tab.Systems[s])
+		}
+		again, err := loadBytes(buf.Bytes(), LoadOptions{Format: TrecEval, Measure: measure})
+		if err != nil {
+			t.Fatalf("reading back %q: %v", buf.Bytes(), err)
+		}
+		sameTable(t, tab, again)
+	})
+}
+
+// FuzzDetect loads arbitrary bytes with the format detected: whatever is
+// chosen, the outcome is a table or a located one-line error.
+func FuzzDetect(f *testing.F) {
+	f.Add([]byte("system,topic,score\nA,1,0.5\n"))
+	f.Add([]byte("topic,A\n1,0.5\n"))
+	f.Add([]byte(`{"system":"A","topic":1,"score":0.5}`))
+	f.Add([]byte("map                   \t1\t0.5000\n"))
+	f.Add([]byte("# c\n1 Q0 d1 1 0.5 run\n"))
+	f.Add([]byte("\n\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tab, err := loadBytes(data, LoadOptions{Qrels: "/nonexistent/qrels"})
+		checkOutcome(t, tab, err)
+		// Detection itself is a pure function of the first significant line.
+		line, _, _ := strings.Cut(string(data), "\n")
+		_ = classify(line)
+	})
+}

@@ -1,0 +1,133 @@
+package scores
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+
+	"github.com/riskgate/riskgate/internal/inputerr"
+)
+
+// maxLine is the longest line the line-oriented parsers accept.
+const maxLine = 16 << 20
+
+// lineScanner returns a scanner of r's lines that keeps count of them.
+func lineScanner(r io.Reader) *bufio.Scanner {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	return sc
+}
+
+// scanError turns a scanner error after line into the one-line input error.
+func scanError(file string, line int, err error) error {
+	if errors.Is(err, bufio.ErrTooLong) {
+		return inputerr.At(file, line+1, "line longer than %d MB; expected one record per line", maxLine>>20)
+	}
+	return inputerr.At(file, line+1, "read error: %v", err)
+}
+
+// jsonRow is one JSON Lines record; the keys are matched case-insensitively.
+type jsonRow struct {
+	System  json.RawMessage `json:"system"`
+	Topic   json.RawMessage `json:"topic"`
+	Measure json.RawMessage `json:"measure"`
+	Score   json.RawMessage `json:"score"`
+}
+
+const jsonHelp = `one object {"system": …, "topic": …, "score": …} per line, with an optional "measure"`
+
+// parseJSONL reads one JSON object per line; blank lines are skipped.
+func parseJSONL(r io.Reader, fs *fileSink) error {
+	sc := lineScanner(r)
+	line := 0
+	for sc.Scan() {
+		line++
+		text := bytes.TrimSpace(sc.Bytes())
+		if len(text) == 0 {
+			continue
+		}
+		if text[0] != '{' {
+			return inputerr.At(fs.file, line, "line starts with %s; expected %s", excerpt(string(text)), jsonHelp)
+		}
+		var row jsonRow
+		if err := json.Unmarshal(text, &row); err != nil {
+			return inputerr.At(fs.file, line, "invalid JSON: %v; expected %s", err, jsonHelp)
+		}
+		measure := ""
+		if len(row.Measure) > 0 && string(row.Measure) != "null" {
+			var err error
+			if measure, err = jsonString(row.Measure); err != nil || measure == "" {
+				return inputerr.At(fs.file, line, `"measure" is %s; expected a non-empty string`, jsonExcerpt(row.Measure))
+			}
+		}
+		keep, err := fs.keep(measure, line)
+		if err != nil || !keep {
+			return err
+		}
+		system, err := jsonName(row.System)
+		if err != nil {
+			return inputerr.At(fs.file, line, `"system" %v; expected %s`, err, jsonHelp)
+		}
+		topic, err := jsonName(row.Topic)
+		if err != nil {
+			return inputerr.At(fs.file, line, `"topic" %v; expected %s`, err, jsonHelp)
+		}
+		if len(row.Score) == 0 {
+			return inputerr.At(fs.file, line, `no "score" key; expected %s`, jsonHelp)
+		}
+		if !isJSONNumber(row.Score) {
+			return inputerr.At(fs.file, line, `"score" is %s; expected a JSON number`, jsonExcerpt(row.Score))
+		}
+		v, err := fs.score(string(row.Score), line)
+		if err != nil {
+			return err
+		}
+		if err := fs.add(system, topic, v, line); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return scanError(fs.file, line, err)
+	}
+	return nil
+}
+
+func isJSONNumber(raw json.RawMessage) bool {
+	return len(raw) > 0 && (raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9')
+}
+
+func jsonString(raw json.RawMessage) (string, error) {
+	var s string
+	err := json.Unmarshal(raw, &s)
+	return s, err
+}
+
+// jsonName reads a system or topic name: a JSON string, or a number whose
+// text is the name (topic 301 is "301").
+func jsonName(raw json.RawMessage) (string, error) {
+	switch {
+	case len(raw) == 0:
+		return "", errors.New("key is missing")
+	case raw[0] == '"':
+		s, err := jsonString(raw)
+		if err != nil {
+			return "", err
+		}
+		return strings.TrimSpace(s), nil
+	case isJSONNumber(raw):
+		return string(raw), nil
+	}
+	return "", errors.New("is " + jsonExcerpt(raw) + ", not a string or number")
+}
+
+// jsonExcerpt shows the start of a JSON value as it is written.
+func jsonExcerpt(raw []byte) string {
+	const max = 40
+	if r := []rune(string(raw)); len(r) > max {
+		return string(r[:max]) + "…"
+	}
+	return string(raw)
+}
