@@ -12,7 +12,7 @@ import (
 // AdaptDelta to 0.95 and MaxDepth to 15).
 type NUTSOptions struct {
 	Chains     int     // number of chains [4]
-	Warmup     int     // warmup (adaptation) iterations per chain [1000]
+	Warmup     int     // warmup (adaptation) iterations per chain; negative for none [1000]
 	Draws      int     // kept draws per chain [1000]
 	Thin       int     // keep every Thin-th post-warmup transition [1]
 	Seed       uint64  // chain m draws from PCG(Seed, m)

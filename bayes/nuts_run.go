@@ -131,7 +131,7 @@ func (c *chain) warmup() error {
 	if err := c.initStepSize(); err != nil {
 		return err
 	}
-	if c.opt.Warmup == 0 {
+	if c.opt.Warmup <= 0 {
 		return nil
 	}
 	for range c.opt.Warmup {
