@@ -110,7 +110,7 @@ func newFitReport(fit *bayes.HierFit, measure string, role []string, o *FitOptio
 	r := &fitReport{
 		Converged: fit.Converged, Warnings: append([]string{}, fit.Warnings...), Measure: measure,
 		Method: string(fit.Method), NSystems: len(fit.Systems), NTopics: len(fit.Topics), Missing: fit.Missing,
-		Priors: map[string]string{"intercept": fit.Priors.Intercept.String(), "sigma": fit.Priors.Sigma.String()},
+		Priors:    map[string]string{"intercept": fit.Priors.Intercept.String(), "sigma": fit.Priors.Sigma.String()},
 		Intercept: fit.Summary[bayes.IdxIntercept], Sigma: fit.Summary[bayes.IdxSigma],
 		SDTopic: fit.Summary[bayes.IdxSDTopic], SDSystem: fit.Summary[bayes.IdxSDSystem],
 		Draws: fit.Draws, Chains: fit.Chains, Warmup: max(so.Warmup, 0), Thin: so.Thin, Seed: so.Seed,
