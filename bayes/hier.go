@@ -25,7 +25,16 @@ type HierPriors struct {
 // intercept Normal(mean y, 2.5·sd y), σ ~ Exponential(rate 1/sd y), and
 // SD_k = τ_k·σ with τ_k ~ Gamma(1, 1).
 func RstanarmPriors(y []float64) HierPriors {
-	m, s := Mean(y), SD(y)
+	return rstanarmPriors(Mean(y), SD(y))
+}
+
+// TableRstanarmPriors is RstanarmPriors of t's observed scores.
+func TableRstanarmPriors(t *Table) HierPriors {
+	m, s := t.meanSD()
+	return rstanarmPriors(m, s)
+}
+
+func rstanarmPriors(m, s float64) HierPriors {
 	return HierPriors{
 		Intercept: Normal{m, 2.5 * s},
 		Sigma:     Exponential{1 / s},
@@ -166,8 +175,8 @@ func FitHier(t *Table, opt HierOptions) (*HierFit, error) {
 	if err := t.Validate(); err != nil {
 		return nil, err
 	}
-	_, _, y := t.observed()
-	priors := RstanarmPriors(y)
+	ym, ysd := t.meanSD()
+	priors := rstanarmPriors(ym, ysd)
 	if opt.Priors != nil {
 		priors = *opt.Priors
 	}
@@ -195,7 +204,7 @@ func FitHier(t *Table, opt HierOptions) (*HierFit, error) {
 	default:
 		return nil, fmt.Errorf("unknown method %q (auto, collapsed, general)", method)
 	}
-	sp := ScalePriors{Sigma: priors.Sigma, SD: []Prior{priors.SDTopic, priors.SDSystem}, Relative: priors.Relative, Scale: SD(y)}
+	sp := ScalePriors{Sigma: priors.Sigma, SD: []Prior{priors.SDTopic, priors.SDSystem}, Relative: priors.Relative, Scale: ysd}
 
 	so := opt.Sampler
 	chains := so.Chains

@@ -91,3 +91,27 @@ func (t *Table) observed() (sys, top []int32, y []float64) {
 	}
 	return sys, top, y
 }
+
+// meanSD returns the mean and the sample standard deviation (n − 1) of the
+// observed scores, in two passes without copying them.
+func (t *Table) meanSD() (mean, sd float64) {
+	n, sum := 0, 0.0
+	for _, row := range t.Scores {
+		for _, v := range row {
+			if !math.IsNaN(v) {
+				sum += v
+				n++
+			}
+		}
+	}
+	mean = sum / float64(n)
+	ss := 0.0
+	for _, row := range t.Scores {
+		for _, v := range row {
+			if !math.IsNaN(v) {
+				ss += (v - mean) * (v - mean)
+			}
+		}
+	}
+	return mean, math.Sqrt(ss / float64(n-1))
+}

@@ -128,11 +128,11 @@ func fitParsePrior(flag, s string) (bayes.Prior, error) {
 
 // hierPriors returns the priors for the fit: rstanarm's defaults for y,
 // overridden by the --prior-* flags.
-func fitHierPriors(o *FitOptions, y []float64) (*bayes.HierPriors, error) {
+func fitHierPriors(o *FitOptions, t *bayes.Table) (*bayes.HierPriors, error) {
 	if p, err := fitParsePriors(o); err != nil || p == nil {
 		return nil, err
 	}
-	p := bayes.RstanarmPriors(y)
+	p := bayes.TableRstanarmPriors(t)
 	var err error
 	if o.PriorIntercept != "" {
 		if p.Intercept, err = fitParsePrior("prior-intercept", o.PriorIntercept); err != nil {
@@ -183,15 +183,10 @@ func runFit(s *Streams, o *FitOptions) error {
 		return err
 	}
 	bt := &bayes.Table{Systems: tab.Systems, Topics: tab.Topics, Scores: tab.Scores}
-	var y []float64
-	for _, row := range tab.Scores {
-		for _, v := range row {
-			if !math.IsNaN(v) {
-				y = append(y, v)
-			}
-		}
+	if err := bt.Validate(); err != nil {
+		return fmt.Errorf("fit: %w", err)
 	}
-	priors, err := fitHierPriors(o, y)
+	priors, err := fitHierPriors(o, bt)
 	if err != nil {
 		return err
 	}
