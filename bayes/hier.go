@@ -85,9 +85,10 @@ const schurMaxLevels = 400
 type HierOptions struct {
 	// Sampler settings. Unset fields take Stan's defaults, except
 	// AdaptDelta [0.9 collapsed; general 0.99, as the reference rstanarm fits (rstanarm's own default is 0.95)], MaxDepth
-	// [10 collapsed; rstanarm's 15 general], Thin [3 collapsed, where a
-	// transition costs about a microsecond and thinning lifts the
-	// hyper-parameters' tail-ESS per draw from about 0.55 to 0.85; 1 general]
+	// [10 collapsed; rstanarm's 15 general], Thin [collapsed: (n_S + n_T)/100
+	// clamped to 3..10, as a transition costs about a microsecond and
+	// thinning lifts the hyper-parameters' tail-ESS per draw from about 0.55
+	// (thin 1) to 0.85 (thin 3); 1 general]
 	// and Draws [collapsed: ⌈1.4·TargetESS/Chains⌉, at least 1000; general 1000].
 	Sampler NUTSOptions
 	Priors  *HierPriors // [RstanarmPriors of the observed scores]
@@ -221,7 +222,10 @@ func FitHier(t *Table, opt HierOptions) (*HierFit, error) {
 			so.AdaptDelta = 0.9
 		}
 		if so.Thin == 0 {
-			so.Thin = 3
+			// A hyper-parameter transition costs about a microsecond; drawing
+			// the effects costs about 5 ns per level per kept draw. Thin more
+			// when the draws are dear: 3 for rb04, 10 for 1,000 × 10,000.
+			so.Thin = min(10, max(3, (len(t.Systems)+len(t.Topics))/100))
 		}
 		if so.Draws == 0 {
 			so.Draws = max(1000, int(math.Ceil(1.4*target/float64(chains))))

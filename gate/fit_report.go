@@ -390,6 +390,10 @@ func fitWriteAtomic(name string, write func(io.Writer) error) (err error) {
 			os.Remove(tmp.Name())
 		}
 	}()
+	// CreateTemp makes the file 0600; an output file is the user's to share.
+	if err = tmp.Chmod(0o644); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
 	if err = write(tmp); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}

@@ -49,6 +49,9 @@ func TestSimulateFiles(t *testing.T) {
 	if p1 == p3 {
 		t.Error("different seeds, same pool")
 	}
+	if fi, err := os.Stat(filepath.Join(dir, "a.csv")); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Errorf("pool file mode %v (%v), want 0644", fi.Mode(), err)
+	}
 	pool := simRead(t, filepath.Join(dir, "a.csv"))
 	if len(pool) != 1+12*15 || strings.Join(pool[0], ",") != "system,topic,score" || pool[1][0] != "s01" || pool[1][1] != "t01" {
 		t.Fatalf("pool: %d rows, first %v %v", len(pool), pool[0], pool[1])
