@@ -58,9 +58,14 @@ func quantileMCSE(r rstanarmRow, p float64) float64 {
 func compareWithRstanarm(t *testing.T, f *HierFit, ref map[string]rstanarmRow) float64 {
 	t.Helper()
 	worst, worstWhat := 0.0, ""
+	worstScale, worstScaleWhat := 0.0, ""
 	check := func(what string, got, want, tol float64) {
 		d := math.Abs(got-want) / tol
-		if d > worst {
+		isScale := strings.HasPrefix(what, "sigma") || strings.HasPrefix(what, "sd_")
+		if isScale && d > worstScale {
+			worstScale, worstScaleWhat = d, what
+		}
+		if !isScale && d > worst {
 			worst, worstWhat = d, what
 		}
 		if !(d <= 1) {
@@ -107,17 +112,26 @@ func compareWithRstanarm(t *testing.T, f *HierFit, ref map[string]rstanarmRow) f
 	scale("sigma", IdxSigma, false)
 	scale("Sigma[topic:(Intercept),(Intercept)]", IdxSDTopic, true)
 	scale("Sigma[system:(Intercept),(Intercept)]", IdxSDSystem, true)
-	t.Logf("worst deviation: %.2f × tolerance (%s)", worst, worstWhat)
-	return worst
+	t.Logf("worst deviation: intercept and effects %.2f × tolerance (%s); σ and group SDs %.2f × tolerance (%s)",
+		worst, worstWhat, worstScale, worstScaleWhat)
+	return math.Max(worst, worstScale)
 }
 
 // TestRstanarmBalanced compares the collapsed path on the complete rb04.csv
 // with reference/rstanarm/rb04_plain_summary.csv (rstanarm 2.21.3,
 // stan_glmer 4 chains × 4,000 iterations, adapt_delta 0.99, seed 12345; see
 // reference/HOW.md).
+//
+// The fit targets ESS 100,000 so that our own Monte Carlo error is
+// negligible next to the reference's. At sd_system's 2.5% quantile the
+// reference is 0.009477 with an MCSE of about 0.00027 (2.9%, from its n_eff of
+// 3,400); three long fits here (ESS 250,000, seeds 7, 8, 42) give 0.009628 to
+// 0.009670, 1.6–2.0% away, inside the 3% tolerance. At ESS 10,000 or 40,000
+// our own error (0.9% or 0.4%) made the check depend on the seed (one run
+// reached 2.9%).
 func TestRstanarmBalanced(t *testing.T) {
 	ref := readRstanarmSummary(t, shared.Path(t, "reference/rstanarm/rb04_plain_summary.csv"))
-	f, err := FitHier(rb04(t), HierOptions{Sampler: NUTSOptions{Seed: 42}, TargetESS: 10000})
+	f, err := FitHier(rb04(t), HierOptions{Sampler: NUTSOptions{Seed: 42}, TargetESS: 100000})
 	if err != nil {
 		t.Fatal(err)
 	}
