@@ -159,3 +159,31 @@ func TestTransforms(t *testing.T) {
 		}
 	}
 }
+
+// TestMixedModelWithoutFactors is the one-to-one model d ~ 1 (an intercept
+// and a family, no grouping factor): its gradient is right and NUTS recovers
+// the posterior of a normal mean with a nearly flat prior, N(ȳ, σ²/n).
+func TestMixedModelWithoutFactors(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 9))
+	y := make([]float64, 200)
+	for i := range y {
+		y[i] = 0.05 + 0.2*r.NormFloat64()
+	}
+	m, err := NewMixedModel(y, nil, Gaussian{}, Normal{0, 100}, ScalePriors{Sigma: HalfNormal{10}, Scale: SD(y)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Dim() != 2 {
+		t.Fatalf("dimension %d, want 2 (intercept, log σ)", m.Dim())
+	}
+	checkGradient(t, m, []float64{0.1, -0.3})
+	s := NewNUTS(m, NUTSOptions{Seed: 1, Draws: 2000})
+	if err := s.Run(); err != nil {
+		t.Fatal(err)
+	}
+	sum := Summarize(s.Draws[0])
+	want, se := Mean(y), SD(y)/math.Sqrt(float64(len(y)))
+	if math.Abs(sum.Mean-want) > 4*sum.MCSEMean || math.Abs(sum.SD-se) > 0.1*se {
+		t.Errorf("intercept posterior mean %v sd %v, want about %v and %v", sum.Mean, sum.SD, want, se)
+	}
+}
