@@ -6,28 +6,17 @@ import (
 	"gonum.org/v1/gonum/mathext"
 )
 
-// Convergence diagnostics of MCMC draws, exactly as R's posterior package
-// (version 1.4.0, R/convergence.R) computes them; the algorithms are those of
-// Vehtari, Gelman, Simpson, Carpenter & Bürkner (2021), "Rank-normalization,
-// folding, and localization: An improved R̂ for assessing convergence of MCMC",
-// Bayesian Analysis 16(2):667–718.
-//
-// Every function takes the draws of one scalar as chains[m][i]: M chains of N
-// iterations each, warmup removed. All chains must have the same length (the
-// functions panic otherwise: that is a programming error, not bad data).
-//
-// Where posterior returns NA these functions return NaN:
-//   - any draw is NaN or ±Inf;
-//   - the draws (or the transformed draws a diagnostic is computed on) are
-//     constant: max − min < 2.2e-16 (posterior's is_constant, an absolute test);
-//   - too few draws: an ESS needs at least 3 iterations per split chain (N ≥ 6),
-//     an R̂ at least 2 (N ≥ 4).
-//
-// Split chains: each chain is cut into its first ⌊N/2⌋ and last ⌊N/2⌋ draws
-// (the middle draw of an odd N is dropped), giving 2M chains of ⌊N/2⌋.
+// Convergence diagnostics of MCMC draws, as R's posterior package 1.4.0
+// computes them (R/convergence.R; Vehtari, Gelman, Simpson, Carpenter &
+// Bürkner 2021, "Rank-normalization, folding, and localization: An improved R̂
+// for assessing convergence of MCMC", Bayesian Analysis 16(2):667–718). The
+// conventions they share (input layout, split chains, NaN cases) are in the
+// doc of Summarize.
 
 // Rhat returns posterior::rhat: the larger of the rank-normalised split-R̂ of the
 // draws and of the folded draws |x − median(x)| (Vehtari et al. 2021, §4.2).
+//
+// Input layout and NaN cases: see Summarize.
 func Rhat(chains [][]float64) float64 {
 	m, n := shape(chains)
 	w := newWorkspace()
@@ -42,6 +31,8 @@ func Rhat(chains [][]float64) float64 {
 // al. (2013), BDA3 §11.4, on the untransformed draws:
 // R̂ = √((N'·var(x̄ₘ)/W + N' − 1)/N') over the 2M split chains of N' draws,
 // with W the mean of the chain variances.
+//
+// Input layout and NaN cases: see Summarize.
 func RhatBasic(chains [][]float64) float64 {
 	m, n := shape(chains)
 	w := newWorkspace()
@@ -55,6 +46,8 @@ func RhatBasic(chains [][]float64) float64 {
 // ESSBulk returns posterior::ess_bulk: the ESS of the rank-normalised split
 // draws, z = Φ⁻¹((r − 3/8)/(S + 1/4)) with r the average rank among all S split
 // draws.
+//
+// Input layout and NaN cases: see Summarize.
 func ESSBulk(chains [][]float64) float64 {
 	m, n := shape(chains)
 	w := newWorkspace()
@@ -68,6 +61,8 @@ func ESSBulk(chains [][]float64) float64 {
 
 // ESSTail returns posterior::ess_tail: the smaller of the ESS of the 5% and
 // the 95% quantile (ESSQuantile).
+//
+// Input layout and NaN cases: see Summarize.
 func ESSTail(chains [][]float64) float64 {
 	m, n := shape(chains)
 	w := newWorkspace()
@@ -81,12 +76,16 @@ func ESSTail(chains [][]float64) float64 {
 // ESSBasic returns posterior::ess_basic: the ESS of the split draws without
 // rank normalisation (Geyer's initial monotone sequence estimator, see ess).
 // It equals ESSMean.
+//
+// Input layout and NaN cases: see Summarize.
 func ESSBasic(chains [][]float64) float64 {
 	return ESSMean(chains)
 }
 
 // ESSMean returns posterior::ess_mean, the ESS for estimating the mean: the
 // ESS of the split draws.
+//
+// Input layout and NaN cases: see Summarize.
 func ESSMean(chains [][]float64) float64 {
 	m, n := shape(chains)
 	w := newWorkspace()
@@ -99,6 +98,8 @@ func ESSMean(chains [][]float64) float64 {
 
 // ESSSd returns posterior::ess_sd (1.4.0): the ESS of the split absolute
 // deviations from the mean, |x − x̄|.
+//
+// Input layout and NaN cases: see Summarize.
 func ESSSd(chains [][]float64) float64 {
 	m, n := shape(chains)
 	w := newWorkspace()
@@ -114,6 +115,8 @@ func ESSSd(chains [][]float64) float64 {
 // the ESS of the split indicator I(x ≤ q), q the type-7 p-quantile of all
 // draws (for p = 1, p is replaced by (S − 0.5)/S). It is NaN for p outside
 // [0, 1] (posterior stops with an error).
+//
+// Input layout and NaN cases: see Summarize.
 func ESSQuantile(chains [][]float64, p float64) float64 {
 	m, n := shape(chains)
 	w := newWorkspace()
@@ -125,6 +128,8 @@ func ESSQuantile(chains [][]float64, p float64) float64 {
 }
 
 // MCSEMean returns posterior::mcse_mean = sd(x)/√ESSMean.
+//
+// Input layout and NaN cases: see Summarize.
 func MCSEMean(chains [][]float64) float64 {
 	m, n := shape(chains)
 	w := newWorkspace()
@@ -139,6 +144,8 @@ func MCSEMean(chains [][]float64) float64 {
 // normality: with c = x − x̄, E = mean(c²) and ess the ESS of the split c²,
 // Var(s²) ≈ (mean(c⁴) − E²)/ess (Kenney & Keeping 1951, p. 141) and, by a
 // first-order Taylor expansion, MCSE(s) = √(Var(s²)/(4E)).
+//
+// Input layout and NaN cases: see Summarize.
 func MCSESd(chains [][]float64) float64 {
 	m, n := shape(chains)
 	w := newWorkspace()
@@ -153,6 +160,8 @@ func MCSESd(chains [][]float64) float64 {
 // the half-distance between the sorted draws y[max(⌊a₁S⌋, 1)] and
 // y[min(⌈a₂S⌉, S)] (1-based), i.e. a ±1σ interval of the quantile estimate
 // mapped back through the empirical distribution.
+//
+// Input layout and NaN cases: see Summarize.
 func MCSEQuantile(chains [][]float64, p float64) float64 {
 	m, n := shape(chains)
 	w := newWorkspace()

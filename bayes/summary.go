@@ -166,10 +166,30 @@ type VarSummary struct {
 	MCSEQ97_5 float64 `json:"mcse_q97_5"`
 }
 
-// Summarize returns the VarSummary of one scalar's draws chains[m][i], sorting
-// the draws once for the quantiles, the ranks and the folded ranks. All chains
-// must have the same length. With any non-finite draw (or no draws) every
-// field is NaN; constant draws have NaN diagnostics and MCSEs.
+// Summarize returns the VarSummary of one scalar's draws, sorting the draws
+// once for the quantiles, the ranks and the folded ranks. It gives bit for bit
+// what Rhat, ESSBulk, MCSEQuantile etc. give one at a time.
+//
+// Conventions of Summarize and of the diagnostics (Rhat, ESS*, MCSE*):
+//
+// Input: the draws of one scalar as chains[m][i], M chains of N iterations
+// each, warmup removed. All chains must have the same length; the functions
+// panic otherwise (a programming error, not bad data).
+//
+// Split chains: each chain is cut into its first ⌊N/2⌋ and its last ⌊N/2⌋
+// draws (the middle draw of an odd N is dropped), giving 2M chains of ⌊N/2⌋.
+// As in posterior, N = 1 is not split, and for N = 2 or 3 R's dropping of
+// dimensions turns the split into 2 "chains" of M draws (first and last).
+//
+// NaN wherever posterior returns NA:
+//   - any draw is NaN or ±Inf: then Summarize returns NaN in every field
+//     (posterior's summaries would print Inf or fail; riskgate refuses);
+//   - the draws, or the transformed draws a diagnostic is computed on, are
+//     constant: max − min < 2⁻⁵² (posterior's is_constant, an absolute test);
+//     summaries of constant draws are still given, their diagnostics are NaN;
+//   - too few draws: an ESS needs at least 3 draws per split chain, an R̂ at
+//     least 2;
+//   - a probability outside [0, 1] for ESSQuantile and MCSEQuantile.
 func Summarize(chains [][]float64) VarSummary {
 	m, n := shape(chains)
 	return newWorkspace().summarize(chains, m, n)

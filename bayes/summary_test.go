@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// R 4.2: quantile(c(3, 1, 4, 1, 5, 9, 2, 6), c(0, .1, .25, .5, .9, 1)) (type 7 is the default)
+// R 4.2.2: quantile(c(3, 1, 4, 1, 5, 9, 2, 6), c(0, .1, .25, .5, .9, 1)) (type 7 is the default)
 // gives 1.0 1.0 1.75 3.5 6.9 9.0; mad(c(3,1,4,1,5,9,2,6)) = 2.9652 (1.4826 * 2).
 func TestQuantileType7(t *testing.T) {
 	x := []float64{3, 1, 4, 1, 5, 9, 2, 6}
@@ -54,14 +54,26 @@ func TestHDIMatchesBruteForce(t *testing.T) {
 	}
 }
 
-// Ties between equally short windows follow bayestestR: for the draws 1..10 every
-// window of k = ⌈0.5·10⌉ = 5 has width 5, the minima 1..5 are contiguous, and
-// floor(mean(1:5)) = 3 gives [3, 8]; bayestestR::hdi(1:10, ci = 0.5) prints [3, 8].
+// Ties between equally short windows follow bayestestR 0.13 (R 4.2, Debian
+// r-cran-bayestestr): contiguous minima take the middle one rounded down,
+// separate minima the rightmost.
+//
+//	hdi(1:10, ci = 0.5)                         → [3, 8]
+//	hdi(c(1,2,3,10,11,12,20,21,22,30), ci = 0.3) → [2, 11]
+//	hdi(c(0,1,2,10,11,12,20), ci = 0.28)         → [10, 12]
 func TestHDITies(t *testing.T) {
-	x := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
-	lo, hi := HDI(x, 0.5)
-	if lo != 3 || hi != 8 {
-		t.Fatalf("HDI(1:10, 0.5) = [%v, %v], want [3, 8]", lo, hi)
+	for _, c := range []struct {
+		x      []float64
+		ci     float64
+		lo, hi float64
+	}{
+		{[]float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, 0.5, 3, 8},
+		{[]float64{1, 2, 3, 10, 11, 12, 20, 21, 22, 30}, 0.3, 2, 11},
+		{[]float64{0, 1, 2, 10, 11, 12, 20}, 0.28, 10, 12},
+	} {
+		if lo, hi := HDI(c.x, c.ci); lo != c.lo || hi != c.hi {
+			t.Errorf("HDI(%v, %v) = [%v, %v], want [%v, %v]", c.x, c.ci, lo, hi, c.lo, c.hi)
+		}
 	}
 	if lo, hi := HDI([]float64{1}, 0.95); !math.IsNaN(lo) || !math.IsNaN(hi) {
 		t.Fatalf("HDI of one draw = [%v, %v], want NaN", lo, hi)

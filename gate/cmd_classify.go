@@ -1,8 +1,137 @@
 package gate
 
-import "github.com/urfave/cli/v3"
+import (
+	"context"
+	"fmt"
+	"io"
 
-// Placeholder until the classify command lands.
+	"github.com/riskgate/riskgate/bayes"
+	"github.com/urfave/cli/v3"
+)
+
+// ClassifyOptions are the settings of riskgate classify.
+type ClassifyOptions struct {
+	Truth, A, B string
+	Positive    string
+	Measure     string
+	Paired      bool
+	Unpaired    bool
+	ROPE        string
+	Draws       int
+	Seed        uint64
+	Level       float64
+	Prior       float64
+	Format      string
+	Output      string
+}
+
+const classifyDescription = `Zhang et al.'s (SIGIR 2016) Bayesian comparison of two classifiers' predictions on the
+same test documents. Each file lists one document per line, as a bare label or as
+id<TAB>label; bare labels pair up by line, ids by id.
+
+With --positive LABEL, one binary problem: LABEL against the rest. Without it, one binary
+problem per label of the truth, then the macro average (mean over categories) and the
+micro average (the measure of the pooled tables). The paired model (the default) counts
+the eight joint outcomes of (truth, a, b); the unpaired model treats the classifiers
+independently. Both posteriors are conjugate (Beta/Dirichlet, uniform priors) and drawn
+exactly. For each problem: the posterior of the measure of a and of b and of their
+difference δ, its HDI, the HDI+ROPE decision (much_better, better, equivalent, worse,
+much_worse, undecided), the Savage–Dickey Bayes factor for δ = 0, and the sign test and
+proportions test of accuracies that Zhang et al. tabulate beside them.`
+
 func newClassifyCommand(s *Streams) *cli.Command {
-	return &cli.Command{Name: "classify", Usage: "(not implemented yet)", Action: notYet("classify")}
+	o := &ClassifyOptions{}
+	def := bayes.DefaultClassifierOptions()
+	return &cli.Command{
+		Name:        "classify",
+		Usage:       "Bayesian comparison of two classifiers (Zhang et al. 2016): F1 posteriors, HDI+ROPE decisions, Bayes factors",
+		UsageText:   "riskgate classify --truth FILE --a FILE --b FILE [--positive LABEL] [--measure f1|precision|recall|accuracy|fbeta:2] [--paired|--unpaired] [--rope -0.05,0.05] [--format table|md|json|csv]",
+		Description: classifyDescription,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "truth", Destination: &o.Truth, Required: true, Usage: "`FILE` of true labels"},
+			&cli.StringFlag{Name: "a", Destination: &o.A, Required: true, Usage: "`FILE` of classifier a's predictions"},
+			&cli.StringFlag{Name: "b", Destination: &o.B, Required: true, Usage: "`FILE` of classifier b's predictions"},
+			&cli.StringFlag{Name: "positive", Destination: &o.Positive, Usage: "compare on one binary problem: `LABEL` against the rest"},
+			&cli.StringFlag{Name: "measure", Value: "f1", Destination: &o.Measure, Usage: "`MEASURE`: f1, precision, recall, accuracy or fbeta:B"},
+			&cli.BoolFlag{Name: "paired", Destination: &o.Paired, Usage: "the paired model over joint outcomes (the default)"},
+			&cli.BoolFlag{Name: "unpaired", Destination: &o.Unpaired, Usage: "the unpaired model (each classifier on its own)"},
+			&cli.StringFlag{Name: "rope", Value: "-0.05,0.05", Destination: &o.ROPE, Usage: "bounds `LO,HI` of the region of practical equivalence of the difference"},
+			&cli.IntFlag{Name: "draws", Value: def.Draws, Destination: &o.Draws, Usage: "`N` exact posterior draws (and as many prior draws)"},
+			&cli.Uint64Flag{Name: "seed", Value: 1, Destination: &o.Seed, Usage: "`SEED` of the random draws"},
+			&cli.FloatFlag{Name: "level", Value: def.CredMass, Destination: &o.Level, Usage: "`MASS` of the HDIs"},
+			&cli.FloatFlag{Name: "prior", Value: def.Prior, Destination: &o.Prior, Usage: "every Beta/Dirichlet hyper-parameter `ALPHA` (1: uniform, as Zhang et al.)"},
+			&cli.StringFlag{Name: "format", Value: "table", Destination: &o.Format, Usage: "output `FORMAT`: table, md, json, csv"},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Destination: &o.Output,
+				Usage: "write to `FILE` (atomically: a temporary file renamed into place) instead of standard output"},
+		},
+		Action: func(ctx context.Context, c *cli.Command) error {
+			if c.Args().Len() > 0 {
+				return fmt.Errorf("classify takes no positional arguments (got %q); name the files with --truth, --a and --b", c.Args().First())
+			}
+			return runClassify(o, s)
+		},
+	}
+}
+
+func (o *ClassifyOptions) settings() (bayes.ClassifierOptions, error) {
+	opt := bayes.DefaultClassifierOptions()
+	if o.Paired && o.Unpaired {
+		return opt, fmt.Errorf("give --paired or --unpaired, not both")
+	}
+	opt.Paired = !o.Unpaired
+	m, err := bayes.ParseClassifierMeasure(o.Measure)
+	if err != nil {
+		return opt, fmt.Errorf("--measure: %w", err)
+	}
+	opt.Measure = m
+	lo, hi, err := parseLoHi("--rope", o.ROPE)
+	if err != nil {
+		return opt, err
+	}
+	opt.ROPE = bayes.ROPE{Lo: lo, Hi: hi}
+	if o.Draws < 100 || o.Draws > maxDraws {
+		return opt, fmt.Errorf("--draws %d: expected 100 to %d", o.Draws, maxDraws)
+	}
+	opt.Draws = o.Draws
+	opt.Seed = o.Seed
+	if !(o.Level > 0 && o.Level < 1) {
+		return opt, fmt.Errorf("--level %v: expected a mass strictly between 0 and 1", o.Level)
+	}
+	opt.CredMass = o.Level
+	if !(o.Prior > 0) || o.Prior > 1e6 {
+		return opt, fmt.Errorf("--prior %v: expected a positive hyper-parameter", o.Prior)
+	}
+	opt.Prior = o.Prior
+	return opt, checkPairFormat(o.Format)
+}
+
+func runClassify(o *ClassifyOptions, s *Streams) error {
+	opt, err := o.settings()
+	if err != nil {
+		return err
+	}
+	var files [3]*labelFile
+	for i, path := range []string{o.Truth, o.A, o.B} {
+		if files[i], err = readLabelFile(path); err != nil {
+			return err
+		}
+	}
+	truth := files[0]
+	pa, pb, err := alignLabels(truth, files[1], files[2])
+	if err != nil {
+		return err
+	}
+	cats, err := classifyCategories(truth, pa, pb, [2]*labelFile{files[1], files[2]}, o.Positive)
+	if err != nil {
+		return err
+	}
+	if n := len(cats) * opt.Draws; n > 20*maxDraws {
+		return fmt.Errorf("--draws %d × %d categories = %d draws per classifier; expected at most %d (lower --draws)", opt.Draws, len(cats), n, 20*maxDraws)
+	}
+	res, err := bayes.CompareClassifiers(cats, opt)
+	if err != nil {
+		return err
+	}
+	rep := buildClassifyReport(res, o.Truth, o.A, o.B, o.Positive, len(truth.Labels))
+	return writeAtomically(s.Out, o.Output, func(w io.Writer) error { return writeClassify(w, rep, o.Format) })
 }

@@ -1,8 +1,239 @@
 package gate
 
-import "github.com/urfave/cli/v3"
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
 
-// Placeholder until the compare command lands.
+	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/risk"
+	"github.com/urfave/cli/v3"
+)
+
+// CompareOptions are the options of riskgate compare.
+type CompareOptions struct {
+	Input        *InputOptions
+	Champion     string
+	Challengers  []string // names or path.Match globs over system names
+	LossWeight   float64
+	Alpha        float64
+	alphaSet     bool
+	lossSet      bool
+	Level        float64
+	Correction   string
+	Pool         string // compared or all
+	Format       string // table, md, json, csv
+	RiskView     bool
+	Seed         uint64
+	Samples      int
+	TukeySamples int
+	Output       string // file to write atomically; "" or "-" for standard output
+}
+
+const compareDescription = `Compares a champion with one or more challengers on per-topic scores: URisk, TRisk
+(with its p-value), the BCa bootstrap interval of URisk (and the percentile interval),
+ZRisk and GeoRisk (Dinçer et al. 2016), the paired and Welch t tests, the Wilcoxon
+signed-rank test, the sign test, Fisher's randomisation test, Sakai's studentised
+bootstrap test, Glass's Δ and Cohen's d, two- and one-way ANOVA, Tukey's HSD and the
+randomised Tukey HSD. Every system that is neither the champion nor a challenger is an
+artifact: it is reported, and joins ZRisk, GeoRisk, ANOVA and Tukey only with --pool all.
+
+Every measure is reward-positive (higher is better); --risk-view prints the table and md
+views with Benham et al.'s risk-oriented "⁻" signs. Losses count --loss-weight times
+(w = 1 + α; --alpha A means w = 1 + A). Intervals are simultaneous over the challengers
+at 1 − (1 − level)/m unless --correction none; p-values are adjusted by the correction.`
+
 func newCompareCommand(s *Streams) *cli.Command {
-	return &cli.Command{Name: "compare", Usage: "(not implemented yet)", Action: notYet("compare")}
+	o := &CompareOptions{Input: NewInputOptions(s)}
+	return &cli.Command{
+		Name:        "compare",
+		Usage:       "compare a champion with challengers: risk measures (Table 3 of Benham et al.) and classical tests",
+		UsageText:   "riskgate compare --champion NAME --challenger NAME... [--loss-weight 5] [--level 0.95] [--correction bonferroni] [--format table|md|json|csv] INPUT...",
+		Description: compareDescription,
+		Flags:       o.flags(),
+		Action: func(ctx context.Context, c *cli.Command) error {
+			o.Input.Paths = c.Args().Slice()
+			o.alphaSet, o.lossSet = c.IsSet("alpha"), c.IsSet("loss-weight")
+			return runCompare(ctx, o, s)
+		},
+	}
+}
+
+func (o *CompareOptions) flags() []cli.Flag {
+	flags := []cli.Flag{
+		&cli.StringFlag{Name: "champion", Destination: &o.Champion, Required: true, Usage: "the production system's `NAME`"},
+		&cli.StringSliceFlag{Name: "challenger", Destination: &o.Challengers, Required: true,
+			Usage: "a challenger's `NAME`, or a glob over system names (path.Match: * ? [...]); repeat for several"},
+		&cli.FloatFlag{Name: "loss-weight", Value: 5, Destination: &o.LossWeight,
+			Usage: "losses count `W` times in URisk, TRisk, the bootstrap and ZRisk/GeoRisk (W = 1 + α; Benham et al.'s r)"},
+		&cli.FloatFlag{Name: "alpha", Destination: &o.Alpha, HideDefault: true,
+			Usage: "the loss weight as TREC and Wang et al. write it: W = 1 + `A` (not with --loss-weight)"},
+		&cli.FloatFlag{Name: "level", Value: 0.95, Destination: &o.Level, Usage: "confidence `LEVEL` before correction"},
+		&cli.StringFlag{Name: "correction", Value: string(risk.Bonferroni), Destination: &o.Correction,
+			Usage: "multiple-comparison `CORRECTION` over the challengers: bonferroni, holm, bh, none"},
+		&cli.StringFlag{Name: "pool", Value: "compared", Destination: &o.Pool,
+			Usage: "`SYSTEMS` for ZRisk, GeoRisk, ANOVA and Tukey HSD: compared (champion and challengers) or all"},
+		&cli.StringFlag{Name: "format", Value: "table", Destination: &o.Format, Usage: "output `FORMAT`: table, md, json, csv"},
+		&cli.BoolFlag{Name: "risk-view", Destination: &o.RiskView, Usage: "print table/md with risk-oriented signs (URisk⁻ = −URisk …), as Benham et al.'s Table 3"},
+		&cli.Uint64Flag{Name: "seed", Value: 1, Destination: &o.Seed, Usage: "`SEED` of every randomised procedure"},
+		&cli.IntFlag{Name: "samples", Value: 100_000, Destination: &o.Samples,
+			Usage: "`B` bootstrap replicates (BCa, percentile, Sakai's test) and randomisation-test sign flips"},
+		&cli.IntFlag{Name: "tukey-samples", Value: 10_000, Destination: &o.TukeySamples,
+			Usage: "`B` of the randomised Tukey HSD (0 skips it)"},
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Destination: &o.Output,
+			Usage: "write to `FILE` (atomically: a temporary file renamed into place) instead of standard output"},
+	}
+	// The shared input flags, with --format renamed: here --format is the
+	// output format, as the issue's command line has it.
+	for _, f := range o.Input.Flags() {
+		if sf, ok := f.(*cli.StringFlag); ok && sf.Name == "format" {
+			c := *sf
+			c.Name = "input-format"
+			f = &c
+		}
+		flags = append(flags, f)
+	}
+	return flags
+}
+
+// settings validates the options that do not need the data.
+func (o *CompareOptions) settings() (compareSettings, error) {
+	cfg := compareSettings{level: o.Level, poolAll: o.Pool == "all", seed: o.Seed, samples: o.Samples, tukeySamples: o.TukeySamples}
+	switch {
+	case o.alphaSet && o.lossSet:
+		return cfg, fmt.Errorf("give --loss-weight W or --alpha A (meaning W = 1 + A), not both")
+	case o.alphaSet:
+		cfg.lossWeight = 1 + o.Alpha
+	default:
+		cfg.lossWeight = o.LossWeight
+	}
+	if !(cfg.lossWeight > 0) || cfg.lossWeight > 1e6 {
+		return cfg, fmt.Errorf("loss weight %v: expected a positive number (losses count W times; W = 1 + α)", cfg.lossWeight)
+	}
+	if !(o.Level > 0 && o.Level < 1) {
+		return cfg, fmt.Errorf("--level %v: expected a confidence level strictly between 0 and 1", o.Level)
+	}
+	c, err := risk.ParseCorrection(o.Correction)
+	if err != nil {
+		return cfg, fmt.Errorf("--correction: %w", err)
+	}
+	cfg.correction = c
+	if o.Pool != "compared" && o.Pool != "all" {
+		return cfg, fmt.Errorf("--pool %q: expected compared or all", o.Pool)
+	}
+	if !slices.Contains(compareFormats, o.Format) {
+		return cfg, fmt.Errorf("--format %q: expected one of %s (input formats go in --input-format)", o.Format, strings.Join(compareFormats, ", "))
+	}
+	if o.Samples < 100 {
+		return cfg, fmt.Errorf("--samples %d: expected at least 100 replicates", o.Samples)
+	}
+	if o.TukeySamples < 0 {
+		return cfg, fmt.Errorf("--tukey-samples %d: expected 0 (skip) or more", o.TukeySamples)
+	}
+	return cfg, nil
+}
+
+func runCompare(_ context.Context, o *CompareOptions, s *Streams) error {
+	cfg, err := o.settings()
+	if err != nil {
+		return err
+	}
+	t, align, err := o.Input.Load(s.Err)
+	if err != nil {
+		return err
+	}
+	champ := t.SystemIndex(o.Champion)
+	if champ < 0 {
+		return t.UnknownSystemError("champion", o.Champion)
+	}
+	challengers, err := matchChallengers(t, o.Challengers, champ)
+	if err != nil {
+		return err
+	}
+	rep, err := buildCompare(t, champ, challengers, cfg)
+	if err != nil {
+		return err
+	}
+	if align.Summary() != "" {
+		rep.Alignment = &align
+	}
+	if o.Output == "" || o.Output == "-" {
+		return writeCompare(s.Out, rep, o.Format, o.RiskView)
+	}
+	return writeFileAtomic(o.Output, func(w io.Writer) error { return writeCompare(w, rep, o.Format, o.RiskView) })
+}
+
+// matchChallengers resolves --challenger patterns to system indices, in the
+// order the patterns and then the table name them, without duplicates. A
+// pattern that is a system's exact name selects that system; otherwise it is
+// a path.Match glob, which never selects the champion. Naming the champion
+// is an error, and so is a pattern that matches nothing.
+func matchChallengers(t *scores.Table, patterns []string, champ int) ([]int, error) {
+	var out []int
+	for _, p := range patterns {
+		if p == t.Systems[champ] {
+			return nil, fmt.Errorf("challenger %q is the champion", p)
+		}
+		// A system's exact name is never read as a glob ("run[2]" is a name).
+		if s := t.SystemIndex(p); s >= 0 {
+			if !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+			continue
+		}
+		if _, err := path.Match(p, ""); err != nil {
+			return nil, fmt.Errorf("--challenger %q: bad glob: %v", p, err)
+		}
+		found, champMatched := false, false
+		for s, name := range t.Systems {
+			if ok, _ := path.Match(p, name); !ok {
+				continue
+			}
+			if s == champ {
+				champMatched = true
+				continue
+			}
+			found = true
+			if !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+		switch {
+		case !found && champMatched:
+			return nil, fmt.Errorf("--challenger %q matches only the champion", p)
+		case !found:
+			return nil, t.UnknownSystemError("challenger", p)
+		}
+	}
+	return out, nil
+}
+
+// writeFileAtomic writes a file through a temporary file in the same
+// directory renamed into place, so that a failure never leaves a
+// half-written output.
+func writeFileAtomic(name string, write func(io.Writer) error) error {
+	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	if err := write(f); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, name); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
 }

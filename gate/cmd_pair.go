@@ -1,8 +1,190 @@
 package gate
 
-import "github.com/urfave/cli/v3"
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
 
-// Placeholder until the pair command lands.
+	"github.com/riskgate/riskgate/bayes"
+	"github.com/urfave/cli/v3"
+)
+
+// PairOptions are the settings of riskgate pair.
+type PairOptions struct {
+	Input      *InputOptions
+	A, B       string
+	Paired     bool
+	Unpaired   bool
+	Thresholds string
+	ROPE       string
+	ROPEGlass  string
+	ROPERho    string
+	Draws      int
+	Seed       uint64
+	Level      float64
+	Format     string
+	Output     string
+}
+
+const pairDescription = `Sakai's (SIGIR 2017) Bayesian tests of two systems' per-topic scores. The paired model
+is a bivariate normal over the topics both systems scored; the unpaired model, two
+independent normals. Both have flat priors, and both posteriors are drawn exactly
+(no MCMC): --draws independent draws, so Monte Carlo error is sd/√draws.
+
+For diff = μ_a − μ_b, Glass's Δ with either baseline (glass1 = diff/σ_a,
+glass2 = diff/σ_b) and, paired, the correlation rho: the posterior mean (EAP), sd,
+credible interval, highest-density interval, P(quantity > threshold), and the HDI+ROPE
+decision of Zhang et al. (SIGIR 2016): much_better (HDI above the ROPE), better (HDI
+leaves the ROPE upwards only), equivalent (HDI inside), worse, much_worse, undecided
+(HDI wider than the ROPE on both sides). Beside them, the classical paired t-test (or
+Welch's t-test) with the one-sided p-value of H1: μ_a > μ_b and its confidence interval.`
+
 func newPairCommand(s *Streams) *cli.Command {
-	return &cli.Command{Name: "pair", Usage: "(not implemented yet)", Action: notYet("pair")}
+	o := &PairOptions{Input: NewInputOptions(s)}
+	return &cli.Command{
+		Name:        "pair",
+		Usage:       "Bayesian comparison of two systems (Sakai 2017): P(H|D), credible intervals, Glass's Δ, ROPE decisions",
+		UsageText:   "riskgate pair --a NAME --b NAME [--paired|--unpaired] [--threshold diff=0,glass=0.2,rho=0.9] [--rope -0.01,0.01] [--format table|md|json|csv] INPUT...",
+		Description: pairDescription,
+		Flags:       o.flags(),
+		Action: func(ctx context.Context, c *cli.Command) error {
+			o.Input.Paths = c.Args().Slice()
+			return runPair(o, s)
+		},
+	}
+}
+
+func (o *PairOptions) flags() []cli.Flag {
+	def := bayes.DefaultTwoSampleOptions()
+	flags := []cli.Flag{
+		&cli.StringFlag{Name: "a", Destination: &o.A, Required: true, Usage: "system `NAME` of the challenger (system 1)"},
+		&cli.StringFlag{Name: "b", Destination: &o.B, Required: true, Usage: "system `NAME` of the baseline, e.g. the champion (system 2)"},
+		&cli.BoolFlag{Name: "paired", Destination: &o.Paired, Usage: "Sakai's paired model over the topics both systems scored (the default)"},
+		&cli.BoolFlag{Name: "unpaired", Destination: &o.Unpaired, Usage: "Sakai's unpaired model (two independent normals; Welch's t-test beside it)"},
+		&cli.StringFlag{Name: "threshold", Value: "diff=0,glass=0.2,rho=0.9", Destination: &o.Thresholds,
+			Usage: "thresholds of P(quantity > threshold) as `KEY=VALUE,...`; keys diff, glass (both), glass1, glass2, rho"},
+		&cli.StringFlag{Name: "rope", Value: "-0.01,0.01", Destination: &o.ROPE,
+			Usage: "bounds `LO,HI` of the region of practical equivalence of diff, on the measure's scale"},
+		&cli.StringFlag{Name: "rope-glass", Value: "-0.1,0.1", Destination: &o.ROPEGlass,
+			Usage: "bounds `LO,HI` of the region of practical equivalence of Glass's Δ (Kruschke: half a small effect)"},
+		&cli.StringFlag{Name: "rope-rho", Value: "-0.1,0.1", Destination: &o.ROPERho,
+			Usage: "bounds `LO,HI` of the region of practical equivalence of rho"},
+		&cli.IntFlag{Name: "draws", Value: def.Draws, Destination: &o.Draws, Usage: "`N` exact posterior draws"},
+		&cli.Uint64Flag{Name: "seed", Value: 1, Destination: &o.Seed, Usage: "`SEED` of the random draws"},
+		&cli.FloatFlag{Name: "level", Value: def.CredMass, Destination: &o.Level,
+			Usage: "`MASS` of the credible intervals, HDIs and the classical confidence interval"},
+		&cli.StringFlag{Name: "format", Value: "table", Destination: &o.Format, Usage: "output `FORMAT`: table, md, json, csv"},
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Destination: &o.Output,
+			Usage: "write to `FILE` (atomically: a temporary file renamed into place) instead of standard output"},
+	}
+	// The shared input flags, with --format renamed: here --format is the
+	// output format, as in riskgate compare.
+	for _, f := range o.Input.Flags() {
+		if sf, ok := f.(*cli.StringFlag); ok && sf.Name == "format" {
+			c := *sf
+			c.Name = "input-format"
+			f = &c
+		}
+		flags = append(flags, f)
+	}
+	return flags
+}
+
+// maxDraws bounds --draws of pair and classify (memory grows linearly with it).
+const maxDraws = 5_000_000
+
+// settings validates the options that do not need the data.
+func (o *PairOptions) settings() (bayes.TwoSampleOptions, error) {
+	opt := bayes.DefaultTwoSampleOptions()
+	if o.Paired && o.Unpaired {
+		return opt, fmt.Errorf("give --paired or --unpaired, not both")
+	}
+	opt.Paired = !o.Unpaired
+	if o.Draws < 100 || o.Draws > maxDraws {
+		return opt, fmt.Errorf("--draws %d: expected 100 to %d", o.Draws, maxDraws)
+	}
+	opt.Draws = o.Draws
+	opt.Seed = o.Seed
+	if !(o.Level > 0 && o.Level < 1) {
+		return opt, fmt.Errorf("--level %v: expected a mass strictly between 0 and 1", o.Level)
+	}
+	opt.CredMass = o.Level
+	th, err := parsePairThresholds(o.Thresholds, opt.Thresholds)
+	if err != nil {
+		return opt, err
+	}
+	opt.Thresholds = th
+	for _, r := range []struct {
+		flag, value string
+		dst         *bayes.ROPE
+	}{{"--rope", o.ROPE, &opt.ROPEs.Diff}, {"--rope-glass", o.ROPEGlass, &opt.ROPEs.Glass}, {"--rope-rho", o.ROPERho, &opt.ROPEs.Rho}} {
+		lo, hi, err := parseLoHi(r.flag, r.value)
+		if err != nil {
+			return opt, err
+		}
+		*r.dst = bayes.ROPE{Lo: lo, Hi: hi}
+	}
+	if err := checkPairFormat(o.Format); err != nil {
+		return opt, fmt.Errorf("%w (input formats go in --input-format)", err)
+	}
+	return opt, nil
+}
+
+// parsePairThresholds reads "diff=0,glass=0.2,rho=0.9" over the defaults in th.
+func parsePairThresholds(s string, th bayes.TwoSampleThresholds) (bayes.TwoSampleThresholds, error) {
+	if strings.TrimSpace(s) == "" {
+		return th, nil
+	}
+	for _, kv := range strings.Split(s, ",") {
+		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
+		x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if !ok || err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+			return th, fmt.Errorf("--threshold %q: expected KEY=NUMBER pairs separated by commas, e.g. diff=0,glass=0.2,rho=0.9", kv)
+		}
+		switch strings.TrimSpace(k) {
+		case "diff":
+			th.Diff = x
+		case "glass":
+			th.Glass1, th.Glass2 = x, x
+		case "glass1":
+			th.Glass1 = x
+		case "glass2":
+			th.Glass2 = x
+		case "rho":
+			th.Rho = x
+		default:
+			return th, fmt.Errorf("--threshold: unknown quantity %q (valid: diff, glass, glass1, glass2, rho)", k)
+		}
+	}
+	return th, nil
+}
+
+func runPair(o *PairOptions, s *Streams) error {
+	opt, err := o.settings()
+	if err != nil {
+		return err
+	}
+	if o.A == o.B {
+		return fmt.Errorf("--a and --b name the same system %q", o.A)
+	}
+	t, align, err := o.Input.Load(s.Err)
+	if err != nil {
+		return err
+	}
+	ia, ib := t.SystemIndex(o.A), t.SystemIndex(o.B)
+	if ia < 0 {
+		return t.UnknownSystemError("--a", o.A)
+	}
+	if ib < 0 {
+		return t.UnknownSystemError("--b", o.B)
+	}
+	rep, err := buildPairReport(t.Measure, o.A, o.B, t.Topics, t.Scores[ia], t.Scores[ib], opt)
+	if err != nil {
+		return err
+	}
+	rep.Alignment = align
+	return writeAtomically(s.Out, o.Output, func(w io.Writer) error { return writePair(w, rep, o.Format) })
 }

@@ -1,8 +1,246 @@
 package gate
 
-import "github.com/urfave/cli/v3"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
 
-// Placeholder until the policy command lands.
+	"github.com/riskgate/riskgate/policies"
+	"github.com/urfave/cli/v3"
+)
+
+// DefaultPolicyFile is the file `riskgate policy init` writes when given none.
+const DefaultPolicyFile = "riskgate-policy.yaml"
+
 func newPolicyCommand(s *Streams) *cli.Command {
-	return &cli.Command{Name: "policy", Usage: "(not implemented yet)", Action: notYet("policy")}
+	return &cli.Command{
+		Name:  "policy",
+		Usage: "check, explain and start policy files",
+		Description: "A policy names the champion and challengers, the model settings, the data requirements and the\n" +
+			"rules a challenger must pass. These commands check policies, say what they do, print their JSON\n" +
+			"Schema and write a commented starter.",
+		Commands: []*cli.Command{
+			newPolicyValidateCommand(s),
+			newPolicyExplainCommand(s),
+			newPolicySchemaCommand(s),
+			newPolicyInitCommand(s),
+		},
+	}
+}
+
+// readPolicy parses a policy file, or standard input for "-".
+func readPolicy(s *Streams, path string) (*policies.Policy, error) {
+	if path != "-" {
+		return policies.Load(path)
+	}
+	data, err := io.ReadAll(io.LimitReader(s.In, policies.MaxSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading standard input: %w", err)
+	}
+	return policies.Parse("<stdin>", data)
+}
+
+func printWarnings(w io.Writer, p *policies.Policy, now time.Time) {
+	for _, msg := range p.Warnings(now) {
+		fmt.Fprintf(w, "riskgate: warning: %s\n", msg)
+	}
+}
+
+// PolicyValidateOptions are the inputs of `riskgate policy validate`.
+type PolicyValidateOptions struct {
+	Files []string
+	Now   func() time.Time // for waiver expiry; time.Now outside tests
+}
+
+func newPolicyValidateCommand(s *Streams) *cli.Command {
+	opts := PolicyValidateOptions{Now: time.Now}
+	return &cli.Command{
+		Name:      "validate",
+		Usage:     "check policy files",
+		ArgsUsage: "FILE...",
+		Description: "Parses each policy and reports every problem on standard error as one line\n" +
+			"file:line:column: what is wrong (valid: …).\n" +
+			"Valid policies get one line each; likely mistakes (an expired waiver, a two-sided test bounded\n" +
+			"from above) are warnings on standard error. \"-\" reads standard input.\n" +
+			"Exit status: 0 when every policy is valid, 2 otherwise.",
+		Action: func(_ context.Context, cmd *cli.Command) error {
+			opts.Files = cmd.Args().Slice()
+			return runPolicyValidate(s, opts)
+		},
+	}
+}
+
+func runPolicyValidate(s *Streams, o PolicyValidateOptions) error {
+	if len(o.Files) == 0 {
+		return errors.New("policy validate: name at least one policy FILE (\"-\" reads standard input)")
+	}
+	invalid := 0
+	for _, f := range o.Files {
+		p, err := readPolicy(s, f)
+		if err != nil {
+			// Like a compiler: one file:line:column line per problem, so that
+			// editors can jump to each; the summary goes through Main.
+			fmt.Fprintln(s.Err, err)
+			invalid++
+			continue
+		}
+		var needs []string
+		for _, a := range p.Needs() {
+			needs = append(needs, string(a))
+		}
+		fmt.Fprintf(s.Out, "%s: valid policy %q: %d rules; computes %s\n", p.File, p.Name, len(p.Rules), strings.Join(needs, ", "))
+		printWarnings(s.Err, p, o.Now())
+	}
+	if invalid > 0 {
+		return &StatusError{Code: ExitError, Err: fmt.Errorf("%d of %d policy files are invalid", invalid, len(o.Files))}
+	}
+	return nil
+}
+
+// PolicyExplainOptions are the inputs of `riskgate policy explain`.
+type PolicyExplainOptions struct {
+	File string // "" explains the default policy
+	Now  func() time.Time
+}
+
+func newPolicyExplainCommand(s *Streams) *cli.Command {
+	opts := PolicyExplainOptions{Now: time.Now}
+	return &cli.Command{
+		Name:      "explain",
+		Usage:     "say in plain words what a policy will do",
+		ArgsUsage: "[FILE]",
+		Description: "Prints the roles, inputs, settings, each rule, how verdicts combine, the waivers and the\n" +
+			"analyses the gate will run. Without FILE, explains the built-in default policy (the one\n" +
+			"`riskgate policy init` writes). \"-\" reads standard input.",
+		Action: func(_ context.Context, cmd *cli.Command) error {
+			if cmd.NArg() > 1 {
+				return fmt.Errorf("policy explain: give one policy FILE, got %d", cmd.NArg())
+			}
+			opts.File = cmd.Args().First()
+			return runPolicyExplain(s, opts)
+		},
+	}
+}
+
+func runPolicyExplain(s *Streams, o PolicyExplainOptions) error {
+	p := policies.Default()
+	if o.File != "" {
+		var err error
+		if p, err = readPolicy(s, o.File); err != nil {
+			return err
+		}
+	}
+	now := o.Now()
+	fmt.Fprint(s.Out, p.Explain(now))
+	fmt.Fprintf(s.Out, "\nExit status of riskgate gate: %d pass or warn, %d fail, %d inconclusive, %d bad input or policy.\n",
+		ExitPass, ExitFail, ExitInconclusive, ExitError)
+	printWarnings(s.Err, p, now)
+	return nil
+}
+
+func newPolicySchemaCommand(s *Streams) *cli.Command {
+	return &cli.Command{
+		Name:  "schema",
+		Usage: "print the JSON Schema of policy files",
+		Description: "Prints a JSON Schema (draft 2020-12) for editors, e.g. with the YAML language server:\n" +
+			"  riskgate policy schema > riskgate-policy.schema.json\n" +
+			"  # yaml-language-server: $schema=riskgate-policy.schema.json   (first line of the policy)\n" +
+			"It checks the shape of a policy; validate also checks references across keys.",
+		Action: func(context.Context, *cli.Command) error {
+			_, err := s.Out.Write(policies.Schema())
+			return err
+		},
+	}
+}
+
+// PolicyInitOptions are the inputs of `riskgate policy init`.
+type PolicyInitOptions struct {
+	File  string // "-" writes to standard output
+	Force bool   // overwrite an existing file
+}
+
+func newPolicyInitCommand(s *Streams) *cli.Command {
+	opts := PolicyInitOptions{}
+	return &cli.Command{
+		Name:      "init",
+		Usage:     "write a commented starter policy",
+		ArgsUsage: "[FILE]",
+		Description: "Writes the commented starter policy to FILE (default " + DefaultPolicyFile + "; \"-\" for standard\n" +
+			"output). It never overwrites an existing file unless --force is given.",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "force", Destination: &opts.Force, Usage: "overwrite FILE if it exists"},
+		},
+		Action: func(_ context.Context, cmd *cli.Command) error {
+			if cmd.NArg() > 1 {
+				return fmt.Errorf("policy init: give at most one FILE, got %d", cmd.NArg())
+			}
+			opts.File = cmd.Args().First()
+			return runPolicyInit(s, opts)
+		},
+	}
+}
+
+func runPolicyInit(s *Streams, o PolicyInitOptions) error {
+	if o.File == "" {
+		o.File = DefaultPolicyFile
+	}
+	if o.File == "-" {
+		_, err := s.Out.Write(policies.Starter())
+		return err
+	}
+	if err := writeNewFile(o.File, policies.Starter(), o.Force); err != nil {
+		return err
+	}
+	fmt.Fprintf(s.Out, "wrote %s; edit it, then check it with: riskgate policy validate %s\n", o.File, o.File)
+	return nil
+}
+
+// writeNewFile writes data to path through a temporary file in the same
+// folder, so that no reader ever sees a half-written file. Without force it
+// refuses to replace an existing file, atomically (a hard link fails if the
+// name exists); with force it renames over it.
+func writeNewFile(path string, data []byte, force bool) (err error) {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		tmp.Close()           // a second close after success is harmless
+		os.Remove(tmp.Name()) // gone after a rename or link+remove; cleaned up after a failure
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	name := tmp.Name()
+	if force {
+		return os.Rename(name, path)
+	}
+	switch err := os.Link(name, path); {
+	case err == nil:
+		return nil
+	case errors.Is(err, fs.ErrExist):
+		return fmt.Errorf("%s already exists; use --force to overwrite it", path)
+	default:
+		// No hard links on this file system: check, then rename.
+		if _, statErr := os.Lstat(path); statErr == nil {
+			return fmt.Errorf("%s already exists; use --force to overwrite it", path)
+		}
+		return os.Rename(name, path)
+	}
 }

@@ -11,6 +11,8 @@ import (
 )
 
 // InputOptions are the flags every command that reads a score table shares.
+// The input format is --input-format because --format names the output format
+// in every command.
 type InputOptions struct {
 	Paths   []string // positional INPUT arguments; "-" reads Stdin
 	Format  string
@@ -42,7 +44,7 @@ func (o *InputOptions) Flags() []cli.Flag {
 		modes[i] = string(m)
 	}
 	return []cli.Flag{
-		&cli.StringFlag{Name: "format", Value: string(scores.Auto), Destination: &o.Format,
+		&cli.StringFlag{Name: "input-format", Value: string(scores.Auto), Destination: &o.Format,
 			Usage: "input `FORMAT`: " + strings.Join(formats, ", ") + " (auto detects each file's format from its content)"},
 		&cli.StringFlag{Name: "qrels", Destination: &o.Qrels, Usage: "qrels `FILE` to score TREC run inputs against"},
 		&cli.StringFlag{Name: "measure", Destination: &o.Measure,

@@ -30,7 +30,7 @@ func TestInputOptionsFromCommandLine(t *testing.T) {
 			return err
 		},
 	}
-	if err := cmd.Run(context.Background(), []string{"x", "--format", "csv-long", "--measure", "map", "--topics", "zero", "-"}); err != nil {
+	if err := cmd.Run(context.Background(), []string{"x", "--input-format", "csv-long", "--measure", "map", "--topics", "zero", "-"}); err != nil {
 		t.Fatal(err)
 	}
 	if tab.Measure != "map" || !slices.Equal(tab.Systems, []string{"A", "B"}) || tab.Scores[1][1] != 0 || len(align.FilledCells) != 1 {
@@ -55,7 +55,7 @@ func TestInputOptionsDefaultsAndErrors(t *testing.T) {
 		want string
 	}{
 		{InputOptions{}, "no INPUT given: name score files (CSV, JSON Lines, trec_eval -q output), TREC runs with --qrels, or - for standard input"},
-		{InputOptions{Paths: []string{"-"}, Format: "xml", Topics: "intersect"}, `--format "xml": expected one of auto, run, trec_eval, csv-long, csv-wide, jsonl`},
+		{InputOptions{Paths: []string{"-"}, Format: "xml", Topics: "intersect"}, `--input-format "xml": expected one of auto, run, trec_eval, csv-long, csv-wide, jsonl`},
 		{InputOptions{Paths: []string{"-"}, Format: "auto", Topics: "all"}, `--topics "all": expected one of intersect, zero, error, keep`},
 		{InputOptions{Paths: []string{"-"}, Topics: "error", Stdin: strings.NewReader("topic,A,B\n1,0.5,\n")},
 			`system "B" has no scores (--topics error)`},

@@ -30,7 +30,7 @@ const (
 	JSONL    Format = "jsonl"     // {"system","topic","measure","score"} per line
 )
 
-// Formats lists the valid --format values in the order the CLI documents them.
+// Formats lists the valid --input-format values in the order the CLI documents them.
 var Formats = []Format{Auto, Run, TrecEval, CSVLong, CSVWide, JSONL}
 
 // csvAny is what detection says of a CSV file: the header decides long or wide.
@@ -39,7 +39,7 @@ const csvAny Format = "csv"
 // DefaultRunMeasure is the measure computed from runs when none is named.
 const DefaultRunMeasure = "map"
 
-// ParseFormat validates a --format value; "" means Auto.
+// ParseFormat validates a --input-format value; "" means Auto.
 func ParseFormat(s string) (Format, error) {
 	if s == "" {
 		return Auto, nil
@@ -51,7 +51,7 @@ func ParseFormat(s string) (Format, error) {
 	for i, f := range Formats {
 		names[i] = string(f)
 	}
-	return "", fmt.Errorf("--format %q: expected one of %s", s, strings.Join(names, ", "))
+	return "", fmt.Errorf("--input-format %q: expected one of %s", s, strings.Join(names, ", "))
 }
 
 // LoadOptions control Load.
@@ -115,7 +115,7 @@ func Load(paths []string, opt LoadOptions) (*Table, error) {
 		}
 	}
 	if len(runs) > 0 && opt.Qrels == "" {
-		return nil, fmt.Errorf("%s is a TREC run file: scoring runs needs --qrels FILE (or name another format with --format)", runs[0])
+		return nil, fmt.Errorf("%s is a TREC run file: scoring runs needs --qrels FILE (or name another format with --input-format)", runs[0])
 	}
 
 	runsDone := false
@@ -216,12 +216,12 @@ func (l *loader) open(path string, forced Format) (*input, error) {
 		return nil, inputerr.At(in.name, 0, "the file is empty; expected %s", expectedAny)
 	case !found:
 		in.close()
-		return nil, inputerr.At(in.name, line, "only blank or comment lines in the first %d KB, so the format cannot be told; name it with --format", readBufSize>>10)
+		return nil, inputerr.At(in.name, line, "only blank or comment lines in the first %d KB, so the format cannot be told; name it with --input-format", readBufSize>>10)
 	}
 	in.format = classify(first)
 	if in.format == Auto {
 		in.close()
-		return nil, inputerr.At(in.name, line, "cannot tell the format of %s (tried %s); expected %s, or name the format with --format",
+		return nil, inputerr.At(in.name, line, "cannot tell the format of %s (tried %s); expected %s, or name the format with --input-format",
 			excerpt(first), "jsonl, run, trec_eval, csv-long, csv-wide", expectedAny)
 	}
 	return in, nil

@@ -1,0 +1,241 @@
+package gate
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/riskgate/riskgate/bayes"
+)
+
+// ClassifyReport is the result of riskgate classify; its JSON form is the
+// command's contract (extend it, don't rename).
+type ClassifyReport struct {
+	Truth       string               `json:"truth"`
+	A           string               `json:"a"`
+	B           string               `json:"b"`
+	Positive    string               `json:"positive,omitempty"`
+	Measure     string               `json:"measure"`
+	Model       string               `json:"model"` // "paired" or "unpaired"
+	Documents   int                  `json:"documents"`
+	Draws       int                  `json:"draws"`
+	Seed        uint64               `json:"seed"`
+	Level       pairNum              `json:"level"`
+	ROPE        ClassifyROPE         `json:"rope"`
+	Prior       pairNum              `json:"prior"` // every Beta/Dirichlet hyper-parameter
+	Comparisons []ClassifyComparison `json:"comparisons"`
+	Warnings    []string             `json:"warnings"`
+}
+
+// ClassifyROPE is the region of practical equivalence of the difference.
+type ClassifyROPE struct {
+	Lo pairNum `json:"lo"`
+	Hi pairNum `json:"hi"`
+}
+
+// ClassifyComparison is one binary problem (kind "category") or an average
+// over them (kind "macro" or "micro").
+type ClassifyComparison struct {
+	Name string        `json:"name"`
+	Kind string        `json:"kind"`
+	N    int           `json:"n"`     // documents (summed over categories for averages)
+	NPos int           `json:"n_pos"` // positive documents
+	A    ClassifyScore `json:"a"`
+	B    ClassifyScore `json:"b"`
+	// Diff is the posterior of δ = measure_a − measure_b.
+	Diff ClassifyDiff `json:"diff"`
+	// BF01 is the Savage–Dickey Bayes factor for δ = 0 (above 3: evidence for
+	// no difference; below 1/3: for a difference).
+	BF01 pairNum `json:"bf01"`
+	// The frequentist tests of Yang & Liu (1999), two-sided: per category and
+	// micro, the sign test and the proportions test of accuracies; macro, the
+	// sign test and the paired t-test over categories.
+	SignTest ClassifySign   `json:"sign_test"`
+	PTest    *ClassifyPTest `json:"p_test,omitempty"`
+	TTest    *ClassifyTTest `json:"t_test,omitempty"`
+}
+
+// ClassifyScore is a classifier's measure: observed, and its posterior.
+type ClassifyScore struct {
+	Sample pairNum `json:"sample"`
+	EAP    pairNum `json:"eap"`
+	SD     pairNum `json:"sd"`
+	HDILo  pairNum `json:"hdi_lo"`
+	HDIHi  pairNum `json:"hdi_hi"`
+}
+
+// ClassifyDiff is the posterior of the difference, as pair reports a quantity,
+// plus P(δ < 0).
+type ClassifyDiff struct {
+	PairQuantity
+	PLess pairNum `json:"p_less"`
+}
+
+// ClassifySign is an exact sign test.
+type ClassifySign struct {
+	Wins   int     `json:"wins"`   // A better
+	Losses int     `json:"losses"` // B better
+	P      pairNum `json:"p"`
+}
+
+// ClassifyPTest is the proportions test of two accuracies.
+type ClassifyPTest struct {
+	AccuracyA pairNum `json:"accuracy_a"`
+	AccuracyB pairNum `json:"accuracy_b"`
+	Z         pairNum `json:"z"`
+	P         pairNum `json:"p"`
+}
+
+// ClassifyTTest is the paired t-test over categories (macro).
+type ClassifyTTest struct {
+	MeanDiff pairNum `json:"mean_diff"`
+	T        pairNum `json:"t"`
+	DF       pairNum `json:"df"`
+	P        pairNum `json:"p"`
+}
+
+func buildClassifyReport(res *bayes.ClassifierResult, truth, a, b, positive string, docs int) *ClassifyReport {
+	rep := &ClassifyReport{Truth: truth, A: a, B: b, Positive: positive, Measure: res.Measure.String(), Model: res.Model,
+		Documents: docs, Draws: res.Draws, Seed: res.Seed, Level: pairNum(res.CredMass),
+		ROPE: ClassifyROPE{pairNum(res.ROPE.Lo), pairNum(res.ROPE.Hi)}, Prior: pairNum(res.Prior),
+		Warnings: append([]string{}, res.Warnings...)}
+	for _, r := range res.Rows {
+		c := ClassifyComparison{Name: r.Name, Kind: r.Kind, N: r.N, NPos: r.NPos,
+			A:        ClassifyScore{pairNum(r.SampleA), pairNum(r.A.EAP), pairNum(r.A.SD), pairNum(r.A.HDILo), pairNum(r.A.HDIHi)},
+			B:        ClassifyScore{pairNum(r.SampleB), pairNum(r.B.EAP), pairNum(r.B.SD), pairNum(r.B.HDILo), pairNum(r.B.HDIHi)},
+			Diff:     ClassifyDiff{toPairQuantity(r.Diff), pairNum(r.PLess)},
+			BF01:     pairNum(r.BayesFactor.BF01),
+			SignTest: ClassifySign{r.Sign.Wins, r.Sign.Losses, pairNum(r.Sign.P)},
+		}
+		if r.Kind == "macro" {
+			c.TTest = &ClassifyTTest{pairNum(r.TTest.MeanDiff), pairNum(r.TTest.T), pairNum(r.TTest.DF), pairNum(r.TTest.PTwoSided)}
+		} else {
+			c.PTest = &ClassifyPTest{pairNum(r.PTest.AccuracyA), pairNum(r.PTest.AccuracyB), pairNum(r.PTest.Z), pairNum(r.PTest.P)}
+		}
+		rep.Comparisons = append(rep.Comparisons, c)
+	}
+	return rep
+}
+
+func writeClassify(w io.Writer, r *ClassifyReport, format string) error {
+	switch format {
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	case "csv":
+		return writeClassifyCSV(w, r)
+	case "table", "md":
+		return writeClassifyText(w, r, format == "md")
+	}
+	return checkPairFormat(format)
+}
+
+func writeClassifyCSV(w io.Writer, r *ClassifyReport) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"name", "kind", "measure", "model", "n", "n_pos",
+		"a_sample", "a_eap", "a_sd", "a_hdi_lo", "a_hdi_hi", "b_sample", "b_eap", "b_sd", "b_hdi_lo", "b_hdi_hi",
+		"diff_eap", "diff_sd", "diff_mcse", "diff_lo", "diff_hi", "diff_hdi_lo", "diff_hdi_hi", "p_greater", "p_less",
+		"rope_lo", "rope_hi", "rope_inside", "decision", "bf01",
+		"sign_wins", "sign_losses", "sign_p", "ptest_accuracy_a", "ptest_accuracy_b", "ptest_z", "ptest_p",
+		"ttest_mean_diff", "ttest_t", "ttest_df", "ttest_p"})
+	n := func(x pairNum) string { return pairCSVNum(float64(x)) }
+	for _, c := range r.Comparisons {
+		d := c.Diff
+		row := []string{c.Name, c.Kind, r.Measure, r.Model, strconv.Itoa(c.N), strconv.Itoa(c.NPos),
+			n(c.A.Sample), n(c.A.EAP), n(c.A.SD), n(c.A.HDILo), n(c.A.HDIHi),
+			n(c.B.Sample), n(c.B.EAP), n(c.B.SD), n(c.B.HDILo), n(c.B.HDIHi),
+			n(d.EAP), n(d.SD), n(d.MCSE), n(d.Lo), n(d.Hi), n(d.HDILo), n(d.HDIHi), n(d.PGreater), n(d.PLess),
+			n(d.ROPE.Lo), n(d.ROPE.Hi), n(d.ROPE.Inside), d.ROPE.Decision, n(c.BF01),
+			strconv.Itoa(c.SignTest.Wins), strconv.Itoa(c.SignTest.Losses), n(c.SignTest.P)}
+		if c.PTest != nil {
+			row = append(row, n(c.PTest.AccuracyA), n(c.PTest.AccuracyB), n(c.PTest.Z), n(c.PTest.P))
+		} else {
+			row = append(row, "", "", "", "")
+		}
+		if c.TTest != nil {
+			row = append(row, n(c.TTest.MeanDiff), n(c.TTest.T), n(c.TTest.DF), n(c.TTest.P))
+		} else {
+			row = append(row, "", "", "", "")
+		}
+		cw.Write(row)
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func writeClassifyText(w io.Writer, r *ClassifyReport, md bool) error {
+	esc := func(s string) string { return s }
+	if md {
+		esc = pairMDEscape
+	}
+	title := fmt.Sprintf("%s (a) vs %s (b) against %s: Zhang et al.'s %s model, %s", esc(r.A), esc(r.B), esc(r.Truth), r.Model, r.Measure)
+	if r.Positive != "" {
+		title += ", positive class " + esc(strconv.Quote(r.Positive))
+	}
+	pct := strconv.FormatFloat(100*float64(r.Level), 'g', -1, 64) + "%"
+	sub := fmt.Sprintf("%d documents; %d exact posterior draws, seed %d; ROPE %s; Beta/Dirichlet(%s) priors",
+		r.Documents, r.Draws, r.Seed, pairInterval(float64(r.ROPE.Lo), float64(r.ROPE.Hi), 3), strconv.FormatFloat(float64(r.Prior), 'g', -1, 64))
+	if md {
+		fmt.Fprintf(w, "### %s\n\n%s.\n\n", title, sub)
+	} else {
+		fmt.Fprintf(w, "%s\n%s\n\n", title, sub)
+	}
+	rows := [][]string{{"category", "n+", "a", "b", "δ mean", "δ sd", pct + " HDI of δ", "P(δ<0) / P(δ>0)", "in ROPE", "BF01", "decision", "sign p", "p-test / T-test p"}}
+	for _, c := range r.Comparisons {
+		name := c.Name
+		if c.Kind != "category" {
+			name = "(" + c.Kind + ")"
+		}
+		d := c.Diff
+		dec, _ := bayes.ParseDecision(d.ROPE.Decision)
+		other := "–"
+		if c.PTest != nil {
+			other = pairP(float64(c.PTest.P))
+		} else if c.TTest != nil {
+			other = pairP(float64(c.TTest.P))
+		}
+		rows = append(rows, []string{
+			name, strconv.Itoa(c.NPos),
+			pairFixed(float64(c.A.EAP), 3), pairFixed(float64(c.B.EAP), 3),
+			signed(float64(d.EAP)), pairFixed(float64(d.SD), 3),
+			"[" + signed(float64(d.HDILo)) + ", " + signed(float64(d.HDIHi)) + "]",
+			pairFixed(100*float64(d.PLess), 1) + "% < 0 < " + pairFixed(100*float64(d.PGreater), 1) + "%",
+			pairFixed(100*float64(d.ROPE.Inside), 1) + "%",
+			pairFixed(float64(c.BF01), 3),
+			dec.Symbol() + " " + d.ROPE.Decision,
+			pairP(float64(c.SignTest.P)), other,
+		})
+	}
+	if err := pairTable(w, md, "lrrrrrllrrlrr", rows); err != nil {
+		return err
+	}
+	notes := []string{
+		"a, b: posterior means of the measure; δ = a − b; BF01: Savage–Dickey Bayes factor for δ = 0 (> 3 favours no difference).",
+		"sign p, p-test p: two-sided sign test and proportions test of accuracies (Yang & Liu 1999); the macro row has the sign test and paired t-test over categories.",
+	}
+	if !md {
+		fmt.Fprintln(w)
+	}
+	for _, n := range notes {
+		fmt.Fprintln(w, n)
+	}
+	for _, msg := range r.Warnings {
+		if md {
+			msg = pairMDEscape(msg)
+		}
+		fmt.Fprintf(w, "warning: %s\n", msg)
+	}
+	return nil
+}
+
+// signed formats x with 3 decimals and an explicit sign, as Zhang et al. print δ.
+func signed(x float64) string {
+	s := pairFixed(x, 3)
+	if s != "–" && s[0] != '-' {
+		s = "+" + s
+	}
+	return s
+}

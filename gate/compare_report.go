@@ -1,0 +1,452 @@
+package gate
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/risk"
+)
+
+// The report of riskgate compare. Its JSON form is a stable contract (later
+// commands and external tools read it): fields are added, never renamed.
+// Every measure is reward-positive (higher is better); a non-finite number
+// (an infinite TRisk, an interval the bootstrap could not form) is null and
+// a warning says why.
+
+// CompareReport is the result of comparing a champion with its challengers.
+type CompareReport struct {
+	Champion   string          `json:"champion"`
+	Measure    string          `json:"measure"`
+	LossWeight float64         `json:"loss_weight"` // losses count this many times (w = 1 + α)
+	Level      float64         `json:"level"`       // nominal confidence level before correction
+	Topics     int             `json:"topics"`      // topics every system was scored on
+	Correction string          `json:"correction"`  // bonferroni, holm, bh or none
+	Pool       string          `json:"pool"`        // systems ZRisk, GeoRisk, ANOVA and Tukey run over: compared or all
+	Seed       uint64          `json:"seed"`
+	Samples    int             `json:"samples"` // B of the bootstrap, randomisation and bootstrap tests
+	Systems    []CompareSystem `json:"systems"`
+	ANOVA      CompareANOVA    `json:"anova"`
+	TukeyHSD   CompareTukey    `json:"tukey_hsd"`
+	// Alignment records the topics dropped or cells filled to make the
+	// table complete (--topics); absent when nothing changed.
+	Alignment *scores.Alignment `json:"alignment,omitempty"`
+	Warnings  []string          `json:"warnings,omitempty"`
+}
+
+// CompareSystem is one system of the report. Challenger-only fields are
+// absent for the champion and artifacts; zrisk and georisk are present for
+// every system in the pool.
+type CompareSystem struct {
+	Name    string        `json:"name"`
+	Role    string        `json:"role"` // champion, challenger or artifact
+	Mean    CompareFloat  `json:"mean"`
+	ZRisk   *CompareFloat `json:"zrisk,omitempty"`
+	GeoRisk *CompareFloat `json:"georisk,omitempty"`
+	*CompareChallenger
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// CompareChallenger holds what is measured of a challenger against the champion.
+type CompareChallenger struct {
+	URisk      CompareFloat   `json:"urisk"`
+	TRisk      CompareFloat   `json:"trisk"`
+	TRiskP     CompareFloat   `json:"trisk_p"`     // two-sided, uncorrected (as Dinçer et al. and Benham et al.)
+	TRiskPAdj  CompareFloat   `json:"trisk_p_adj"` // after the correction
+	BCa        CompareCI      `json:"bca"`         // at the corrected level
+	Percentile CompareCI      `json:"percentile"`  // at the corrected level
+	Wins       int            `json:"wins"`
+	Ties       int            `json:"ties"`
+	Losses     int            `json:"losses"`
+	Tests      CompareTests   `json:"tests"`
+	Effects    CompareEffects `json:"effect_sizes"`
+}
+
+// CompareCI is a confidence interval.
+type CompareCI struct {
+	Lo    CompareFloat `json:"lo"`
+	Hi    CompareFloat `json:"hi"`
+	Level float64      `json:"level"`
+}
+
+// CompareTests are the classical tests of a challenger against the champion.
+// p is the test's own two-sided p-value, p_adj the one after the correction
+// over the challengers.
+type CompareTests struct {
+	PairedT struct {
+		T     CompareFloat `json:"t"`
+		DF    CompareFloat `json:"df"`
+		P     CompareFloat `json:"p"`
+		PAdj  CompareFloat `json:"p_adj"`
+		Lo    CompareFloat `json:"lo"`
+		Hi    CompareFloat `json:"hi"`
+		Level float64      `json:"level"`
+	} `json:"paired_t"`
+	WelchT struct {
+		T    CompareFloat `json:"t"`
+		DF   CompareFloat `json:"df"`
+		P    CompareFloat `json:"p"`
+		PAdj CompareFloat `json:"p_adj"`
+	} `json:"welch_t"`
+	Wilcoxon struct {
+		V     CompareFloat `json:"v"`
+		P     CompareFloat `json:"p"`
+		PAdj  CompareFloat `json:"p_adj"`
+		Exact bool         `json:"exact"`
+	} `json:"wilcoxon"`
+	Sign struct {
+		Pos  int          `json:"pos"`
+		Neg  int          `json:"neg"`
+		P    CompareFloat `json:"p"`
+		PAdj CompareFloat `json:"p_adj"`
+	} `json:"sign"`
+	Permutation struct {
+		P    CompareFloat `json:"p"`
+		PAdj CompareFloat `json:"p_adj"`
+		B    int          `json:"b"`
+	} `json:"permutation"`
+	Bootstrap struct {
+		T    CompareFloat `json:"t"`
+		P    CompareFloat `json:"p"`
+		PAdj CompareFloat `json:"p_adj"`
+		B    int          `json:"b"`
+	} `json:"bootstrap"`
+}
+
+// CompareEffects are effect sizes of a challenger against the champion.
+type CompareEffects struct {
+	GlassDeltaChampion   CompareFloat `json:"glass_delta_champion"`   // (x̄ − b̄)/s_champion
+	GlassDeltaChallenger CompareFloat `json:"glass_delta_challenger"` // (x̄ − b̄)/s_challenger
+	CohenD               CompareFloat `json:"cohen_d"`                // paired d_z = d̄/s_d
+}
+
+// CompareANOVA holds the ANOVA tables over the pool.
+type CompareANOVA struct {
+	Systems []string          `json:"systems"`
+	TwoWay  CompareANOVATable `json:"two_way"` // score ~ system + topic
+	OneWay  CompareANOVATable `json:"one_way"` // score ~ system
+}
+
+// CompareANOVATable is one ANOVA table.
+type CompareANOVATable struct {
+	Rows              []CompareANOVARow `json:"rows"`
+	EtaSquared        CompareFloat      `json:"eta_squared"`
+	PartialEtaSquared CompareFloat      `json:"partial_eta_squared"`
+	Warnings          []string          `json:"warnings,omitempty"`
+}
+
+// CompareANOVARow is one row of an ANOVA table; f and p are null on the residuals row.
+type CompareANOVARow struct {
+	Source string       `json:"source"`
+	DF     CompareFloat `json:"df"`
+	SS     CompareFloat `json:"ss"`
+	MS     CompareFloat `json:"ms"`
+	F      CompareFloat `json:"f"`
+	P      CompareFloat `json:"p"`
+}
+
+// CompareTukey is Tukey's HSD over the pool on the two-way model, with the
+// randomised Tukey HSD p-value of each pair.
+type CompareTukey struct {
+	Model    string             `json:"model"`
+	Level    float64            `json:"level"`
+	Q        CompareFloat       `json:"q"`  // critical studentized range
+	SE       CompareFloat       `json:"se"` // √(MSE/n)
+	DF       CompareFloat       `json:"df"`
+	B        int                `json:"b"` // replicates of the randomised test (0: not run)
+	Pairs    []CompareTukeyPair `json:"pairs"`
+	Warnings []string           `json:"warnings,omitempty"`
+}
+
+// CompareTukeyPair compares systems A and B: diff = compareMean(B) − compareMean(A), as R's "B-A".
+type CompareTukeyPair struct {
+	A           string        `json:"a"`
+	B           string        `json:"b"`
+	Diff        CompareFloat  `json:"diff"`
+	Lo          CompareFloat  `json:"lo"`
+	Hi          CompareFloat  `json:"hi"`
+	P           CompareFloat  `json:"p"`
+	PRandomized *CompareFloat `json:"p_randomized,omitempty"`
+}
+
+// CompareFloat is a float64 whose JSON form is null when it is NaN or ±Inf.
+type CompareFloat float64
+
+// MarshalJSON writes the shortest decimal that round-trips, or null.
+func (n CompareFloat) MarshalJSON() ([]byte, error) {
+	v := float64(n)
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return []byte("null"), nil
+	}
+	return strconv.AppendFloat(nil, v, 'g', -1, 64), nil
+}
+
+// UnmarshalJSON reads a number or null (NaN).
+func (n *CompareFloat) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*n = CompareFloat(math.NaN())
+		return nil
+	}
+	var v float64
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*n = CompareFloat(v)
+	return nil
+}
+
+func compareFloatPtr(v float64) *CompareFloat { n := CompareFloat(v); return &n }
+
+// compareSettings are the resolved options of a comparison.
+type compareSettings struct {
+	lossWeight   float64
+	level        float64
+	correction   risk.Correction
+	poolAll      bool
+	seed         uint64
+	samples      int // bootstrap, randomisation and bootstrap-test replicates
+	tukeySamples int // randomised Tukey HSD replicates; 0 skips it
+}
+
+// buildCompare runs every analysis of a champion (index champ in t) against
+// the challengers (indices, in report order). t must be complete.
+func buildCompare(t *scores.Table, champ int, challengers []int, cfg compareSettings) (*CompareReport, error) {
+	if len(t.Topics) < 2 {
+		return nil, fmt.Errorf("need at least 2 topics scored for every system, have %d", len(t.Topics))
+	}
+	if n := t.Missing(); n > 0 {
+		return nil, fmt.Errorf("compare needs a score for every system on every topic; %d cell(s) are missing (use --topics intersect or zero)", n)
+	}
+	rep := &CompareReport{
+		Champion:   t.Systems[champ],
+		Measure:    t.Measure,
+		LossWeight: cfg.lossWeight,
+		Level:      cfg.level,
+		Topics:     len(t.Topics),
+		Correction: string(cfg.correction),
+		Pool:       "compared",
+		Seed:       cfg.seed,
+		Samples:    cfg.samples,
+	}
+	if cfg.poolAll {
+		rep.Pool = "all"
+	}
+
+	// Report order: champion, challengers as given, artifacts in table order.
+	order := append([]int{champ}, challengers...)
+	role := map[int]string{champ: "champion"}
+	for _, c := range challengers {
+		role[c] = "challenger"
+	}
+	for s := range t.Systems {
+		if _, ok := role[s]; !ok {
+			role[s] = "artifact"
+			order = append(order, s)
+		}
+	}
+	pool := order[:1+len(challengers)]
+	if cfg.poolAll {
+		pool = order
+	}
+	for _, s := range order {
+		rep.Systems = append(rep.Systems, CompareSystem{Name: t.Systems[s], Role: role[s], Mean: CompareFloat(compareMean(t.Scores[s]))})
+	}
+
+	poolScores := make(risk.Systems, len(pool))
+	poolNames := make([]string, len(pool))
+	for i, s := range pool {
+		poolScores[i] = t.Scores[s]
+		poolNames[i] = t.Systems[s]
+	}
+	geo, err := poolScores.GeoRisk(cfg.lossWeight)
+	if err != nil {
+		return nil, err
+	}
+	for i := range pool {
+		rep.Systems[i].ZRisk = compareFloatPtr(geo.ZRisk.Values[i])
+		rep.Systems[i].GeoRisk = compareFloatPtr(geo.Values[i])
+	}
+	rep.Warnings = append(rep.Warnings, comparePrefixed("ZRisk/GeoRisk", geo.Warnings)...)
+
+	m := len(challengers)
+	ciLevel := cfg.correction.Level(cfg.level, m)
+	boot := risk.BootstrapOptions{B: cfg.samples, Level: ciLevel, Seed: cfg.seed}
+	// p-values to correct, by test, in challenger order.
+	raw := map[string][]float64{}
+	for i, c := range challengers {
+		sys := &rep.Systems[1+i]
+		r, warns, err := measureChallenger(risk.Pair{X: t.Scores[c], Base: t.Scores[champ]}, cfg.lossWeight, ciLevel, boot, cfg)
+		if err != nil {
+			return nil, fmt.Errorf("challenger %q: %w", t.Systems[c], err)
+		}
+		sys.CompareChallenger = r
+		sys.Warnings = warns
+		for k, p := range map[string]float64{
+			"trisk": float64(r.TRiskP), "paired_t": float64(r.Tests.PairedT.P), "welch_t": float64(r.Tests.WelchT.P),
+			"wilcoxon": float64(r.Tests.Wilcoxon.P), "sign": float64(r.Tests.Sign.P),
+			"permutation": float64(r.Tests.Permutation.P), "bootstrap": float64(r.Tests.Bootstrap.P),
+		} {
+			raw[k] = append(raw[k], p)
+		}
+	}
+	adj := map[string][]float64{}
+	for k, p := range raw {
+		adj[k] = cfg.correction.Adjust(p)
+	}
+	for i := range challengers {
+		r := rep.Systems[1+i].CompareChallenger
+		r.TRiskPAdj = CompareFloat(adj["trisk"][i])
+		r.Tests.PairedT.PAdj = CompareFloat(adj["paired_t"][i])
+		r.Tests.WelchT.PAdj = CompareFloat(adj["welch_t"][i])
+		r.Tests.Wilcoxon.PAdj = CompareFloat(adj["wilcoxon"][i])
+		r.Tests.Sign.PAdj = CompareFloat(adj["sign"][i])
+		r.Tests.Permutation.PAdj = CompareFloat(adj["permutation"][i])
+		r.Tests.Bootstrap.PAdj = CompareFloat(adj["bootstrap"][i])
+	}
+
+	if err := fillCompareANOVA(rep, poolScores, poolNames, cfg); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// measureChallenger measures one challenger against the champion.
+func measureChallenger(p risk.Pair, w, ciLevel float64, boot risk.BootstrapOptions, cfg compareSettings) (*CompareChallenger, []string, error) {
+	var warns []string
+	r := &CompareChallenger{}
+	u, err := p.URisk(w)
+	if err != nil {
+		return nil, nil, err
+	}
+	r.URisk = CompareFloat(u.Value)
+	tr, err := p.TRisk(w)
+	if err != nil {
+		return nil, nil, err
+	}
+	r.TRisk, r.TRiskP = CompareFloat(tr.T), CompareFloat(tr.P)
+	warns = append(warns, comparePrefixed("TRisk", tr.Warnings)...)
+	bc, err := p.BCa(w, boot)
+	if err != nil {
+		return nil, nil, err
+	}
+	r.BCa = CompareCI{Lo: CompareFloat(bc.BCa.Lo), Hi: CompareFloat(bc.BCa.Hi), Level: bc.BCa.Level}
+	r.Percentile = CompareCI{Lo: CompareFloat(bc.Percentile.Lo), Hi: CompareFloat(bc.Percentile.Hi), Level: bc.Percentile.Level}
+	warns = append(warns, comparePrefixed("bootstrap", bc.Warnings)...)
+	o, err := p.Outcomes()
+	if err != nil {
+		return nil, nil, err
+	}
+	r.Wins, r.Ties, r.Losses = o.Wins, o.Ties, o.Losses
+
+	pt, err := p.PairedT(ciLevel)
+	if err != nil {
+		return nil, nil, err
+	}
+	tp := &r.Tests.PairedT
+	tp.T, tp.DF, tp.P, tp.Lo, tp.Hi, tp.Level = CompareFloat(pt.T), CompareFloat(pt.DF), CompareFloat(pt.P), CompareFloat(pt.CI.Lo), CompareFloat(pt.CI.Hi), pt.CI.Level
+	warns = append(warns, comparePrefixed("paired t", pt.Warnings)...)
+	wt, err := p.WelchT(ciLevel)
+	if err != nil {
+		return nil, nil, err
+	}
+	r.Tests.WelchT.T, r.Tests.WelchT.DF, r.Tests.WelchT.P = CompareFloat(wt.T), CompareFloat(wt.DF), CompareFloat(wt.P)
+	warns = append(warns, comparePrefixed("Welch t", wt.Warnings)...)
+	wx, err := p.Wilcoxon(risk.WilcoxonAuto)
+	if err != nil {
+		return nil, nil, err
+	}
+	r.Tests.Wilcoxon.V, r.Tests.Wilcoxon.P, r.Tests.Wilcoxon.Exact = CompareFloat(wx.V), CompareFloat(wx.P), wx.Exact
+	warns = append(warns, comparePrefixed("Wilcoxon", wx.Warnings)...)
+	sg, err := p.Sign()
+	if err != nil {
+		return nil, nil, err
+	}
+	r.Tests.Sign.Pos, r.Tests.Sign.Neg, r.Tests.Sign.P = sg.Pos, sg.Neg, CompareFloat(sg.P)
+	warns = append(warns, comparePrefixed("sign test", sg.Warnings)...)
+	rz, err := p.Randomization(cfg.samples, cfg.seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	r.Tests.Permutation.P, r.Tests.Permutation.B = CompareFloat(rz.P), rz.B
+	warns = append(warns, comparePrefixed("randomisation test", rz.Warnings)...)
+	sb, err := p.StudentizedBootstrap(cfg.samples, cfg.seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	r.Tests.Bootstrap.T, r.Tests.Bootstrap.P, r.Tests.Bootstrap.B = CompareFloat(sb.T), CompareFloat(sb.P), sb.B
+	warns = append(warns, comparePrefixed("bootstrap test", sb.Warnings)...)
+
+	g, err := p.GlassDelta()
+	if err != nil {
+		return nil, nil, err
+	}
+	cd, err := p.CohenD()
+	if err != nil {
+		return nil, nil, err
+	}
+	r.Effects = CompareEffects{GlassDeltaChampion: CompareFloat(g.ByBase), GlassDeltaChallenger: CompareFloat(g.ByX), CohenD: CompareFloat(cd.D)}
+	warns = append(warns, comparePrefixed("Glass's Δ", g.Warnings)...)
+	warns = append(warns, comparePrefixed("Cohen's d", cd.Warnings)...)
+	return r, warns, nil
+}
+
+// compareANOVA fills the ANOVA and Tukey HSD sections over the pool.
+func fillCompareANOVA(rep *CompareReport, s risk.Systems, names []string, cfg compareSettings) error {
+	rep.ANOVA.Systems = names
+	two, err := s.TwoWayANOVA()
+	if err != nil {
+		return err
+	}
+	one, err := s.OneWayANOVA()
+	if err != nil {
+		return err
+	}
+	rep.ANOVA.TwoWay, rep.ANOVA.OneWay = toCompareANOVATable(two), toCompareANOVATable(one)
+	h, err := s.TukeyHSD(true, cfg.level)
+	if err != nil {
+		return err
+	}
+	rep.TukeyHSD = CompareTukey{Model: h.Model, Level: h.Level, Q: CompareFloat(h.Q), SE: CompareFloat(h.SE), DF: CompareFloat(h.DF), Warnings: h.Warnings}
+	var rt risk.RandomizedTukeyHSD
+	if cfg.tukeySamples > 0 {
+		rt, err = s.RandomizedTukeyHSD(cfg.tukeySamples, cfg.seed)
+		if err != nil {
+			return err
+		}
+		rep.TukeyHSD.B = rt.B
+	}
+	for i, p := range h.Pairs {
+		line := CompareTukeyPair{A: names[p.A], B: names[p.B], Diff: CompareFloat(p.Diff), Lo: CompareFloat(p.Lo), Hi: CompareFloat(p.Hi), P: CompareFloat(p.P)}
+		if cfg.tukeySamples > 0 {
+			line.PRandomized = compareFloatPtr(rt.Pairs[i].P)
+		}
+		rep.TukeyHSD.Pairs = append(rep.TukeyHSD.Pairs, line)
+	}
+	return nil
+}
+
+func toCompareANOVATable(a risk.ANOVA) CompareANOVATable {
+	t := CompareANOVATable{EtaSquared: CompareFloat(a.EtaSquared), PartialEtaSquared: CompareFloat(a.PartialEtaSquared), Warnings: a.Warnings}
+	for _, r := range a.Rows {
+		t.Rows = append(t.Rows, CompareANOVARow{Source: r.Source, DF: CompareFloat(r.DF), SS: CompareFloat(r.SS), MS: CompareFloat(r.MS), F: CompareFloat(r.F), P: CompareFloat(r.P)})
+	}
+	return t
+}
+
+func comparePrefixed(what string, warnings []string) []string {
+	out := make([]string, len(warnings))
+	for i, w := range warnings {
+		out[i] = what + ": " + w
+	}
+	return out
+}
+
+func compareMean(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s / float64(len(x))
+}

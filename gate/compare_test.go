@@ -1,0 +1,393 @@
+package gate
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/internal/shared"
+)
+
+// TestCompareGolden checks whole outputs of riskgate compare in every format
+// against testdata/compare_*.golden (go test ./gate -run CompareGolden -update
+// rewrites them). The input is a small hand-made table with a tied topic, an
+// artifact and two challengers.
+func TestCompareGolden(t *testing.T) {
+	small := filepath.Join("testdata", "compare_small.csv")
+	base := []string{"compare", "--champion", "base", "--challenger", "fusion", "--challenger", "exp*", "--samples", "20000", "--tukey-samples", "2000"}
+	cases := []struct {
+		name string
+		args []string
+	}{
+		{"table", []string{}},
+		{"md_riskview", []string{"--format", "md", "--risk-view", "--alpha", "5"}},
+		{"json", []string{"--format", "json"}},
+		{"csv", []string{"--format", "csv"}},
+		{"table_pool_all_holm", []string{"--pool", "all", "--correction", "holm", "--loss-weight", "2"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			args := append(append(append([]string{}, base...), c.args...), small)
+			code, out, errw := runMain(t, args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errw)
+			}
+			golden := filepath.Join("testdata", "compare_"+c.name+".golden")
+			if *update {
+				if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if out != string(want) {
+				t.Errorf("output differs from %s (run with -update after checking the change):\n--- got\n%s\n--- want\n%s", golden, out, want)
+			}
+		})
+	}
+}
+
+// TestCompareJSONContract checks the field names the issue fixes: later
+// issues and external tools rely on them.
+func TestCompareJSONContract(t *testing.T) {
+	code, out, errw := runMain(t, "compare", "--champion", "base", "--challenger", "fusion", "--samples", "1000", "--tukey-samples", "100",
+		"--format", "json", filepath.Join("testdata", "compare_small.csv"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errw)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"champion", "measure", "loss_weight", "level", "topics", "systems", "anova", "tukey_hsd"} {
+		if _, ok := doc[k]; !ok {
+			t.Errorf("top level lacks %q", k)
+		}
+	}
+	roles := map[string]map[string]any{}
+	for _, s := range doc["systems"].([]any) {
+		m := s.(map[string]any)
+		roles[m["role"].(string)] = m
+		for _, k := range []string{"name", "role", "mean"} {
+			if _, ok := m[k]; !ok {
+				t.Errorf("system %v lacks %q", m["name"], k)
+			}
+		}
+	}
+	ch := roles["challenger"]
+	for _, k := range []string{"urisk", "trisk", "trisk_p", "bca", "percentile", "zrisk", "georisk", "wins", "ties", "losses", "tests"} {
+		if _, ok := ch[k]; !ok {
+			t.Errorf("challenger lacks %q", k)
+		}
+	}
+	for _, k := range []string{"lo", "hi", "level"} {
+		if _, ok := ch["bca"].(map[string]any)[k]; !ok {
+			t.Errorf("bca lacks %q", k)
+		}
+		if _, ok := ch["percentile"].(map[string]any)[k]; !ok {
+			t.Errorf("percentile lacks %q", k)
+		}
+	}
+	tests := ch["tests"].(map[string]any)
+	for test, keys := range map[string][]string{
+		"paired_t": {"t", "df", "p", "lo", "hi"}, "welch_t": {"t", "df", "p"}, "wilcoxon": {"v", "p"},
+		"sign": {"pos", "neg", "p"}, "permutation": {"p", "b"}, "bootstrap": {"p", "b"},
+	} {
+		m, ok := tests[test].(map[string]any)
+		if !ok {
+			t.Errorf("tests lack %q", test)
+			continue
+		}
+		for _, k := range keys {
+			if _, ok := m[k]; !ok {
+				t.Errorf("tests.%s lacks %q", test, k)
+			}
+		}
+	}
+	if _, ok := roles["artifact"]["urisk"]; ok {
+		t.Error("an artifact carries challenger fields")
+	}
+	if _, ok := roles["artifact"]["zrisk"]; ok {
+		t.Error("an artifact outside the pool carries zrisk")
+	}
+	if _, ok := roles["champion"]["zrisk"]; !ok {
+		t.Error("the champion lacks zrisk")
+	}
+}
+
+// TestCompareAgainstReferences runs the command on rb04.csv (through the
+// score loader) and checks its JSON against reference/paper/table3.csv and
+// reference/r_freq/rb04_pairs.csv (w = 5): Table 3's URisk⁻, TRisk⁻ and
+// BCa⁻ to the printed precision (TRisk ±0.002, BCa ±0.005), R's
+// deterministic statistics to 1e-8 relative, and ZRisk⁻ with --alpha 5.
+func TestCompareAgainstReferences(t *testing.T) {
+	data := shared.Path(t, "data/bayesian-risk/rb04.csv")
+	run := func(extra ...string) *CompareReport {
+		args := append([]string{"compare", "--champion", "Champion", "--challenger", "Chal. *", "--format", "json", "--tukey-samples", "0"}, extra...)
+		code, out, errw := runMain(t, append(args, data)...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errw)
+		}
+		var rep CompareReport
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatal(err)
+		}
+		return &rep
+	}
+	rep := run("--loss-weight", "5")
+	bySys := map[string]CompareSystem{}
+	for _, s := range rep.Systems {
+		bySys[s.Name] = s
+	}
+	table3 := readCSVRecords(t, shared.Path(t, "reference/paper/table3.csv"))
+	for _, row := range table3 {
+		s := bySys[row["system"]]
+		if s.Name == "" {
+			t.Fatalf("no system %q in the report", row["system"])
+		}
+		near(t, s.Name+" AP", float64(s.Mean), row["ap"], 0.0005)
+		if s.Role != "challenger" {
+			continue
+		}
+		near(t, s.Name+" URisk⁻", -float64(s.URisk), row["urisk_minus"], 0.0005)
+		near(t, s.Name+" TRisk⁻", -float64(s.TRisk), row["trisk_minus"], 0.002)
+		near(t, s.Name+" BCa⁻ lo", -float64(s.BCa.Hi), row["bca_minus_lo"], 0.005)
+		near(t, s.Name+" BCa⁻ hi", -float64(s.BCa.Lo), row["bca_minus_hi"], 0.005)
+		if s.BCa.Level != 1-0.05/4 {
+			t.Errorf("%s BCa level %v, want 1 − 0.05/4", s.Name, s.BCa.Level)
+		}
+	}
+	for _, row := range readCSVRecords(t, shared.Path(t, "reference/r_freq/rb04_pairs.csv")) {
+		if row["r"] != "5" {
+			continue
+		}
+		s := bySys[row["system"]]
+		te := s.Tests
+		for _, c := range []struct {
+			got float64
+			col string
+		}{
+			{float64(s.URisk), "urisk"}, {float64(s.TRisk), "trisk"},
+			{float64(te.PairedT.T), "t_paired"}, {float64(te.PairedT.P), "p_paired"},
+			{float64(te.WelchT.T), "t_welch"}, {float64(te.WelchT.DF), "df_welch"}, {float64(te.WelchT.P), "p_welch"},
+			{float64(te.Wilcoxon.V), "wilcoxon_V"}, {float64(te.Wilcoxon.P), "p_wilcoxon"},
+			{float64(te.Sign.Pos), "sign_pos"}, {float64(te.Sign.Neg), "sign_neg"}, {float64(te.Sign.P), "p_sign"},
+		} {
+			want := parseNum(t, row[c.col])
+			if math.Abs(c.got-want) > 1e-8*math.Abs(want) {
+				t.Errorf("%s %s = %.15g, R %.15g", s.Name, c.col, c.got, want)
+			}
+		}
+		near(t, s.Name+" BCa lo", float64(s.BCa.Lo), row["bca_lo"], 0.005)
+		near(t, s.Name+" BCa hi", float64(s.BCa.Hi), row["bca_hi"], 0.005)
+		near(t, s.Name+" percentile lo", float64(s.Percentile.Lo), row["perc_lo"], 0.005)
+		near(t, s.Name+" percentile hi", float64(s.Percentile.Hi), row["perc_hi"], 0.005)
+	}
+	// ZRisk⁻ of Table 3 is at 1 + α with α = 5.
+	rep6 := run("--alpha", "5")
+	if rep6.LossWeight != 6 {
+		t.Errorf("--alpha 5 gave loss weight %v", rep6.LossWeight)
+	}
+	for _, s := range rep6.Systems {
+		for _, row := range table3 {
+			if row["system"] == s.Name {
+				near(t, s.Name+" ZRisk⁻", -float64(*s.ZRisk), row["zrisk_minus"], 0.005)
+			}
+		}
+	}
+}
+
+func near(t *testing.T, what string, got float64, wantText string, tol float64) {
+	t.Helper()
+	want := parseNum(t, wantText)
+	if math.Abs(got-want) > tol {
+		t.Errorf("%s = %.5f, reference %s (tolerance %g)", what, got, wantText, tol)
+	}
+}
+
+// TestCompareErrors: bad input and options give one line and exit status 2.
+func TestCompareErrors(t *testing.T) {
+	small := filepath.Join("testdata", "compare_small.csv")
+	one := writeTemp(t, "one.csv", "system,topic,score\nA,t1,0.5\nB,t1,0.4\nA,t2,0.3\n")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--champion", "nobody", "--challenger", "fusion", small}, `champion "nobody" is not in the data; systems are: "base", "fusion", "expand", "old"`},
+		{[]string{"--champion", "base", "--challenger", "z*", small}, `challenger "z*" is not in the data; systems are: "base"`},
+		{[]string{"--champion", "base", "--challenger", "base", small}, `challenger "base" is the champion`},
+		{[]string{"--champion", "base", "--challenger", "[", small}, `--challenger "[": bad glob`},
+		{[]string{"--champion", "base", "--challenger", "ba*", small}, `--challenger "ba*" matches only the champion`},
+		{[]string{"--champion", "base", "--challenger", "fusion", "--correction", "sidak", small}, `--correction: unknown correction "sidak": expected one of bonferroni, holm, bh, none`},
+		{[]string{"--champion", "base", "--challenger", "fusion", "--alpha", "1", "--loss-weight", "2", small}, "give --loss-weight W or --alpha A"},
+		{[]string{"--champion", "base", "--challenger", "fusion", "--loss-weight", "0", small}, "loss weight 0: expected a positive number"},
+		{[]string{"--champion", "base", "--challenger", "fusion", "--level", "95", small}, "--level 95: expected a confidence level"},
+		{[]string{"--champion", "base", "--challenger", "fusion", "--format", "xml", small}, `--format "xml": expected one of table, md, json, csv`},
+		{[]string{"--champion", "base", "--challenger", "fusion", "--pool", "some", small}, `--pool "some": expected compared or all`},
+		{[]string{"--champion", "base", "--challenger", "fusion", "--samples", "10", small}, "--samples 10: expected at least 100"},
+		{[]string{"--champion", "A", "--challenger", "B", one}, "need at least 2 topics scored for every system, have 1"},
+		{[]string{"--champion", "A", "--challenger", "B", "--topics", "keep", one}, "compare needs a score for every system on every topic; 1 cell(s) are missing"},
+		{[]string{"--champion", "base", "--challenger", "fusion"}, "no INPUT given"},
+	}
+	for _, c := range cases {
+		code, out, errw := runMain(t, append([]string{"compare"}, c.args...)...)
+		// Alignment notes may precede the error, which is one line.
+		var lines []string
+		for _, l := range strings.Split(strings.TrimSuffix(errw, "\n"), "\n") {
+			if !strings.HasPrefix(l, "riskgate: note: ") {
+				lines = append(lines, l)
+			}
+		}
+		if code != ExitError || out != "" || len(lines) != 1 || !strings.Contains(lines[0], c.want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and one line containing %q", c.args, code, out, errw, c.want)
+		}
+	}
+}
+
+// TestCompareOutputFile: --output writes the file whole, and a failure leaves
+// nothing behind.
+func TestCompareOutputFile(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "report.json")
+	args := []string{"compare", "--champion", "base", "--challenger", "fusion", "--samples", "1000", "--tukey-samples", "0", "--format", "json", "-o", out, filepath.Join("testdata", "compare_small.csv")}
+	code, stdout, errw := runMain(t, args...)
+	if code != 0 || stdout != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, errw)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil || !json.Valid(b) {
+		t.Fatalf("output file: %v, valid JSON %v", err, json.Valid(b))
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("directory holds %d entries, want only the report", len(entries))
+	}
+	bad := filepath.Join(dir, "missing", "report.json")
+	args[len(args)-2] = bad
+	if code, _, _ := runMain(t, args...); code != ExitError {
+		t.Errorf("unwritable output: exit %d", code)
+	}
+	if _, err := os.Stat(bad); err == nil {
+		t.Error("a failed write left a file")
+	}
+}
+
+// TestCompareDeterministic: the same seed gives the same output; another
+// seed changes the randomised figures.
+func TestCompareDeterministic(t *testing.T) {
+	args := func(seed string) []string {
+		return []string{"compare", "--champion", "base", "--challenger", "*", "--samples", "5000", "--tukey-samples", "500", "--seed", seed, "--format", "json", filepath.Join("testdata", "compare_small.csv")}
+	}
+	_, a, _ := runMain(t, args("7")...)
+	_, b, _ := runMain(t, args("7")...)
+	_, c, _ := runMain(t, args("8")...)
+	if a != b {
+		t.Error("same seed, different output")
+	}
+	if a == c {
+		t.Error("different seeds, same output")
+	}
+}
+
+func writeTemp(t *testing.T, name, content string) string {
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// readCSVRecords reads a CSV file with a header into maps.
+func readCSVRecords(t *testing.T, path string) []map[string]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []map[string]string
+	for _, r := range rows[1:] {
+		m := map[string]string{}
+		for i, h := range rows[0] {
+			m[h] = r[i]
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func parseNum(t *testing.T, s string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatalf("reference value %q: %v", s, err)
+	}
+	return v
+}
+
+// TestMatchChallengers: exact names win over globs, globs skip the champion,
+// and duplicates collapse in first-match order.
+func TestMatchChallengers(t *testing.T) {
+	tab := scores.NewTable("map", []string{"base", "run[2]", "run2", "runx", "other"}, []string{"t1", "t2"})
+	cases := []struct {
+		patterns []string
+		want     []int
+	}{
+		{[]string{"run[2]"}, []int{1}},             // the exact name, not the glob matching "run2"
+		{[]string{"run?"}, []int{2, 3}},            // glob
+		{[]string{"*"}, []int{1, 2, 3, 4}},         // never the champion
+		{[]string{"runx", "run*"}, []int{3, 1, 2}}, // pattern order, then table order, no duplicates
+	}
+	for _, c := range cases {
+		got, err := matchChallengers(tab, c.patterns, 0)
+		if err != nil || !slices.Equal(got, c.want) {
+			t.Errorf("%q: %v, %v; want %v", c.patterns, got, err, c.want)
+		}
+	}
+}
+
+// TestCompareGOMAXPROCS: the whole report is identical with one or two
+// threads.
+func TestCompareGOMAXPROCS(t *testing.T) {
+	args := []string{"compare", "--champion", "base", "--challenger", "*", "--samples", "20000", "--tukey-samples", "2000", "--format", "json", filepath.Join("testdata", "compare_small.csv")}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	runtime.GOMAXPROCS(1)
+	_, one, _ := runMain(t, args...)
+	runtime.GOMAXPROCS(2)
+	_, two, _ := runMain(t, args...)
+	if one != two {
+		t.Error("output differs between GOMAXPROCS 1 and 2")
+	}
+}
+
+// TestCompareAlignmentRecorded: topics dropped to complete the table are
+// named in the JSON report as well as noted on stderr.
+func TestCompareAlignmentRecorded(t *testing.T) {
+	in := writeTemp(t, "x.csv", "system,topic,score\nA,t1,0.5\nB,t1,0.4\nA,t2,0.3\nB,t2,0.2\nA,t3,0.1\nB,t4,0.3\nA,t4,0.25\n")
+	code, out, errw := runMain(t, "compare", "--champion", "A", "--challenger", "B", "--samples", "1000", "--format", "json", in)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errw)
+	}
+	var rep CompareReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Topics != 3 || rep.Alignment == nil || !slices.Equal(rep.Alignment.DroppedTopics, []string{"t3"}) || !strings.Contains(errw, `"t3"`) {
+		t.Errorf("topics %d, alignment %+v, stderr %q", rep.Topics, rep.Alignment, errw)
+	}
+}

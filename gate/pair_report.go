@@ -1,0 +1,285 @@
+package gate
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/gate/scores"
+)
+
+// PairReport is the result of riskgate pair; its JSON form is the command's
+// contract (extend it, don't rename).
+type PairReport struct {
+	A       string  `json:"a"`
+	B       string  `json:"b"`
+	Measure string  `json:"measure"`
+	Model   string  `json:"model"`  // "paired" or "unpaired"
+	Topics  int     `json:"topics"` // topics in the aligned table
+	NA      int     `json:"n_a"`    // scores of a used by the model
+	NB      int     `json:"n_b"`
+	Draws   int     `json:"draws"`
+	Seed    uint64  `json:"seed"`
+	Level   pairNum `json:"level"`
+	// Sampler says how the posterior was drawn; AcceptanceRate is that of the
+	// paired model's rejection sampler.
+	Sampler        string           `json:"sampler"`
+	AcceptanceRate *pairNum         `json:"acceptance_rate,omitempty"`
+	Quantities     PairQuantities   `json:"quantities"`
+	Classical      PairClassical    `json:"classical"`
+	Alignment      scores.Alignment `json:"alignment"`
+	Warnings       []string         `json:"warnings"`
+}
+
+// PairQuantities are the posterior summaries: diff = μ_a − μ_b,
+// glass1 = diff/σ_a, glass2 = diff/σ_b and (paired model) rho.
+type PairQuantities struct {
+	Diff   PairQuantity  `json:"diff"`
+	Glass1 PairQuantity  `json:"glass1"`
+	Glass2 PairQuantity  `json:"glass2"`
+	Rho    *PairQuantity `json:"rho,omitempty"`
+}
+
+// PairQuantity summarises one posterior quantity.
+type PairQuantity struct {
+	EAP       pairNum  `json:"eap"`
+	SD        pairNum  `json:"sd"`
+	MCSE      pairNum  `json:"mcse"` // Monte Carlo standard error of eap (sd/√draws: the draws are independent)
+	Lo        pairNum  `json:"lo"`   // equal-tailed credible interval
+	Hi        pairNum  `json:"hi"`
+	HDILo     pairNum  `json:"hdi_lo"`
+	HDIHi     pairNum  `json:"hdi_hi"`
+	Threshold pairNum  `json:"threshold"`
+	PGreater  pairNum  `json:"p_greater"` // P(quantity > threshold | data)
+	ROPE      PairROPE `json:"rope"`
+}
+
+// PairROPE is the HDI+ROPE decision of a quantity.
+type PairROPE struct {
+	Lo       pairNum `json:"lo"`
+	Hi       pairNum `json:"hi"`
+	Inside   pairNum `json:"inside"` // share of the posterior inside [lo, hi]
+	Decision string  `json:"decision"`
+}
+
+// PairClassical is the classical test Sakai tabulates beside the Bayesian one.
+type PairClassical struct {
+	Test      string   `json:"test"` // "paired_t" or "welch_t"
+	MeanDiff  pairNum  `json:"mean_diff"`
+	T         pairNum  `json:"t"`
+	DF        pairNum  `json:"df"`
+	P         pairNum  `json:"p"` // one-sided, H1: μ_a > μ_b
+	PTwoSided pairNum  `json:"p_two_sided"`
+	Lo        pairNum  `json:"lo"` // confidence interval of μ_a − μ_b at level
+	Hi        pairNum  `json:"hi"`
+	Glass1    pairNum  `json:"glass1"` // sample Glass's Δ, baseline a
+	Glass2    pairNum  `json:"glass2"` // sample Glass's Δ, baseline b
+	R         *pairNum `json:"r,omitempty"`
+}
+
+// buildPairReport runs the model on the scores xa and xb of one aligned
+// table (NaN = missing): the paired model on the topics both systems scored,
+// the unpaired model on each system's scores.
+func buildPairReport(measure, a, b string, topics []string, xa, xb []float64, opt bayes.TwoSampleOptions) (*PairReport, error) {
+	var ua, ub []float64
+	missing := 0
+	for i := range topics {
+		va, vb := xa[i], xb[i]
+		if opt.Paired {
+			if math.IsNaN(va) || math.IsNaN(vb) {
+				missing++
+				continue
+			}
+			ua, ub = append(ua, va), append(ub, vb)
+			continue
+		}
+		if !math.IsNaN(va) {
+			ua = append(ua, va)
+		}
+		if !math.IsNaN(vb) {
+			ub = append(ub, vb)
+		}
+	}
+	if n := min(len(ua), len(ub)); n < 2 {
+		return nil, fmt.Errorf("pair: %d topic(s) scored for %q and %q; at least 2 are needed (4 for the paired model, 3 for the unpaired)", n, a, b)
+	}
+	res, err := bayes.CompareTwoSystems(ua, ub, opt)
+	if err != nil {
+		return nil, fmt.Errorf("pair: %w", err)
+	}
+	rep := &PairReport{A: a, B: b, Measure: measure, Model: res.Model, Topics: len(topics), NA: len(ua), NB: len(ub),
+		Draws: res.Draws, Seed: res.Seed, Level: pairNum(opt.CredMass), Warnings: []string{}}
+	if opt.Paired {
+		rep.Sampler = "exact: inverse-Wishart proposals accepted with probability 1 − ρ², then μ | Σ normal"
+		ar := pairNum(res.AcceptanceRate)
+		rep.AcceptanceRate = &ar
+		if missing > 0 {
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%d topic(s) lack a score for a or b and are left out of the paired model", missing))
+		}
+	} else {
+		rep.Sampler = "exact: σ² inverse-gamma, then μ | σ normal, per system"
+	}
+	for _, q := range res.Quantities {
+		pq := toPairQuantity(q)
+		switch q.Name {
+		case "diff":
+			rep.Quantities.Diff = pq
+		case "glass1":
+			rep.Quantities.Glass1 = pq
+		case "glass2":
+			rep.Quantities.Glass2 = pq
+		case "rho":
+			rep.Quantities.Rho = &pq
+		}
+	}
+	c := res.Classical
+	rep.Classical = PairClassical{Test: c.Name, MeanDiff: pairNum(c.MeanDiff), T: pairNum(c.T), DF: pairNum(c.DF),
+		P: pairNum(c.P), PTwoSided: pairNum(c.PTwoSided), Lo: pairNum(c.Lo), Hi: pairNum(c.Hi),
+		Glass1: pairNum(c.Glass1), Glass2: pairNum(c.Glass2)}
+	if opt.Paired {
+		r := pairNum(c.R)
+		rep.Classical.R = &r
+	}
+	rep.Warnings = append(rep.Warnings, res.Warnings...)
+	return rep, nil
+}
+
+func toPairQuantity(q bayes.Quantity) PairQuantity {
+	return PairQuantity{EAP: pairNum(q.EAP), SD: pairNum(q.SD), MCSE: pairNum(q.MCSE), Lo: pairNum(q.Lo), Hi: pairNum(q.Hi),
+		HDILo: pairNum(q.HDILo), HDIHi: pairNum(q.HDIHi), Threshold: pairNum(q.Threshold), PGreater: pairNum(q.PGreater),
+		ROPE: PairROPE{Lo: pairNum(q.ROPE.Lo), Hi: pairNum(q.ROPE.Hi), Inside: pairNum(q.ROPE.Inside), Decision: string(q.ROPE.Decision)}}
+}
+
+// pairRow is one quantity with its name and classical counterpart, for the
+// table, md and csv views.
+type pairRow struct {
+	name  string
+	q     PairQuantity
+	label string // what the quantity is, for people
+	// The classical counterpart: an estimate, optionally an interval and a p-value.
+	cEst, cLo, cHi, cP float64
+}
+
+func (r *PairReport) rows() []pairRow {
+	c := r.Classical
+	nan := math.NaN()
+	rows := []pairRow{
+		{"diff", r.Quantities.Diff, "μ_a − μ_b", float64(c.MeanDiff), float64(c.Lo), float64(c.Hi), float64(c.P)},
+		{"glass1", r.Quantities.Glass1, "diff/σ_a", float64(c.Glass1), nan, nan, nan},
+		{"glass2", r.Quantities.Glass2, "diff/σ_b", float64(c.Glass2), nan, nan, nan},
+	}
+	if r.Quantities.Rho != nil {
+		est := nan
+		if c.R != nil {
+			est = float64(*c.R)
+		}
+		rows = append(rows, pairRow{"rho", *r.Quantities.Rho, "correlation", est, nan, nan, nan})
+	}
+	return rows
+}
+
+func writePair(w io.Writer, r *PairReport, format string) error {
+	switch format {
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	case "csv":
+		return writePairCSV(w, r)
+	case "table", "md":
+		return writePairText(w, r, format == "md")
+	}
+	return checkPairFormat(format)
+}
+
+func writePairCSV(w io.Writer, r *PairReport) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"a", "b", "measure", "model", "quantity", "eap", "sd", "mcse", "lo", "hi", "hdi_lo", "hdi_hi",
+		"threshold", "p_greater", "rope_lo", "rope_hi", "rope_inside", "decision",
+		"classical_test", "classical_estimate", "classical_lo", "classical_hi", "classical_p"})
+	for _, row := range r.rows() {
+		q := row.q
+		cw.Write([]string{r.A, r.B, r.Measure, r.Model, row.name,
+			pairCSVNum(float64(q.EAP)), pairCSVNum(float64(q.SD)), pairCSVNum(float64(q.MCSE)),
+			pairCSVNum(float64(q.Lo)), pairCSVNum(float64(q.Hi)), pairCSVNum(float64(q.HDILo)), pairCSVNum(float64(q.HDIHi)),
+			pairCSVNum(float64(q.Threshold)), pairCSVNum(float64(q.PGreater)),
+			pairCSVNum(float64(q.ROPE.Lo)), pairCSVNum(float64(q.ROPE.Hi)), pairCSVNum(float64(q.ROPE.Inside)), q.ROPE.Decision,
+			r.Classical.Test, pairCSVNum(row.cEst), pairCSVNum(row.cLo), pairCSVNum(row.cHi), pairCSVNum(row.cP)})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func writePairText(w io.Writer, r *PairReport, md bool) error {
+	model := "Sakai's paired model (bivariate normal)"
+	test := "paired t-test"
+	if r.Model == "unpaired" {
+		model = "Sakai's unpaired model (two normals)"
+		test = "Welch's t-test"
+	}
+	pct := strconv.FormatFloat(100*float64(r.Level), 'g', -1, 64) + "%"
+	esc := func(s string) string { return s }
+	if md {
+		esc = pairMDEscape
+	}
+	title := fmt.Sprintf("%s (a) vs %s (b): %s", esc(r.A), esc(r.B), model)
+	sub := fmt.Sprintf("measure %s, %d topics (a: %d, b: %d scores used); %d exact posterior draws, seed %d", esc(orQuote(r.Measure)), r.Topics, r.NA, r.NB, r.Draws, r.Seed)
+	if md {
+		fmt.Fprintf(w, "### %s\n\n%s.\n\n", title, sub)
+	} else {
+		fmt.Fprintf(w, "%s\n%s\n\n", title, sub)
+	}
+	rows := [][]string{{"quantity", "EAP", "sd", pct + " CI", pct + " HDI", "P(> threshold)", "ROPE", "in ROPE", "decision", "classical"}}
+	for _, row := range r.rows() {
+		q := row.q
+		classical := pairFixed(row.cEst, 4)
+		if row.name == "diff" {
+			classical += " " + pairInterval(row.cLo, row.cHi, 4) + ", p = " + pairP(row.cP)
+		}
+		d, _ := bayes.ParseDecision(q.ROPE.Decision)
+		rows = append(rows, []string{
+			row.name + " (" + row.label + ")",
+			pairFixed(float64(q.EAP), 4), pairFixed(float64(q.SD), 4),
+			pairInterval(float64(q.Lo), float64(q.Hi), 4), pairInterval(float64(q.HDILo), float64(q.HDIHi), 4),
+			"P(>" + strconv.FormatFloat(float64(q.Threshold), 'g', -1, 64) + ") = " + pairP(float64(q.PGreater)),
+			pairInterval(float64(q.ROPE.Lo), float64(q.ROPE.Hi), 3),
+			pairFixed(100*float64(q.ROPE.Inside), 1) + "%",
+			d.Symbol() + " " + q.ROPE.Decision,
+			classical,
+		})
+	}
+	if err := pairTable(w, md, "lrrllllrll", rows); err != nil {
+		return err
+	}
+	c := r.Classical
+	line := fmt.Sprintf("Classical %s: μ_a − μ_b = %s, %s CI %s, t = %s on %s df, one-sided p = %s (H1: a > b), two-sided p = %s.",
+		test, pairFixed(float64(c.MeanDiff), 4), pct, pairInterval(float64(c.Lo), float64(c.Hi), 4),
+		pairFixed(float64(c.T), 3), pairFixed(float64(c.DF), 2), pairP(float64(c.P)), pairP(float64(c.PTwoSided)))
+	if !md {
+		line = "\n" + line
+	}
+	fmt.Fprintln(w, line)
+	if r.AcceptanceRate != nil {
+		fmt.Fprintf(w, "Sampler: %s (acceptance rate %s).\n", r.Sampler, pairFixed(float64(*r.AcceptanceRate), 3))
+	} else {
+		fmt.Fprintf(w, "Sampler: %s.\n", r.Sampler)
+	}
+	for _, msg := range r.Warnings {
+		if md {
+			msg = pairMDEscape(msg)
+		}
+		fmt.Fprintf(w, "warning: %s\n", msg)
+	}
+	return nil
+}
+
+func orQuote(s string) string {
+	if s == "" {
+		return "(unnamed)"
+	}
+	return s
+}

@@ -1,0 +1,317 @@
+package trec
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Usage is the one-line synopsis of riskgate eval.
+const Usage = "riskgate eval [-q] [-c] [-n] [-l LEVEL] [-M MAXDOCS] [-N NUMDOCS] [-m MEASURE[.PARAMS]]... QRELS RUN..."
+
+// Help is riskgate eval's help text.
+const Help = `usage: ` + Usage + `
+
+Evaluate TREC runs against qrels exactly as NIST trec_eval v10 does: the same
+measures, names, line order and "all" lines, byte for byte. Each RUN gives one
+block of output, in argument order. RUN "-" reads standard input.
+
+  -q        also print each topic's values, before the summary
+  -c        average over every qrels topic; a topic missing from the run
+            scores 0 (without -c such a topic is an error, as in trec_eval v10)
+  -n        no summary ("all") lines
+  -l LEVEL  lowest relevance level that counts as relevant (default 1)
+  -M N      keep only the top N documents of each topic, after sorting
+  -N N      number of documents in the collection (used by utility)
+  -m NAME   measure or group to print; repeatable; parameters after '.':
+            P.5,10  ndcg_cut.10  iprec_at_recall..1,.5  ndcg.1=3,2=9
+            groups: official (default), all_trec, set
+
+Options take attached values too (-l2, -M100, -mP.10) and may follow the
+files, as with trec_eval's getopt. Measures: ` + "all of -m all_trec plus dcg and ideal_dcg" + `.
+Not supported: -J, -D, -R, -T, -Z and the prefs/qrels_jg measures.
+`
+
+// CommandLine is a parsed riskgate eval (trec_eval) command line.
+type CommandLine struct {
+	Query     bool     // -q
+	Complete  bool     // -c
+	NoSummary bool     // -n
+	Help      bool     // -h, --help
+	Version   bool     // -v, --version
+	RelLevel  int64    // -l
+	MaxDocs   int64    // -M
+	NumDocs   int64    // -N
+	Measures  []string // -m, in order
+	Qrels     string
+	Runs      []string
+}
+
+// UsageError is a bad command line.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg + "; usage: " + Usage }
+
+type optSpec struct {
+	short   byte
+	long    string
+	hasArg  bool
+	support string // non-empty: why it is not supported
+}
+
+// opts mirrors trec_eval's getopt_long table (trec_eval.c).
+var opts = []optSpec{
+	{'h', "help", false, ""},
+	{'v', "version", false, ""},
+	{'q', "query_eval_wanted", false, ""},
+	{'m', "measure", true, ""},
+	{'c', "complete_rel_info_wanted", false, ""},
+	{'l', "level_for_rel", true, ""},
+	{'n', "nosummary", false, ""},
+	{'D', "Debug_level", true, "debug output"},
+	{'J', "Judged_docs_only", false, "judged-documents-only evaluation"},
+	{'N', "Number_docs_in_coll", true, ""},
+	{'M', "Max_retrieved_per_topic", true, ""},
+	{'R', "Rel_info_format", true, "qrels formats other than qrels"},
+	{'T', "Results_format", true, "results formats other than trec_results"},
+	{'o', "Output_old_results_format", false, "the obsolete old output format"},
+	{'Z', "Zscore", true, "Z scores"},
+}
+
+// ParseCommandLine parses trec_eval's arguments the way GNU getopt_long
+// does: short options may be bundled (-qc) and take attached or separate
+// values (-l2, -l 2, -mP.10), long options take "=value" or the next
+// argument and may be abbreviated, options may follow the files, and "--"
+// ends them.
+func ParseCommandLine(args []string) (*CommandLine, error) {
+	c := &CommandLine{RelLevel: 1, MaxDocs: math.MaxInt64}
+	var pos []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			pos = append(pos, args[i+1:]...)
+			i = len(args)
+		case strings.HasPrefix(a, "--"):
+			name, value, hasValue := strings.Cut(a[2:], "=")
+			o, err := longOpt(name)
+			if err != nil {
+				return nil, err
+			}
+			if o.hasArg && !hasValue {
+				if i+1 >= len(args) {
+					return nil, &UsageError{fmt.Sprintf("option --%s needs a value", o.long)}
+				}
+				i++
+				value = args[i]
+			} else if !o.hasArg && hasValue {
+				return nil, &UsageError{fmt.Sprintf("option --%s takes no value", o.long)}
+			}
+			if err := c.apply(o, "--"+o.long, value); err != nil {
+				return nil, err
+			}
+		case len(a) > 1 && a[0] == '-':
+			for j := 1; j < len(a); j++ {
+				o := shortOpt(a[j])
+				if o == nil {
+					return nil, &UsageError{fmt.Sprintf("unknown option -%c", a[j])}
+				}
+				value := ""
+				if o.hasArg {
+					if j+1 < len(a) {
+						value = a[j+1:]
+					} else if i+1 < len(args) {
+						i++
+						value = args[i]
+					} else {
+						return nil, &UsageError{fmt.Sprintf("option -%c needs a value", o.short)}
+					}
+					j = len(a)
+				}
+				if err := c.apply(o, "-"+string(o.short), value); err != nil {
+					return nil, err
+				}
+			}
+		default:
+			pos = append(pos, a)
+		}
+	}
+	if c.Help || c.Version {
+		return c, nil
+	}
+	if len(pos) < 2 {
+		return nil, &UsageError{fmt.Sprintf("expected a qrels file and at least one run file, got %d file argument(s)", len(pos))}
+	}
+	c.Qrels, c.Runs = pos[0], pos[1:]
+	stdin := 0
+	for _, r := range c.Runs {
+		if r == "-" {
+			stdin++
+		}
+	}
+	if stdin > 1 {
+		return nil, &UsageError{"standard input (-) can be given as only one RUN"}
+	}
+	if c.Qrels == "-" {
+		return nil, &UsageError{"the qrels must be a file, not standard input"}
+	}
+	return c, nil
+}
+
+func shortOpt(b byte) *optSpec {
+	for i := range opts {
+		if opts[i].short == b {
+			return &opts[i]
+		}
+	}
+	return nil
+}
+
+func longOpt(name string) (*optSpec, error) {
+	var match *optSpec
+	n := 0
+	for i := range opts {
+		if opts[i].long == name {
+			return &opts[i], nil
+		}
+		if name != "" && strings.HasPrefix(opts[i].long, name) {
+			match = &opts[i]
+			n++
+		}
+	}
+	switch n {
+	case 0:
+		return nil, &UsageError{fmt.Sprintf("unknown option --%s", name)}
+	case 1:
+		return match, nil
+	}
+	return nil, &UsageError{fmt.Sprintf("option --%s is ambiguous", name)}
+}
+
+func (c *CommandLine) apply(o *optSpec, spelled, value string) error {
+	if o.support != "" {
+		return &UsageError{fmt.Sprintf("option %s (%s) is not supported by riskgate eval", spelled, o.support)}
+	}
+	integer := func(min int64) (int64, error) {
+		v, err := strconv.ParseInt(value, 10, 64)
+		if err != nil || v < min {
+			return 0, &UsageError{fmt.Sprintf("option %s: %q is not an integer ≥ %d", spelled, value, min)}
+		}
+		return v, nil
+	}
+	var err error
+	switch o.short {
+	case 'h':
+		c.Help = true
+	case 'v':
+		c.Version = true
+	case 'q':
+		c.Query = true
+	case 'c':
+		c.Complete = true
+	case 'n':
+		c.NoSummary = true
+	case 'm':
+		c.Measures = append(c.Measures, value)
+	case 'l':
+		c.RelLevel, err = integer(math.MinInt32)
+	case 'M':
+		c.MaxDocs, err = integer(0)
+	case 'N':
+		c.NumDocs, err = integer(0)
+	}
+	return err
+}
+
+// Options returns the evaluation options the command line asks for.
+func (c *CommandLine) Options() Options {
+	opt := Options{RelLevel: c.RelLevel, MaxDocs: c.MaxDocs, NumDocs: c.NumDocs, Missing: MissingFail}
+	if c.Complete {
+		opt.Missing = MissingZero
+	}
+	return opt
+}
+
+// Execute evaluates every run and writes trec_eval's output to stdout, one
+// block per run in argument order; each block goes out as its topics are
+// scored, so a fatal error leaves the lines trec_eval would have printed
+// before stopping. warn receives notes that are not errors.
+//
+// The qrels and the first run are parsed at the same time, and the next run
+// is parsed while one is scored; at most two parsed runs are held at once.
+// Output does not depend on this overlap.
+func (c *CommandLine) Execute(stdin io.Reader, stdout, warn io.Writer) error {
+	ms, err := ParseMeasures(c.Measures)
+	if err != nil {
+		return &UsageError{err.Error()}
+	}
+	done := make(chan struct{})
+	defer close(done)
+	runs := make(chan parsedRun)
+	go func() {
+		defer close(runs)
+		for _, path := range c.Runs {
+			run, err := ReadRunFile(path, stdin)
+			select {
+			case runs <- parsedRun{run, err}:
+			case <-done:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	q, err := ReadQrelsFile(c.Qrels)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(stdout, 1<<16)
+	ev := NewEvaluator(q, ms, c.Options())
+	var line []byte
+	for p := range runs {
+		if p.err != nil {
+			return errors.Join(w.Flush(), p.err)
+		}
+		run := p.run
+		if c.Complete && !sharesTopic(q, run) && warn != nil {
+			fmt.Fprintf(warn, "riskgate: warning: run %s has no topic of qrels %s; with -c every topic scores 0\n", run.Name, q.Name)
+		}
+		s, err := ev.Evaluate(run, func(tr *TopicResult) error {
+			if c.Query {
+				line = AppendTopic(line[:0], ms, tr)
+				_, err := w.Write(line)
+				return err
+			}
+			return nil
+		})
+		if err != nil {
+			return errors.Join(w.Flush(), err)
+		}
+		if !c.NoSummary {
+			line = AppendSummary(line[:0], ms, s)
+			if _, err := w.Write(line); err != nil {
+				return err
+			}
+		}
+	}
+	return w.Flush()
+}
+
+type parsedRun struct {
+	run *Run
+	err error
+}
+
+func sharesTopic(q *Qrels, run *Run) bool {
+	for _, t := range q.topics {
+		if run.topics.lookup([]byte(t.id)) >= 0 {
+			return true
+		}
+	}
+	return false
+}

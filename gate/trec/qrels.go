@@ -1,0 +1,273 @@
+package trec
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+
+	"github.com/riskgate/riskgate/internal/inputerr"
+)
+
+// Qrels are relevance judgments: for each topic, documents with a relevance
+// level. A level ≥ 0 is a judgment (relevant when ≥ the -l level); a negative
+// level means "in the pool but not judged" (trec_eval's RELVALUE_UNJUDGED).
+type Qrels struct {
+	Name   string // file name, for messages
+	docs   *interner
+	topics []qrelsTopic // in strcmp order of the topic id, as trec_eval evaluates them
+	// numPositive counts judgments with level > 0 over the whole file, which
+	// is what trec_eval -c prints as the summary num_rel whatever -l is
+	// (m_num_rel.c: te_calc_avg_num_rel).
+	numPositive int64
+}
+
+type qrelsTopic struct {
+	id     string
+	judged []judgment
+	// levels counts the judgments of each level ≥ 0, in increasing level
+	// order, levels with no judgment left out (form_res_rels.c: rel_levels).
+	levels []levelCount
+}
+
+type judgment struct {
+	doc  int32 // id in Qrels.docs
+	rel  int32 // level, saturated to the int32 range
+	line uint32
+}
+
+type levelCount struct {
+	level int64
+	count int64
+}
+
+// Topics returns the topic ids in evaluation (strcmp) order.
+func (q *Qrels) Topics() []string {
+	ids := make([]string, len(q.topics))
+	for i, t := range q.topics {
+		ids[i] = t.id
+	}
+	return ids
+}
+
+// NumJudgments returns the number of judgment lines read.
+func (q *Qrels) NumJudgments() int {
+	n := 0
+	for _, t := range q.topics {
+		n += len(t.judged)
+	}
+	return n
+}
+
+// ReadQrelsFile reads a qrels file.
+func ReadQrelsFile(path string) (*Qrels, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadQrels(f, path)
+}
+
+// ReadQrels parses qrels lines "topic iteration docno level" as trec_eval v10
+// does (get_qrels.c): exactly four fields separated by white space (iteration
+// ignored; CR, tabs and leading or trailing blanks are fine), the level read
+// with atol ("1.9" is 1). A line with '#' in its first column is a comment,
+// but, as in trec_eval, the line right after a comment is always read as
+// data, so "#" becomes a topic id when two comment lines in a row have four
+// fields. A blank line or any other field count is an error, as is an empty
+// file. name labels errors.
+func ReadQrels(r io.Reader, name string) (*Qrels, error) {
+	lines := expectedLines(r, 20)
+	q := &Qrels{Name: name, docs: newInterner(lines, 16)}
+	topicIdx := newInterner(64, 8)
+	var topics []qrelsTopic
+	var spans [][]span // per topic, stretches of all
+	all := make([]judgment, 0, lines)
+	lr := newLineReader(r)
+	var buf [5][]byte
+	afterComment := false
+	lastTopic, lastID := int32(-1), []byte(nil)
+	for {
+		line, err := lr.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if len(line) > 0 && line[0] == '#' && !afterComment {
+			afterComment = true
+			continue
+		}
+		afterComment = false
+		f, n := fields(line, buf[:4])
+		if n != 4 {
+			if n == 0 {
+				return nil, inputerr.At(name, lr.n, "blank line; expected 4 fields: topic iteration docno relevance")
+			}
+			return nil, inputerr.At(name, lr.n, "%d fields; expected 4: topic iteration docno relevance", n)
+		}
+		// Lines come grouped by topic: reuse the previous line's topic.
+		ti, added, ok := lastTopic, false, true
+		if !bytes.Equal(f[0], lastID) || lastTopic < 0 {
+			ti, added, ok = topicIdx.intern(f[0])
+			lastTopic, lastID = ti, append(lastID[:0], f[0]...)
+		}
+		if !ok {
+			return nil, inputerr.At(name, lr.n, "too many topics")
+		}
+		if added {
+			topics = append(topics, qrelsTopic{id: string(f[0])})
+			spans = append(spans, nil)
+		}
+		if sp := spans[ti]; len(sp) > 0 && sp[len(sp)-1].hi == len(all) {
+			sp[len(sp)-1].hi++
+		} else {
+			spans[ti] = append(sp, span{len(all), len(all) + 1})
+		}
+		doc, _, ok := q.docs.intern(f[2])
+		if !ok {
+			return nil, inputerr.At(name, lr.n, "too many distinct docnos")
+		}
+		level := atol(f[3])
+		if level > 0 {
+			q.numPositive++
+		}
+		line32 := uint32(min(lr.n, math.MaxUint32))
+		all = append(all, judgment{doc: doc, rel: saturate32(level), line: line32})
+	}
+	if len(topics) == 0 {
+		if lr.n == 0 {
+			return nil, inputerr.At(name, 0, "empty qrels file; expected lines: topic iteration docno relevance")
+		}
+		return nil, inputerr.At(name, lr.n, "no judgments; expected lines: topic iteration docno relevance")
+	}
+	for ti, sp := range spans {
+		if len(sp) == 1 { // the usual file grouped by topic: no copy
+			topics[ti].judged = all[sp[0].lo:sp[0].hi:sp[0].hi]
+			continue
+		}
+		for _, s := range sp {
+			topics[ti].judged = append(topics[ti].judged, all[s.lo:s.hi]...)
+		}
+	}
+	slices.SortFunc(topics, func(a, b qrelsTopic) int { return cmpString(a.id, b.id) })
+	for i := range topics {
+		topics[i].levels = countLevels(topics[i].judged)
+	}
+	q.topics = topics
+	return q, nil
+}
+
+// cmpString orders as C's strcmp: by unsigned bytes.
+func cmpString(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func saturate32(v int64) int32 {
+	return int32(max(math.MinInt32, min(math.MaxInt32, v)))
+}
+
+func countLevels(js []judgment) []levelCount {
+	var out []levelCount // few distinct levels: insertion keeps them sorted
+	for k, j := range js {
+		if j.rel < 0 {
+			continue
+		}
+		if len(out) > 64 {
+			return countLevelsSorting(js[k:], out)
+		}
+		l := int64(j.rel)
+		i, found := slices.BinarySearchFunc(out, l, func(lc levelCount, l int64) int { return cmpInt64(lc.level, l) })
+		if found {
+			out[i].count++
+		} else {
+			out = slices.Insert(out, i, levelCount{l, 1})
+		}
+	}
+	return out
+}
+
+// countLevelsSorting adds the levels of js to out by sorting, for the rare
+// topic with very many distinct levels.
+func countLevelsSorting(js []judgment, out []levelCount) []levelCount {
+	for _, j := range js {
+		if j.rel >= 0 {
+			out = append(out, levelCount{int64(j.rel), 1})
+		}
+	}
+	slices.SortFunc(out, func(a, b levelCount) int { return cmpInt64(a.level, b.level) })
+	merged := out[:0]
+	for _, lc := range out {
+		if n := len(merged); n > 0 && merged[n-1].level == lc.level {
+			merged[n-1].count += lc.count
+		} else {
+			merged = append(merged, lc)
+		}
+	}
+	return merged
+}
+
+func cmpInt64(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// topicIndex returns the index of topic id in q.topics, or -1.
+func (q *Qrels) topicIndex(id []byte) int {
+	i, found := slices.BinarySearchFunc(q.topics, id, func(t qrelsTopic, id []byte) int {
+		return -compareBytesString(id, t.id)
+	})
+	if !found {
+		return -1
+	}
+	return i
+}
+
+// compareBytesString compares b with s as strcmp would, without allocating.
+func compareBytesString(b []byte, s string) int {
+	n := min(len(b), len(s))
+	for i := 0; i < n; i++ {
+		if b[i] != s[i] {
+			if b[i] < s[i] {
+				return -1
+			}
+			return 1
+		}
+	}
+	switch {
+	case len(b) < len(s):
+		return -1
+	case len(b) > len(s):
+		return 1
+	}
+	return 0
+}
+
+// expectedLines guesses the number of lines of r from its size, when r is a
+// file, so that tables are allocated once instead of grown.
+func expectedLines(r io.Reader, bytesPerLine int64) int {
+	st, ok := r.(interface{ Stat() (os.FileInfo, error) })
+	if !ok {
+		return 1 << 12
+	}
+	fi, err := st.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return 1 << 12
+	}
+	return int(min(fi.Size()/bytesPerLine+16, 1<<26))
+}

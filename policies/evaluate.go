@@ -1,0 +1,501 @@
+package policies
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Verdict is the gate's answer for a challenger or for the whole run. The
+// gate maps it to an exit status (pass and warn 0, fail 1, inconclusive 3).
+type Verdict string
+
+const (
+	Pass         Verdict = "pass"
+	Warn         Verdict = "warn" // passes, with warnings
+	Fail         Verdict = "fail"
+	Inconclusive Verdict = "inconclusive"
+)
+
+// Outcome is what one rule says about one challenger.
+type Outcome string
+
+const (
+	OutcomePass         Outcome = "pass"
+	OutcomeFail         Outcome = "fail" // a fail-severity rule is not met
+	OutcomeWarn         Outcome = "warn" // a warn-severity rule is not met
+	OutcomeInconclusive Outcome = "inconclusive"
+	OutcomeWaived       Outcome = "waived" // not met (or inconclusive), but an active waiver covers it
+)
+
+// Facts are what the gate knows about the data, for the policy's requirements.
+type Facts struct {
+	Topics        int     // topics in the aligned table the analyses use
+	Artifacts     int     // systems that are neither the champion nor a challenger
+	TopicCoverage float64 // share of the inputs' topics that every system scored (kept / all), in [0, 1]; NaN if unknown
+}
+
+// Unmet is a data requirement the facts do not meet.
+type Unmet struct {
+	Requirement string     `json:"requirement"` // the key, e.g. "min_topics"
+	Reason      string     `json:"reason"`      // in words, with the numbers
+	Affects     []Analysis `json:"affects"`     // the analyses whose rules it makes inconclusive
+}
+
+// CheckRequirements returns the requirements the facts do not meet, among
+// those that matter to the analyses the policy needs. min_topics and
+// min_topic_coverage affect every analysis; min_artifacts only the Bayesian
+// ones, which learn from the artifact pool.
+func (p *Policy) CheckRequirements(f Facts) []Unmet {
+	needs := p.Needs()
+	var all, pool []Analysis
+	for _, a := range needs {
+		all = append(all, a)
+		if a.UsesArtifacts() {
+			pool = append(pool, a)
+		}
+	}
+	rq := p.Requirements
+	var out []Unmet
+	if f.Topics < rq.MinTopics {
+		out = append(out, Unmet{Requirement: "min_topics", Affects: all,
+			Reason: fmt.Sprintf("%s; the policy requires at least %d (requirements.min_topics)", plural(f.Topics, "topic"), rq.MinTopics)})
+	}
+	if f.Artifacts < rq.MinArtifacts && len(pool) > 0 {
+		out = append(out, Unmet{Requirement: "min_artifacts", Affects: pool,
+			Reason: fmt.Sprintf("%s; the Bayesian rules require at least %d (requirements.min_artifacts)", plural(f.Artifacts, "artifact system"), rq.MinArtifacts)})
+	}
+	if rq.MinTopicCoverage > 0 {
+		switch {
+		case math.IsNaN(f.TopicCoverage):
+			out = append(out, Unmet{Requirement: "min_topic_coverage", Affects: all,
+				Reason: fmt.Sprintf("topic coverage is unknown; the policy requires %s (requirements.min_topic_coverage)", share(rq.MinTopicCoverage))})
+		case f.TopicCoverage < rq.MinTopicCoverage:
+			out = append(out, Unmet{Requirement: "min_topic_coverage", Affects: all,
+				Reason: fmt.Sprintf("%s of the topics are scored by every system; the policy requires %s (requirements.min_topic_coverage)", share(f.TopicCoverage), share(rq.MinTopicCoverage))})
+		}
+	}
+	return out
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// share prints a fraction as a percentage, rounded down so that 0.899 never reads as 90%.
+func share(f float64) string {
+	pct := math.Floor(f*1000) / 10
+	return strconv.FormatFloat(pct, 'f', -1, 64) + "%"
+}
+
+// Evidence is everything the gate hands to Evaluate.
+type Evidence struct {
+	Challengers []string  // the challengers of this run, in data order (ties in rank_by go to the earlier)
+	Values      *Values   // the observations of every Query in Policy.Queries for every challenger
+	Facts       Facts     // for the requirements
+	Now         time.Time // for waiver expiry
+}
+
+// Decision is the policy's judgement of a run: everything a report needs.
+type Decision struct {
+	Policy string `json:"policy"`
+	// Verdict is the final verdict, after on_inconclusive.
+	Verdict Verdict `json:"verdict"`
+	// Raw is the verdict before on_inconclusive mapped it (equal to Verdict
+	// unless the run was inconclusive and on_inconclusive changed that).
+	Raw Verdict `json:"raw_verdict"`
+	// Reason says in one sentence why.
+	Reason string `json:"reason"`
+	Select Select `json:"select"`
+	RankBy string `json:"rank_by,omitempty"`
+	// Selected are the challengers cleared to ship: the best passing one for
+	// select: best; all of them when select: all passes.
+	Selected    []string             `json:"selected"`
+	Challengers []ChallengerDecision `json:"challengers"`
+	Unmet       []Unmet              `json:"unmet_requirements,omitempty"`
+	// Notes are warnings as data: expired waivers, waivers that matched no
+	// challenger, challengers that could not be ranked.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// ChallengerDecision is the judgement of one challenger.
+type ChallengerDecision struct {
+	Name     string       `json:"name"`
+	Verdict  Verdict      `json:"verdict"`
+	Reason   string       `json:"reason"`
+	Rank     *Observation `json:"rank,omitempty"` // its rank_by value (select: best)
+	Selected bool         `json:"selected"`
+	Rules    []RuleResult `json:"rules"`
+}
+
+// RuleResult is one rule applied to one challenger.
+type RuleResult struct {
+	Rule        string   `json:"rule"`
+	Description string   `json:"description,omitempty"`
+	Quantity    string   `json:"quantity"`
+	Query       Query    `json:"query"`
+	Severity    Severity `json:"severity"`
+	Bound       Bound    `json:"bound"`
+	BoundWords  string   `json:"bound_words"` // "at least 0.95"
+	// Observed is the value the bound was applied to (after a correction).
+	Observed Observation `json:"observed"`
+	// Unadjusted is the gate's value before a p-value correction; nil without one.
+	Unadjusted *Observation `json:"unadjusted,omitempty"`
+	Correction Correction   `json:"correction,omitempty"`
+	Outcome    Outcome      `json:"outcome"`
+	// WaivedOutcome is what the outcome would have been without the waiver.
+	WaivedOutcome Outcome `json:"waived_outcome,omitempty"`
+	// Reason explains the outcome in words, with the numbers.
+	Reason string     `json:"reason"`
+	Waiver *WaiverUse `json:"waiver,omitempty"`
+}
+
+// WaiverUse records a waiver that matched a rule and challenger.
+type WaiverUse struct {
+	Rule       string `json:"rule"`
+	Challenger string `json:"challenger"` // the waiver's name or glob
+	Reason     string `json:"reason"`
+	Approver   string `json:"approver"`
+	Expires    string `json:"expires"` // YYYY-MM-DD
+	// Applied is false when the waiver had expired and no longer applies.
+	Applied bool   `json:"applied"`
+	Note    string `json:"note"`
+}
+
+// Evaluate applies the policy to what the gate observed. It never fails: a
+// missing or malformed observation makes its rule inconclusive.
+//
+// A rule's outcome: inconclusive when a requirement its analysis depends on
+// is unmet or its value is unavailable; otherwise pass when the bound holds,
+// else fail or warn by severity; a non-passing outcome becomes waived when an
+// active waiver covers it. A challenger fails when a fail rule fails; else is
+// inconclusive when a fail rule is inconclusive; else warns when a warn rule
+// fails or is inconclusive (the worst a warn rule can do is warn); else passes.
+// The run: for select: all, the worst challenger verdict (fail, inconclusive,
+// warn, pass in that order); for select: best, the verdict of the best
+// passing (pass or warn) challenger by rank_by, or, when none passes,
+// inconclusive if any challenger is, else fail. on_inconclusive then maps an
+// inconclusive run.
+func (p *Policy) Evaluate(ev Evidence) *Decision {
+	d := &Decision{Policy: p.Name, Select: p.Select, Selected: []string{}, Challengers: []ChallengerDecision{}}
+	if p.Select == SelectBest {
+		d.RankBy = p.RankBy
+	}
+	d.Unmet = p.CheckRequirements(ev.Facts)
+	n := len(ev.Challengers)
+
+	// p-value corrections are over the challengers, per rule.
+	adjusted := map[*Rule][]float64{}
+	for _, r := range p.Rules {
+		if !r.Quantity.isTest() || r.Correction == "" || r.Correction == CorrectNone {
+			continue
+		}
+		q := p.Query(r)
+		raw := make([]float64, n)
+		for i, c := range ev.Challengers {
+			raw[i] = math.NaN()
+			if v, ok := ev.Values.Get(c, q).Number(); ok && v >= 0 && v <= 1 {
+				raw[i] = v
+			}
+		}
+		adjusted[r] = AdjustPValues(raw, r.Correction, n)
+	}
+
+	waiverMatched := make([]bool, len(p.Waivers))
+	for ci, c := range ev.Challengers {
+		cd := ChallengerDecision{Name: c, Rules: make([]RuleResult, 0, len(p.Rules))}
+		for _, r := range p.Rules {
+			rr := p.judge(r, c, ev, d.Unmet)
+			if adj, ok := adjusted[r]; ok && rr.Outcome == "" {
+				p.applyCorrection(&rr, r, adj[ci], n)
+			}
+			if rr.Outcome == "" {
+				rr.decide(r)
+			}
+			p.applyWaivers(&rr, c, ev.Now, waiverMatched)
+			cd.Rules = append(cd.Rules, rr)
+		}
+		cd.Verdict, cd.Reason = challengerVerdict(cd.Rules)
+		d.Challengers = append(d.Challengers, cd)
+	}
+
+	p.decideRun(d, ev)
+
+	for i, w := range p.Waivers {
+		if !w.Active(ev.Now) {
+			d.Notes = append(d.Notes, fmt.Sprintf("waiver of rule %s for %s (approved by %s) expired on %s and no longer applies", w.Rule, w.Challenger.Text, w.Approver, w.ExpiresText()))
+		} else if !waiverMatched[i] && n > 0 {
+			d.Notes = append(d.Notes, fmt.Sprintf("waiver of rule %s for %s matched no challenger in this run", w.Rule, w.Challenger.Text))
+		}
+	}
+	return d
+}
+
+// judge fills a RuleResult up to the outcome; Outcome stays "" when the
+// observation is usable and the bound still has to be applied.
+func (p *Policy) judge(r *Rule, challenger string, ev Evidence, unmet []Unmet) RuleResult {
+	q := p.Query(r)
+	rr := RuleResult{
+		Rule: r.ID, Description: r.Description, Quantity: r.Quantity.Name, Query: q,
+		Severity: r.Severity, Bound: r.Bound, BoundWords: r.Bound.Words(),
+	}
+	var reasons []string
+	for _, u := range unmet {
+		if slices.Contains(u.Affects, q.Analysis()) {
+			reasons = append(reasons, u.Reason)
+		}
+	}
+	obs := ev.Values.Get(challenger, q)
+	rr.Observed = obs
+	switch {
+	case len(reasons) > 0:
+		rr.Outcome, rr.Reason = OutcomeInconclusive, "data requirements not met: "+strings.Join(reasons, "; ")
+	case !obs.Present():
+		rr.Outcome, rr.Reason = OutcomeInconclusive, obs.Missing()
+	default:
+		if problem := checkObservation(r.Quantity, obs); problem != "" {
+			rr.Outcome, rr.Reason = OutcomeInconclusive, problem
+		}
+	}
+	return rr
+}
+
+// checkObservation returns why an observation cannot be judged ("" if it can):
+// the wrong kind for the quantity, or a value outside the quantity's range.
+func checkObservation(q *Quantity, o Observation) string {
+	if q.Kind == KindCategory {
+		c, ok := o.Category()
+		if !ok {
+			return fmt.Sprintf("the gate supplied %s for %s, which takes one of %s", o, q.Name, strings.Join(q.Outcomes, ", "))
+		}
+		if !slices.Contains(q.Outcomes, c) {
+			return fmt.Sprintf("the gate supplied unknown outcome %q for %s (valid: %s)", c, q.Name, strings.Join(q.Outcomes, ", "))
+		}
+		return ""
+	}
+	v, ok := o.Number()
+	switch {
+	case !ok:
+		return fmt.Sprintf("the gate supplied category %q for %s, which is a number", o.cat, q.Name)
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return fmt.Sprintf("the value of %s is %s", q.Name, o)
+	case q.Kind == KindProbability && (v < 0 || v > 1):
+		return fmt.Sprintf("the value of %s is %s, which is not a probability", q.Name, o)
+	case q.Kind == KindCount && (v < 0 || v != math.Trunc(v)):
+		return fmt.Sprintf("the value of %s is %s, which is not a count", q.Name, o)
+	}
+	return ""
+}
+
+func (p *Policy) applyCorrection(rr *RuleResult, r *Rule, adj float64, n int) {
+	raw := rr.Observed
+	rr.Unadjusted = &raw
+	rr.Correction = r.Correction
+	rr.Observed = Number(adj)
+	rr.decide(r)
+	rawV, _ := raw.Number()
+	rr.Reason = fmt.Sprintf("observed %s (%s-adjusted over %s; unadjusted %s); needs %s",
+		formatObserved(adj, r.Bound), correctionWords(r.Correction), plural(n, "challenger"), formatNumber(rawV), r.Bound.Words())
+}
+
+// decide applies the bound to a usable observation.
+func (rr *RuleResult) decide(r *Rule) {
+	switch {
+	case r.Bound.Holds(rr.Observed):
+		rr.Outcome = OutcomePass
+	case r.Severity == SeverityWarn:
+		rr.Outcome = OutcomeWarn
+	default:
+		rr.Outcome = OutcomeFail
+	}
+	if rr.Reason == "" {
+		shown := rr.Observed.String()
+		if v, ok := rr.Observed.Number(); ok {
+			shown = formatObserved(v, r.Bound)
+		}
+		rr.Reason = "observed " + shown + "; needs " + r.Bound.Words()
+	}
+}
+
+func (p *Policy) applyWaivers(rr *RuleResult, challenger string, now time.Time, matched []bool) {
+	for i, w := range p.Waivers {
+		if w.Rule != rr.Rule || !w.Challenger.Match(challenger) {
+			continue
+		}
+		matched[i] = true
+		if rr.Outcome == OutcomePass {
+			continue
+		}
+		use := &WaiverUse{Rule: w.Rule, Challenger: w.Challenger.Text, Reason: w.Reason, Approver: w.Approver, Expires: w.ExpiresText()}
+		if w.Active(now) {
+			use.Applied = true
+			use.Note = fmt.Sprintf("waived through %s by %s: %s", w.ExpiresText(), w.Approver, w.Reason)
+			rr.WaivedOutcome, rr.Outcome, rr.Waiver = rr.Outcome, OutcomeWaived, use
+			return
+		}
+		if rr.Waiver == nil {
+			use.Note = "waiver expired on " + w.ExpiresText() + " and no longer applies"
+			rr.Waiver = use
+		}
+	}
+}
+
+// challengerVerdict combines rule outcomes; see Evaluate.
+func challengerVerdict(rules []RuleResult) (Verdict, string) {
+	var failed, inconclusive, warned []string
+	waived := 0
+	for _, r := range rules {
+		switch {
+		case r.Outcome == OutcomeFail:
+			failed = append(failed, r.Rule)
+		case r.Outcome == OutcomeInconclusive && r.Severity == SeverityFail:
+			inconclusive = append(inconclusive, r.Rule+" ("+r.Reason+")")
+		case r.Outcome == OutcomeWarn, r.Outcome == OutcomeInconclusive:
+			warned = append(warned, r.Rule)
+		case r.Outcome == OutcomeWaived:
+			waived++
+		}
+	}
+	suffix := ""
+	if waived > 0 {
+		suffix = fmt.Sprintf(" (%s waived)", plural(waived, "rule"))
+	}
+	switch {
+	case len(failed) > 0:
+		return Fail, "fails " + joinAnd(failed) + suffix
+	case len(inconclusive) > 0:
+		return Inconclusive, "inconclusive on " + joinAnd(inconclusive) + suffix
+	case len(warned) > 0:
+		return Warn, "passes with warnings on " + joinAnd(warned) + suffix
+	}
+	return Pass, "passes every rule" + suffix
+}
+
+// decideRun sets the run's verdict, selection and reason; see Evaluate.
+func (p *Policy) decideRun(d *Decision, ev Evidence) {
+	cs := d.Challengers
+	var v Verdict
+	switch {
+	case len(cs) == 0:
+		v, d.Reason = Inconclusive, "there are no challengers to judge"
+	case p.Select == SelectAll:
+		v = Pass
+		for _, want := range []Verdict{Fail, Inconclusive, Warn} {
+			var names []string
+			for _, c := range cs {
+				if c.Verdict == want {
+					names = append(names, c.Name+" "+c.Reason)
+				}
+			}
+			if len(names) > 0 {
+				v, d.Reason = want, strings.Join(names, "; ")
+				break
+			}
+		}
+		if v == Pass || v == Warn {
+			for i := range cs {
+				cs[i].Selected = true
+				d.Selected = append(d.Selected, cs[i].Name)
+			}
+		}
+		if v == Pass {
+			d.Reason = "every challenger passes every rule"
+		}
+	default:
+		v = p.selectBest(d, ev)
+	}
+	d.Raw, d.Verdict = v, v
+	if v == Inconclusive && p.OnInconclusive != Inconclusive && p.OnInconclusive != "" {
+		d.Verdict = p.OnInconclusive
+		d.Reason += fmt.Sprintf("; the gate is inconclusive, which this policy counts as %s (on_inconclusive: %s)", p.OnInconclusive, p.OnInconclusive)
+	}
+}
+
+func (p *Policy) selectBest(d *Decision, ev Evidence) Verdict {
+	q, _ := p.RankQuery()
+	better := LookupQuantity(p.RankBy).Better
+	type cand struct {
+		i     int
+		v     float64
+		ranks bool
+	}
+	var cands []cand
+	for i := range d.Challengers {
+		c := &d.Challengers[i]
+		obs := ev.Values.Get(c.Name, q)
+		c.Rank = &obs
+		if c.Verdict != Pass && c.Verdict != Warn {
+			continue
+		}
+		v, ok := obs.Number()
+		ok = ok && !math.IsNaN(v) && !math.IsInf(v, 0)
+		if !ok {
+			d.Notes = append(d.Notes, fmt.Sprintf("%s passes but has no %s value (%s); it ranks after the challengers that have one", c.Name, p.RankBy, obs.Missing()))
+		}
+		if better == Lower {
+			v = -v
+		}
+		cands = append(cands, cand{i: i, v: v, ranks: ok})
+	}
+	if len(cands) == 0 {
+		var inc, failed []string
+		for _, c := range d.Challengers {
+			if c.Verdict == Inconclusive {
+				inc = append(inc, c.Name+" is "+c.Reason)
+			} else {
+				failed = append(failed, c.Name+" "+c.Reason)
+			}
+		}
+		if len(inc) > 0 {
+			d.Reason = "no challenger passes; " + strings.Join(append(inc, failed...), "; ")
+			return Inconclusive
+		}
+		d.Reason = "no challenger passes; " + strings.Join(failed, "; ")
+		return Fail
+	}
+	// Stable: equal values keep data order.
+	slices.SortStableFunc(cands, func(a, b cand) int {
+		switch {
+		case a.ranks != b.ranks:
+			if a.ranks {
+				return -1
+			}
+			return 1
+		case !a.ranks || a.v == b.v:
+			return 0
+		case a.v > b.v:
+			return -1
+		}
+		return 1
+	})
+	best := &d.Challengers[cands[0].i]
+	best.Selected = true
+	d.Selected = []string{best.Name}
+	verb := "passes every rule"
+	if best.Verdict == Warn {
+		verb = best.Reason
+	}
+	if len(cands) == 1 {
+		d.Reason = fmt.Sprintf("%s %s and is the only challenger that passes", best.Name, verb)
+	} else {
+		rank := "no value"
+		if best.Rank != nil && cands[0].ranks {
+			v, _ := best.Rank.Number()
+			rank = formatNumber(roundSig(v, 4))
+		}
+		d.Reason = fmt.Sprintf("%s %s and ranks first of %d passing challengers by %s (%s)", best.Name, verb, len(cands), p.RankBy, rank)
+	}
+	return best.Verdict
+}
+
+// roundSig rounds v to sig significant digits, for reasons meant to be read.
+func roundSig(v float64, sig int) float64 {
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', sig, 64), 64)
+	return r
+}

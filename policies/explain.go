@@ -1,0 +1,316 @@
+package policies
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// explainWidth is the line width of Explain's paragraphs.
+const explainWidth = 88
+
+// Explain says in plain words what the policy will do: roles, inputs,
+// settings, each rule, how verdicts combine, the waivers (as of now) and the
+// analyses the gate will run.
+func (p *Policy) Explain(now time.Time) string {
+	var b strings.Builder
+	para := func(indent, text string) { b.WriteString(wrap(text, indent, explainWidth)) }
+	head := func(s string) { b.WriteString("\n" + s + "\n") }
+
+	fmt.Fprintf(&b, "Policy %s (%s, format version %d)\n", p.Name, p.File, p.Version)
+	if p.Description != "" {
+		para("  ", strings.TrimSpace(p.Description))
+	}
+
+	head("Roles")
+	champ := "given on the command line (--champion)"
+	if p.Champion != "" {
+		champ = fmt.Sprintf("%q", p.Champion)
+	}
+	para("  ", fmt.Sprintf("Champion: %s. Challengers: %s. Every other system in the data is an artifact: "+
+		"the Bayesian model learns from it, and nothing is decided about it. "+
+		"--champion and --challenger override these.", champ, p.describeChallengers()))
+
+	head("Inputs")
+	para("  ", p.describeInputs())
+
+	head("Settings")
+	weighted := p.weightedRules()
+	if p.LossWeight > 0 {
+		how := fmt.Sprintf("loss_weight %s", formatNumber(p.LossWeight))
+		if p.FromAlpha {
+			how = fmt.Sprintf("alpha %s", formatNumber(p.LossWeight-1))
+		}
+		used := "no rule uses it"
+		if len(weighted) > 0 {
+			used = "it applies to " + joinAnd(weighted)
+		}
+		para("  ", fmt.Sprintf("A loss against the champion counts %s times as much as a gain of the same size (%s); %s.",
+			formatNumber(p.LossWeight), how, used))
+	}
+	para("  ", fmt.Sprintf("Random procedures (MCMC, bootstrap, permutation tests) use seed %d, so the same data give the same verdict.", p.Seed))
+	if p.needs(AnalysisBayes) || p.needs(AnalysisBRisk) {
+		para("  ", fmt.Sprintf("Bayesian fits: %s likelihood, %d chains, drawing until the effective sample size reaches %d. "+
+			"A fit with R-hat above %s has not converged, and the rules that use it are inconclusive.",
+			strings.ReplaceAll(string(p.Model.Family), "_", "-"), p.Model.Chains, p.Model.TargetESS, formatNumber(p.Model.MaxRhat)))
+	}
+
+	head("Requirements")
+	para("  ", p.describeRequirements())
+
+	head("Rules, applied to each challenger")
+	for i, r := range p.Rules {
+		prefix := fmt.Sprintf("  %d. ", i+1)
+		indent := strings.Repeat(" ", len(prefix))
+		b.WriteString(fmt.Sprintf("%s%s (severity %s): %s must be %s\n", prefix, r.ID, r.Severity, r.Quantity.Name, r.Bound.Words()))
+		b.WriteString(wrap(capitalizeFirst(p.describeRuleValue(r))+".", indent, explainWidth))
+		if r.Description != "" {
+			b.WriteString(wrapHanging(strings.TrimSpace(r.Description), indent+"Why: ", indent+"     ", explainWidth))
+		}
+		if note := twoSidedNote(p, r); note != "" {
+			b.WriteString(wrap(note, indent, explainWidth))
+		}
+	}
+
+	head("Verdict")
+	para("  ", "A challenger fails when it misses a fail rule; it is inconclusive when a fail rule cannot be decided "+
+		"(too little data, a fit that did not converge); it passes with a warning when it misses a warn rule or one "+
+		"cannot be decided; otherwise it passes. Waived rules do not count.")
+	switch p.Select {
+	case SelectAll:
+		para("  ", "Every challenger must pass (select: all): the gate fails if any challenger fails, is inconclusive "+
+			"if any is inconclusive, warns if any passes with warnings, and passes otherwise.")
+	default:
+		q := LookupQuantity(p.RankBy)
+		dir := "higher"
+		if q.Better == Lower {
+			dir = "lower"
+		}
+		para("  ", fmt.Sprintf("The gate ships the best passing challenger (select: best), ranked by %s (%s is better: %s). "+
+			"If no challenger passes, the gate is inconclusive when some challenger is inconclusive, and fails otherwise.",
+			p.RankBy, dir, q.Description))
+	}
+	if p.OnInconclusive == Inconclusive {
+		para("  ", "An inconclusive gate stays inconclusive (on_inconclusive: inconclusive).")
+	} else {
+		para("  ", fmt.Sprintf("An inconclusive gate counts as %s (on_inconclusive: %s).", p.OnInconclusive, p.OnInconclusive))
+	}
+	if p.neverFails() {
+		para("  ", "This policy is advisory: every rule only warns and an inconclusive gate does not fail, so it never fails a run.")
+	}
+
+	head("Waivers")
+	if len(p.Waivers) == 0 {
+		para("  ", "None.")
+	}
+	for _, w := range p.Waivers {
+		status := "applies through " + w.ExpiresText()
+		if !w.Active(now) {
+			status = "EXPIRED on " + w.ExpiresText() + ": it no longer applies"
+		}
+		b.WriteString(wrapHanging(fmt.Sprintf("Rule %s for %s, approved by %s (%q): %s.", w.Rule, w.Challenger.Text, w.Approver, w.Reason, status),
+			"  - ", "    ", explainWidth))
+	}
+
+	head("Computation")
+	var runs []string
+	for _, a := range p.Needs() {
+		s := a.Words()
+		if a == AnalysisBRisk {
+			var ws []string
+			for _, w := range p.BRiskWeights() {
+				ws = append(ws, formatNumber(w))
+			}
+			s += " at loss weight " + joinAnd(ws)
+		}
+		runs = append(runs, s)
+	}
+	para("  ", "The gate computes only what the rules need: "+strings.Join(runs, "; ")+".")
+	if !p.needs(AnalysisBayes) && !p.needs(AnalysisBRisk) {
+		para("  ", "No rule is Bayesian, so the gate runs no MCMC.")
+	}
+	return b.String()
+}
+
+func (p *Policy) needs(a Analysis) bool { return slices.Contains(p.Needs(), a) }
+
+func (p *Policy) describeInputs() string {
+	in := p.Inputs
+	var parts []string
+	if len(in.Paths) == 0 {
+		parts = append(parts, "Score files are given as INPUT arguments.")
+	} else {
+		parts = append(parts, fmt.Sprintf("Score files: %s (relative to the policy file's folder; INPUT arguments replace them).", strings.Join(in.Paths, ", ")))
+	}
+	format := in.Format
+	if format == "" {
+		format = "auto"
+	}
+	parts = append(parts, "Format: "+format+".")
+	if in.Qrels != "" {
+		parts = append(parts, "Qrels: "+in.Qrels+".")
+	}
+	if in.Measure != "" {
+		parts = append(parts, "Measure: "+in.Measure+".")
+	} else {
+		parts = append(parts, "Measure: the one in the inputs (--measure picks one of several).")
+	}
+	switch in.Topics {
+	case "zero":
+		parts = append(parts, "A topic a system did not score counts as 0 for it.")
+	case "error":
+		parts = append(parts, "A topic not scored by every system is an error.")
+	case "keep":
+		parts = append(parts, "Topics not scored by every system are kept with missing cells.")
+	default:
+		parts = append(parts, "Topics not scored by every system are dropped.")
+	}
+	parts = append(parts, "Flags --format, --qrels, --measure and --topics override these.")
+	return strings.Join(parts, " ")
+}
+
+func (p *Policy) describeRequirements() string {
+	rq := p.Requirements
+	var parts []string
+	if rq.MinTopics > 0 {
+		parts = append(parts, fmt.Sprintf("at least %d topics", rq.MinTopics))
+	}
+	if rq.MinArtifacts > 0 && (p.needs(AnalysisBayes) || p.needs(AnalysisBRisk)) {
+		parts = append(parts, fmt.Sprintf("at least %d artifact systems for the Bayesian rules", rq.MinArtifacts))
+	}
+	switch {
+	case rq.MinTopicCoverage == 1:
+		parts = append(parts, "every topic scored by every system")
+	case rq.MinTopicCoverage > 0:
+		parts = append(parts, fmt.Sprintf("at least %s of the topics scored by every system", share(rq.MinTopicCoverage)))
+	}
+	if len(parts) == 0 {
+		return "None: the rules are judged on whatever data there is."
+	}
+	return "The data must have " + joinAnd(parts) + "; otherwise the rules that depend on them are inconclusive."
+}
+
+// describeRuleValue is the rule's quantity in words, with its parameters.
+func (p *Policy) describeRuleValue(r *Rule) string {
+	q := p.Query(r)
+	var ps []string
+	if q.LossWeight > 0 {
+		ps = append(ps, "losses count "+formatNumber(q.LossWeight)+" times")
+	}
+	if q.Level > 0 {
+		ps = append(ps, "level "+percent(q.Level))
+	}
+	if q.Rope != [2]float64{} {
+		ps = append(ps, "ROPE ["+formatNumber(q.Rope[0])+", "+formatNumber(q.Rope[1])+"]")
+	}
+	if q.Alternative != "" {
+		ps = append(ps, "alternative "+string(q.Alternative))
+	}
+	corr := r.Correction
+	if corr == "" && r.Quantity.Accepts(ParamCorrection) {
+		corr = CorrectNone
+	}
+	switch corr {
+	case "":
+	case CorrectNone:
+		ps = append(ps, "no correction for multiple challengers")
+	default:
+		ps = append(ps, correctionWords(corr)+"-corrected over the challengers")
+	}
+	text := r.Quantity.Description
+	if len(ps) > 0 {
+		text += " (" + strings.Join(ps, "; ") + ")"
+	}
+	return text
+}
+
+// twoSidedNote warns that a two-sided p-value is small for a worse challenger too.
+func twoSidedNote(p *Policy, r *Rule) string {
+	q := p.Query(r)
+	if q.Alternative == TwoSided && r.Bound.Op == AtMost {
+		return "Note: the test is two-sided, so a challenger significantly worse than the champion also passes this rule; alternative: greater tests for better only."
+	}
+	return ""
+}
+
+func (p *Policy) weightedRules() []string {
+	var ids []string
+	for _, r := range p.Rules {
+		if r.Quantity.Weighted() && r.LossWeight == 0 {
+			ids = append(ids, r.ID)
+		}
+	}
+	if q := LookupQuantity(p.RankBy); p.Select == SelectBest && q != nil && q.Weighted() {
+		ids = append(ids, "rank_by")
+	}
+	return ids
+}
+
+// neverFails reports whether no outcome of the policy can be a failing run.
+func (p *Policy) neverFails() bool {
+	if p.OnInconclusive != Warn && p.OnInconclusive != Pass {
+		return false
+	}
+	for _, r := range p.Rules {
+		if r.Severity == SeverityFail {
+			return false
+		}
+	}
+	return true
+}
+
+// Warnings lists things in a valid policy that are probably mistakes, as of
+// now: expired waivers, settings with no effect, two-sided tests bounded from
+// above. validate prints them; they never make a policy invalid.
+func (p *Policy) Warnings(now time.Time) []string {
+	var out []string
+	at := func(pos Pos) string {
+		if pos.Line == 0 {
+			return p.File
+		}
+		return fmt.Sprintf("%s:%d:%d", p.File, pos.Line, pos.Column)
+	}
+	for _, w := range p.Waivers {
+		if !w.Active(now) {
+			out = append(out, fmt.Sprintf("%s: waiver of rule %s for %s expired on %s and no longer applies; remove or renew it", at(w.Pos), w.Rule, w.Challenger.Text, w.ExpiresText()))
+		}
+	}
+	if p.Select == SelectAll && p.RankByPos.Line > 0 {
+		out = append(out, fmt.Sprintf("%s: rank_by has no effect with select: all", at(p.RankByPos)))
+	}
+	if p.LossWeight > 0 && len(p.weightedRules()) == 0 {
+		out = append(out, fmt.Sprintf("%s: the policy sets a loss weight but no rule uses it", p.File))
+	}
+	for _, r := range p.Rules {
+		if twoSidedNote(p, r) != "" {
+			out = append(out, fmt.Sprintf("%s: rule %s bounds a two-sided p-value from above, so a significantly worse challenger passes it; consider alternative: greater", at(r.Pos), r.ID))
+		}
+	}
+	return out
+}
+
+// wrap fills text into lines of at most width runes, each starting with indent.
+func wrap(text, indent string, width int) string {
+	return wrapHanging(text, indent, indent, width)
+}
+
+// wrapHanging is wrap with a different prefix on the first line.
+func wrapHanging(text, first, rest string, width int) string {
+	var b strings.Builder
+	line := first
+	empty := true
+	for _, word := range strings.Fields(text) {
+		if !empty && len([]rune(line))+1+len([]rune(word)) > width {
+			b.WriteString(line + "\n")
+			line, empty = rest, true
+		}
+		if !empty {
+			line += " "
+		}
+		line += word
+		empty = false
+	}
+	b.WriteString(line + "\n")
+	return b.String()
+}

@@ -1,0 +1,66 @@
+package policies
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/riskgate/riskgate/internal/inputerr"
+)
+
+// FuzzParse feeds arbitrary bytes to the parser. It must never panic; a
+// rejected input gets one positioned *inputerr.Error per line; an accepted
+// one must be usable end to end (queries, explain, evaluation, which with no
+// observations can never pass).
+func FuzzParse(f *testing.F) {
+	seeds, _ := filepath.Glob("testdata/errors/*.yaml")
+	seeds = append(seeds, examplePolicies...)
+	seeds = append(seeds, "testdata/full.yaml")
+	for _, s := range seeds {
+		data, err := os.ReadFile(s)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := Parse("f.yaml", data)
+		if err != nil {
+			for _, line := range strings.Split(err.Error(), "\n") {
+				if !strings.HasPrefix(line, "f.yaml") || !errorLine.MatchString(line) {
+					t.Fatalf("bad error line %q", line)
+				}
+			}
+			for _, e := range unwrapAll(err) {
+				var ie *inputerr.Error
+				if !errors.As(e, &ie) {
+					t.Fatalf("error %v is %T, not *inputerr.Error", e, e)
+				}
+			}
+			return
+		}
+		if len(p.Rules) == 0 || len(p.Queries()) == 0 || len(p.Needs()) == 0 {
+			t.Fatalf("accepted a policy with nothing to do: %+v", p)
+		}
+		for _, r := range p.Rules {
+			if r.Quantity == nil || r.ID == "" || r.Bound.Op == "" {
+				t.Fatalf("incomplete rule %+v", r)
+			}
+			if q := p.Query(r); r.Quantity.Weighted() && q.LossWeight < 1 {
+				t.Fatalf("rule %s weighs losses with weight %v", r.ID, q.LossWeight)
+			}
+		}
+		_ = p.Explain(explainNow)
+		_ = p.Warnings(explainNow)
+		d := p.Evaluate(Evidence{Challengers: []string{"a", "b"}, Values: NewValues(), Facts: goodFacts, Now: explainNow})
+		// Without observations nothing passes; a warning is the most a policy
+		// of warn rules only can say.
+		allWarn := !slices.ContainsFunc(p.Rules, func(r *Rule) bool { return r.Severity == SeverityFail })
+		if d.Raw == Pass || (d.Raw == Warn && !allWarn) {
+			t.Fatalf("a run with no observations was decided %s", d.Raw)
+		}
+	})
+}

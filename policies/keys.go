@@ -1,0 +1,134 @@
+package policies
+
+// The keys of every mapping in a policy, each with its JSON Schema. The parser
+// rejects any key not listed here and the JSON Schema is generated from these
+// lists, so the two cannot drift apart (schema_test.go checks both ways).
+
+type obj = map[string]any
+
+// field is one key a policy mapping accepts.
+type field struct {
+	name     string
+	required bool
+	doc      string // one line, shown by editors through the schema
+	schema   obj    // the JSON Schema of the value (without description)
+}
+
+// idPattern is the shape of policy names and rule ids: they appear in check
+// names, PR-comment markers and JUnit test names, so they stay plain.
+const idPattern = `^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`
+
+var (
+	stringSchema    = obj{"type": "string"}
+	nonEmptyString  = obj{"type": "string", "minLength": 1}
+	idSchema        = obj{"type": "string", "pattern": idPattern}
+	numberSchema    = obj{"type": "number"}
+	lossWeightValue = obj{"type": "number", "minimum": 1}
+	alphaValue      = obj{"type": "number", "minimum": 0}
+	levelValue      = obj{"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}
+	ropeValue       = obj{"type": "array", "prefixItems": []any{obj{"type": "number", "maximum": 0}, obj{"type": "number", "minimum": 0}},
+		"minItems": 2, "maxItems": 2}
+)
+
+func enumSchema[T ~string](values []T) obj {
+	out := make([]any, len(values))
+	for i, v := range values {
+		out[i] = string(v)
+	}
+	return obj{"type": "string", "enum": out}
+}
+
+func stringList(minItems int) obj {
+	return obj{"type": "array", "items": nonEmptyString, "minItems": minItems, "uniqueItems": true}
+}
+
+var onInconclusiveValues = []Verdict{Fail, Warn, Pass, Inconclusive}
+
+var topFields = []field{
+	{name: "version", required: true, doc: "policy format version; must be 1", schema: obj{"const": Version}},
+	{name: "name", required: true, doc: "the policy's name, used in report titles, PR-comment markers and check names (letters, digits, _ . -)", schema: idSchema},
+	{name: "description", doc: "what the policy is for, in a sentence or two", schema: stringSchema},
+	{name: "inputs", doc: "the score inputs; command-line flags override each key", schema: obj{"$ref": "#/$defs/inputs"}},
+	{name: "champion", doc: "the production system every challenger is compared with (or --champion)", schema: nonEmptyString},
+	{name: "challengers", doc: "challenger names or globs (* any characters, ? one); every other system except the champion is an artifact (or --challenger)", schema: stringList(1)},
+	{name: "loss_weight", doc: "how many times a loss against the champion counts in the risk quantities (w ≥ 1; w = 1 + alpha)", schema: lossWeightValue},
+	{name: "alpha", doc: "extra weight of losses, as in URisk_α: losses count 1 + alpha times (give loss_weight or alpha, not both)", schema: alphaValue},
+	{name: "seed", doc: "seed of every random procedure (MCMC, bootstrap, permutation tests); default 1", schema: obj{"type": "integer", "minimum": 0}},
+	{name: "model", doc: "settings of the Bayesian fits", schema: obj{"$ref": "#/$defs/model"}},
+	{name: "requirements", doc: "data the rules need; unmet requirements make the affected rules inconclusive", schema: obj{"$ref": "#/$defs/requirements"}},
+	{name: "rules", required: true, doc: "the checks every challenger must pass", schema: obj{"type": "array", "items": obj{"$ref": "#/$defs/rule"}, "minItems": 1}},
+	{name: "select", doc: "best: ship the best passing challenger (by rank_by); all: every challenger must pass; default best", schema: enumSchema([]Select{SelectBest, SelectAll})},
+	{name: "rank_by", doc: "the quantity that orders passing challengers for select: best (higher or lower is better as the quantity says); default mean_diff", schema: enumSchema(rankableNames())},
+	{name: "on_inconclusive", doc: "what an inconclusive gate counts as: fail, warn, pass, or inconclusive (exit status 3); default inconclusive", schema: enumSchema(onInconclusiveValues)},
+	{name: "waivers", doc: "time-limited exemptions of one rule for matching challengers", schema: obj{"type": "array", "items": obj{"$ref": "#/$defs/waiver"}}},
+}
+
+var inputFields = []field{
+	{name: "paths", doc: "score files (relative to the policy file's folder); INPUT arguments override", schema: stringList(1)},
+	{name: "format", doc: "input format (--format)", schema: enumSchema(InputFormats)},
+	{name: "qrels", doc: "qrels file for TREC run inputs (--qrels)", schema: stringSchema},
+	{name: "measure", doc: "measure to use, a trec_eval name such as map or ndcg_cut_10 (--measure)", schema: stringSchema},
+	{name: "topics", doc: "topics not scored for every system: intersect, zero, error or keep (--topics)", schema: enumSchema(TopicModes)},
+}
+
+var modelFields = []field{
+	{name: "family", doc: "likelihood of the hierarchical model: gaussian or skew_normal; default gaussian", schema: enumSchema(families)},
+	{name: "chains", doc: "number of MCMC chains; default 4", schema: obj{"type": "integer", "minimum": 1, "maximum": maxChains}},
+	{name: "target_ess", doc: "effective sample size the sampler aims for on the quantities the rules use; default 4000", schema: obj{"type": "integer", "minimum": minTargetESS}},
+	{name: "max_rhat", doc: "a fit with R-hat above this on a quantity a rule uses has not converged, and the rule is inconclusive; default 1.01", schema: obj{"type": "number", "exclusiveMinimum": 1}},
+}
+
+const (
+	maxChains    = 64
+	minTargetESS = 100
+)
+
+var requirementFields = []field{
+	{name: "min_topics", doc: "fewest topics (after alignment) the rules may be judged on", schema: obj{"type": "integer", "minimum": 0}},
+	{name: "min_artifacts", doc: "fewest artifact systems the Bayesian rules may learn from", schema: obj{"type": "integer", "minimum": 0}},
+	{name: "min_topic_coverage", doc: "smallest share (0–1) of the topics in the inputs that every system must have scored", schema: obj{"type": "number", "minimum": 0, "maximum": 1}},
+}
+
+// ruleKeys are a rule's own keys; its parameters follow (ruleFields).
+var ruleKeys = []field{
+	{name: "id", required: true, doc: "the rule's name in reports (letters, digits, _ . -; unique)", schema: idSchema},
+	{name: "quantity", required: true, doc: "what the rule bounds", schema: obj{"$ref": "#/$defs/quantity"}},
+	{name: "description", doc: "why the rule exists, shown in reports", schema: stringSchema},
+	{name: "severity", doc: "fail: a challenger failing the rule fails; warn: it passes with a warning; default fail", schema: enumSchema([]Severity{SeverityFail, SeverityWarn})},
+	{name: string(AtLeast), doc: "pass when the value is at least this", schema: numberSchema},
+	{name: string(AtMost), doc: "pass when the value is at most this", schema: numberSchema},
+	{name: string(In), doc: "pass when the value is in [lo, hi] (numbers) or one of the listed outcomes (categories)", schema: obj{"type": "array", "minItems": 1}},
+}
+
+var paramFields = map[Param]field{
+	ParamLevel:       {name: string(ParamLevel), doc: "credible or confidence level of the interval; default 0.95", schema: levelValue},
+	ParamCorrection:  {name: string(ParamCorrection), doc: "multiple-comparison correction over the challengers: none, bonferroni, holm or bh (tests); none or bonferroni (bca); default none", schema: enumSchema(testCorrection)},
+	ParamRope:        {name: string(ParamRope), doc: "region of practical equivalence [lo, hi] around 0, in score units", schema: ropeValue},
+	ParamLossWeight:  {name: string(ParamLossWeight), doc: "loss weight for this rule only (overrides the policy's)", schema: lossWeightValue},
+	ParamAlpha:       {name: string(ParamAlpha), doc: "alpha for this rule only: losses count 1 + alpha times", schema: alphaValue},
+	ParamAlternative: {name: string(ParamAlternative), doc: "alternative hypothesis: two_sided, greater (challenger better) or less; default two_sided", schema: enumSchema(alternatives)},
+}
+
+var ruleFields = func() []field {
+	fs := append([]field(nil), ruleKeys...)
+	for _, p := range params {
+		fs = append(fs, paramFields[p])
+	}
+	return fs
+}()
+
+var waiverFields = []field{
+	{name: "rule", required: true, doc: "id of the waived rule", schema: idSchema},
+	{name: "challenger", required: true, doc: "challenger name or glob the waiver covers", schema: nonEmptyString},
+	{name: "reason", required: true, doc: "why the rule may be ignored", schema: nonEmptyString},
+	{name: "approver", required: true, doc: "who accepted the risk", schema: nonEmptyString},
+	{name: "expires", required: true, doc: "last day (YYYY-MM-DD, UTC) the waiver applies", schema: obj{"type": "string", "format": "date", "pattern": `^[0-9]{4}-[0-9]{2}-[0-9]{2}$`}},
+}
+
+func fieldNames(fs []field) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = f.name
+	}
+	return out
+}

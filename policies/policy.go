@@ -1,0 +1,525 @@
+package policies
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Version is the policy file format version this package reads.
+const Version = 1
+
+// Pos is a position in the policy file (1-based; zero when the value did not
+// come from the file, e.g. a command-line override).
+type Pos struct {
+	Line   int `json:"line,omitempty"`
+	Column int `json:"column,omitempty"`
+}
+
+// Policy is a parsed, validated policy. The gate may override fields from the
+// command line after parsing (inputs, champion, challengers, seed, model);
+// everything derived from them (queries, explanations) is computed on demand.
+type Policy struct {
+	File        string // the name the policy was parsed under (a path for Load)
+	Digest      string // hex SHA-256 of the policy's bytes, for provenance
+	Version     int
+	Name        string
+	Description string
+	Inputs      Inputs
+
+	// Champion is the production system; empty when the policy leaves it to --champion.
+	Champion    string
+	ChampionPos Pos
+	// Challengers are names or globs; empty when the policy leaves them to --challenger.
+	Challengers []Pattern
+
+	// LossWeight w is how many times a loss against the champion counts in the
+	// risk quantities (w = 1 + alpha); 0 when the policy sets neither loss_weight
+	// nor alpha, which it may only do when no rule weighs losses.
+	LossWeight float64
+	// FromAlpha records that the file gave alpha rather than loss_weight.
+	FromAlpha bool
+
+	Seed         uint64
+	Model        Model
+	Requirements Requirements
+	Rules        []*Rule
+	Select       Select
+	// RankBy is the quantity that orders passing challengers for select: best.
+	RankBy         string
+	RankByPos      Pos
+	OnInconclusive Verdict
+	Waivers        []*Waiver
+}
+
+// Inputs are the score inputs a policy names; command-line flags override them.
+// Empty fields are left to the flags' defaults.
+type Inputs struct {
+	Paths   []string // relative paths are relative to the policy file's folder; see Policy.InputPaths
+	Format  string   // one of InputFormats
+	Qrels   string
+	Measure string
+	Topics  string // one of TopicModes
+}
+
+// InputFormats and TopicModes are the values inputs.format and inputs.topics
+// accept; they mirror gate's --format and --topics flags (a gate test checks that).
+var (
+	InputFormats = []string{"auto", "run", "trec_eval", "csv-long", "csv-wide", "jsonl"}
+	TopicModes   = []string{"intersect", "zero", "error", "keep"}
+)
+
+// Model are the settings of the Bayesian fits.
+type Model struct {
+	Family    Family
+	Chains    int
+	TargetESS int     // the sampler draws until the bulk ESS of the quantities the rules use reaches this
+	MaxRhat   float64 // a fit with R̂ above this on a quantity a rule uses has not converged
+}
+
+// Family is the likelihood of the hierarchical model.
+type Family string
+
+const (
+	Gaussian   Family = "gaussian"
+	SkewNormal Family = "skew_normal"
+)
+
+var families = []Family{Gaussian, SkewNormal}
+
+// Defaults for keys a policy leaves out.
+var defaultModel = Model{Family: Gaussian, Chains: 4, TargetESS: 4000, MaxRhat: 1.01}
+
+const defaultSeed = 1
+
+// Requirements are the data a policy needs before its rules mean anything.
+// Zero means no requirement.
+type Requirements struct {
+	MinTopics        int
+	MinArtifacts     int
+	MinTopicCoverage float64
+}
+
+// Select says which passing challengers the gate ships.
+type Select string
+
+const (
+	SelectBest Select = "best" // the best passing challenger by rank_by
+	SelectAll  Select = "all"  // every challenger must pass
+)
+
+// Severity is what a failing rule does to its challenger.
+type Severity string
+
+const (
+	SeverityFail Severity = "fail"
+	SeverityWarn Severity = "warn"
+)
+
+// Rule bounds one quantity for every challenger.
+type Rule struct {
+	ID          string
+	Pos         Pos // of the rule's mapping
+	Quantity    *Quantity
+	Description string
+	Severity    Severity
+	Bound       Bound
+
+	// Parameters; zero when not given (Query fills in defaults).
+	Level       float64
+	Correction  Correction
+	Rope        [2]float64
+	LossWeight  float64 // overrides the policy's loss weight for this rule
+	Alternative Alternative
+
+	idPos, quantityPos Pos
+}
+
+// BoundOp is the kind of bound a rule sets.
+type BoundOp string
+
+const (
+	AtLeast BoundOp = "at_least"
+	AtMost  BoundOp = "at_most"
+	In      BoundOp = "in"
+)
+
+// Bound is a rule's condition on the observed value.
+type Bound struct {
+	Op       BoundOp
+	Value    float64  // AtLeast, AtMost
+	Lo, Hi   float64  // In on a numeric quantity (closed interval)
+	Outcomes []string // In on a category
+}
+
+// Holds reports whether the observation satisfies the bound. An observation
+// of the wrong kind never does.
+func (b Bound) Holds(o Observation) bool {
+	if b.Op == In && b.Outcomes != nil {
+		c, ok := o.Category()
+		return ok && slices.Contains(b.Outcomes, c)
+	}
+	v, ok := o.Number()
+	if !ok || math.IsNaN(v) {
+		return false
+	}
+	switch b.Op {
+	case AtLeast:
+		return v >= b.Value
+	case AtMost:
+		return v <= b.Value
+	case In:
+		return b.Lo <= v && v <= b.Hi
+	}
+	return false
+}
+
+// MarshalJSON writes the bound as in the policy: {"at_least": 0.95},
+// {"in": [-0.01, 0.01]} or {"in": ["much_better", "better"]}.
+func (b Bound) MarshalJSON() ([]byte, error) {
+	var v any
+	switch {
+	case b.Op == In && b.Outcomes != nil:
+		v = b.Outcomes
+	case b.Op == In:
+		v = [2]float64{b.Lo, b.Hi}
+	default:
+		v = b.Value
+	}
+	return json.Marshal(map[string]any{string(b.Op): v})
+}
+
+// Words is the bound in plain words: "at least 0.95", "between -0.01 and 0.01",
+// "one of much_better, better".
+func (b Bound) Words() string {
+	switch {
+	case b.Op == AtLeast:
+		return "at least " + formatNumber(b.Value)
+	case b.Op == AtMost:
+		return "at most " + formatNumber(b.Value)
+	case b.Outcomes != nil:
+		return "one of " + strings.Join(b.Outcomes, ", ")
+	default:
+		return "between " + formatNumber(b.Lo) + " and " + formatNumber(b.Hi)
+	}
+}
+
+// String is the bound in symbols: "≥ 0.95", "∈ [-0.01, 0.01]", "∈ {much_better, better}".
+func (b Bound) String() string {
+	switch {
+	case b.Op == AtLeast:
+		return "≥ " + formatNumber(b.Value)
+	case b.Op == AtMost:
+		return "≤ " + formatNumber(b.Value)
+	case b.Outcomes != nil:
+		return "∈ {" + strings.Join(b.Outcomes, ", ") + "}"
+	default:
+		return "∈ [" + formatNumber(b.Lo) + ", " + formatNumber(b.Hi) + "]"
+	}
+}
+
+// Waiver exempts one rule for matching challengers until its expiry date.
+type Waiver struct {
+	Pos        Pos
+	Rule       string
+	Challenger Pattern
+	Reason     string
+	Approver   string
+	// Expires is the last day the waiver applies (UTC midnight of that date);
+	// from the next day on it no longer applies.
+	Expires time.Time
+
+	rulePos Pos
+}
+
+// Active reports whether the waiver still applies at now: through the whole
+// expiry date in UTC.
+func (w *Waiver) Active(now time.Time) bool {
+	return now.UTC().Before(w.Expires.AddDate(0, 0, 1))
+}
+
+// ExpiresText is the expiry date as written in the policy.
+func (w *Waiver) ExpiresText() string { return w.Expires.Format(dateLayout) }
+
+const dateLayout = "2006-01-02"
+
+// Pattern is a challenger name or glob: * matches any run of characters
+// (including none), ? any one character; everything else matches itself.
+type Pattern struct {
+	Text string
+	Pos  Pos
+}
+
+// IsGlob reports whether the pattern has wildcards.
+func (p Pattern) IsGlob() bool { return strings.ContainsAny(p.Text, "*?") }
+
+// Match reports whether name matches the pattern.
+func (p Pattern) Match(name string) bool { return globMatch(p.Text, name) }
+
+// globMatch matches name against pattern with * and ? wildcards, iteratively
+// with backtracking to the last star (linear in practice, no recursion).
+func globMatch(pattern, name string) bool {
+	pr, nr := []rune(pattern), []rune(name)
+	pi, ni := 0, 0
+	star, mark := -1, 0
+	for ni < len(nr) {
+		switch {
+		case pi < len(pr) && (pr[pi] == '?' || (pr[pi] != '*' && pr[pi] == nr[ni])):
+			pi++
+			ni++
+		case pi < len(pr) && pr[pi] == '*':
+			star, mark = pi, ni
+			pi++
+		case star >= 0:
+			pi = star + 1
+			mark++
+			ni = mark
+		default:
+			return false
+		}
+	}
+	for pi < len(pr) && pr[pi] == '*' {
+		pi++
+	}
+	return pi == len(pr)
+}
+
+// Query is what the gate must compute for one rule: a quantity with the
+// parameters that change its value. It is comparable, so it keys Values, and
+// rules that ask for the same thing share one Query.
+//
+// Corrections of tests.*.p are not part of the Query: the gate supplies raw
+// p-values and Evaluate adjusts them over the challengers. A BCa correction is
+// part of it, because it changes the interval the gate computes (see
+// IntervalLevel).
+type Query struct {
+	Quantity    string      `json:"quantity"`
+	LossWeight  float64     `json:"loss_weight,omitempty"` // > 0 for quantities that weigh losses
+	Level       float64     `json:"level,omitempty"`       // > 0 for quantities with a level
+	Correction  Correction  `json:"correction,omitempty"`  // bca.* only
+	Rope        [2]float64  `json:"rope,omitzero"`         // rope.decision only
+	Alternative Alternative `json:"alternative,omitempty"` // tests.*.p only
+}
+
+// Analysis is the analysis that computes the query.
+func (q Query) Analysis() Analysis {
+	if qq := LookupQuantity(q.Quantity); qq != nil {
+		return qq.Analysis
+	}
+	return ""
+}
+
+// IntervalLevel is the level at which to compute an interval quantity for a
+// run with the given number of challengers: Level itself, or with a Bonferroni
+// correction 1 − (1 − Level)/challengers, as in the paper's BCa⁻ column.
+func (q Query) IntervalLevel(challengers int) float64 {
+	if q.Correction == CorrectBonferroni && challengers > 1 {
+		return 1 - (1-q.Level)/float64(challengers)
+	}
+	return q.Level
+}
+
+// String is the query in one token, e.g. "bca.lo(loss_weight=5,level=0.95,correction=bonferroni)".
+func (q Query) String() string {
+	var ps []string
+	if q.LossWeight > 0 {
+		ps = append(ps, "loss_weight="+formatNumber(q.LossWeight))
+	}
+	if q.Level > 0 {
+		ps = append(ps, "level="+formatNumber(q.Level))
+	}
+	if q.Correction != "" {
+		ps = append(ps, "correction="+string(q.Correction))
+	}
+	if q.Rope != [2]float64{} {
+		ps = append(ps, "rope=["+formatNumber(q.Rope[0])+","+formatNumber(q.Rope[1])+"]")
+	}
+	if q.Alternative != "" {
+		ps = append(ps, "alternative="+string(q.Alternative))
+	}
+	if len(ps) == 0 {
+		return q.Quantity
+	}
+	return q.Quantity + "(" + strings.Join(ps, ",") + ")"
+}
+
+// Query returns what the gate must compute for rule r, with defaults filled
+// in and the policy's loss weight where the rule sets none.
+func (p *Policy) Query(r *Rule) Query {
+	return p.query(r.Quantity, r.LossWeight, r.Level, r.Correction, r.Rope, r.Alternative)
+}
+
+func (p *Policy) query(q *Quantity, lossWeight, level float64, corr Correction, rope [2]float64, alt Alternative) Query {
+	out := Query{Quantity: q.Name}
+	if q.Weighted() {
+		out.LossWeight = lossWeight
+		if out.LossWeight == 0 {
+			out.LossWeight = p.LossWeight
+		}
+	}
+	if q.Accepts(ParamLevel) {
+		out.Level = level
+		if out.Level == 0 {
+			out.Level = DefaultLevel
+		}
+	}
+	if q.Accepts(ParamCorrection) && !q.isTest() {
+		out.Correction = corr
+		if out.Correction == "" {
+			out.Correction = CorrectNone
+		}
+	}
+	if q.Accepts(ParamRope) {
+		out.Rope = rope
+	}
+	if q.Accepts(ParamAlternative) {
+		out.Alternative = alt
+		if out.Alternative == "" {
+			out.Alternative = TwoSided
+		}
+	}
+	return out
+}
+
+// RankQuery is what the gate must compute to order passing challengers for
+// select: best; ok is false for select: all.
+func (p *Policy) RankQuery() (q Query, ok bool) {
+	if p.Select != SelectBest {
+		return Query{}, false
+	}
+	return p.query(LookupQuantity(p.RankBy), 0, 0, "", [2]float64{}, ""), true
+}
+
+// Queries lists, without repeats, everything the gate must compute for each
+// challenger: the rules' queries in rule order, then the rank_by query.
+func (p *Policy) Queries() []Query {
+	var qs []Query
+	add := func(q Query) {
+		if !slices.Contains(qs, q) {
+			qs = append(qs, q)
+		}
+	}
+	for _, r := range p.Rules {
+		add(p.Query(r))
+	}
+	if q, ok := p.RankQuery(); ok {
+		add(q)
+	}
+	return qs
+}
+
+// Needs lists the analyses the gate must run, cheapest first. An analysis
+// absent from the list is not needed: no rule (and not rank_by) uses it.
+func (p *Policy) Needs() []Analysis {
+	used := map[Analysis]bool{}
+	for _, q := range p.Queries() {
+		used[q.Analysis()] = true
+	}
+	var out []Analysis
+	for _, a := range analysisOrder {
+		if used[a] {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// BRiskWeights lists the distinct loss weights at which the BRisk model must be
+// fitted (one MCMC fit each), in increasing order.
+func (p *Policy) BRiskWeights() []float64 {
+	var ws []float64
+	for _, q := range p.Queries() {
+		if q.Analysis() == AnalysisBRisk && !slices.Contains(ws, q.LossWeight) {
+			ws = append(ws, q.LossWeight)
+		}
+	}
+	slices.Sort(ws)
+	return ws
+}
+
+// InputPaths returns inputs.paths with relative paths resolved against the
+// folder of the policy file, so that a policy means the same files wherever it
+// is run from. "-" (standard input) is kept as is.
+func (p *Policy) InputPaths() []string {
+	dir := filepath.Dir(p.File)
+	out := make([]string, len(p.Inputs.Paths))
+	for i, path := range p.Inputs.Paths {
+		if path == "-" || filepath.IsAbs(path) || p.File == "" {
+			out[i] = path
+		} else {
+			out[i] = filepath.Join(dir, path)
+		}
+	}
+	return out
+}
+
+// formatNumber prints a number as written in a policy: the shortest form that
+// reads back as the same float64 (0.95, not 0.9500000000000001).
+func formatNumber(v float64) string {
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// formatObserved prints an observed value with four significant digits, or
+// more when four would put it on the other side of the bound (0.94996 against
+// "at least 0.95" prints as 0.94996, not 0.95), so that a report never shows a
+// number that seems to contradict its outcome.
+func formatObserved(v float64, b Bound) string {
+	holds := b.Holds(Number(v))
+	for prec := 4; prec < 17; prec++ {
+		s := strconv.FormatFloat(v, 'g', prec, 64)
+		r, err := strconv.ParseFloat(s, 64)
+		if err == nil && b.Holds(Number(r)) == holds && (r == v || !onBoundary(r, b)) {
+			return s
+		}
+	}
+	return formatNumber(v)
+}
+
+// onBoundary reports whether r equals an end of the bound, where a rounded
+// value would read as "exactly the bound" though the observation is not.
+func onBoundary(r float64, b Bound) bool {
+	switch b.Op {
+	case AtLeast, AtMost:
+		return r == b.Value
+	case In:
+		return b.Outcomes == nil && (r == b.Lo || r == b.Hi)
+	}
+	return false
+}
+
+func percent(level float64) string {
+	return strconv.FormatFloat(level*100, 'g', -1, 64) + "%"
+}
+
+// describeRoles says which systems play which role, for explain.
+func (p *Policy) describeChallengers() string {
+	if len(p.Challengers) == 0 {
+		return "given on the command line (--challenger)"
+	}
+	var parts []string
+	for _, c := range p.Challengers {
+		if c.IsGlob() {
+			parts = append(parts, fmt.Sprintf("every system matching %q", c.Text))
+		} else {
+			parts = append(parts, fmt.Sprintf("%q", c.Text))
+		}
+	}
+	return joinAnd(parts)
+}
+
+func joinAnd(parts []string) string {
+	switch len(parts) {
+	case 0:
+		return ""
+	case 1:
+		return parts[0]
+	case 2:
+		return parts[0] + " and " + parts[1]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+}

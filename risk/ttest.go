@@ -1,0 +1,73 @@
+package risk
+
+import "math"
+
+// TTest is the result of a two-sided t test of X against Base with a
+// confidence interval for the difference in means.
+type TTest struct {
+	T        float64  // t statistic
+	DF       float64  // degrees of freedom (not an integer for Welch)
+	P        float64  // two-sided p-value
+	Estimate float64  // mean difference X − Base
+	CI       Interval // confidence interval for Estimate
+	Warnings []string
+}
+
+// PairedT is Student's paired t test, R's t.test(x, base, paired = TRUE,
+// conf.level = level): with d_i = X_i − Base_i over n topics,
+//
+//	t = d̄/(s_d/√n),  df = n − 1,  p = 2·P(T_df > |t|),
+//	CI = d̄ ± t_{(1+level)/2, df}·s_d/√n,   s_d the n − 1 standard deviation.
+//
+// Where R stops with "data are essentially constant" (s_d/√n < 10·ε·|d̄|), t
+// is ±Inf (NaN if d̄ = 0), the interval is the single point d̄, and Warnings
+// says so.
+func (p Pair) PairedT(level float64) (TTest, error) {
+	if err := p.check(); err != nil {
+		return TTest{}, err
+	}
+	if err := checkLevel(level); err != nil {
+		return TTest{}, err
+	}
+	d := p.Deltas()
+	n := float64(len(d))
+	m := mean(d)
+	se := math.Sqrt(variance(d) / n)
+	return tTest(m, se, n-1, level), nil
+}
+
+// WelchT is Welch's unequal-variance two-sample t test, R's
+// t.test(x, base, var.equal = FALSE, conf.level = level), which ignores the
+// pairing:
+//
+//	t = (x̄ − b̄)/SE,  SE² = s_x²/n_x + s_b²/n_b,
+//	df = SE⁴ / ((s_x²/n_x)²/(n_x − 1) + (s_b²/n_b)²/(n_b − 1))   (Welch–Satterthwaite).
+func (p Pair) WelchT(level float64) (TTest, error) {
+	if err := p.check(); err != nil {
+		return TTest{}, err
+	}
+	if err := checkLevel(level); err != nil {
+		return TTest{}, err
+	}
+	nx, nb := float64(len(p.X)), float64(len(p.Base))
+	vx, vb := variance(p.X)/nx, variance(p.Base)/nb
+	se := math.Sqrt(vx + vb)
+	df := (vx + vb) * (vx + vb) / (vx*vx/(nx-1) + vb*vb/(nb-1))
+	return tTest(mean(p.X)-mean(p.Base), se, df, level), nil
+}
+
+func tTest(m, se, df, level float64) TTest {
+	r := TTest{Estimate: m, DF: df, CI: Interval{Level: level}}
+	if essentiallyConstant(m, se) {
+		r.T = infOrNaN(m)
+		r.P = tTwoSided(r.T, df)
+		r.CI.Lo, r.CI.Hi = m, m
+		r.Warnings = append(r.Warnings, "the data are essentially constant (zero variance): t is infinite or undefined")
+		return r
+	}
+	r.T = m / se
+	r.P = tTwoSided(r.T, df)
+	q := tQuantile((1+level)/2, df)
+	r.CI.Lo, r.CI.Hi = m-q*se, m+q*se
+	return r
+}
