@@ -1,10 +1,8 @@
 package bayes
 
 import (
-	"encoding/csv"
 	"fmt"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,19 +18,11 @@ type rstanarmRow struct {
 
 func readRstanarmSummary(tb testing.TB, path string) map[string]rstanarmRow {
 	tb.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		tb.Fatal(err)
-	}
 	out := map[string]rstanarmRow{}
-	for _, r := range rows[1:] {
+	for _, r := range readCSV(tb, path)[1:] {
 		v := make([]float64, 7)
 		for i := range v {
+			var err error
 			if v[i], err = strconv.ParseFloat(r[i], 64); err != nil {
 				tb.Fatalf("%s: %v", path, err)
 			}
@@ -42,9 +32,9 @@ func readRstanarmSummary(tb testing.TB, path string) map[string]rstanarmRow {
 	return out
 }
 
-// quantileMCSE is the Monte Carlo error of the reference's p-quantile:
+// rstanarmQuantileMCSE is the Monte Carlo error of the reference's p-quantile:
 // sd·√(p(1−p)) / φ(Φ⁻¹(p)) / √n_eff.
-func quantileMCSE(r rstanarmRow, p float64) float64 {
+func rstanarmQuantileMCSE(r rstanarmRow, p float64) float64 {
 	z := distuv.UnitNormal.Quantile(p)
 	return r.sd * math.Sqrt(p*(1-p)) / distuv.UnitNormal.Prob(z) / math.Sqrt(r.neff)
 }
@@ -83,7 +73,7 @@ func compareWithRstanarm(t *testing.T, f *HierFit, ref map[string]rstanarmRow) f
 			p         float64
 			got, want float64
 		}{{0.025, s.Q2_5, r.q2_5}, {0.5, s.Q50, r.q50}, {0.975, s.Q97_5, r.q97_5}} {
-			check(fmt.Sprintf("%s q%g", name, 100*q.p), q.got, q.want, math.Max(0.002, 3*quantileMCSE(r, q.p)))
+			check(fmt.Sprintf("%s q%g", name, 100*q.p), q.got, q.want, math.Max(0.002, 3*rstanarmQuantileMCSE(r, q.p)))
 		}
 	}
 	effect("(Intercept)", IdxIntercept)

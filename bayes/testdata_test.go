@@ -1,10 +1,8 @@
 package bayes
 
 import (
-	"encoding/csv"
 	"math"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,15 +15,7 @@ import (
 // in order of first appearance. Test helper: package bayes does no I/O.
 func readLongCSV(tb testing.TB, path string) *Table {
 	tb.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		tb.Fatal(err)
-	}
+	rows := readCSV(tb, path)
 	t := &Table{}
 	si, ti := map[string]int{}, map[string]int{}
 	type cell struct {

@@ -1,11 +1,8 @@
 package gate
 
 import (
-	"bytes"
-	"context"
 	"encoding/csv"
 	"encoding/json"
-	"flag"
 	"math"
 	"os"
 	"path/filepath"
@@ -17,50 +14,11 @@ import (
 	"github.com/riskgate/riskgate/internal/shared"
 )
 
-// Golden files are rewritten by go test ./gate -run 'Fit|Simulate' -update.
-// The flag may be defined by another command's tests in this package.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite the golden files under testdata/")
-	}
-}
-
-func fitUpdateGolden() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
-
-// fitRun runs riskgate with args and returns its exit status, stdout and stderr.
-func fitRun(t testing.TB, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errw bytes.Buffer
-	code := Main(context.Background(), append([]string{"riskgate"}, args...), strings.NewReader(""), &out, &errw)
-	return code, out.String(), errw.String()
-}
-
-func fitGolden(t *testing.T, name, out string) {
-	t.Helper()
-	golden := filepath.Join("testdata", name)
-	if fitUpdateGolden() {
-		if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if out != string(want) {
-		t.Errorf("output differs from %s (run with -update after checking the change):\n--- got\n%s\n--- want\n%s", golden, out, want)
-	}
-}
-
 // fitPool simulates a small pool into a temporary directory.
 func fitPool(t *testing.T, args ...string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "pool.csv")
-	if code, _, errs := fitRun(t, append([]string{"simulate", "--out", p}, args...)...); code != 0 {
+	if code, _, errs := runMain(t, append([]string{"simulate", "--out", p}, args...)...); code != 0 {
 		t.Fatalf("simulate: %d %s", code, errs)
 	}
 	return p
@@ -69,7 +27,7 @@ func fitPool(t *testing.T, args ...string) string {
 // The JSON report carries every field of the contract, for rb04.csv.
 func TestFitJSONContract(t *testing.T) {
 	rb04 := shared.Path(t, "data/bayesian-risk/rb04.csv")
-	code, out, errs := fitRun(t, "fit", "--champion", "Champion", "--challenger", "Chal.*", "--target-ess", "2000", "-o", "json", rb04)
+	code, out, errs := runMain(t, "fit", "--champion", "Champion", "--challenger", "Chal.*", "--target-ess", "2000", "-o", "json", rb04)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -140,11 +98,11 @@ var fitElapsed = regexp.MustCompile(`; [0-9]+ ms|"elapsed_ms": [0-9]+`)
 func TestFitGolden(t *testing.T) {
 	pool := fitPool(t, "--systems", "6", "--topics", "8", "--seed", "5")
 	for _, o := range []string{"table", "md"} {
-		code, out, errs := fitRun(t, "fit", "--champion", "s1", "--challenger", "s2", "--challenger", "s3", "--target-ess", "1000", "-o", o, pool)
+		code, out, errs := runMain(t, "fit", "--champion", "s1", "--challenger", "s2", "--challenger", "s3", "--target-ess", "1000", "-o", o, pool)
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errs)
 		}
-		fitGolden(t, "fit_small."+o, fitElapsed.ReplaceAllString(out, "; ELAPSED ms"))
+		checkGolden(t, "fit_small."+o, fitElapsed.ReplaceAllString(out, "; ELAPSED ms"))
 	}
 }
 
@@ -152,7 +110,7 @@ func TestFitGolden(t *testing.T) {
 func TestFitDeterministic(t *testing.T) {
 	pool := fitPool(t, "--systems", "5", "--topics", "7", "--seed", "9", "--missing", "0.2")
 	run := func(seed string) string {
-		code, out, errs := fitRun(t, "fit", "--champion", "s1", "--seed", seed, "--target-ess", "500", "--topics", "keep", "-o", "json", pool)
+		code, out, errs := runMain(t, "fit", "--champion", "s1", "--seed", seed, "--target-ess", "500", "--topics", "keep", "-o", "json", pool)
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errs)
 		}
@@ -173,7 +131,7 @@ func TestFitNotConvergedIsMarked(t *testing.T) {
 	pool := fitPool(t, "--systems", "5", "--topics", "6", "--seed", "2")
 	args := []string{"fit", "--champion", "s1", "--draws", "100", "--warmup", "100", "--target-ess", "1e9", "--max-draws", "150"}
 	for _, o := range []string{"table", "md", "json", "csv"} {
-		code, out, errs := fitRun(t, append(args, "-o", o, pool)...)
+		code, out, errs := runMain(t, append(args, "-o", o, pool)...)
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", o, code, errs)
 		}
@@ -215,7 +173,7 @@ func TestFitNotConvergedIsMarked(t *testing.T) {
 func TestFitDrawsOut(t *testing.T) {
 	pool := fitPool(t, "--systems", "4", "--topics", "5", "--seed", "4")
 	drawsPath := filepath.Join(t.TempDir(), "draws.csv")
-	code, out, errs := fitRun(t, "fit", "--champion", "s1", "--chains", "2", "--draws", "300", "--target-ess", "1", "-o", "json", "--draws-out", drawsPath, pool)
+	code, out, errs := runMain(t, "fit", "--champion", "s1", "--chains", "2", "--draws", "300", "--target-ess", "1", "-o", "json", "--draws-out", drawsPath, pool)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -288,7 +246,7 @@ func TestFitErrors(t *testing.T) {
 		{"no input", []string{"--champion", "A"}, "no INPUT"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			code, _, errs := fitRun(t, append([]string{"fit"}, tc.args...)...)
+			code, _, errs := runMain(t, append([]string{"fit"}, tc.args...)...)
 			if code != ExitError || !strings.Contains(errs, tc.want) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
 				t.Errorf("exit %d, stderr %q; want 2 and one line containing %q", code, errs, tc.want)
 			}
@@ -299,7 +257,7 @@ func TestFitErrors(t *testing.T) {
 // Priors chosen by name change the reported priors and the path.
 func TestFitPriorFlags(t *testing.T) {
 	pool := fitPool(t, "--systems", "4", "--topics", "6", "--seed", "3")
-	code, out, errs := fitRun(t, "fit", "--champion", "s1", "--target-ess", "400", "-o", "json",
+	code, out, errs := runMain(t, "fit", "--champion", "s1", "--target-ess", "400", "-o", "json",
 		"--prior-intercept", "student_t(3, 0.3, 1)", "--prior-sigma", "half_normal(0.5)", "--prior-sd", "half_student_t(3, 2.5)", pool)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)

@@ -30,7 +30,7 @@ func TestSimulateFiles(t *testing.T) {
 	dir := t.TempDir()
 	run := func(name, seed string) (string, string) {
 		out := filepath.Join(dir, name+".csv")
-		if code, _, errs := fitRun(t, "simulate", "--systems", "12", "--topics", "15", "--seed", seed, "--out", out); code != 0 {
+		if code, _, errs := runMain(t, "simulate", "--systems", "12", "--topics", "15", "--seed", seed, "--out", out); code != 0 {
 			t.Fatalf("exit %d: %s", code, errs)
 		}
 		a, _ := os.ReadFile(out)
@@ -67,7 +67,7 @@ func TestSimulateFiles(t *testing.T) {
 func TestSimulateBoundAndMissing(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "p.csv")
-	if code, _, errs := fitRun(t, "simulate", "--systems", "30", "--topics", "40", "--sigma", "0.5", "--bound", "--missing", "0.3", "--out", out); code != 0 {
+	if code, _, errs := runMain(t, "simulate", "--systems", "30", "--topics", "40", "--sigma", "0.5", "--bound", "--missing", "0.3", "--out", out); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	rows := simRead(t, out)[1:]
@@ -102,10 +102,10 @@ func TestSimulateBoundAndMissing(t *testing.T) {
 func TestSimulateThenFitCoversTruth(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "p.csv")
-	if code, _, errs := fitRun(t, "simulate", "--systems", "30", "--topics", "40", "--seed", "8", "--out", out); code != 0 {
+	if code, _, errs := runMain(t, "simulate", "--systems", "30", "--topics", "40", "--seed", "8", "--out", out); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	code, rep, errs := fitRun(t, "fit", "--champion", "s01", "--target-ess", "2000", "-o", "json", out)
+	code, rep, errs := runMain(t, "fit", "--champion", "s01", "--target-ess", "2000", "-o", "json", out)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -152,7 +152,7 @@ func TestSimulateErrors(t *testing.T) {
 		{[]string{"--systems", "3", "--topics", "5"}, "--truth"},
 		{[]string{"--systems", "3", "--topics", "5", "--out", filepath.Join(t.TempDir(), "no", "such", "dir.csv")}, "dir.csv"},
 	} {
-		code, _, errs := fitRun(t, append([]string{"simulate"}, tc.args...)...)
+		code, _, errs := runMain(t, append([]string{"simulate"}, tc.args...)...)
 		if code != ExitError || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, code, errs, tc.want)
 		}
