@@ -26,7 +26,8 @@ type FitOptions struct {
 	TargetESS   float64
 	MaxDraws    int
 	Method      string
-	Output      string // table, md, json, csv
+	Format      string // output format: table, md, json, csv
+	Output      string // report file; "" = standard output
 	DrawsOut    string
 
 	PriorIntercept, PriorSigma, PriorTau, PriorSD string
@@ -57,7 +58,9 @@ func newFitCommand(s *Streams) *cli.Command {
 		&cli.StringFlag{Name: "prior-sigma", Destination: &o.PriorSigma, Usage: "residual SD prior `DIST`, e.g. exponential(5) (default rstanarm's exponential(1/sd y))"},
 		&cli.StringFlag{Name: "prior-tau", Destination: &o.PriorTau, Usage: "prior `DIST` of τ in group SD = τ·σ, rstanarm's decov (default gamma(1, 1))"},
 		&cli.StringFlag{Name: "prior-sd", Destination: &o.PriorSD, Usage: "prior `DIST` on each group SD itself, brms style, e.g. half_student_t(3, 2.5); excludes --prior-tau"},
-		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: fitOutTable, Destination: &o.Output, Usage: "report `FORMAT`: table, md, json, csv"},
+		&cli.StringFlag{Name: "format", Value: fitOutTable, Destination: &o.Format, Usage: "output `FORMAT`: table, md, json, csv"},
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Destination: &o.Output,
+			Usage: "write the report to `FILE` (atomically: a temporary file renamed into place) instead of standard output"},
 		&cli.StringFlag{Name: "draws-out", Destination: &o.DrawsOut, Usage: "write every draw to `FILE` (CSV: chain, iteration, then one column per quantity; what riskgate diagnose reads)"},
 	}
 	return &cli.Command{
@@ -160,10 +163,10 @@ func fitHierPriors(o *FitOptions, t *bayes.Table) (*bayes.HierPriors, error) {
 }
 
 func runFit(s *Streams, o *FitOptions) error {
-	switch o.Output {
+	switch o.Format {
 	case fitOutTable, fitOutMD, fitOutJSON, fitOutCSV:
 	default:
-		return fmt.Errorf("--output %q: expected one of table, md, json, csv", o.Output)
+		return fmt.Errorf("--format %q: expected one of table, md, json, csv (input formats go in --input-format)", o.Format)
 	}
 	if o.Chains < 1 || o.Warmup < 0 || o.Draws < 0 || o.MaxDraws < 0 {
 		return fmt.Errorf("--chains must be at least 1 and --warmup, --draws, --max-draws not negative")
@@ -218,16 +221,22 @@ func runFit(s *Streams, o *FitOptions) error {
 	if !fit.Converged {
 		fmt.Fprintf(s.Err, "riskgate: warning: the fit did NOT CONVERGE; do not treat it as evidence\n")
 	}
-	switch o.Output {
-	case fitOutJSON:
-		return rep.writeJSON(s.Out)
-	case fitOutCSV:
-		return rep.writeCSV(s.Out)
-	case fitOutMD:
-		return rep.writeText(s.Out, true)
-	default:
-		return rep.writeText(s.Out, false)
+	write := func(w io.Writer) error {
+		switch o.Format {
+		case fitOutJSON:
+			return rep.writeJSON(w)
+		case fitOutCSV:
+			return rep.writeCSV(w)
+		case fitOutMD:
+			return rep.writeText(w, true)
+		default:
+			return rep.writeText(w, false)
+		}
 	}
+	if o.Output == "" || o.Output == "-" {
+		return write(s.Out)
+	}
+	return fitWriteAtomic(o.Output, write)
 }
 
 // systemOrder lists system indexes for the table view: champion, the

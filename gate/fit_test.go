@@ -27,7 +27,7 @@ func fitPool(t *testing.T, args ...string) string {
 // The JSON report carries every field of the contract, for rb04.csv.
 func TestFitJSONContract(t *testing.T) {
 	rb04 := shared.Path(t, "data/bayesian-risk/rb04.csv")
-	code, out, errs := runMain(t, "fit", "--champion", "Champion", "--challenger", "Chal.*", "--target-ess", "2000", "-o", "json", rb04)
+	code, out, errs := runMain(t, "fit", "--champion", "Champion", "--challenger", "Chal.*", "--target-ess", "2000", "--format", "json", rb04)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -98,7 +98,7 @@ var fitElapsed = regexp.MustCompile(`; [0-9]+ ms|"elapsed_ms": [0-9]+`)
 func TestFitGolden(t *testing.T) {
 	pool := fitPool(t, "--systems", "6", "--topics", "8", "--seed", "5")
 	for _, o := range []string{"table", "md"} {
-		code, out, errs := runMain(t, "fit", "--champion", "s1", "--challenger", "s2", "--challenger", "s3", "--target-ess", "1000", "-o", o, pool)
+		code, out, errs := runMain(t, "fit", "--champion", "s1", "--challenger", "s2", "--challenger", "s3", "--target-ess", "1000", "--format", o, pool)
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errs)
 		}
@@ -110,7 +110,7 @@ func TestFitGolden(t *testing.T) {
 func TestFitDeterministic(t *testing.T) {
 	pool := fitPool(t, "--systems", "5", "--topics", "7", "--seed", "9", "--missing", "0.2")
 	run := func(seed string) string {
-		code, out, errs := runMain(t, "fit", "--champion", "s1", "--seed", seed, "--target-ess", "500", "--topics", "keep", "-o", "json", pool)
+		code, out, errs := runMain(t, "fit", "--champion", "s1", "--seed", seed, "--target-ess", "500", "--topics", "keep", "--format", "json", pool)
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errs)
 		}
@@ -131,7 +131,7 @@ func TestFitNotConvergedIsMarked(t *testing.T) {
 	pool := fitPool(t, "--systems", "5", "--topics", "6", "--seed", "2")
 	args := []string{"fit", "--champion", "s1", "--draws", "100", "--warmup", "100", "--target-ess", "1e9", "--max-draws", "150"}
 	for _, o := range []string{"table", "md", "json", "csv"} {
-		code, out, errs := runMain(t, append(args, "-o", o, pool)...)
+		code, out, errs := runMain(t, append(args, "--format", o, pool)...)
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", o, code, errs)
 		}
@@ -173,7 +173,7 @@ func TestFitNotConvergedIsMarked(t *testing.T) {
 func TestFitDrawsOut(t *testing.T) {
 	pool := fitPool(t, "--systems", "4", "--topics", "5", "--seed", "4")
 	drawsPath := filepath.Join(t.TempDir(), "draws.csv")
-	code, out, errs := runMain(t, "fit", "--champion", "s1", "--chains", "2", "--draws", "300", "--target-ess", "1", "-o", "json", "--draws-out", drawsPath, pool)
+	code, out, errs := runMain(t, "fit", "--champion", "s1", "--chains", "2", "--draws", "300", "--target-ess", "1", "--format", "json", "--draws-out", drawsPath, pool)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -234,7 +234,7 @@ func TestFitErrors(t *testing.T) {
 		{"unknown champion", []string{"--champion", "nope", pool}, `--champion "nope" is not in the data`},
 		{"unknown challenger", []string{"--champion", "s1", "--challenger", "z*", pool}, `--challenger "z*" is not in the data`},
 		{"bad glob", []string{"--champion", "s1", "--challenger", "[", pool}, "bad glob"},
-		{"bad output", []string{"--champion", "s1", "-o", "xml", pool}, "--output"},
+		{"bad format", []string{"--champion", "s1", "--format", "xml", pool}, "--format"},
 		{"bad prior", []string{"--champion", "s1", "--prior-sigma", "normal(0)", pool}, "--prior-sigma"},
 		{"positive intercept prior", []string{"--champion", "s1", "--prior-intercept", "exponential(1)", pool}, "unbounded"},
 		{"tau and sd", []string{"--champion", "s1", "--prior-tau", "gamma(1,1)", "--prior-sd", "half_normal(1)", pool}, "exclude each other"},
@@ -257,7 +257,7 @@ func TestFitErrors(t *testing.T) {
 // Priors chosen by name change the reported priors and the path.
 func TestFitPriorFlags(t *testing.T) {
 	pool := fitPool(t, "--systems", "4", "--topics", "6", "--seed", "3")
-	code, out, errs := runMain(t, "fit", "--champion", "s1", "--target-ess", "400", "-o", "json",
+	code, out, errs := runMain(t, "fit", "--champion", "s1", "--target-ess", "400", "--format", "json",
 		"--prior-intercept", "student_t(3, 0.3, 1)", "--prior-sigma", "half_normal(0.5)", "--prior-sd", "half_student_t(3, 2.5)", pool)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -269,5 +269,20 @@ func TestFitPriorFlags(t *testing.T) {
 	json.Unmarshal([]byte(out), &r)
 	if r.Method != "general" || r.Priors["intercept"] != "student_t(3, 0.3, 1)" || r.Priors["sd_topic"] != "half_student_t(3, 2.5)" || r.Priors["sigma"] != "half_normal(0.5)" {
 		t.Errorf("method %s priors %v", r.Method, r.Priors)
+	}
+}
+
+// --output writes the report to a file, and --input-format names the input layout.
+func TestFitOutputFile(t *testing.T) {
+	pool := fitPool(t, "--systems", "4", "--topics", "5", "--seed", "6")
+	out := filepath.Join(t.TempDir(), "fit.json")
+	code, stdout, errs := runMain(t, "fit", "--champion", "s1", "--target-ess", "400", "--format", "json", "--input-format", "csv-long", "-o", out, pool)
+	if code != 0 || stdout != "" {
+		t.Fatalf("exit %d, stdout %q: %s", code, stdout, errs)
+	}
+	b, err := os.ReadFile(out)
+	var r map[string]any
+	if err != nil || json.Unmarshal(b, &r) != nil || r["converged"] != true {
+		t.Fatalf("report file: %v %s", err, b)
 	}
 }

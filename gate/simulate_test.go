@@ -105,7 +105,7 @@ func TestSimulateThenFitCoversTruth(t *testing.T) {
 	if code, _, errs := runMain(t, "simulate", "--systems", "30", "--topics", "40", "--seed", "8", "--out", out); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	code, rep, errs := runMain(t, "fit", "--champion", "s01", "--target-ess", "2000", "-o", "json", out)
+	code, rep, errs := runMain(t, "fit", "--champion", "s01", "--target-ess", "2000", "--format", "json", out)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
