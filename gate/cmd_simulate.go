@@ -26,7 +26,7 @@ type SimulateOptions struct {
 	Bound           bool
 	Missing         float64
 	Out             string // pool CSV; "" or "-" = standard output
-	Truth           string // true parameters CSV; default <out>.truth.csv beside a named --out
+	Truth           string // true parameters CSV; default <output>.truth.csv beside a named --output
 }
 
 func newSimulateCommand(s *Streams) *cli.Command {
@@ -48,8 +48,8 @@ func newSimulateCommand(s *Streams) *cli.Command {
 			&cli.FloatFlag{Name: "sd-system", Value: 0.02, Destination: &o.SDSystem, Usage: "standard deviation of the system effects"},
 			&cli.BoolFlag{Name: "bound", Destination: &o.Bound, Usage: "clamp scores to [0, 1], as IR measures are"},
 			&cli.FloatFlag{Name: "missing", Destination: &o.Missing, Usage: "probability that a cell is left out (each independently; every system and topic keeps a score)"},
-			&cli.StringFlag{Name: "out", Destination: &o.Out, Usage: "write the pool to `FILE` (default standard output)"},
-			&cli.StringFlag{Name: "truth", Destination: &o.Truth, Usage: "write the true parameters to `FILE` (default FILE.truth.csv beside --out; needed when the pool goes to standard output)"},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Destination: &o.Out, Usage: "write the pool to `FILE` (atomically; default standard output)"},
+			&cli.StringFlag{Name: "truth", Destination: &o.Truth, Usage: "write the true parameters to `FILE` (default: FILE.truth.csv beside --output; needed when the pool goes to standard output)"},
 		},
 		Action: func(_ context.Context, c *cli.Command) error {
 			o.Systems, o.Topics, o.Seed = int(c.Int("systems")), int(c.Int("topics")), c.Uint64("seed")

@@ -18,7 +18,7 @@ import (
 func fitPool(t *testing.T, args ...string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "pool.csv")
-	if code, _, errs := runMain(t, append([]string{"simulate", "--out", p}, args...)...); code != 0 {
+	if code, _, errs := runMain(t, append([]string{"simulate", "--output", p}, args...)...); code != 0 {
 		t.Fatalf("simulate: %d %s", code, errs)
 	}
 	return p

@@ -30,7 +30,7 @@ func TestSimulateFiles(t *testing.T) {
 	dir := t.TempDir()
 	run := func(name, seed string) (string, string) {
 		out := filepath.Join(dir, name+".csv")
-		if code, _, errs := runMain(t, "simulate", "--systems", "12", "--topics", "15", "--seed", seed, "--out", out); code != 0 {
+		if code, _, errs := runMain(t, "simulate", "--systems", "12", "--topics", "15", "--seed", seed, "--output", out); code != 0 {
 			t.Fatalf("exit %d: %s", code, errs)
 		}
 		a, _ := os.ReadFile(out)
@@ -67,7 +67,7 @@ func TestSimulateFiles(t *testing.T) {
 func TestSimulateBoundAndMissing(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "p.csv")
-	if code, _, errs := runMain(t, "simulate", "--systems", "30", "--topics", "40", "--sigma", "0.5", "--bound", "--missing", "0.3", "--out", out); code != 0 {
+	if code, _, errs := runMain(t, "simulate", "--systems", "30", "--topics", "40", "--sigma", "0.5", "--bound", "--missing", "0.3", "--output", out); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	rows := simRead(t, out)[1:]
@@ -102,7 +102,7 @@ func TestSimulateBoundAndMissing(t *testing.T) {
 func TestSimulateThenFitCoversTruth(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "p.csv")
-	if code, _, errs := runMain(t, "simulate", "--systems", "30", "--topics", "40", "--seed", "8", "--out", out); code != 0 {
+	if code, _, errs := runMain(t, "simulate", "--systems", "30", "--topics", "40", "--seed", "8", "--output", out); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	code, rep, errs := runMain(t, "fit", "--champion", "s01", "--target-ess", "2000", "--format", "json", out)
@@ -150,7 +150,7 @@ func TestSimulateErrors(t *testing.T) {
 		{[]string{"--systems", "3", "--topics", "5", "--missing", "1", "--truth", "x"}, "--missing"},
 		{[]string{"--systems", "3", "--topics", "5", "--sigma", "-1", "--truth", "x"}, "--sigma"},
 		{[]string{"--systems", "3", "--topics", "5"}, "--truth"},
-		{[]string{"--systems", "3", "--topics", "5", "--out", filepath.Join(t.TempDir(), "no", "such", "dir.csv")}, "dir.csv"},
+		{[]string{"--systems", "3", "--topics", "5", "--output", filepath.Join(t.TempDir(), "no", "such", "dir.csv")}, "dir.csv"},
 	} {
 		code, _, errs := runMain(t, append([]string{"simulate"}, tc.args...)...)
 		if code != ExitError || !strings.Contains(errs, tc.want) {
