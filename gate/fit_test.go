@@ -286,3 +286,47 @@ func TestFitOutputFile(t *testing.T) {
 		t.Fatalf("report file: %v %s", err, b)
 	}
 }
+
+// The draws file is what riskgate diagnose reads, and it reproduces the
+// fit's own diagnostics.
+func TestFitDrawsOutThroughDiagnose(t *testing.T) {
+	pool := fitPool(t, "--systems", "4", "--topics", "6", "--seed", "7")
+	draws := filepath.Join(t.TempDir(), "draws.csv")
+	code, fitCSV, errs := runMain(t, "fit", "--champion", "s1", "--target-ess", "1000", "--format", "csv", "--draws-out", draws, pool)
+	if code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, errs)
+	}
+	code, diagCSV, errs := runMain(t, "diagnose", "--format", "csv", draws)
+	if code != 0 {
+		t.Fatalf("diagnose: exit %d: %s", code, errs)
+	}
+	col := func(rows [][]string, name string) int {
+		for i, h := range rows[0] {
+			if h == name {
+				return i
+			}
+		}
+		t.Fatalf("no column %q in %v", name, rows[0])
+		return -1
+	}
+	fr, _ := csv.NewReader(strings.NewReader(fitCSV)).ReadAll()
+	dr, _ := csv.NewReader(strings.NewReader(diagCSV)).ReadAll()
+	if len(fr) != len(dr) {
+		t.Fatalf("%d fit rows, %d diagnose rows", len(fr), len(dr))
+	}
+	byName := map[string][]string{}
+	for _, r := range dr[1:] {
+		byName[r[0]] = r
+	}
+	for _, r := range fr[1:] {
+		d, ok := byName[r[0]]
+		if !ok {
+			t.Fatalf("diagnose has no %q", r[0])
+		}
+		for _, c := range []string{"mean", "rhat", "ess_bulk", "ess_tail"} {
+			if a, b := r[col(fr, c)], d[col(dr, c)]; a != b {
+				t.Errorf("%s %s: fit %s, diagnose %s", r[0], c, a, b)
+			}
+		}
+	}
+}
