@@ -1,5 +1,18 @@
 package bayes
 
+// The hierarchical system/topic model, file by file:
+//
+//	hier.go           HierPriors, FitHier (path choice, ESS-target extension, convergence checks), HierFit
+//	hier_balanced.go  complete tables: effects integrated out through the four eigenspaces, exact draws
+//	hier_schur.go     incomplete tables: effects integrated out with a Schur complement, exact draws
+//	hier_data.go      Table and its validation
+//	model_mixed.go    the general path: rstanarm's full non-centred density for any number of factors
+//	model_family.go   the replaceable likelihood (Family; Gaussian)
+//	model_prior.go    priors by name (ParsePrior)
+//	model.go          the Model interface and constraint transforms
+//	nuts*.go          Stan's NUTS, step-size and metric adaptation, parallel chains
+//	simulate.go       prior and posterior predictive simulation
+
 import (
 	"errors"
 	"fmt"
