@@ -184,7 +184,22 @@ func (f *HierFit) Prob(event func(x []float64) bool) float64 {
 	return float64(hits) / float64(n)
 }
 
-// FitHier fits the hierarchical system/topic model to t.
+// FitHier fits the hierarchical system/topic model to t (NaN = missing cell)
+// and summarises every quantity with the diagnostics of Vehtari et al. (2021).
+//
+// The collapsed path (MethodCollapsed) samples only log σ and the two log
+// group-SD coordinates with NUTS, on the marginal density with the intercept
+// and effects integrated out (hier_balanced.go for complete tables,
+// hier_schur.go otherwise), and draws the intercept and every effect exactly
+// from their Gaussian conditional at each kept draw; the general path
+// (MethodGeneral) runs NUTS on rstanarm's full density (MixedModel). Both
+// sample the same posterior as rstanarm's stan_glmer(score ~ (1|topic) +
+// (1|system)) with the given priors (statistics.md §1.3).
+//
+// Chains run in parallel with sources PCG(Seed, chain); the result is
+// bit-identical for a given seed whatever GOMAXPROCS is. While the smallest
+// bulk- or tail-ESS is below TargetESS the chains are extended, up to
+// MaxDraws; the fit is then marked Converged or not (see HierFit).
 func FitHier(t *Table, opt HierOptions) (*HierFit, error) {
 	if err := t.Validate(); err != nil {
 		return nil, err
