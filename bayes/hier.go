@@ -1,0 +1,389 @@
+package bayes
+
+// The hierarchical system/topic model, file by file:
+//
+//	hier.go           HierPriors, FitHier (path choice, ESS-target extension, convergence checks), HierFit
+//	hier_balanced.go  complete tables: effects integrated out through the four eigenspaces, exact draws
+//	hier_schur.go     incomplete tables: effects integrated out with a Schur complement, exact draws
+//	hier_data.go      Table and its validation
+//	model_mixed.go    the general path: rstanarm's full non-centred density for any number of factors
+//	model_family.go   the replaceable likelihood (Family; Gaussian)
+//	model_prior.go    priors by name (ParsePrior)
+//	model.go          the Model interface and constraint transforms
+//	nuts*.go          Stan's NUTS, step-size and metric adaptation, parallel chains
+//	simulate.go       prior and posterior predictive simulation
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// HierPriors are the priors of the hierarchical system/topic model
+//
+//	y_st = β0 + T_t + S_s + e_st,  T_t ~ N(0, SD_topic²),  S_s ~ N(0, SD_system²),  e_st ~ N(0, σ²)
+//
+// (seed paper 002, eq. 3). With Relative, SDTopic and SDSystem are priors on
+// τ_k where SD_k = τ_k·σ (rstanarm's decov); otherwise on SD_k itself.
+type HierPriors struct {
+	Intercept Prior
+	Sigma     Prior
+	SDTopic   Prior
+	SDSystem  Prior
+	Relative  bool
+}
+
+// RstanarmPriors returns rstanarm's default priors for stan_glmer(score ~
+// (1|topic) + (1|system)) on the observed scores y (statistics.md §1.1):
+// intercept Normal(mean y, 2.5·sd y), σ ~ Exponential(rate 1/sd y), and
+// SD_k = τ_k·σ with τ_k ~ Gamma(1, 1).
+func RstanarmPriors(y []float64) HierPriors {
+	return rstanarmPriors(Mean(y), SD(y))
+}
+
+// TableRstanarmPriors is RstanarmPriors of t's observed scores.
+func TableRstanarmPriors(t *Table) HierPriors {
+	m, s := t.meanSD()
+	return rstanarmPriors(m, s)
+}
+
+func rstanarmPriors(m, s float64) HierPriors {
+	return HierPriors{
+		Intercept: Normal{m, 2.5 * s},
+		Sigma:     Exponential{1 / s},
+		SDTopic:   Gamma{1, 1},
+		SDSystem:  Gamma{1, 1},
+		Relative:  true,
+	}
+}
+
+func (p HierPriors) validate() error {
+	if p.Intercept == nil || p.Sigma == nil || p.SDTopic == nil || p.SDSystem == nil {
+		return errors.New("priors: intercept, sigma, sd_topic and sd_system all need a prior")
+	}
+	if p.Intercept.Positive() {
+		return fmt.Errorf("intercept prior %v: the intercept is unbounded; use a prior on the real line", p.Intercept)
+	}
+	for _, q := range []struct {
+		name string
+		p    Prior
+	}{{"sigma", p.Sigma}, {"sd_topic", p.SDTopic}, {"sd_system", p.SDSystem}} {
+		if !q.p.Positive() {
+			return fmt.Errorf("%s prior %v: needs a prior on (0, ∞), e.g. exponential(1) or half_normal(1)", q.name, q.p)
+		}
+	}
+	return nil
+}
+
+// HierMethod selects how the hierarchical model is sampled.
+type HierMethod string
+
+const (
+	// MethodAuto uses MethodCollapsed when the intercept prior is normal and
+	// the table is complete or small enough for the Schur path, else MethodGeneral.
+	MethodAuto HierMethod = "auto"
+	// MethodCollapsed integrates the intercept and effects out: NUTS explores
+	// (σ, SD_topic, SD_system) and the effects are drawn exactly from their
+	// Gaussian conditional at every draw. Needs a normal intercept prior.
+	MethodCollapsed HierMethod = "collapsed"
+	// MethodGeneral runs NUTS on rstanarm's full non-centred density.
+	MethodGeneral HierMethod = "general"
+)
+
+// schurMaxLevels bounds the smaller factor for the collapsed path on an
+// incomplete table: every log-density evaluation costs O(n³) in it.
+const schurMaxLevels = 400
+
+// HierOptions configure FitHier. Zero values mean the defaults in brackets.
+type HierOptions struct {
+	// Sampler settings. Unset fields take Stan's defaults, except
+	// AdaptDelta [0.9 collapsed; general 0.99, as the reference rstanarm fits (rstanarm's own default is 0.95)], MaxDepth
+	// [10 collapsed; rstanarm's 15 general], Thin [collapsed: (n_S + n_T)/100
+	// clamped to 3..10, as a transition costs about a microsecond and
+	// thinning lifts the hyper-parameters' tail-ESS per draw from about 0.55
+	// (thin 1) to 0.85 (thin 3); 1 general]
+	// and Draws [collapsed: ⌈1.4·TargetESS/Chains⌉, at least 1000; general 1000].
+	Sampler NUTSOptions
+	Priors  *HierPriors // [RstanarmPriors of the observed scores]
+	Method  HierMethod  // [MethodAuto]
+	// TargetESS is the smallest acceptable bulk- and tail-ESS over all
+	// quantities [100 per chain, Vehtari et al. 2021]. Below it the chains
+	// are extended, up to MaxDraws per chain [10 × Sampler.Draws].
+	TargetESS float64
+	MaxDraws  int
+	RhatMax   float64 // largest acceptable R̂ [1.01]
+	Workers   int     // goroutines for the diagnostics [GOMAXPROCS]
+
+	forceSchur bool // tests: the Schur path even on a complete table
+}
+
+// HierFit is a fitted hierarchical model.
+type HierFit struct {
+	Method  HierMethod // the path that ran
+	Priors  HierPriors
+	Systems []string
+	Topics  []string
+	Missing int // missing cells
+	// Names lists the quantities: intercept, sigma, sd_topic, sd_system,
+	// topic[<name>] for every topic, system[<name>] for every system.
+	Names   []string
+	Sampler *NUTS
+	Summary []VarSummary // per Names
+
+	Chains       int
+	Draws        int // post-warmup draws per chain, after any extension
+	Extended     int // draws per chain added to reach TargetESS
+	TargetESS    float64
+	Divergences  int
+	MaxDepthHits int
+	EBFMI        []float64 // per chain
+
+	// Converged is false when any R̂ exceeds RhatMax, any bulk- or tail-ESS
+	// is below TargetESS after extension, or any transition diverged.
+	// Nothing downstream may treat a non-converged fit as evidence.
+	Converged bool
+	Warnings  []string
+}
+
+// Indexes of the quantities in HierFit.Names.
+const (
+	IdxIntercept = 0
+	IdxSigma     = 1
+	IdxSDTopic   = 2
+	IdxSDSystem  = 3
+)
+
+// TopicIndex is the position of topic t in Names.
+func (f *HierFit) TopicIndex(t int) int { return 4 + t }
+
+// SystemIndex is the position of system s in Names.
+func (f *HierFit) SystemIndex(s int) int { return 4 + len(f.Topics) + s }
+
+// Draws of quantity v, chains[m][i].
+func (f *HierFit) DrawsOf(v int) [][]float64 { return f.Sampler.Draws[v] }
+
+// Prob is the posterior probability of an event over the joint draws: the
+// share of draws (all chains) at which event, given every quantity's value
+// in Names order, is true. For example P(S_a > S_b):
+//
+//	f.Prob(func(x []float64) bool { return x[f.SystemIndex(a)] > x[f.SystemIndex(b)] })
+func (f *HierFit) Prob(event func(x []float64) bool) float64 {
+	x := make([]float64, len(f.Names))
+	hits, n := 0, 0
+	for m := range f.Chains {
+		for i := range f.Draws {
+			for v := range x {
+				x[v] = f.Sampler.Draws[v][m][i]
+			}
+			if event(x) {
+				hits++
+			}
+			n++
+		}
+	}
+	return float64(hits) / float64(n)
+}
+
+// FitHier fits the hierarchical system/topic model to t (NaN = missing cell)
+// and summarises every quantity with the diagnostics of Vehtari et al. (2021).
+//
+// The collapsed path (MethodCollapsed) samples only log σ and the two log
+// group-SD coordinates with NUTS, on the marginal density with the intercept
+// and effects integrated out (hier_balanced.go for complete tables,
+// hier_schur.go otherwise), and draws the intercept and every effect exactly
+// from their Gaussian conditional at each kept draw; the general path
+// (MethodGeneral) runs NUTS on rstanarm's full density (MixedModel). Both
+// sample the same posterior as rstanarm's stan_glmer(score ~ (1|topic) +
+// (1|system)) with the given priors (statistics.md §1.3).
+//
+// Chains run in parallel with sources PCG(Seed, chain); the result is
+// bit-identical for a given seed whatever GOMAXPROCS is. While the smallest
+// bulk- or tail-ESS is below TargetESS the chains are extended, up to
+// MaxDraws; the fit is then marked Converged or not (see HierFit).
+func FitHier(t *Table, opt HierOptions) (*HierFit, error) {
+	if err := t.Validate(); err != nil {
+		return nil, err
+	}
+	ym, ysd := t.meanSD()
+	priors := rstanarmPriors(ym, ysd)
+	if opt.Priors != nil {
+		priors = *opt.Priors
+	}
+	if err := priors.validate(); err != nil {
+		return nil, err
+	}
+	method := opt.Method
+	if method == "" {
+		method = MethodAuto
+	}
+	normal, isNormal := priors.Intercept.(Normal)
+	complete := t.Complete()
+	nSmall := min(len(t.Systems), len(t.Topics))
+	switch method {
+	case MethodAuto:
+		method = MethodGeneral
+		if isNormal && (complete || nSmall <= schurMaxLevels) {
+			method = MethodCollapsed
+		}
+	case MethodCollapsed:
+		if !isNormal {
+			return nil, fmt.Errorf("the collapsed method needs a normal intercept prior, not %v", priors.Intercept)
+		}
+	case MethodGeneral:
+	default:
+		return nil, fmt.Errorf("unknown method %q (auto, collapsed, general)", method)
+	}
+	sp := ScalePriors{Sigma: priors.Sigma, SD: []Prior{priors.SDTopic, priors.SDSystem}, Relative: priors.Relative, Scale: ysd}
+
+	so := opt.Sampler
+	chains := so.Chains
+	if chains == 0 {
+		chains = 4
+	}
+	target := opt.TargetESS
+	if target <= 0 {
+		target = 100 * float64(chains)
+	}
+	var model Model
+	if method == MethodCollapsed {
+		if so.AdaptDelta == 0 {
+			so.AdaptDelta = 0.9
+		}
+		if so.Thin == 0 {
+			// A hyper-parameter transition costs about a microsecond; drawing
+			// the effects costs about 5 ns per level per kept draw. Thin more
+			// when the draws are dear: 3 for rb04, 10 for 1,000 × 10,000.
+			so.Thin = min(10, max(3, (len(t.Systems)+len(t.Topics))/100))
+		}
+		if so.Draws == 0 {
+			so.Draws = max(1000, int(math.Ceil(1.4*target/float64(chains))))
+		}
+		v0 := normal.Sigma * normal.Sigma
+		if complete && !opt.forceSchur {
+			model = newBalancedModel(t, normal.Mu, v0, sp)
+		} else {
+			model = newSchurModel(t, normal.Mu, v0, sp)
+		}
+	} else {
+		if so.AdaptDelta == 0 {
+			so.AdaptDelta = 0.99
+		}
+		if so.MaxDepth == 0 {
+			so.MaxDepth = 15
+		}
+		sys, top, yy := t.observed()
+		mm, err := NewMixedModel(yy, []Factor{{"topic", t.Topics, top}, {"system", t.Systems, sys}}, Gaussian{}, priors.Intercept, sp)
+		if err != nil {
+			return nil, err
+		}
+		model = mm // factors topic then system: Names are hierNames' layout
+	}
+	so = so.withDefaults()
+
+	f := &HierFit{Method: method, Priors: priors, Systems: t.Systems, Topics: t.Topics, Names: model.Names(),
+		Chains: so.Chains}
+	for _, row := range t.Scores {
+		for _, v := range row {
+			if math.IsNaN(v) {
+				f.Missing++
+			}
+		}
+	}
+	f.TargetESS = target
+	maxDraws := opt.MaxDraws
+	if maxDraws <= 0 {
+		maxDraws = 10 * so.Draws
+	}
+	rhatMax := opt.RhatMax
+	if rhatMax == 0 {
+		rhatMax = 1.01
+	}
+
+	f.Sampler = NewNUTS(model, so)
+	if err := f.Sampler.Run(); err != nil {
+		return nil, err
+	}
+	f.Summary = SummarizeAll(f.Sampler.Draws, opt.Workers)
+	for {
+		n := f.Sampler.Len()
+		minESS := f.minESS()
+		if !(minESS < f.TargetESS) || n >= maxDraws || math.IsNaN(minESS) {
+			break
+		}
+		// ESS grows about linearly with the draws; aim 10% beyond the target.
+		want := int(math.Ceil(float64(n) * f.TargetESS / math.Max(minESS, 1) * 1.1))
+		want = min(max(want, n+n/4), maxDraws)
+		if err := f.Sampler.Extend(want - n); err != nil {
+			return nil, err
+		}
+		f.Summary = SummarizeAll(f.Sampler.Draws, opt.Workers)
+	}
+	f.Draws = f.Sampler.Len()
+	f.Extended = f.Draws - so.Draws
+	f.Divergences = f.Sampler.Divergences()
+	f.MaxDepthHits = f.Sampler.MaxDepthHits()
+	for m := range so.Chains {
+		f.EBFMI = append(f.EBFMI, EBFMI(f.Sampler.Energies(m)))
+	}
+	f.check(rhatMax, maxDraws)
+	return f, nil
+}
+
+// minESS is the smallest bulk- or tail-ESS over all quantities (NaN if any is NaN).
+func (f *HierFit) minESS() float64 {
+	m := math.Inf(1)
+	for _, s := range f.Summary {
+		if math.IsNaN(s.ESSBulk) || math.IsNaN(s.ESSTail) {
+			return math.NaN()
+		}
+		m = min(m, s.ESSBulk, s.ESSTail)
+	}
+	return m
+}
+
+// check sets Converged and Warnings.
+func (f *HierFit) check(rhatMax float64, maxDraws int) {
+	f.Converged = true
+	fail := func(format string, a ...any) {
+		f.Converged = false
+		f.Warnings = append(f.Warnings, fmt.Sprintf(format, a...))
+	}
+	worst := func(get func(VarSummary) float64, larger bool) (int, float64) {
+		wi, wv := -1, 0.0
+		for i, s := range f.Summary {
+			v := get(s)
+			if wi < 0 || math.IsNaN(v) || (larger && v > wv) || (!larger && v < wv) {
+				wi, wv = i, v
+				if math.IsNaN(v) {
+					break
+				}
+			}
+		}
+		return wi, wv
+	}
+	if i, r := worst(func(s VarSummary) float64 { return s.Rhat }, true); math.IsNaN(r) || r > rhatMax {
+		fail("R-hat of %s is %.4g (> %g): the chains disagree", f.Names[i], r, rhatMax)
+	}
+	bi, b := worst(func(s VarSummary) float64 { return s.ESSBulk }, false)
+	ti, tl := worst(func(s VarSummary) float64 { return s.ESSTail }, false)
+	if math.IsNaN(b) || b < f.TargetESS {
+		fail("bulk-ESS of %s is %.0f, below the target %.0f after %d draws per chain", f.Names[bi], b, f.TargetESS, f.Draws)
+	}
+	if math.IsNaN(tl) || tl < f.TargetESS {
+		fail("tail-ESS of %s is %.0f, below the target %.0f after %d draws per chain", f.Names[ti], tl, f.TargetESS, f.Draws)
+	}
+	if f.Divergences > 0 {
+		fail("%d divergent transitions after warmup", f.Divergences)
+	}
+	if f.MaxDepthHits > 0 {
+		f.Warnings = append(f.Warnings, fmt.Sprintf("%d transitions stopped at the maximum tree depth %d", f.MaxDepthHits, f.Sampler.Options.MaxDepth))
+	}
+	for m, e := range f.EBFMI {
+		if e < 0.2 {
+			f.Warnings = append(f.Warnings, fmt.Sprintf("chain %d: E-BFMI %.3f < 0.2 (the sampler explores the energy poorly)", m+1, e))
+		}
+	}
+	if f.Extended > 0 {
+		f.Warnings = append(f.Warnings, fmt.Sprintf("sampled %d extra draws per chain (up to the cap %d) to reach ESS %.0f", f.Extended, maxDraws, f.TargetESS))
+	}
+}

@@ -1,0 +1,407 @@
+package gate
+
+import (
+	"bufio"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/gate/scores"
+)
+
+// fitNum is a float that encodes NaN and ±Inf as JSON null.
+type fitNum float64
+
+func (x fitNum) MarshalJSON() ([]byte, error) {
+	f := float64(x)
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return []byte("null"), nil
+	}
+	return strconv.AppendFloat(nil, f, 'g', -1, 64), nil
+}
+
+// fitEffect is a system or topic effect in the JSON report.
+type fitEffect struct {
+	Name  string `json:"name"`
+	Role  string `json:"role,omitempty"`
+	Mean  fitNum `json:"mean"`
+	SD    fitNum `json:"sd"`
+	Q2_5  fitNum `json:"q2_5"`
+	Q50   fitNum `json:"q50"`
+	Q97_5 fitNum `json:"q97_5"`
+	HDILo fitNum `json:"hdi_lo"`
+	HDIHi fitNum `json:"hdi_hi"`
+}
+
+// fitComparison is a challenger's system effect against the champion's.
+type fitComparison struct {
+	Challenger string `json:"challenger"`
+	Champion   string `json:"champion"`
+	PBetter    fitNum `json:"p_better"` // P(S_challenger > S_champion)
+	DiffMean   fitNum `json:"diff_mean"`
+	DiffQ2_5   fitNum `json:"diff_q2_5"`
+	DiffQ97_5  fitNum `json:"diff_q97_5"`
+}
+
+type fitParamDiag struct {
+	Name    string `json:"name"`
+	Rhat    fitNum `json:"rhat"`
+	ESSBulk fitNum `json:"ess_bulk"`
+	ESSTail fitNum `json:"ess_tail"`
+}
+
+type fitDiagnostics struct {
+	Parameters       []fitParamDiag `json:"parameters"`
+	Divergences      int            `json:"divergences"`
+	MaxTreedepthHits int            `json:"max_treedepth_hits"`
+	MaxTreedepth     int            `json:"max_treedepth"`
+	EBFMI            []fitNum       `json:"ebfmi"`
+	MaxRhat          fitNum         `json:"max_rhat"`
+	MinESSBulk       fitNum         `json:"min_ess_bulk"`
+	MinESSTail       fitNum         `json:"min_ess_tail"`
+	TargetESS        fitNum         `json:"target_ess"`
+	ExtendedDraws    int            `json:"extended_draws"`
+}
+
+// fitReport is what riskgate fit reports; its JSON form is the command's contract.
+type fitReport struct {
+	Converged   bool              `json:"converged"`
+	Warnings    []string          `json:"warnings"`
+	Measure     string            `json:"measure,omitempty"`
+	Method      string            `json:"method"`
+	Priors      map[string]string `json:"priors"`
+	NSystems    int               `json:"n_systems"`
+	NTopics     int               `json:"n_topics"`
+	Missing     int               `json:"missing_cells"`
+	Intercept   bayes.VarSummary  `json:"intercept"`
+	Sigma       bayes.VarSummary  `json:"sigma"`
+	SDTopic     bayes.VarSummary  `json:"sd_topic"`
+	SDSystem    bayes.VarSummary  `json:"sd_system"`
+	Systems     []fitEffect       `json:"systems"`
+	Topics      []fitEffect       `json:"topics"`
+	Comparisons []fitComparison   `json:"comparisons"`
+	Diagnostics fitDiagnostics    `json:"diagnostics"`
+	Draws       int               `json:"draws"`
+	Chains      int               `json:"chains"`
+	Warmup      int               `json:"warmup"`
+	Thin        int               `json:"thin"`
+	Seed        uint64            `json:"seed"`
+	ElapsedMS   int64             `json:"elapsed_ms"`
+
+	fit   *bayes.HierFit
+	order []int // systems in table-view order
+}
+
+func fitEffectOf(name, role string, s bayes.VarSummary) fitEffect {
+	return fitEffect{name, role, fitNum(s.Mean), fitNum(s.SD), fitNum(s.Q2_5), fitNum(s.Q50), fitNum(s.Q97_5), fitNum(s.HDILo), fitNum(s.HDIHi)}
+}
+
+func newFitReport(fit *bayes.HierFit, measure string, role []string, o *FitOptions, elapsed time.Duration, align scores.Alignment) *fitReport {
+	so := fit.Sampler.Options
+	r := &fitReport{
+		Converged: fit.Converged, Warnings: append([]string{}, fit.Warnings...), Measure: measure,
+		Method: string(fit.Method), NSystems: len(fit.Systems), NTopics: len(fit.Topics), Missing: fit.Missing,
+		Priors:    map[string]string{"intercept": fit.Priors.Intercept.String(), "sigma": fit.Priors.Sigma.String()},
+		Intercept: fit.Summary[bayes.IdxIntercept], Sigma: fit.Summary[bayes.IdxSigma],
+		SDTopic: fit.Summary[bayes.IdxSDTopic], SDSystem: fit.Summary[bayes.IdxSDSystem],
+		Draws: fit.Draws, Chains: fit.Chains, Warmup: max(so.Warmup, 0), Thin: so.Thin, Seed: so.Seed,
+		ElapsedMS: elapsed.Milliseconds(), fit: fit,
+	}
+	if msg := align.Summary(); msg != "" {
+		r.Warnings = append(r.Warnings, "input: "+msg)
+	}
+	if fit.Priors.Relative {
+		r.Priors["sd_topic"] = "τ·sigma, τ ~ " + fit.Priors.SDTopic.String()
+		r.Priors["sd_system"] = "τ·sigma, τ ~ " + fit.Priors.SDSystem.String()
+	} else {
+		r.Priors["sd_topic"], r.Priors["sd_system"] = fit.Priors.SDTopic.String(), fit.Priors.SDSystem.String()
+	}
+	for s, name := range fit.Systems {
+		r.Systems = append(r.Systems, fitEffectOf(name, role[s], fit.Summary[fit.SystemIndex(s)]))
+	}
+	for t, name := range fit.Topics {
+		r.Topics = append(r.Topics, fitEffectOf(name, "", fit.Summary[fit.TopicIndex(t)]))
+	}
+	r.order = fitSystemOrder(fit, role)
+	champ := -1
+	for s, ro := range role {
+		if ro == "champion" {
+			champ = s
+		}
+	}
+	for s, ro := range role {
+		if ro != "challenger" {
+			continue
+		}
+		a, b := fit.SystemIndex(s), fit.SystemIndex(champ)
+		var diff []float64
+		for m := range fit.Chains {
+			for i := range fit.Draws {
+				diff = append(diff, fit.Sampler.Draws[a][m][i]-fit.Sampler.Draws[b][m][i])
+			}
+		}
+		r.Comparisons = append(r.Comparisons, fitComparison{
+			Challenger: fit.Systems[s], Champion: fit.Systems[champ],
+			PBetter:  fitNum(bayes.ProbGreater(diff, 0)),
+			DiffMean: fitNum(bayes.Mean(diff)), DiffQ2_5: fitNum(bayes.Quantile(diff, 0.025)), DiffQ97_5: fitNum(bayes.Quantile(diff, 0.975)),
+		})
+	}
+	d := &r.Diagnostics
+	d.Divergences, d.MaxTreedepthHits, d.MaxTreedepth = fit.Divergences, fit.MaxDepthHits, so.MaxDepth
+	d.TargetESS, d.ExtendedDraws = fitNum(fit.TargetESS), fit.Extended
+	maxR, minB, minT := math.Inf(-1), math.Inf(1), math.Inf(1)
+	for v, name := range fit.Names {
+		s := fit.Summary[v]
+		d.Parameters = append(d.Parameters, fitParamDiag{name, fitNum(s.Rhat), fitNum(s.ESSBulk), fitNum(s.ESSTail)})
+		maxR, minB, minT = nanMax(maxR, s.Rhat), nanMin(minB, s.ESSBulk), nanMin(minT, s.ESSTail)
+	}
+	d.MaxRhat, d.MinESSBulk, d.MinESSTail = fitNum(maxR), fitNum(minB), fitNum(minT)
+	for _, e := range fit.EBFMI {
+		d.EBFMI = append(d.EBFMI, fitNum(e))
+	}
+	return r
+}
+
+// nanMax and nanMin propagate NaN, so that an undefined diagnostic shows.
+func nanMax(a, b float64) float64 {
+	if math.IsNaN(a) || math.IsNaN(b) {
+		return math.NaN()
+	}
+	return math.Max(a, b)
+}
+
+func nanMin(a, b float64) float64 {
+	if math.IsNaN(a) || math.IsNaN(b) {
+		return math.NaN()
+	}
+	return math.Min(a, b)
+}
+
+func (r *fitReport) writeJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// writeCSV writes one row per quantity; the converged column carries the
+// verdict on every row so that no consumer can miss it.
+func (r *fitReport) writeCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"parameter", "kind", "name", "role", "mean", "sd", "q2_5", "q50", "q97_5", "hdi_lo", "hdi_hi",
+		"rhat", "ess_bulk", "ess_tail", "converged"})
+	f := r.fit
+	num := func(x float64) string {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return "NA"
+		}
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	row := func(v int, kind, name, role string) {
+		s := f.Summary[v]
+		cw.Write([]string{f.Names[v], kind, name, role, num(s.Mean), num(s.SD), num(s.Q2_5), num(s.Q50), num(s.Q97_5),
+			num(s.HDILo), num(s.HDIHi), num(s.Rhat), num(s.ESSBulk), num(s.ESSTail), strconv.FormatBool(r.Converged)})
+	}
+	row(bayes.IdxIntercept, "intercept", "", "")
+	row(bayes.IdxSigma, "sigma", "", "")
+	row(bayes.IdxSDTopic, "sd_topic", "", "")
+	row(bayes.IdxSDSystem, "sd_system", "", "")
+	for s, e := range r.Systems {
+		row(f.SystemIndex(s), "system", e.Name, e.Role)
+	}
+	for t, e := range r.Topics {
+		row(f.TopicIndex(t), "topic", e.Name, "")
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// fitCell formats a number for the table views.
+func fitCell(x float64, digits int) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return "NA"
+	}
+	return strconv.FormatFloat(x, 'f', digits, 64)
+}
+
+// fitTable writes rows as an aligned text table or a Markdown table.
+func fitTable(w io.Writer, md bool, header []string, rows [][]string) {
+	if md {
+		esc := func(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), "|", `\|`) }
+		line := func(cells []string) {
+			for i, c := range cells {
+				cells[i] = esc(c)
+			}
+			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+		}
+		line(append([]string{}, header...))
+		sep := make([]string, len(header))
+		for i := range sep {
+			sep[i] = "---"
+			if i > 0 {
+				sep[i] = "---:"
+			}
+		}
+		fmt.Fprintf(w, "|%s|\n", strings.Join(sep, "|"))
+		for _, r := range rows {
+			line(r)
+		}
+		fmt.Fprintln(w)
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, strings.Join(header, "\t")+"\t")
+	for _, r := range rows {
+		fmt.Fprintln(tw, strings.Join(r, "\t")+"\t")
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
+}
+
+func (r *fitReport) writeText(w io.Writer, md bool) error {
+	bw := bufio.NewWriter(w)
+	f := r.fit
+	heading := func(s string) {
+		if md {
+			fmt.Fprintf(bw, "## %s\n\n", s)
+		} else {
+			fmt.Fprintf(bw, "%s\n", s)
+		}
+	}
+	status := "converged"
+	if !r.Converged {
+		status = "NOT CONVERGED: do not treat this fit as evidence"
+	}
+	if md {
+		fmt.Fprintf(bw, "# riskgate fit: %s\n\n", status)
+	} else {
+		fmt.Fprintf(bw, "riskgate fit: %s\n", status)
+	}
+	measure := r.Measure
+	if measure == "" {
+		measure = "score"
+	}
+	fmt.Fprintf(bw, "%s over %d systems × %d topics (%d missing cells); %s path; %d chains × %d draws (thin %d, warmup %d); seed %d; %d ms\n",
+		measure, r.NSystems, r.NTopics, r.Missing, r.Method, r.Chains, r.Draws, r.Thin, r.Warmup, r.Seed, r.ElapsedMS)
+	fmt.Fprintf(bw, "priors: intercept ~ %s; sigma ~ %s; sd_topic = %s; sd_system = %s\n\n",
+		r.Priors["intercept"], r.Priors["sigma"], r.Priors["sd_topic"], r.Priors["sd_system"])
+	if len(r.Warnings) > 0 {
+		heading("Warnings")
+		for _, w := range r.Warnings {
+			fmt.Fprintf(bw, "- %s\n", w)
+		}
+		fmt.Fprintln(bw)
+	}
+	sumHeader := []string{"mean", "sd", "2.5%", "50%", "97.5%", "hdi_lo", "hdi_hi", "rhat", "ess_bulk", "ess_tail"}
+	sumCells := func(s bayes.VarSummary) []string {
+		return []string{fitCell(s.Mean, 4), fitCell(s.SD, 4), fitCell(s.Q2_5, 4), fitCell(s.Q50, 4), fitCell(s.Q97_5, 4),
+			fitCell(s.HDILo, 4), fitCell(s.HDIHi, 4), fitCell(s.Rhat, 3), fitCell(s.ESSBulk, 0), fitCell(s.ESSTail, 0)}
+	}
+	heading("Variance components")
+	var rows [][]string
+	for _, v := range []int{bayes.IdxIntercept, bayes.IdxSigma, bayes.IdxSDTopic, bayes.IdxSDSystem} {
+		rows = append(rows, append([]string{f.Names[v]}, sumCells(f.Summary[v])...))
+	}
+	fitTable(bw, md, append([]string{"parameter"}, sumHeader...), rows)
+
+	heading("System effects (95% credible intervals)")
+	rows = rows[:0]
+	for _, s := range r.order {
+		rows = append(rows, append([]string{f.Systems[s], r.Systems[s].Role}, sumCells(f.Summary[f.SystemIndex(s)])...))
+	}
+	fitTable(bw, md, append([]string{"system", "role"}, sumHeader...), rows)
+
+	if len(r.Comparisons) > 0 {
+		heading("Challengers against the champion (system effects)")
+		rows = rows[:0]
+		for _, c := range r.Comparisons {
+			rows = append(rows, []string{c.Challenger, fitCell(float64(c.PBetter), 3), fitCell(float64(c.DiffMean), 4),
+				fitCell(float64(c.DiffQ2_5), 4), fitCell(float64(c.DiffQ97_5), 4)})
+		}
+		fitTable(bw, md, []string{"challenger", "P(better)", "diff", "2.5%", "97.5%"}, rows)
+	}
+
+	heading("Topic effects (95% credible intervals)")
+	rows = rows[:0]
+	for t := range f.Topics {
+		rows = append(rows, append([]string{f.Topics[t]}, sumCells(f.Summary[f.TopicIndex(t)])...))
+	}
+	fitTable(bw, md, append([]string{"topic"}, sumHeader...), rows)
+
+	heading("Diagnostics")
+	d := r.Diagnostics
+	ebfmi := make([]string, len(d.EBFMI))
+	for i, e := range d.EBFMI {
+		ebfmi[i] = fitCell(float64(e), 2)
+	}
+	fmt.Fprintf(bw, "max R-hat %s; min bulk-ESS %s; min tail-ESS %s (target %s; %d extra draws per chain); divergences %d; max tree depth (%d) hits %d; E-BFMI %s\n",
+		fitCell(float64(d.MaxRhat), 4), fitCell(float64(d.MinESSBulk), 0), fitCell(float64(d.MinESSTail), 0), fitCell(float64(d.TargetESS), 0),
+		d.ExtendedDraws, d.Divergences, d.MaxTreedepth, d.MaxTreedepthHits, strings.Join(ebfmi, " "))
+	return bw.Flush()
+}
+
+// fitWriteDraws writes the draws as CSV: chain, iteration (1-based), then one
+// column per quantity, full precision.
+func fitWriteDraws(w io.Writer, f *bayes.HierFit) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(append([]string{"chain", "iteration"}, f.Names...)); err != nil {
+		return err
+	}
+	cw.Flush()
+	bw := bufio.NewWriterSize(w, 1<<20)
+	var line []byte
+	for m := range f.Chains {
+		for i := range f.Draws {
+			line = strconv.AppendInt(line[:0], int64(m+1), 10)
+			line = append(line, ',')
+			line = strconv.AppendInt(line, int64(i+1), 10)
+			for v := range f.Names {
+				line = append(line, ',')
+				line = strconv.AppendFloat(line, f.Sampler.Draws[v][m][i], 'g', -1, 64)
+			}
+			line = append(line, '\n')
+			if _, err := bw.Write(line); err != nil {
+				return err
+			}
+		}
+	}
+	return bw.Flush()
+}
+
+// fitWriteAtomic writes a file through a temporary file in the same
+// directory and renames it into place, so that a failure never leaves a
+// half-written file.
+func fitWriteAtomic(name string, write func(io.Writer) error) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	// CreateTemp makes the file 0600; an output file is the user's to share.
+	if err = tmp.Chmod(0o644); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if err = write(tmp); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if err = tmp.Close(); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if err = os.Rename(tmp.Name(), name); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
+}
