@@ -120,7 +120,7 @@ type HierOptions struct {
 	// general path (the effects cannot be integrated out exactly).
 	Family Family
 	// Param is the general path's coordinates [rstanarm's non-centred ones
-	// for the Gaussian family, ChooseMixedParam's otherwise].
+	// for the Gaussian family, MixedModel.MomentParam's otherwise].
 	Param   *MixedParam
 	Workers int // goroutines for the diagnostics [GOMAXPROCS]
 
@@ -289,13 +289,6 @@ func FitHier(t *Table, opt HierOptions) (*HierFit, error) {
 			model = newSchurModel(t, normal.Mu, v0, sp)
 		}
 	} else {
-		var param MixedParam
-		switch {
-		case opt.Param != nil:
-			param = *opt.Param
-		case !gaussian:
-			param = ChooseMixedParam(t)
-		}
 		if gaussian {
 			// rstanarm's settings, as the reference fits were run
 			if so.AdaptDelta == 0 {
@@ -311,6 +304,13 @@ func FitHier(t *Table, opt HierOptions) (*HierFit, error) {
 		mm, err := NewMixedModel(yy, []Factor{{"topic", t.Topics, top}, {"system", t.Systems, sys}}, fam, priors.Intercept, sp)
 		if err != nil {
 			return nil, err
+		}
+		var param MixedParam
+		switch {
+		case opt.Param != nil:
+			param = *opt.Param
+		case !gaussian:
+			param = mm.MomentParam()
 		}
 		if mm, err = mm.WithParam(param); err != nil {
 			return nil, err

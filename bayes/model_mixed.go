@@ -102,6 +102,7 @@ type MixedModel struct {
 	dmu    []float64
 	gsum   []float64 // per-level sums of ∂ℓ/∂μ
 	eff    []float64 // per-level effects b
+	th     []float64 // θ from the sampler's θ′ (MixedParam.Loc, Scale)
 	dextra []float64
 	extra  []float64
 	dx     []float64
@@ -137,6 +138,14 @@ type MixedParam struct {
 	// and the factor means lie on a narrow ridge; in a they do not.
 	InterceptAtMean bool
 	Factors         []FactorParam // per factor; nil means all NonCentred
+	// Loc and Scale precondition the coordinates (both nil, or both of
+	// length Dim): the sampler moves θ′ with θ = Loc + Scale⊙θ′, a map of
+	// constant Jacobian. With Loc and Scale near each coordinate's
+	// posterior mean and sd (MomentParam), Stan's unit initial metric and
+	// its initial points θ′ ~ Uniform(−2, 2) are already on the posterior's
+	// scale, and warmup need not discover scales that span four orders of
+	// magnitude (σ's log to α).
+	Loc, Scale []float64
 }
 
 // factor returns factor k's parameterisation.
@@ -192,6 +201,14 @@ func (m *MixedModel) WithParam(p MixedParam) (*MixedModel, error) {
 			return nil, fmt.Errorf("factor %q: unknown parameterisation %d", m.Factors[k].Name, fp)
 		}
 	}
+	if (p.Loc == nil) != (p.Scale == nil) || (p.Loc != nil && (len(p.Loc) != m.Dim() || len(p.Scale) != m.Dim())) {
+		return nil, fmt.Errorf("preconditioning: Loc and Scale must both be nil or both have %d elements", m.Dim())
+	}
+	for i, c := range p.Scale {
+		if !(c > 0) || math.IsInf(c, 0) || !finite(p.Loc[i]) {
+			return nil, fmt.Errorf("preconditioning of coordinate %d: location %v, scale %v; want finite values and a positive scale", i, p.Loc[i], c)
+		}
+	}
 	c := m.Fork().(*MixedModel)
 	c.Param = p
 	return c, nil
@@ -209,6 +226,7 @@ func (m *MixedModel) Fork() Model {
 	c.extra = make([]float64, np)
 	c.dx = make([]float64, np)
 	c.sc = newScales(len(m.Factors))
+	c.th = make([]float64, m.Dim())
 	return &c
 }
 
@@ -261,6 +279,21 @@ func (m *MixedModel) effects(k int, z, dst []float64) float64 {
 }
 
 func (m *MixedModel) LogDensity(theta, grad []float64) float64 {
+	if m.Param.Scale == nil {
+		return m.logDensity(theta, grad)
+	}
+	for i, x := range theta {
+		m.th[i] = m.Param.Loc[i] + m.Param.Scale[i]*x
+	}
+	lp := m.logDensity(m.th, grad)
+	for i, c := range m.Param.Scale {
+		grad[i] *= c
+	}
+	return lp
+}
+
+// logDensity is the log density in the coordinates θ (before preconditioning).
+func (m *MixedModel) logDensity(theta, grad []float64) float64 {
 	K := len(m.Factors)
 	u, v := theta[m.offU():m.offU()+K], theta[m.offV()]
 	m.Scales.eval(u, v, &m.sc)
@@ -402,6 +435,12 @@ func (m *MixedModel) Names() []string {
 }
 
 func (m *MixedModel) Generate(theta []float64, _ *rand.Rand, out []float64) {
+	if m.Param.Scale != nil {
+		for i, x := range theta {
+			m.th[i] = m.Param.Loc[i] + m.Param.Scale[i]*x
+		}
+		theta = m.th
+	}
 	K := len(m.Factors)
 	sc := &m.sc // Generate runs on the chain's fork, like LogDensity
 	m.Scales.eval(theta[m.offU():m.offU()+K], theta[m.offV()], sc)
