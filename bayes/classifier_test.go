@@ -229,14 +229,14 @@ func TestBinomialTwoSidedMatchesR(t *testing.T) {
 			t.Errorf("binom.test(%d, %d): %.17g, want %.17g", c.k, c.n, got, c.want)
 		}
 	}
-	rows := readCSV(t, shared.Path(t, "reference/r_freq/rb04_pairs.csv"))
+	rows := shared.ReadCSV(t, shared.Path(t, "reference/r_freq/rb04_pairs.csv"))
 	head := map[string]int{}
 	for i, h := range rows[0] {
 		head[h] = i
 	}
 	for _, row := range rows[1:] {
-		pos, neg := int(atof(t, row[head["sign_pos"]])), int(atof(t, row[head["sign_neg"]]))
-		want := atof(t, row[head["p_sign"]])
+		pos, neg := int(shared.ParseFloat(t, row[head["sign_pos"]])), int(shared.ParseFloat(t, row[head["sign_neg"]]))
+		want := shared.ParseFloat(t, row[head["p_sign"]])
 		if got := NewSignTest(pos, neg).P; math.Abs(got-want) > 1e-8*want {
 			t.Errorf("%s: sign test %d/%d p = %v, R %v", row[head["system"]], pos, neg, got, want)
 		}

@@ -82,15 +82,7 @@ func diagnoseCSV(t *testing.T, path string) (header []string, rows map[string][]
 // returns the worst relative error per column.
 func compareSummary(t *testing.T, refPath, drawsPath string, tol float64, skip func(v, col string) bool) map[string]float64 {
 	t.Helper()
-	f, err := os.Open(refPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	ref, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ref := shared.ReadCSV(t, refPath)
 	header, got := diagnoseCSV(t, drawsPath)
 	col := map[string]int{}
 	for i, h := range header {

@@ -1,14 +1,12 @@
 package gate
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -150,7 +148,7 @@ func TestCompareAgainstReferences(t *testing.T) {
 	for _, s := range rep.Systems {
 		bySys[s.Name] = s
 	}
-	table3 := readCSVRecords(t, shared.Path(t, "reference/paper/table3.csv"))
+	table3 := shared.Records(t, shared.Path(t, "reference/paper/table3.csv"))
 	for _, row := range table3 {
 		s := bySys[row["system"]]
 		if s.Name == "" {
@@ -168,7 +166,7 @@ func TestCompareAgainstReferences(t *testing.T) {
 			t.Errorf("%s BCa level %v, want 1 − 0.05/4", s.Name, s.BCa.Level)
 		}
 	}
-	for _, row := range readCSVRecords(t, shared.Path(t, "reference/r_freq/rb04_pairs.csv")) {
+	for _, row := range shared.Records(t, shared.Path(t, "reference/r_freq/rb04_pairs.csv")) {
 		if row["r"] != "5" {
 			continue
 		}
@@ -184,7 +182,7 @@ func TestCompareAgainstReferences(t *testing.T) {
 			{float64(te.Wilcoxon.V), "wilcoxon_V"}, {float64(te.Wilcoxon.P), "p_wilcoxon"},
 			{float64(te.Sign.Pos), "sign_pos"}, {float64(te.Sign.Neg), "sign_neg"}, {float64(te.Sign.P), "p_sign"},
 		} {
-			want := parseNum(t, row[c.col])
+			want := shared.ParseFloat(t, row[c.col])
 			if math.Abs(c.got-want) > 1e-8*math.Abs(want) {
 				t.Errorf("%s %s = %.15g, R %.15g", s.Name, c.col, c.got, want)
 			}
@@ -210,7 +208,7 @@ func TestCompareAgainstReferences(t *testing.T) {
 
 func near(t *testing.T, what string, got float64, wantText string, tol float64) {
 	t.Helper()
-	want := parseNum(t, wantText)
+	want := shared.ParseFloat(t, wantText)
 	if math.Abs(got-want) > tol {
 		t.Errorf("%s = %.5f, reference %s (tolerance %g)", what, got, wantText, tol)
 	}
@@ -306,38 +304,6 @@ func writeTemp(t *testing.T, name, content string) string {
 		t.Fatal(err)
 	}
 	return p
-}
-
-// readCSVRecords reads a CSV file with a header into maps.
-func readCSVRecords(t *testing.T, path string) []map[string]string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []map[string]string
-	for _, r := range rows[1:] {
-		m := map[string]string{}
-		for i, h := range rows[0] {
-			m[h] = r[i]
-		}
-		out = append(out, m)
-	}
-	return out
-}
-
-func parseNum(t *testing.T, s string) float64 {
-	t.Helper()
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		t.Fatalf("reference value %q: %v", s, err)
-	}
-	return v
 }
 
 // TestMatchChallengers: exact names win over globs, globs skip the champion,

@@ -3,14 +3,12 @@ package gate
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"flag"
 	"math"
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -132,15 +130,7 @@ func TestPairJSONContract(t *testing.T) {
 // the reference's own MCSEs, is bayes.TestSakaiMatchesRstan.
 func TestPairMatchesSakaiReference(t *testing.T) {
 	data := shared.Path(t, "data/bayesian-risk/rb04.csv")
-	f, err := os.Open(shared.Path(t, "reference/sakai/rb04_sakai.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := shared.ReadCSV(t, shared.Path(t, "reference/sakai/rb04_sakai.csv"))
 	head := map[string]int{}
 	for i, h := range rows[0] {
 		head[h] = i
@@ -162,13 +152,7 @@ func TestPairMatchesSakaiReference(t *testing.T) {
 				continue
 			}
 			q := rep.Quantities[row[head["quantity"]]]
-			num := func(col string) float64 {
-				v, err := strconv.ParseFloat(row[head[col]], 64)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return v
-			}
+			num := func(col string) float64 { return shared.ParseFloat(t, row[head[col]]) }
 			sd := q["sd"].(float64)
 			// Both sides' MCSE of the mean, the reference's with ESS = its draws.
 			tol := math.Max(3*math.Hypot(sd/math.Sqrt(float64(rep.Draws)), num("sd")/math.Sqrt(num("draws"))), 0.002)

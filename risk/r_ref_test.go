@@ -110,7 +110,7 @@ func TestPSignRank(t *testing.T) {
 // ("== wilcox exact ==").
 func TestWilcoxonExact(t *testing.T) {
 	d := loadRB04(t)
-	p := Pair{X: d.scores["Chal. 2"][:20], Base: d.scores["Champion"][:20]}
+	p := Pair{X: d.Scores["Chal. 2"][:20], Base: d.Scores["Champion"][:20]}
 	w, err := p.Wilcoxon(WilcoxonAuto)
 	if err != nil {
 		t.Fatal(err)
@@ -119,7 +119,7 @@ func TestWilcoxonExact(t *testing.T) {
 		t.Errorf("Chal. 2, 20 topics: %+v; R: exact, V = 169, p = 0.01531219482421875", w)
 	}
 	// Zeros among the differences: R falls back to the normal approximation.
-	p = Pair{X: d.scores["Chal. 3"][:30], Base: d.scores["Champion"][:30]}
+	p = Pair{X: d.Scores["Chal. 3"][:30], Base: d.Scores["Champion"][:30]}
 	w, _ = p.Wilcoxon(WilcoxonAuto)
 	if w.Exact || w.Zeros == 0 || w.V != 141 || !relClose(w.P, 0.10030779095420028, 1e-12) {
 		t.Errorf("Chal. 3, 30 topics: %+v; R: normal approximation, V = 141, p = 0.10030779095420028", w)
@@ -236,7 +236,7 @@ func TestZRiskGeoRisk(t *testing.T) {
 		check(fmt.Sprintf("ZRisk w=%v", c.w), g.ZRisk.Values, c.z)
 		check(fmt.Sprintf("GeoRisk w=%v", c.w), g.Values, c.geo)
 	}
-	all := d.systemsNamed(d.systems...)
+	all := d.systemsNamed(d.Systems...)
 	g, err := all.GeoRisk(5)
 	if err != nil {
 		t.Fatal(err)

@@ -128,7 +128,7 @@ func TestRandomizedTukeyAgainstR(t *testing.T) {
 // p-value (the p-values come from one null distribution of the range).
 func TestRandomizedTukeyMonotone(t *testing.T) {
 	d := loadRB04(t)
-	r, err := d.systemsNamed(d.systems[:12]...).RandomizedTukeyHSD(2000, 5)
+	r, err := d.systemsNamed(d.Systems[:12]...).RandomizedTukeyHSD(2000, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func TestRandomizedTukeyMonotone(t *testing.T) {
 func TestDeterminism(t *testing.T) {
 	d := loadRB04(t)
 	p := d.pair("Chal. 3")
-	sys := d.systemsNamed(d.systems...)
+	sys := d.systemsNamed(d.Systems...)
 	run := func(seed uint64) []any {
 		bc, _ := p.BCa(5, BootstrapOptions{B: 30_001, Level: 0.95, Seed: seed})
 		rz, _ := p.Randomization(30_001, seed)
