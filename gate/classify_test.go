@@ -3,9 +3,7 @@ package gate
 import (
 	"encoding/json"
 	"errors"
-	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -42,7 +40,7 @@ func TestClassifyGolden(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			args := append(append(append([]string{}, base...), classifyFiles(c.ids)...), c.args...)
-			code, out, errw := pairRun(t, args...)
+			code, out, errw := runMain(t, args...)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errw)
 			}
@@ -55,7 +53,7 @@ func TestClassifyGolden(t *testing.T) {
 func TestClassifyIDsMatchBareLabels(t *testing.T) {
 	run := func(ids bool) string {
 		args := append([]string{"classify", "--draws", "2000", "--format", "csv"}, classifyFiles(ids)...)
-		code, out, errw := pairRun(t, args...)
+		code, out, errw := runMain(t, args...)
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errw)
 		}
@@ -71,7 +69,7 @@ func TestClassifyIDsMatchBareLabels(t *testing.T) {
 // carries the fields the issue names.
 func TestClassifyJSON(t *testing.T) {
 	args := append([]string{"classify", "--draws", "2000", "--format", "json"}, classifyFiles(false)...)
-	code, out, errw := pairRun(t, args...)
+	code, out, errw := runMain(t, args...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errw)
 	}
@@ -97,38 +95,23 @@ func TestClassifyJSON(t *testing.T) {
 // seeded blocks, not per goroutine).
 func TestClassifyDeterministic(t *testing.T) {
 	args := append([]string{"classify", "--draws", "9000", "--format", "json"}, classifyFiles(false)...)
-	prev := runtime.GOMAXPROCS(1)
-	defer runtime.GOMAXPROCS(prev)
-	_, one, _ := pairRun(t, args...)
-	runtime.GOMAXPROCS(4)
-	_, four, _ := pairRun(t, args...)
-	if one != four {
-		t.Fatal("output differs between GOMAXPROCS 1 and 4")
-	}
+	runMainWithGOMAXPROCS(t, []int{1, 4}, args...)
 }
 
 // Bad input: one line naming file:line where there is one, exit status 2.
 func TestClassifyErrors(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, content string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	truth := write("truth.txt", "x\ny\nx\ny\n")
-	short := write("short.txt", "x\ny\nx\n")
-	good := write("good.txt", "x\ny\ny\ny\n")
-	alien := write("alien.txt", "x\nz\nx\ny\n")
-	blank := write("blank.txt", "x\n\nx\ny\n")
-	onlyX := write("onlyx.txt", "x\nx\nx\nx\n")
-	tIDs := write("truth.tsv", "d1\tx\nd2\ty\nd3\tx\n")
-	aIDs := write("a.tsv", "d1\tx\nd2\ty\nd4\tx\n")
-	missing := write("missing.tsv", "d1\tx\nd2\ty\n")
-	dupID := write("dup.tsv", "d1\tx\nd2\ty\nd1\tx\n")
-	mixed := write("mixed.tsv", "d1\tx\ny\nd3\tx\n")
-	empty := write("empty.txt", "")
+	truth := writeTemp(t, "truth.txt", "x\ny\nx\ny\n")
+	short := writeTemp(t, "short.txt", "x\ny\nx\n")
+	good := writeTemp(t, "good.txt", "x\ny\ny\ny\n")
+	alien := writeTemp(t, "alien.txt", "x\nz\nx\ny\n")
+	blank := writeTemp(t, "blank.txt", "x\n\nx\ny\n")
+	onlyX := writeTemp(t, "onlyx.txt", "x\nx\nx\nx\n")
+	tIDs := writeTemp(t, "truth.tsv", "d1\tx\nd2\ty\nd3\tx\n")
+	aIDs := writeTemp(t, "a.tsv", "d1\tx\nd2\ty\nd4\tx\n")
+	missing := writeTemp(t, "missing.tsv", "d1\tx\nd2\ty\n")
+	dupID := writeTemp(t, "dup.tsv", "d1\tx\nd2\ty\nd1\tx\n")
+	mixed := writeTemp(t, "mixed.tsv", "d1\tx\ny\nd3\tx\n")
+	empty := writeTemp(t, "empty.txt", "")
 	for _, c := range []struct {
 		name string
 		args []string
@@ -146,7 +129,7 @@ func TestClassifyErrors(t *testing.T) {
 		{"duplicate id", []string{"--truth", dupID, "--a", tIDs, "--b", tIDs}, `dup.tsv:3: document "d1" again (first at line 1)`},
 		{"mixed layout", []string{"--truth", mixed, "--a", tIDs, "--b", tIDs}, "mixed.tsv:2: bare label"},
 		{"empty file", []string{"--truth", empty, "--a", good, "--b", good}, "empty.txt: no labels"},
-		{"no such file", []string{"--truth", filepath.Join(dir, "nope.txt"), "--a", good, "--b", good}, "no such file"},
+		{"no such file", []string{"--truth", filepath.Join(t.TempDir(), "nope.txt"), "--a", good, "--b", good}, "no such file"},
 		{"bad measure", []string{"--truth", truth, "--a", good, "--b", good, "--measure", "f2"}, "--measure"},
 		{"bad rope", []string{"--truth", truth, "--a", good, "--b", good, "--rope", "0.05"}, "--rope"},
 		{"both models", []string{"--truth", truth, "--a", good, "--b", good, "--paired", "--unpaired"}, "not both"},
@@ -154,7 +137,7 @@ func TestClassifyErrors(t *testing.T) {
 		{"bad format", []string{"--truth", truth, "--a", good, "--b", good, "--format", "html"}, "--format"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			code, out, errw := pairRun(t, append([]string{"classify", "--draws", "200"}, c.args...)...)
+			code, out, errw := runMain(t, append([]string{"classify", "--draws", "200"}, c.args...)...)
 			checkOneLineError(t, code, out, errw, c.want)
 		})
 	}
@@ -243,7 +226,7 @@ func FuzzParseLabels(f *testing.F) {
 func BenchmarkClassifyCommand(b *testing.B) {
 	args := append([]string{"classify", "--format", "json"}, classifyFiles(false)...)
 	for b.Loop() {
-		if code, _, errw := pairRun(b, args...); code != 0 {
+		if code, _, errw := runMain(b, args...); code != 0 {
 			b.Fatal(errw)
 		}
 	}

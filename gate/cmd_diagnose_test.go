@@ -33,20 +33,7 @@ func TestDiagnoseGolden(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errw)
 			}
-			got := out + "--- stderr ---\n" + errw
-			path := filepath.Join("testdata", "diagnose", c.golden)
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("output differs from %s (rerun with -update if intended):\n%s", path, got)
-			}
+			checkGolden(t, filepath.Join("diagnose", c.golden), out+"--- stderr ---\n"+errw)
 		})
 	}
 	// Standard input gives the same as the file.

@@ -5,7 +5,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -38,20 +37,7 @@ func TestCompareGolden(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errw)
 			}
-			golden := filepath.Join("testdata", "compare_"+c.name+".golden")
-			if *update {
-				if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if out != string(want) {
-				t.Errorf("output differs from %s (run with -update after checking the change):\n--- got\n%s\n--- want\n%s", golden, out, want)
-			}
+			checkGolden(t, "compare_"+c.name+".golden", out)
 		})
 	}
 }
@@ -239,17 +225,11 @@ func TestCompareErrors(t *testing.T) {
 		{[]string{"--champion", "base", "--challenger", "fusion"}, "no INPUT given"},
 	}
 	for _, c := range cases {
-		code, out, errw := runMain(t, append([]string{"compare"}, c.args...)...)
-		// Alignment notes may precede the error, which is one line.
-		var lines []string
-		for _, l := range strings.Split(strings.TrimSuffix(errw, "\n"), "\n") {
-			if !strings.HasPrefix(l, "riskgate: note: ") {
-				lines = append(lines, l)
-			}
-		}
-		if code != ExitError || out != "" || len(lines) != 1 || !strings.Contains(lines[0], c.want) {
-			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and one line containing %q", c.args, code, out, errw, c.want)
-		}
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			// Alignment notes may precede the error, which is one line.
+			code, out, errw := runMain(t, append([]string{"compare"}, c.args...)...)
+			checkOneLineError(t, code, out, errw, c.want)
+		})
 	}
 }
 
@@ -298,14 +278,6 @@ func TestCompareDeterministic(t *testing.T) {
 	}
 }
 
-func writeTemp(t *testing.T, name, content string) string {
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 // TestMatchChallengers: exact names win over globs, globs skip the champion,
 // and duplicates collapse in first-match order.
 func TestMatchChallengers(t *testing.T) {
@@ -331,14 +303,7 @@ func TestMatchChallengers(t *testing.T) {
 // threads.
 func TestCompareGOMAXPROCS(t *testing.T) {
 	args := []string{"compare", "--champion", "base", "--challenger", "*", "--samples", "20000", "--tukey-samples", "2000", "--format", "json", filepath.Join("testdata", "compare_small.csv")}
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
-	runtime.GOMAXPROCS(1)
-	_, one, _ := runMain(t, args...)
-	runtime.GOMAXPROCS(2)
-	_, two, _ := runMain(t, args...)
-	if one != two {
-		t.Error("output differs between GOMAXPROCS 1 and 2")
-	}
+	runMainWithGOMAXPROCS(t, []int{1, 2}, args...)
 }
 
 // TestCompareAlignmentRecorded: topics dropped to complete the table are
