@@ -133,5 +133,5 @@ func runClassify(o *ClassifyOptions, s *Streams) error {
 		return err
 	}
 	rep := buildClassifyReport(res, o.Truth, o.A, o.B, o.Positive, len(truth.Labels))
-	return writeAtomically(s.Out, o.Output, func(w io.Writer) error { return writeClassify(w, rep, o.Format) })
+	return writeOutput(s.Out, o.Output, func(w io.Writer) error { return writeClassify(w, rep, o.Format) })
 }

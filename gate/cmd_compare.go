@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -162,10 +160,7 @@ func runCompare(_ context.Context, o *CompareOptions, s *Streams) error {
 	if align.Summary() != "" {
 		rep.Alignment = &align
 	}
-	if o.Output == "" || o.Output == "-" {
-		return writeCompare(s.Out, rep, o.Format, o.RiskView)
-	}
-	return writeFileAtomic(o.Output, func(w io.Writer) error { return writeCompare(w, rep, o.Format, o.RiskView) })
+	return writeOutput(s.Out, o.Output, func(w io.Writer) error { return writeCompare(w, rep, o.Format, o.RiskView) })
 }
 
 // matchChallengers resolves --challenger patterns to system indices, in the
@@ -211,29 +206,4 @@ func matchChallengers(t *scores.Table, patterns []string, champ int) ([]int, err
 		}
 	}
 	return out, nil
-}
-
-// writeFileAtomic writes a file through a temporary file in the same
-// directory renamed into place, so that a failure never leaves a
-// half-written output.
-func writeFileAtomic(name string, write func(io.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	if err := write(f); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, name); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
 }

@@ -68,18 +68,18 @@ func runDiagnose(o *DiagnoseOptions, s *Streams) error {
 	if o.Extra {
 		cols = extraColumns
 	}
-	var out bytes.Buffer // written whole, so an error never leaves half a report
-	switch o.Format {
-	case "table":
-		writeDiagnoseTable(&out, d, sums, cols)
-	case "csv":
-		writeDiagnoseCSV(&out, d, sums, cols)
-	case "json":
-		if err := writeDiagnoseJSON(&out, d, sums, warnings); err != nil {
-			return err
+	err = writeOutput(s.Out, "", func(w io.Writer) error {
+		switch o.Format {
+		case "table":
+			writeDiagnoseTable(w, d, sums, cols)
+		case "csv":
+			writeDiagnoseCSV(w, d, sums, cols)
+		case "json":
+			return writeDiagnoseJSON(w, d, sums, warnings)
 		}
-	}
-	if _, err := s.Out.Write(out.Bytes()); err != nil {
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	if o.Format != "json" {
@@ -267,7 +267,7 @@ func writeDiagnoseCSV(w io.Writer, d *Draws, sums []bayes.VarSummary, cols []dia
 		}
 		_ = cw.Write(row)
 	}
-	cw.Flush() // writes to a bytes.Buffer cannot fail
+	cw.Flush() // into writeOutput's buffer, which cannot fail
 }
 
 // writeDiagnoseJSON writes {"chains", "iterations", "variables": [{"variable",

@@ -186,5 +186,5 @@ func runPair(o *PairOptions, s *Streams) error {
 		return err
 	}
 	rep.Alignment = align
-	return writeAtomically(s.Out, o.Output, func(w io.Writer) error { return writePair(w, rep, o.Format) })
+	return writeOutput(s.Out, o.Output, func(w io.Writer) error { return writePair(w, rep, o.Format) })
 }

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -130,34 +128,6 @@ func pairTable(w io.Writer, md bool, align string, rows [][]string) error {
 		if _, err := fmt.Fprintln(w, b.String()); err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-// writeAtomically writes the file name through a temporary file in the same
-// directory renamed into place, so that a failure never leaves a half-written
-// output; "" or "-" writes to stdout instead.
-func writeAtomically(stdout io.Writer, name string, write func(io.Writer) error) error {
-	if name == "" || name == "-" {
-		return write(stdout)
-	}
-	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	if err := write(f); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, name); err != nil {
-		os.Remove(tmp)
-		return err
 	}
 	return nil
 }
