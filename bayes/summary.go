@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+
+	"github.com/riskgate/riskgate/internal/jsonfloat"
 )
 
 // Quantile returns the p-quantile of x by R's default definition (type 7):
@@ -272,11 +274,7 @@ func (s VarSummary) MarshalJSON() ([]byte, error) {
 		}
 		b = strconv.AppendQuote(b, t.Field(i).Tag.Get("json"))
 		b = append(b, ':')
-		if f := v.Field(i).Float(); math.IsNaN(f) || math.IsInf(f, 0) {
-			b = append(b, "null"...)
-		} else {
-			b = strconv.AppendFloat(b, f, 'g', -1, 64)
-		}
+		b = jsonfloat.Append(b, v.Field(i).Float())
 	}
 	return append(b, '}'), nil
 }

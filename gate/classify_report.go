@@ -22,17 +22,17 @@ type ClassifyReport struct {
 	Documents   int                  `json:"documents"`
 	Draws       int                  `json:"draws"`
 	Seed        uint64               `json:"seed"`
-	Level       pairNum              `json:"level"`
+	Level       JSONFloat            `json:"level"`
 	ROPE        ClassifyROPE         `json:"rope"`
-	Prior       pairNum              `json:"prior"` // every Beta/Dirichlet hyper-parameter
+	Prior       JSONFloat            `json:"prior"` // every Beta/Dirichlet hyper-parameter
 	Comparisons []ClassifyComparison `json:"comparisons"`
 	Warnings    []string             `json:"warnings"`
 }
 
 // ClassifyROPE is the region of practical equivalence of the difference.
 type ClassifyROPE struct {
-	Lo pairNum `json:"lo"`
-	Hi pairNum `json:"hi"`
+	Lo JSONFloat `json:"lo"`
+	Hi JSONFloat `json:"hi"`
 }
 
 // ClassifyComparison is one binary problem (kind "category") or an average
@@ -48,7 +48,7 @@ type ClassifyComparison struct {
 	Diff ClassifyDiff `json:"diff"`
 	// BF01 is the Savage–Dickey Bayes factor for δ = 0 (above 3: evidence for
 	// no difference; below 1/3: for a difference).
-	BF01 pairNum `json:"bf01"`
+	BF01 JSONFloat `json:"bf01"`
 	// The frequentist tests of Yang & Liu (1999), two-sided: per category and
 	// micro, the sign test and the proportions test of accuracies; macro, the
 	// sign test and the paired t-test over categories.
@@ -59,60 +59,60 @@ type ClassifyComparison struct {
 
 // ClassifyScore is a classifier's measure: observed, and its posterior.
 type ClassifyScore struct {
-	Sample pairNum `json:"sample"`
-	EAP    pairNum `json:"eap"`
-	SD     pairNum `json:"sd"`
-	HDILo  pairNum `json:"hdi_lo"`
-	HDIHi  pairNum `json:"hdi_hi"`
+	Sample JSONFloat `json:"sample"`
+	EAP    JSONFloat `json:"eap"`
+	SD     JSONFloat `json:"sd"`
+	HDILo  JSONFloat `json:"hdi_lo"`
+	HDIHi  JSONFloat `json:"hdi_hi"`
 }
 
 // ClassifyDiff is the posterior of the difference, as pair reports a quantity,
 // plus P(δ < 0).
 type ClassifyDiff struct {
 	PairQuantity
-	PLess pairNum `json:"p_less"`
+	PLess JSONFloat `json:"p_less"`
 }
 
 // ClassifySign is an exact sign test.
 type ClassifySign struct {
-	Wins   int     `json:"wins"`   // A better
-	Losses int     `json:"losses"` // B better
-	P      pairNum `json:"p"`
+	Wins   int       `json:"wins"`   // A better
+	Losses int       `json:"losses"` // B better
+	P      JSONFloat `json:"p"`
 }
 
 // ClassifyPTest is the proportions test of two accuracies.
 type ClassifyPTest struct {
-	AccuracyA pairNum `json:"accuracy_a"`
-	AccuracyB pairNum `json:"accuracy_b"`
-	Z         pairNum `json:"z"`
-	P         pairNum `json:"p"`
+	AccuracyA JSONFloat `json:"accuracy_a"`
+	AccuracyB JSONFloat `json:"accuracy_b"`
+	Z         JSONFloat `json:"z"`
+	P         JSONFloat `json:"p"`
 }
 
 // ClassifyTTest is the paired t-test over categories (macro).
 type ClassifyTTest struct {
-	MeanDiff pairNum `json:"mean_diff"`
-	T        pairNum `json:"t"`
-	DF       pairNum `json:"df"`
-	P        pairNum `json:"p"`
+	MeanDiff JSONFloat `json:"mean_diff"`
+	T        JSONFloat `json:"t"`
+	DF       JSONFloat `json:"df"`
+	P        JSONFloat `json:"p"`
 }
 
 func buildClassifyReport(res *bayes.ClassifierResult, truth, a, b, positive string, docs int) *ClassifyReport {
 	rep := &ClassifyReport{Truth: truth, A: a, B: b, Positive: positive, Measure: res.Measure.String(), Model: res.Model,
-		Documents: docs, Draws: res.Draws, Seed: res.Seed, Level: pairNum(res.CredMass),
-		ROPE: ClassifyROPE{pairNum(res.ROPE.Lo), pairNum(res.ROPE.Hi)}, Prior: pairNum(res.Prior),
+		Documents: docs, Draws: res.Draws, Seed: res.Seed, Level: JSONFloat(res.CredMass),
+		ROPE: ClassifyROPE{JSONFloat(res.ROPE.Lo), JSONFloat(res.ROPE.Hi)}, Prior: JSONFloat(res.Prior),
 		Warnings: append([]string{}, res.Warnings...)}
 	for _, r := range res.Rows {
 		c := ClassifyComparison{Name: r.Name, Kind: r.Kind, N: r.N, NPos: r.NPos,
-			A:        ClassifyScore{pairNum(r.SampleA), pairNum(r.A.EAP), pairNum(r.A.SD), pairNum(r.A.HDILo), pairNum(r.A.HDIHi)},
-			B:        ClassifyScore{pairNum(r.SampleB), pairNum(r.B.EAP), pairNum(r.B.SD), pairNum(r.B.HDILo), pairNum(r.B.HDIHi)},
-			Diff:     ClassifyDiff{toPairQuantity(r.Diff), pairNum(r.PLess)},
-			BF01:     pairNum(r.BayesFactor.BF01),
-			SignTest: ClassifySign{r.Sign.Wins, r.Sign.Losses, pairNum(r.Sign.P)},
+			A:        ClassifyScore{JSONFloat(r.SampleA), JSONFloat(r.A.EAP), JSONFloat(r.A.SD), JSONFloat(r.A.HDILo), JSONFloat(r.A.HDIHi)},
+			B:        ClassifyScore{JSONFloat(r.SampleB), JSONFloat(r.B.EAP), JSONFloat(r.B.SD), JSONFloat(r.B.HDILo), JSONFloat(r.B.HDIHi)},
+			Diff:     ClassifyDiff{toPairQuantity(r.Diff), JSONFloat(r.PLess)},
+			BF01:     JSONFloat(r.BayesFactor.BF01),
+			SignTest: ClassifySign{r.Sign.Wins, r.Sign.Losses, JSONFloat(r.Sign.P)},
 		}
 		if r.Kind == "macro" {
-			c.TTest = &ClassifyTTest{pairNum(r.TTest.MeanDiff), pairNum(r.TTest.T), pairNum(r.TTest.DF), pairNum(r.TTest.PTwoSided)}
+			c.TTest = &ClassifyTTest{JSONFloat(r.TTest.MeanDiff), JSONFloat(r.TTest.T), JSONFloat(r.TTest.DF), JSONFloat(r.TTest.PTwoSided)}
 		} else {
-			c.PTest = &ClassifyPTest{pairNum(r.PTest.AccuracyA), pairNum(r.PTest.AccuracyB), pairNum(r.PTest.Z), pairNum(r.PTest.P)}
+			c.PTest = &ClassifyPTest{JSONFloat(r.PTest.AccuracyA), JSONFloat(r.PTest.AccuracyB), JSONFloat(r.PTest.Z), JSONFloat(r.PTest.P)}
 		}
 		rep.Comparisons = append(rep.Comparisons, c)
 	}
@@ -141,7 +141,7 @@ func writeClassifyCSV(w io.Writer, r *ClassifyReport) error {
 		"rope_lo", "rope_hi", "rope_inside", "decision", "bf01",
 		"sign_wins", "sign_losses", "sign_p", "ptest_accuracy_a", "ptest_accuracy_b", "ptest_z", "ptest_p",
 		"ttest_mean_diff", "ttest_t", "ttest_df", "ttest_p"})
-	n := func(x pairNum) string { return pairCSVNum(float64(x)) }
+	n := func(x JSONFloat) string { return pairCSVNum(float64(x)) }
 	for _, c := range r.Comparisons {
 		d := c.Diff
 		row := []string{c.Name, c.Kind, r.Measure, r.Model, strconv.Itoa(c.N), strconv.Itoa(c.NPos),

@@ -344,7 +344,7 @@ func writeCompareCSV(w io.Writer, rep *CompareReport) error {
 }
 
 // csvNum writes the shortest round-tripping decimal, "" for a non-finite number.
-func csvNum(n CompareFloat) string {
+func csvNum(n JSONFloat) string {
 	v := float64(n)
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return ""
@@ -352,7 +352,7 @@ func csvNum(n CompareFloat) string {
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
-func csvPtr(n *CompareFloat) string {
+func csvPtr(n *JSONFloat) string {
 	if n == nil {
 		return ""
 	}

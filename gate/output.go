@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/riskgate/riskgate/internal/jsonfloat"
 )
 
 // How every command writes what it reports. Commands render into a writer;
@@ -81,3 +83,20 @@ func atomicWrite(path string, write func(io.Writer) error, replace bool) error {
 		return os.Rename(tmp.Name(), path)
 	}
 }
+
+// JSONFloat is a float64 in a JSON report: the shortest decimal that reads
+// back as the same number, or null when it is NaN or ±Inf (internal/jsonfloat).
+type JSONFloat float64
+
+// MarshalJSON writes the number, or null.
+func (x JSONFloat) MarshalJSON() ([]byte, error) { return jsonfloat.Append(nil, float64(x)), nil }
+
+// UnmarshalJSON reads a number, or null as NaN.
+func (x *JSONFloat) UnmarshalJSON(b []byte) error {
+	v, err := jsonfloat.Parse(b)
+	*x = JSONFloat(v)
+	return err
+}
+
+// jsonFloatPtr returns a pointer to v as a JSONFloat, for optional fields.
+func jsonFloatPtr(v float64) *JSONFloat { x := JSONFloat(v); return &x }

@@ -11,18 +11,6 @@ import (
 
 // Output helpers shared by the pair and classify commands.
 
-// pairNum is a float64 whose JSON form is the shortest decimal that
-// round-trips, or null when it is NaN or ±Inf.
-type pairNum float64
-
-func (n pairNum) MarshalJSON() ([]byte, error) {
-	v := float64(n)
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return []byte("null"), nil
-	}
-	return strconv.AppendFloat(nil, v, 'g', -1, 64), nil
-}
-
 // pairFixed formats x with d decimals, "–" for NaN and ±Inf; negative zero prints as 0.
 func pairFixed(x float64, d int) string {
 	if math.IsNaN(x) || math.IsInf(x, 0) {

@@ -15,20 +15,20 @@ import (
 // PairReport is the result of riskgate pair; its JSON form is the command's
 // contract (extend it, don't rename).
 type PairReport struct {
-	A       string  `json:"a"`
-	B       string  `json:"b"`
-	Measure string  `json:"measure"`
-	Model   string  `json:"model"`  // "paired" or "unpaired"
-	Topics  int     `json:"topics"` // topics in the aligned table
-	NA      int     `json:"n_a"`    // scores of a used by the model
-	NB      int     `json:"n_b"`
-	Draws   int     `json:"draws"`
-	Seed    uint64  `json:"seed"`
-	Level   pairNum `json:"level"`
+	A       string    `json:"a"`
+	B       string    `json:"b"`
+	Measure string    `json:"measure"`
+	Model   string    `json:"model"`  // "paired" or "unpaired"
+	Topics  int       `json:"topics"` // topics in the aligned table
+	NA      int       `json:"n_a"`    // scores of a used by the model
+	NB      int       `json:"n_b"`
+	Draws   int       `json:"draws"`
+	Seed    uint64    `json:"seed"`
+	Level   JSONFloat `json:"level"`
 	// Sampler says how the posterior was drawn; AcceptanceRate is that of the
 	// paired model's rejection sampler.
 	Sampler        string           `json:"sampler"`
-	AcceptanceRate *pairNum         `json:"acceptance_rate,omitempty"`
+	AcceptanceRate *JSONFloat       `json:"acceptance_rate,omitempty"`
 	Quantities     PairQuantities   `json:"quantities"`
 	Classical      PairClassical    `json:"classical"`
 	Alignment      scores.Alignment `json:"alignment"`
@@ -46,39 +46,39 @@ type PairQuantities struct {
 
 // PairQuantity summarises one posterior quantity.
 type PairQuantity struct {
-	EAP       pairNum  `json:"eap"`
-	SD        pairNum  `json:"sd"`
-	MCSE      pairNum  `json:"mcse"` // Monte Carlo standard error of eap (sd/√draws: the draws are independent)
-	Lo        pairNum  `json:"lo"`   // equal-tailed credible interval
-	Hi        pairNum  `json:"hi"`
-	HDILo     pairNum  `json:"hdi_lo"`
-	HDIHi     pairNum  `json:"hdi_hi"`
-	Threshold pairNum  `json:"threshold"`
-	PGreater  pairNum  `json:"p_greater"` // P(quantity > threshold | data)
-	ROPE      PairROPE `json:"rope"`
+	EAP       JSONFloat `json:"eap"`
+	SD        JSONFloat `json:"sd"`
+	MCSE      JSONFloat `json:"mcse"` // Monte Carlo standard error of eap (sd/√draws: the draws are independent)
+	Lo        JSONFloat `json:"lo"`   // equal-tailed credible interval
+	Hi        JSONFloat `json:"hi"`
+	HDILo     JSONFloat `json:"hdi_lo"`
+	HDIHi     JSONFloat `json:"hdi_hi"`
+	Threshold JSONFloat `json:"threshold"`
+	PGreater  JSONFloat `json:"p_greater"` // P(quantity > threshold | data)
+	ROPE      PairROPE  `json:"rope"`
 }
 
 // PairROPE is the HDI+ROPE decision of a quantity.
 type PairROPE struct {
-	Lo       pairNum `json:"lo"`
-	Hi       pairNum `json:"hi"`
-	Inside   pairNum `json:"inside"` // share of the posterior inside [lo, hi]
-	Decision string  `json:"decision"`
+	Lo       JSONFloat `json:"lo"`
+	Hi       JSONFloat `json:"hi"`
+	Inside   JSONFloat `json:"inside"` // share of the posterior inside [lo, hi]
+	Decision string    `json:"decision"`
 }
 
 // PairClassical is the classical test Sakai tabulates beside the Bayesian one.
 type PairClassical struct {
-	Test      string   `json:"test"` // "paired_t" or "welch_t"
-	MeanDiff  pairNum  `json:"mean_diff"`
-	T         pairNum  `json:"t"`
-	DF        pairNum  `json:"df"`
-	P         pairNum  `json:"p"` // one-sided, H1: μ_a > μ_b
-	PTwoSided pairNum  `json:"p_two_sided"`
-	Lo        pairNum  `json:"lo"` // confidence interval of μ_a − μ_b at level
-	Hi        pairNum  `json:"hi"`
-	Glass1    pairNum  `json:"glass1"` // sample Glass's Δ, baseline a
-	Glass2    pairNum  `json:"glass2"` // sample Glass's Δ, baseline b
-	R         *pairNum `json:"r,omitempty"`
+	Test      string     `json:"test"` // "paired_t" or "welch_t"
+	MeanDiff  JSONFloat  `json:"mean_diff"`
+	T         JSONFloat  `json:"t"`
+	DF        JSONFloat  `json:"df"`
+	P         JSONFloat  `json:"p"` // one-sided, H1: μ_a > μ_b
+	PTwoSided JSONFloat  `json:"p_two_sided"`
+	Lo        JSONFloat  `json:"lo"` // confidence interval of μ_a − μ_b at level
+	Hi        JSONFloat  `json:"hi"`
+	Glass1    JSONFloat  `json:"glass1"` // sample Glass's Δ, baseline a
+	Glass2    JSONFloat  `json:"glass2"` // sample Glass's Δ, baseline b
+	R         *JSONFloat `json:"r,omitempty"`
 }
 
 // buildPairReport runs the model on the scores xa and xb of one aligned
@@ -112,10 +112,10 @@ func buildPairReport(measure, a, b string, topics []string, xa, xb []float64, op
 		return nil, fmt.Errorf("pair: %w", err)
 	}
 	rep := &PairReport{A: a, B: b, Measure: measure, Model: res.Model, Topics: len(topics), NA: len(ua), NB: len(ub),
-		Draws: res.Draws, Seed: res.Seed, Level: pairNum(opt.CredMass), Warnings: []string{}}
+		Draws: res.Draws, Seed: res.Seed, Level: JSONFloat(opt.CredMass), Warnings: []string{}}
 	if opt.Paired {
 		rep.Sampler = "exact: inverse-Wishart proposals accepted with probability 1 − ρ², then μ | Σ normal"
-		ar := pairNum(res.AcceptanceRate)
+		ar := JSONFloat(res.AcceptanceRate)
 		rep.AcceptanceRate = &ar
 		if missing > 0 {
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%d topic(s) lack a score for a or b and are left out of the paired model", missing))
@@ -137,11 +137,11 @@ func buildPairReport(measure, a, b string, topics []string, xa, xb []float64, op
 		}
 	}
 	c := res.Classical
-	rep.Classical = PairClassical{Test: c.Name, MeanDiff: pairNum(c.MeanDiff), T: pairNum(c.T), DF: pairNum(c.DF),
-		P: pairNum(c.P), PTwoSided: pairNum(c.PTwoSided), Lo: pairNum(c.Lo), Hi: pairNum(c.Hi),
-		Glass1: pairNum(c.Glass1), Glass2: pairNum(c.Glass2)}
+	rep.Classical = PairClassical{Test: c.Name, MeanDiff: JSONFloat(c.MeanDiff), T: JSONFloat(c.T), DF: JSONFloat(c.DF),
+		P: JSONFloat(c.P), PTwoSided: JSONFloat(c.PTwoSided), Lo: JSONFloat(c.Lo), Hi: JSONFloat(c.Hi),
+		Glass1: JSONFloat(c.Glass1), Glass2: JSONFloat(c.Glass2)}
 	if opt.Paired {
-		r := pairNum(c.R)
+		r := JSONFloat(c.R)
 		rep.Classical.R = &r
 	}
 	rep.Warnings = append(rep.Warnings, res.Warnings...)
@@ -149,9 +149,9 @@ func buildPairReport(measure, a, b string, topics []string, xa, xb []float64, op
 }
 
 func toPairQuantity(q bayes.Quantity) PairQuantity {
-	return PairQuantity{EAP: pairNum(q.EAP), SD: pairNum(q.SD), MCSE: pairNum(q.MCSE), Lo: pairNum(q.Lo), Hi: pairNum(q.Hi),
-		HDILo: pairNum(q.HDILo), HDIHi: pairNum(q.HDIHi), Threshold: pairNum(q.Threshold), PGreater: pairNum(q.PGreater),
-		ROPE: PairROPE{Lo: pairNum(q.ROPE.Lo), Hi: pairNum(q.ROPE.Hi), Inside: pairNum(q.ROPE.Inside), Decision: string(q.ROPE.Decision)}}
+	return PairQuantity{EAP: JSONFloat(q.EAP), SD: JSONFloat(q.SD), MCSE: JSONFloat(q.MCSE), Lo: JSONFloat(q.Lo), Hi: JSONFloat(q.Hi),
+		HDILo: JSONFloat(q.HDILo), HDIHi: JSONFloat(q.HDIHi), Threshold: JSONFloat(q.Threshold), PGreater: JSONFloat(q.PGreater),
+		ROPE: PairROPE{Lo: JSONFloat(q.ROPE.Lo), Hi: JSONFloat(q.ROPE.Hi), Inside: JSONFloat(q.ROPE.Inside), Decision: string(q.ROPE.Decision)}}
 }
 
 // pairRow is one quantity with its name and classical counterpart, for the
