@@ -130,7 +130,7 @@ func writeClassify(w io.Writer, r *ClassifyReport, format string) error {
 	case "table", "md":
 		return writeClassifyText(w, r, format == "md")
 	}
-	return checkPairFormat(format)
+	return checkFormat(format, reportFormats)
 }
 
 func writeClassifyCSV(w io.Writer, r *ClassifyReport) error {

@@ -60,9 +60,8 @@ func newClassifyCommand(s *Streams) *cli.Command {
 			&cli.Uint64Flag{Name: "seed", Value: 1, Destination: &o.Seed, Usage: "`SEED` of the random draws"},
 			&cli.FloatFlag{Name: "level", Value: def.CredMass, Destination: &o.Level, Usage: "`MASS` of the HDIs"},
 			&cli.FloatFlag{Name: "prior", Value: def.Prior, Destination: &o.Prior, Usage: "every Beta/Dirichlet hyper-parameter `ALPHA` (1: uniform, as Zhang et al.)"},
-			&cli.StringFlag{Name: "format", Value: "table", Destination: &o.Format, Usage: "output `FORMAT`: table, md, json, csv"},
-			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Destination: &o.Output,
-				Usage: "write to `FILE` (atomically: a temporary file renamed into place) instead of standard output"},
+			formatFlag(&o.Format, reportFormats),
+			outputFlag(&o.Output),
 		},
 		Action: func(ctx context.Context, c *cli.Command) error {
 			if c.Args().Len() > 0 {
@@ -102,7 +101,7 @@ func (o *ClassifyOptions) settings() (bayes.ClassifierOptions, error) {
 		return opt, fmt.Errorf("--prior %v: expected a positive hyper-parameter", o.Prior)
 	}
 	opt.Prior = o.Prior
-	return opt, checkPairFormat(o.Format)
+	return opt, checkFormat(o.Format, reportFormats)
 }
 
 func runClassify(o *ClassifyOptions, s *Streams) error {

@@ -6,7 +6,6 @@ import (
 	"io"
 	"path"
 	"slices"
-	"strings"
 
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/risk"
@@ -76,27 +75,16 @@ func (o *CompareOptions) flags() []cli.Flag {
 			Usage: "multiple-comparison `CORRECTION` over the challengers: bonferroni, holm, bh, none"},
 		&cli.StringFlag{Name: "pool", Value: "compared", Destination: &o.Pool,
 			Usage: "`SYSTEMS` for ZRisk, GeoRisk, ANOVA and Tukey HSD: compared (champion and challengers) or all"},
-		&cli.StringFlag{Name: "format", Value: "table", Destination: &o.Format, Usage: "output `FORMAT`: table, md, json, csv"},
+		formatFlag(&o.Format, reportFormats),
 		&cli.BoolFlag{Name: "risk-view", Destination: &o.RiskView, Usage: "print table/md with risk-oriented signs (URisk⁻ = −URisk …), as Benham et al.'s Table 3"},
 		&cli.Uint64Flag{Name: "seed", Value: 1, Destination: &o.Seed, Usage: "`SEED` of every randomised procedure"},
 		&cli.IntFlag{Name: "samples", Value: 100_000, Destination: &o.Samples,
 			Usage: "`B` bootstrap replicates (BCa, percentile, Sakai's test) and randomisation-test sign flips"},
 		&cli.IntFlag{Name: "tukey-samples", Value: 10_000, Destination: &o.TukeySamples,
 			Usage: "`B` of the randomised Tukey HSD (0 skips it)"},
-		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Destination: &o.Output,
-			Usage: "write to `FILE` (atomically: a temporary file renamed into place) instead of standard output"},
+		outputFlag(&o.Output),
 	}
-	// The shared input flags, with --format renamed: here --format is the
-	// output format, as the issue's command line has it.
-	for _, f := range o.Input.Flags() {
-		if sf, ok := f.(*cli.StringFlag); ok && sf.Name == "format" {
-			c := *sf
-			c.Name = "input-format"
-			f = &c
-		}
-		flags = append(flags, f)
-	}
-	return flags
+	return append(flags, o.Input.Flags()...)
 }
 
 // settings validates the options that do not need the data.
@@ -124,8 +112,8 @@ func (o *CompareOptions) settings() (compareSettings, error) {
 	if o.Pool != "compared" && o.Pool != "all" {
 		return cfg, fmt.Errorf("--pool %q: expected compared or all", o.Pool)
 	}
-	if !slices.Contains(compareFormats, o.Format) {
-		return cfg, fmt.Errorf("--format %q: expected one of %s (input formats go in --input-format)", o.Format, strings.Join(compareFormats, ", "))
+	if err := checkFormat(o.Format, reportFormats); err != nil {
+		return cfg, fmt.Errorf("%w (input formats go in --input-format)", err)
 	}
 	if o.Samples < 100 {
 		return cfg, fmt.Errorf("--samples %d: expected at least 100 replicates", o.Samples)

@@ -39,7 +39,7 @@ func newDiagnoseCommand(s *Streams) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "extra", Destination: &o.Extra,
 				Usage: "add the 2.5%, 50% and 97.5% quantiles, rhat_basic, ess_basic and the Monte Carlo standard errors"},
-			&cli.StringFlag{Name: "format", Value: "table", Destination: &o.Format, Usage: "output format: table, csv, json"},
+			formatFlag(&o.Format, diagnoseFormats),
 		},
 		Action: func(_ context.Context, cmd *cli.Command) error {
 			args := cmd.Args().Slice()
@@ -52,11 +52,12 @@ func newDiagnoseCommand(s *Streams) *cli.Command {
 	}
 }
 
+// diagnoseFormats are the output formats of diagnose.
+var diagnoseFormats = []string{"table", "csv", "json"}
+
 func runDiagnose(o *DiagnoseOptions, s *Streams) error {
-	switch o.Format {
-	case "table", "csv", "json":
-	default:
-		return fmt.Errorf("unknown --format %q (valid: table, csv, json)", o.Format)
+	if err := checkFormat(o.Format, diagnoseFormats); err != nil {
+		return err
 	}
 	d, err := readDrawsFile(o.Path, s.In)
 	if err != nil {

@@ -76,21 +76,10 @@ func (o *PairOptions) flags() []cli.Flag {
 		&cli.Uint64Flag{Name: "seed", Value: 1, Destination: &o.Seed, Usage: "`SEED` of the random draws"},
 		&cli.FloatFlag{Name: "level", Value: def.CredMass, Destination: &o.Level,
 			Usage: "`MASS` of the credible intervals, HDIs and the classical confidence interval"},
-		&cli.StringFlag{Name: "format", Value: "table", Destination: &o.Format, Usage: "output `FORMAT`: table, md, json, csv"},
-		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Destination: &o.Output,
-			Usage: "write to `FILE` (atomically: a temporary file renamed into place) instead of standard output"},
+		formatFlag(&o.Format, reportFormats),
+		outputFlag(&o.Output),
 	}
-	// The shared input flags, with --format renamed: here --format is the
-	// output format, as in riskgate compare.
-	for _, f := range o.Input.Flags() {
-		if sf, ok := f.(*cli.StringFlag); ok && sf.Name == "format" {
-			c := *sf
-			c.Name = "input-format"
-			f = &c
-		}
-		flags = append(flags, f)
-	}
-	return flags
+	return append(flags, o.Input.Flags()...)
 }
 
 // maxDraws bounds --draws of pair and classify (memory grows linearly with it).
@@ -127,7 +116,7 @@ func (o *PairOptions) settings() (bayes.TwoSampleOptions, error) {
 		}
 		*r.dst = bayes.ROPE{Lo: lo, Hi: hi}
 	}
-	if err := checkPairFormat(o.Format); err != nil {
+	if err := checkFormat(o.Format, reportFormats); err != nil {
 		return opt, fmt.Errorf("%w (input formats go in --input-format)", err)
 	}
 	return opt, nil

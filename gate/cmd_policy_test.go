@@ -157,14 +157,20 @@ func TestPolicyInputValuesMatchFlags(t *testing.T) {
 		t.Errorf("policies.TopicModes %v, scores.TopicModes %v", policies.TopicModes, topics)
 	}
 	var o InputOptions
+	found := false
 	for _, f := range o.Flags() {
-		if f.Names()[0] != "format" {
+		if f.Names()[0] != "input-format" {
 			continue
 		}
+		found = true
 		usage := f.(interface{ GetUsage() string }).GetUsage()
 		_, list, _ := strings.Cut(usage, ": ")
+		list, _, _ = strings.Cut(list, " (")
 		if got := strings.Join(policies.InputFormats, ", "); list != got {
-			t.Errorf("--format takes %q, policies take %q", list, got)
+			t.Errorf("--input-format takes %q, policies take %q", list, got)
 		}
+	}
+	if !found {
+		t.Error("no --input-format flag among the input flags")
 	}
 }

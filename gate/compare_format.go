@@ -11,10 +11,7 @@ import (
 	"unicode/utf8"
 )
 
-// Output formats of riskgate compare.
-var compareFormats = []string{"table", "md", "json", "csv"}
-
-// writeCompare renders rep in one of compareFormats. riskView prints the
+// writeCompare renders rep in one of reportFormats. riskView prints the
 // table and md views with Benham et al.'s risk-oriented "⁻" signs.
 func writeCompare(w io.Writer, rep *CompareReport, format string, riskView bool) error {
 	switch format {
@@ -29,7 +26,7 @@ func writeCompare(w io.Writer, rep *CompareReport, format string, riskView bool)
 		v.write()
 		return v.err
 	}
-	return fmt.Errorf("--format %q: expected one of %s", format, strings.Join(compareFormats, ", "))
+	return checkFormat(format, reportFormats)
 }
 
 // compareView writes the table and md views: a heading, the systems laid

@@ -8,13 +8,42 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/riskgate/riskgate/internal/jsonfloat"
+	"github.com/urfave/cli/v3"
 )
 
-// How every command writes what it reports. Commands render into a writer;
+// How every command writes what it reports: the output flags (--format,
+// -o/--output), the atomic writing of the result, and how numbers are spelled
+// in JSON, CSV, text and markdown. Commands render into a writer;
 // writeOutput sends the result whole to standard output or atomically to a
 // file, so that an error never leaves half a report behind.
+
+// reportFormats are the output formats of the report commands (compare, pair,
+// classify); the first is the default.
+var reportFormats = []string{"table", "md", "json", "csv"}
+
+// formatFlag is --format, the output format: one of formats, the first by default.
+func formatFlag(dst *string, formats []string) *cli.StringFlag {
+	return &cli.StringFlag{Name: "format", Value: formats[0], Destination: dst,
+		Usage: "output `FORMAT`: " + strings.Join(formats, ", ")}
+}
+
+// outputFlag is -o/--output, the file writeOutput writes instead of standard output.
+func outputFlag(dst *string) *cli.StringFlag {
+	return &cli.StringFlag{Name: "output", Aliases: []string{"o"}, Destination: dst,
+		Usage: "write to `FILE` (atomically: a temporary file renamed into place) instead of standard output"}
+}
+
+// checkFormat checks a --format value against the formats a command offers.
+func checkFormat(format string, formats []string) error {
+	if slices.Contains(formats, format) {
+		return nil
+	}
+	return fmt.Errorf("--format %q: expected one of %s", format, strings.Join(formats, ", "))
+}
 
 // writeOutput renders a report with write and sends it to path, or to stdout
 // when path is "" or "-" (the value of -o/--output). Standard output gets the

@@ -120,18 +120,6 @@ func pairTable(w io.Writer, md bool, align string, rows [][]string) error {
 	return nil
 }
 
-// pairFormats are the output formats of pair and classify.
-var pairFormats = []string{"table", "md", "json", "csv"}
-
-func checkPairFormat(format string) error {
-	for _, f := range pairFormats {
-		if f == format {
-			return nil
-		}
-	}
-	return fmt.Errorf("--format %q: expected one of %s", format, strings.Join(pairFormats, ", "))
-}
-
 // parseROPEFlag parses "LO,HI" into a ROPE-like pair; name is the flag for messages.
 func parseLoHi(name, s string) (lo, hi float64, err error) {
 	parts := strings.Split(s, ",")

@@ -193,7 +193,7 @@ func writePair(w io.Writer, r *PairReport, format string) error {
 	case "table", "md":
 		return writePairText(w, r, format == "md")
 	}
-	return checkPairFormat(format)
+	return checkFormat(format, reportFormats)
 }
 
 func writePairCSV(w io.Writer, r *PairReport) error {
