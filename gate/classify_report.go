@@ -141,7 +141,7 @@ func writeClassifyCSV(w io.Writer, r *ClassifyReport) error {
 		"rope_lo", "rope_hi", "rope_inside", "decision", "bf01",
 		"sign_wins", "sign_losses", "sign_p", "ptest_accuracy_a", "ptest_accuracy_b", "ptest_z", "ptest_p",
 		"ttest_mean_diff", "ttest_t", "ttest_df", "ttest_p"})
-	n := func(x JSONFloat) string { return pairCSVNum(float64(x)) }
+	n := func(x JSONFloat) string { return csvFloat(x) }
 	for _, c := range r.Comparisons {
 		d := c.Diff
 		row := []string{c.Name, c.Kind, r.Measure, r.Model, strconv.Itoa(c.N), strconv.Itoa(c.NPos),
@@ -167,23 +167,19 @@ func writeClassifyCSV(w io.Writer, r *ClassifyReport) error {
 }
 
 func writeClassifyText(w io.Writer, r *ClassifyReport, md bool) error {
-	esc := func(s string) string { return s }
-	if md {
-		esc = pairMDEscape
-	}
-	title := fmt.Sprintf("%s (a) vs %s (b) against %s: Zhang et al.'s %s model, %s", esc(r.A), esc(r.B), esc(r.Truth), r.Model, r.Measure)
+	title := fmt.Sprintf("%s (a) vs %s (b) against %s: Zhang et al.'s %s model, %s", mdEscapeIf(md, r.A), mdEscapeIf(md, r.B), mdEscapeIf(md, r.Truth), r.Model, r.Measure)
 	if r.Positive != "" {
-		title += ", positive class " + esc(strconv.Quote(r.Positive))
+		title += ", positive class " + mdEscapeIf(md, strconv.Quote(r.Positive))
 	}
-	pct := strconv.FormatFloat(100*float64(r.Level), 'g', -1, 64) + "%"
+	level := pct(float64(r.Level))
 	sub := fmt.Sprintf("%d documents; %d exact posterior draws, seed %d; ROPE %s; Beta/Dirichlet(%s) priors",
-		r.Documents, r.Draws, r.Seed, pairInterval(float64(r.ROPE.Lo), float64(r.ROPE.Hi), 3), strconv.FormatFloat(float64(r.Prior), 'g', -1, 64))
+		r.Documents, r.Draws, r.Seed, dashStyle.interval(float64(r.ROPE.Lo), float64(r.ROPE.Hi), 3), strconv.FormatFloat(float64(r.Prior), 'g', -1, 64))
 	if md {
 		fmt.Fprintf(w, "### %s\n\n%s.\n\n", title, sub)
 	} else {
 		fmt.Fprintf(w, "%s\n%s\n\n", title, sub)
 	}
-	rows := [][]string{{"category", "n+", "a", "b", "δ mean", "δ sd", pct + " HDI of δ", "P(δ<0) / P(δ>0)", "in ROPE", "BF01", "decision", "sign p", "p-test / T-test p"}}
+	rows := [][]string{{"category", "n+", "a", "b", "δ mean", "δ sd", level + " HDI of δ", "P(δ<0) / P(δ>0)", "in ROPE", "BF01", "decision", "sign p", "p-test / T-test p"}}
 	for _, c := range r.Comparisons {
 		name := c.Name
 		if c.Kind != "category" {
@@ -193,23 +189,23 @@ func writeClassifyText(w io.Writer, r *ClassifyReport, md bool) error {
 		dec, _ := bayes.ParseDecision(d.ROPE.Decision)
 		other := "–"
 		if c.PTest != nil {
-			other = pairP(float64(c.PTest.P))
+			other = dashStyle.p(float64(c.PTest.P))
 		} else if c.TTest != nil {
-			other = pairP(float64(c.TTest.P))
+			other = dashStyle.p(float64(c.TTest.P))
 		}
 		rows = append(rows, []string{
 			name, strconv.Itoa(c.NPos),
-			pairFixed(float64(c.A.EAP), 3), pairFixed(float64(c.B.EAP), 3),
-			signed(float64(d.EAP)), pairFixed(float64(d.SD), 3),
+			dashStyle.fixed(float64(c.A.EAP), 3), dashStyle.fixed(float64(c.B.EAP), 3),
+			signed(float64(d.EAP)), dashStyle.fixed(float64(d.SD), 3),
 			"[" + signed(float64(d.HDILo)) + ", " + signed(float64(d.HDIHi)) + "]",
-			pairFixed(100*float64(d.PLess), 1) + "% < 0 < " + pairFixed(100*float64(d.PGreater), 1) + "%",
-			pairFixed(100*float64(d.ROPE.Inside), 1) + "%",
-			pairFixed(float64(c.BF01), 3),
+			dashStyle.fixed(100*float64(d.PLess), 1) + "% < 0 < " + dashStyle.fixed(100*float64(d.PGreater), 1) + "%",
+			dashStyle.fixed(100*float64(d.ROPE.Inside), 1) + "%",
+			dashStyle.fixed(float64(c.BF01), 3),
 			dec.Symbol() + " " + d.ROPE.Decision,
-			pairP(float64(c.SignTest.P)), other,
+			dashStyle.p(float64(c.SignTest.P)), other,
 		})
 	}
-	if err := pairTable(w, md, "lrrrrrllrrlrr", rows); err != nil {
+	if err := writeTable(w, md, "lrrrrrllrrlrr", rows); err != nil {
 		return err
 	}
 	notes := []string{
@@ -223,9 +219,7 @@ func writeClassifyText(w io.Writer, r *ClassifyReport, md bool) error {
 		fmt.Fprintln(w, n)
 	}
 	for _, msg := range r.Warnings {
-		if md {
-			msg = pairMDEscape(msg)
-		}
+		msg = mdEscapeIf(md, msg)
 		fmt.Fprintf(w, "warning: %s\n", msg)
 	}
 	return nil
@@ -233,7 +227,7 @@ func writeClassifyText(w io.Writer, r *ClassifyReport, md bool) error {
 
 // signed formats x with 3 decimals and an explicit sign, as Zhang et al. print δ.
 func signed(x float64) string {
-	s := pairFixed(x, 3)
+	s := dashStyle.fixed(x, 3)
 	if s != "–" && s[0] != '-' {
 		s = "+" + s
 	}

@@ -72,7 +72,7 @@ func runDiagnose(o *DiagnoseOptions, s *Streams) error {
 	err = writeOutput(s.Out, "", func(w io.Writer) error {
 		switch o.Format {
 		case "table":
-			writeDiagnoseTable(w, d, sums, cols)
+			return writeDiagnoseTable(w, d, sums, cols)
 		case "csv":
 			writeDiagnoseCSV(w, d, sums, cols)
 		case "json":
@@ -196,7 +196,7 @@ func nameList(names []string) string {
 	return strings.Join(names[:most], ", ") + fmt.Sprintf(", … (%d more)", len(names)-most)
 }
 
-func writeDiagnoseTable(w io.Writer, d *Draws, sums []bayes.VarSummary, cols []diagnoseColumn) {
+func writeDiagnoseTable(w io.Writer, d *Draws, sums []bayes.VarSummary, cols []diagnoseColumn) error {
 	cells := make([][]string, len(sums)+1)
 	cells[0] = append([]string{"variable"}, columnNames(cols)...)
 	for v, s := range sums {
@@ -206,25 +206,8 @@ func writeDiagnoseTable(w io.Writer, d *Draws, sums []bayes.VarSummary, cols []d
 		}
 		cells[v+1] = row
 	}
-	width := make([]int, len(cells[0]))
-	for _, row := range cells {
-		for c, cell := range row {
-			width[c] = max(width[c], len([]rune(cell)))
-		}
-	}
 	fmt.Fprintf(w, "# %d variables, %d chains x %d iterations\n", len(sums), len(d.Chains), d.Iterations)
-	for _, row := range cells {
-		var b strings.Builder
-		for c, cell := range row {
-			pad := strings.Repeat(" ", width[c]-len([]rune(cell)))
-			if c == 0 {
-				b.WriteString(cell + pad)
-			} else {
-				b.WriteString("  " + pad + cell)
-			}
-		}
-		fmt.Fprintln(w, b.String())
-	}
+	return writeTable(w, false, "l"+strings.Repeat("r", len(cols)), cells)
 }
 
 // formatCell formats a number for the table: NA for NaN; ESS as a whole

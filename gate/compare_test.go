@@ -322,3 +322,30 @@ func TestCompareAlignmentRecorded(t *testing.T) {
 		t.Errorf("topics %d, alignment %+v, stderr %q", rep.Topics, rep.Alignment, errw)
 	}
 }
+
+// TestCompareMarkdownEscapesNames: in the md view (posted as pull-request
+// comments) a system name can neither add a table column nor mention anyone.
+func TestCompareMarkdownEscapesNames(t *testing.T) {
+	in := writeTemp(t, "x.csv", "system,topic,score\nbase,t1,0.5\nbase,t2,0.3\nbase,t3,0.4\n"+
+		"x|@y,t1,0.6\nx|@y,t2,0.2\nx|@y,t3,0.45\n")
+	code, out, errw := runMain(t, "compare", "--champion", "base", "--challenger", "x|@y", "--samples", "1000", "--tukey-samples", "0", "--format", "md", in)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errw)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, "@y") && !strings.Contains(line, `x\|\@y`) {
+			t.Errorf("unescaped name in %q", line)
+		}
+	}
+	var header int
+	for _, line := range strings.Split(out, "\n") {
+		switch {
+		case strings.HasPrefix(line, "| System |"):
+			header = strings.Count(line, " | ")
+		case strings.HasPrefix(line, `| x\|\@y |`):
+			if n := strings.Count(line, " | "); n != header {
+				t.Errorf("row %q has %d cell separators, header %d", line, n, header)
+			}
+		}
+	}
+}

@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/urfave/cli/v3"
@@ -129,3 +132,156 @@ func (x *JSONFloat) UnmarshalJSON(b []byte) error {
 
 // jsonFloatPtr returns a pointer to v as a JSONFloat, for optional fields.
 func jsonFloatPtr(v float64) *JSONFloat { x := JSONFloat(v); return &x }
+
+// csvFloat spells a number in a CSV report: the shortest decimal that reads
+// back as the same number, or an empty cell for NaN and ±Inf.
+func csvFloat[F ~float64](x F) string {
+	v := float64(x)
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return ""
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// numberStyle is how a text or markdown report spells numbers. Two are in use:
+//   - rStyle (compare) prints as R does: NA for an undefined number, Inf and
+//     -Inf, and "<0.0001" for every p-value below 0.0001, zero included;
+//   - dashStyle (pair, classify) prints "–" for any number that is not
+//     finite, rounds p-values and probabilities to 4 decimals, and prints
+//     "<0.0001" only for a positive value that would round to 0.0000 (a share
+//     of posterior draws that is exactly 0 prints as 0.0000).
+type numberStyle struct {
+	nan, posInf, negInf string
+	roundP              bool
+}
+
+var (
+	rStyle    = numberStyle{nan: "NA", posInf: "Inf", negInf: "-Inf"}
+	dashStyle = numberStyle{nan: "–", posInf: "–", negInf: "–", roundP: true}
+)
+
+// fixed formats x with d decimals; negative zero prints as 0.
+func (st numberStyle) fixed(x float64, d int) string {
+	switch {
+	case math.IsNaN(x):
+		return st.nan
+	case math.IsInf(x, 1):
+		return st.posInf
+	case math.IsInf(x, -1):
+		return st.negInf
+	}
+	s := strconv.FormatFloat(x, 'f', d, 64)
+	if strings.Trim(s, "-0.") == "" {
+		s = strings.TrimPrefix(s, "-") // no "-0.000"
+	}
+	return s
+}
+
+// p formats a p-value or a probability with 4 decimals, "<0.0001" below.
+func (st numberStyle) p(p float64) string {
+	switch {
+	case math.IsNaN(p) || math.IsInf(p, 0):
+		return st.fixed(p, 4)
+	case st.roundP && p > 0 && p < 0.00005, !st.roundP && p < 0.0001:
+		return "<0.0001"
+	}
+	return st.fixed(p, 4)
+}
+
+// interval formats [lo, hi] with d decimals.
+func (st numberStyle) interval(lo, hi float64, d int) string {
+	return "[" + st.fixed(lo, d) + ", " + st.fixed(hi, d) + "]"
+}
+
+// pct formats a level as a percentage with at most four decimals: 0.9875 → "98.75%".
+func pct(level float64) string {
+	s := strconv.FormatFloat(100*level, 'f', 4, 64)
+	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	return s + "%"
+}
+
+// writeTable writes rows, the first of them the header, as a text table
+// (columns padded to their widths in runes, two spaces apart, no trailing
+// blanks) or, with md, as a markdown pipe table of escaped cells followed by
+// a blank line. align[j] is 'r' to right-align column j; other columns are
+// left-aligned.
+func writeTable(w io.Writer, md bool, align string, rows [][]string) error {
+	right := func(j int) bool { return j < len(align) && align[j] == 'r' }
+	var b strings.Builder
+	if md {
+		for i, row := range rows {
+			cells := make([]string, len(row))
+			for j, c := range row {
+				cells[j] = mdEscape(c)
+			}
+			b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+			if i == 0 {
+				seps := make([]string, len(row))
+				for j := range row {
+					seps[j] = "---"
+					if right(j) {
+						seps[j] = "--:"
+					}
+				}
+				b.WriteString("|" + strings.Join(seps, "|") + "|\n")
+			}
+		}
+		b.WriteString("\n")
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	var width []int
+	for _, row := range rows {
+		for j, c := range row {
+			if j == len(width) {
+				width = append(width, 0)
+			}
+			width[j] = max(width[j], utf8.RuneCountInString(c))
+		}
+	}
+	for _, row := range rows {
+		var line strings.Builder
+		for j, c := range row {
+			if j > 0 {
+				line.WriteString("  ")
+			}
+			pad := strings.Repeat(" ", width[j]-utf8.RuneCountInString(c))
+			if right(j) {
+				line.WriteString(pad + c)
+			} else {
+				line.WriteString(c + pad)
+			}
+		}
+		b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// mdEscape makes s safe as markdown text, in a table cell or not: it escapes
+// the characters that end a cell or start markup, so that a system, category
+// or file name cannot break a table or inject a link or an @-mention into a
+// pull-request comment.
+func mdEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '|', '\\', '`', '*', '_', '[', ']', '<', '>', '#', '@', '!', '~', '&':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case '\n', '\r', '\t':
+			b.WriteByte(' ')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// mdEscapeIf is mdEscape in a markdown report and s unchanged in a text one.
+func mdEscapeIf(md bool, s string) string {
+	if md {
+		return mdEscape(s)
+	}
+	return s
+}

@@ -204,11 +204,11 @@ func writePairCSV(w io.Writer, r *PairReport) error {
 	for _, row := range r.rows() {
 		q := row.q
 		cw.Write([]string{r.A, r.B, r.Measure, r.Model, row.name,
-			pairCSVNum(float64(q.EAP)), pairCSVNum(float64(q.SD)), pairCSVNum(float64(q.MCSE)),
-			pairCSVNum(float64(q.Lo)), pairCSVNum(float64(q.Hi)), pairCSVNum(float64(q.HDILo)), pairCSVNum(float64(q.HDIHi)),
-			pairCSVNum(float64(q.Threshold)), pairCSVNum(float64(q.PGreater)),
-			pairCSVNum(float64(q.ROPE.Lo)), pairCSVNum(float64(q.ROPE.Hi)), pairCSVNum(float64(q.ROPE.Inside)), q.ROPE.Decision,
-			r.Classical.Test, pairCSVNum(row.cEst), pairCSVNum(row.cLo), pairCSVNum(row.cHi), pairCSVNum(row.cP)})
+			csvFloat(q.EAP), csvFloat(q.SD), csvFloat(q.MCSE),
+			csvFloat(q.Lo), csvFloat(q.Hi), csvFloat(q.HDILo), csvFloat(q.HDIHi),
+			csvFloat(q.Threshold), csvFloat(q.PGreater),
+			csvFloat(q.ROPE.Lo), csvFloat(q.ROPE.Hi), csvFloat(q.ROPE.Inside), q.ROPE.Decision,
+			r.Classical.Test, csvFloat(row.cEst), csvFloat(row.cLo), csvFloat(row.cHi), csvFloat(row.cP)})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -221,57 +221,51 @@ func writePairText(w io.Writer, r *PairReport, md bool) error {
 		model = "Sakai's unpaired model (two normals)"
 		test = "Welch's t-test"
 	}
-	pct := strconv.FormatFloat(100*float64(r.Level), 'g', -1, 64) + "%"
-	esc := func(s string) string { return s }
-	if md {
-		esc = pairMDEscape
-	}
-	title := fmt.Sprintf("%s (a) vs %s (b): %s", esc(r.A), esc(r.B), model)
-	sub := fmt.Sprintf("measure %s, %d topics (a: %d, b: %d scores used); %d exact posterior draws, seed %d", esc(orQuote(r.Measure)), r.Topics, r.NA, r.NB, r.Draws, r.Seed)
+	level := pct(float64(r.Level))
+	title := fmt.Sprintf("%s (a) vs %s (b): %s", mdEscapeIf(md, r.A), mdEscapeIf(md, r.B), model)
+	sub := fmt.Sprintf("measure %s, %d topics (a: %d, b: %d scores used); %d exact posterior draws, seed %d", mdEscapeIf(md, orQuote(r.Measure)), r.Topics, r.NA, r.NB, r.Draws, r.Seed)
 	if md {
 		fmt.Fprintf(w, "### %s\n\n%s.\n\n", title, sub)
 	} else {
 		fmt.Fprintf(w, "%s\n%s\n\n", title, sub)
 	}
-	rows := [][]string{{"quantity", "EAP", "sd", pct + " CI", pct + " HDI", "P(> threshold)", "ROPE", "in ROPE", "decision", "classical"}}
+	rows := [][]string{{"quantity", "EAP", "sd", level + " CI", level + " HDI", "P(> threshold)", "ROPE", "in ROPE", "decision", "classical"}}
 	for _, row := range r.rows() {
 		q := row.q
-		classical := pairFixed(row.cEst, 4)
+		classical := dashStyle.fixed(row.cEst, 4)
 		if row.name == "diff" {
-			classical += " " + pairInterval(row.cLo, row.cHi, 4) + ", p = " + pairP(row.cP)
+			classical += " " + dashStyle.interval(row.cLo, row.cHi, 4) + ", p = " + dashStyle.p(row.cP)
 		}
 		d, _ := bayes.ParseDecision(q.ROPE.Decision)
 		rows = append(rows, []string{
 			row.name + " (" + row.label + ")",
-			pairFixed(float64(q.EAP), 4), pairFixed(float64(q.SD), 4),
-			pairInterval(float64(q.Lo), float64(q.Hi), 4), pairInterval(float64(q.HDILo), float64(q.HDIHi), 4),
-			"P(>" + strconv.FormatFloat(float64(q.Threshold), 'g', -1, 64) + ") = " + pairP(float64(q.PGreater)),
-			pairInterval(float64(q.ROPE.Lo), float64(q.ROPE.Hi), 3),
-			pairFixed(100*float64(q.ROPE.Inside), 1) + "%",
+			dashStyle.fixed(float64(q.EAP), 4), dashStyle.fixed(float64(q.SD), 4),
+			dashStyle.interval(float64(q.Lo), float64(q.Hi), 4), dashStyle.interval(float64(q.HDILo), float64(q.HDIHi), 4),
+			"P(>" + strconv.FormatFloat(float64(q.Threshold), 'g', -1, 64) + ") = " + dashStyle.p(float64(q.PGreater)),
+			dashStyle.interval(float64(q.ROPE.Lo), float64(q.ROPE.Hi), 3),
+			dashStyle.fixed(100*float64(q.ROPE.Inside), 1) + "%",
 			d.Symbol() + " " + q.ROPE.Decision,
 			classical,
 		})
 	}
-	if err := pairTable(w, md, "lrrllllrll", rows); err != nil {
+	if err := writeTable(w, md, "lrrllllrll", rows); err != nil {
 		return err
 	}
 	c := r.Classical
 	line := fmt.Sprintf("Classical %s: μ_a − μ_b = %s, %s CI %s, t = %s on %s df, one-sided p = %s (H1: a > b), two-sided p = %s.",
-		test, pairFixed(float64(c.MeanDiff), 4), pct, pairInterval(float64(c.Lo), float64(c.Hi), 4),
-		pairFixed(float64(c.T), 3), pairFixed(float64(c.DF), 2), pairP(float64(c.P)), pairP(float64(c.PTwoSided)))
+		test, dashStyle.fixed(float64(c.MeanDiff), 4), level, dashStyle.interval(float64(c.Lo), float64(c.Hi), 4),
+		dashStyle.fixed(float64(c.T), 3), dashStyle.fixed(float64(c.DF), 2), dashStyle.p(float64(c.P)), dashStyle.p(float64(c.PTwoSided)))
 	if !md {
 		line = "\n" + line
 	}
 	fmt.Fprintln(w, line)
 	if r.AcceptanceRate != nil {
-		fmt.Fprintf(w, "Sampler: %s (acceptance rate %s).\n", r.Sampler, pairFixed(float64(*r.AcceptanceRate), 3))
+		fmt.Fprintf(w, "Sampler: %s (acceptance rate %s).\n", r.Sampler, dashStyle.fixed(float64(*r.AcceptanceRate), 3))
 	} else {
 		fmt.Fprintf(w, "Sampler: %s.\n", r.Sampler)
 	}
 	for _, msg := range r.Warnings {
-		if md {
-			msg = pairMDEscape(msg)
-		}
+		msg = mdEscapeIf(md, msg)
 		fmt.Fprintf(w, "warning: %s\n", msg)
 	}
 	return nil
