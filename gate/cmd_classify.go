@@ -74,10 +74,11 @@ func newClassifyCommand(s *Streams) *cli.Command {
 
 func (o *ClassifyOptions) settings() (bayes.ClassifierOptions, error) {
 	opt := bayes.DefaultClassifierOptions()
-	if o.Paired && o.Unpaired {
-		return opt, fmt.Errorf("give --paired or --unpaired, not both")
+	paired, err := checkPosteriorFlags(o.Paired, o.Unpaired, o.Draws, o.Level)
+	if err != nil {
+		return opt, err
 	}
-	opt.Paired = !o.Unpaired
+	opt.Paired, opt.Draws, opt.Seed, opt.CredMass = paired, o.Draws, o.Seed, o.Level
 	m, err := bayes.ParseClassifierMeasure(o.Measure)
 	if err != nil {
 		return opt, fmt.Errorf("--measure: %w", err)
@@ -88,15 +89,6 @@ func (o *ClassifyOptions) settings() (bayes.ClassifierOptions, error) {
 		return opt, err
 	}
 	opt.ROPE = bayes.ROPE{Lo: lo, Hi: hi}
-	if o.Draws < 100 || o.Draws > maxDraws {
-		return opt, fmt.Errorf("--draws %d: expected 100 to %d", o.Draws, maxDraws)
-	}
-	opt.Draws = o.Draws
-	opt.Seed = o.Seed
-	if !(o.Level > 0 && o.Level < 1) {
-		return opt, fmt.Errorf("--level %v: expected a mass strictly between 0 and 1", o.Level)
-	}
-	opt.CredMass = o.Level
 	if !(o.Prior > 0) || o.Prior > 1e6 {
 		return opt, fmt.Errorf("--prior %v: expected a positive hyper-parameter", o.Prior)
 	}

@@ -82,25 +82,14 @@ func (o *PairOptions) flags() []cli.Flag {
 	return append(flags, o.Input.Flags()...)
 }
 
-// maxDraws bounds --draws of pair and classify (memory grows linearly with it).
-const maxDraws = 5_000_000
-
 // settings validates the options that do not need the data.
 func (o *PairOptions) settings() (bayes.TwoSampleOptions, error) {
 	opt := bayes.DefaultTwoSampleOptions()
-	if o.Paired && o.Unpaired {
-		return opt, fmt.Errorf("give --paired or --unpaired, not both")
+	paired, err := checkPosteriorFlags(o.Paired, o.Unpaired, o.Draws, o.Level)
+	if err != nil {
+		return opt, err
 	}
-	opt.Paired = !o.Unpaired
-	if o.Draws < 100 || o.Draws > maxDraws {
-		return opt, fmt.Errorf("--draws %d: expected 100 to %d", o.Draws, maxDraws)
-	}
-	opt.Draws = o.Draws
-	opt.Seed = o.Seed
-	if !(o.Level > 0 && o.Level < 1) {
-		return opt, fmt.Errorf("--level %v: expected a mass strictly between 0 and 1", o.Level)
-	}
-	opt.CredMass = o.Level
+	opt.Paired, opt.Draws, opt.Seed, opt.CredMass = paired, o.Draws, o.Seed, o.Level
 	th, err := parsePairThresholds(o.Thresholds, opt.Thresholds)
 	if err != nil {
 		return opt, err
