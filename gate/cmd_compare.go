@@ -4,10 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path"
-	"slices"
 
-	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/risk"
 	"github.com/urfave/cli/v3"
 )
@@ -133,9 +130,9 @@ func runCompare(_ context.Context, o *CompareOptions, s *Streams) error {
 	if err != nil {
 		return err
 	}
-	champ := t.SystemIndex(o.Champion)
-	if champ < 0 {
-		return t.UnknownSystemError("champion", o.Champion)
+	champ, err := lookupSystem(t, "champion", o.Champion)
+	if err != nil {
+		return err
 	}
 	challengers, err := matchChallengers(t, o.Challengers, champ)
 	if err != nil {
@@ -149,49 +146,4 @@ func runCompare(_ context.Context, o *CompareOptions, s *Streams) error {
 		rep.Alignment = &align
 	}
 	return writeOutput(s.Out, o.Output, func(w io.Writer) error { return writeCompare(w, rep, o.Format, o.RiskView) })
-}
-
-// matchChallengers resolves --challenger patterns to system indices, in the
-// order the patterns and then the table name them, without duplicates. A
-// pattern that is a system's exact name selects that system; otherwise it is
-// a path.Match glob, which never selects the champion. Naming the champion
-// is an error, and so is a pattern that matches nothing.
-func matchChallengers(t *scores.Table, patterns []string, champ int) ([]int, error) {
-	var out []int
-	for _, p := range patterns {
-		if p == t.Systems[champ] {
-			return nil, fmt.Errorf("challenger %q is the champion", p)
-		}
-		// A system's exact name is never read as a glob ("run[2]" is a name).
-		if s := t.SystemIndex(p); s >= 0 {
-			if !slices.Contains(out, s) {
-				out = append(out, s)
-			}
-			continue
-		}
-		if _, err := path.Match(p, ""); err != nil {
-			return nil, fmt.Errorf("--challenger %q: bad glob: %v", p, err)
-		}
-		found, champMatched := false, false
-		for s, name := range t.Systems {
-			if ok, _ := path.Match(p, name); !ok {
-				continue
-			}
-			if s == champ {
-				champMatched = true
-				continue
-			}
-			found = true
-			if !slices.Contains(out, s) {
-				out = append(out, s)
-			}
-		}
-		switch {
-		case !found && champMatched:
-			return nil, fmt.Errorf("--challenger %q matches only the champion", p)
-		case !found:
-			return nil, t.UnknownSystemError("challenger", p)
-		}
-	}
-	return out, nil
 }

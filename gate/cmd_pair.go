@@ -152,12 +152,13 @@ func runPair(o *PairOptions, s *Streams) error {
 	if err != nil {
 		return err
 	}
-	ia, ib := t.SystemIndex(o.A), t.SystemIndex(o.B)
-	if ia < 0 {
-		return t.UnknownSystemError("--a", o.A)
+	ia, err := lookupSystem(t, "--a", o.A)
+	if err != nil {
+		return err
 	}
-	if ib < 0 {
-		return t.UnknownSystemError("--b", o.B)
+	ib, err := lookupSystem(t, "--b", o.B)
+	if err != nil {
+		return err
 	}
 	rep, err := buildPairReport(t.Measure, o.A, o.B, t.Topics, t.Scores[ia], t.Scores[ib], opt)
 	if err != nil {
