@@ -29,6 +29,32 @@ func (p Pair) check() error {
 	return nil
 }
 
+// TwoSamples holds the scores of two independent samples, X and Base, in
+// any order and of any sizes (at least two each): the unpaired view of two
+// systems, e.g. each system's scores on the topics it was scored on. A Pair
+// converts to TwoSamples(p).
+type TwoSamples struct {
+	X, Base []float64
+}
+
+// check validates s: at least two scores per sample, all finite.
+func (s TwoSamples) check() error {
+	for _, x := range []struct {
+		name   string
+		scores []float64
+	}{{"X", s.X}, {"Base", s.Base}} {
+		if len(x.scores) < 2 {
+			return fmt.Errorf("risk: sample %s has %d scores; need at least 2", x.name, len(x.scores))
+		}
+		for i, v := range x.scores {
+			if !finite(v) {
+				return fmt.Errorf("risk: score %d of sample %s is %v; expected a finite number", i, x.name, v)
+			}
+		}
+	}
+	return nil
+}
+
 // Deltas returns Δ_i = X_i − Base_i.
 func (p Pair) Deltas() []float64 {
 	d := make([]float64, len(p.X))

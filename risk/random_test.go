@@ -262,6 +262,12 @@ func TestDegenerate(t *testing.T) {
 	if !math.IsInf(pt.T, 1) || pt.CI.Lo != 0.5 || pt.CI.Hi != 0.5 || len(pt.Warnings) == 0 {
 		t.Errorf("constant gain: paired t %+v", pt)
 	}
+	if pt.PGreater != 0 {
+		t.Errorf("constant gain: one-sided p %v, want 0", pt.PGreater)
+	}
+	if r, _ := (Pair{X: []float64{1, 1, 1}, Base: base[:3]}).Pearson(); !math.IsNaN(r.R) || len(r.Warnings) == 0 {
+		t.Errorf("constant system: correlation %+v; want NaN with a warning", r)
+	}
 	bc, err := c.BCa(5, BootstrapOptions{B: 1000, Level: 0.95, Seed: 1})
 	if err != nil || !math.IsNaN(bc.BCa.Lo) || !math.IsNaN(bc.Percentile.Hi) || len(bc.Warnings) == 0 {
 		t.Errorf("constant data: BCa %+v, %v; want NaN endpoints with a warning", bc, err)
