@@ -297,58 +297,6 @@ func sq(x []float64) []float64 {
 	return out
 }
 
-// The classical tests against R 4.2's t.test in
-// ../shared/reference/r_freq/rb04_pairs.csv (t_paired, p_paired, ci_paired_*,
-// t_welch, df_welch, p_welch; two-sided p-values), to 1e-8 relative.
-func TestClassicalTestsMatchR(t *testing.T) {
-	data := shared.RB04(t).Scores
-	rows := shared.ReadCSV(t, shared.Path(t, "reference/r_freq/rb04_pairs.csv"))
-	head := map[string]int{}
-	for i, h := range rows[0] {
-		head[h] = i
-	}
-	seen := map[string]bool{}
-	for _, row := range rows[1:] {
-		sys := row[head["system"]]
-		if seen[sys] {
-			continue // the test columns repeat for every loss weight
-		}
-		seen[sys] = true
-		x1, x2 := data[sys], data["Champion"]
-		p := PairedTTest(x1, x2, 0.95)
-		w := WelchTTest(x1, x2, 0.95)
-		for _, c := range []struct {
-			name      string
-			got, want float64
-		}{
-			{"t_paired", p.T, shared.ParseFloat(t, row[head["t_paired"]])},
-			{"p_paired", p.PTwoSided, shared.ParseFloat(t, row[head["p_paired"]])},
-			{"ci_paired_lo", p.Lo, shared.ParseFloat(t, row[head["ci_paired_lo"]])},
-			{"ci_paired_hi", p.Hi, shared.ParseFloat(t, row[head["ci_paired_hi"]])},
-			{"t_welch", w.T, shared.ParseFloat(t, row[head["t_welch"]])},
-			{"df_welch", w.DF, shared.ParseFloat(t, row[head["df_welch"]])},
-			{"p_welch", w.PTwoSided, shared.ParseFloat(t, row[head["p_welch"]])},
-		} {
-			if math.Abs(c.got-c.want) > 1e-8*math.Abs(c.want) {
-				t.Errorf("%s %s = %.12g, R %.12g", sys, c.name, c.got, c.want)
-			}
-		}
-		// One-sided p of H1: μ1 > μ2 is half the two-sided p when t > 0.
-		for _, c := range []ClassicalTest{p, w} {
-			want := c.PTwoSided / 2
-			if c.T < 0 {
-				want = 1 - c.PTwoSided/2
-			}
-			if math.Abs(c.P-want) > 1e-12 {
-				t.Errorf("%s %s: one-sided p %v, want %v", sys, c.Name, c.P, want)
-			}
-		}
-	}
-	if len(seen) != 4 {
-		t.Fatalf("compared %d systems, want 4", len(seen))
-	}
-}
-
 func TestTwoSampleErrors(t *testing.T) {
 	r := NewStream(1, 0)
 	x := []float64{0.1, 0.2, 0.3, 0.5}
@@ -425,7 +373,7 @@ func BenchmarkSampleUnpaired(b *testing.B) {
 	}
 }
 
-// The whole pair analysis (draws, four summaries with sorts, HDIs, classical test).
+// The whole Bayesian pair analysis (draws, four summaries with sorts, HDIs).
 func BenchmarkCompareTwoSystemsPaired(b *testing.B) {
 	data := shared.RB04(b).Scores
 	x1, x2 := data["Chal. 1"], data["Champion"]

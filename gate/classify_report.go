@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 
 	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/risk"
 )
 
 // ClassifyReport is the result of riskgate classify; its JSON form is the
@@ -96,27 +98,96 @@ type ClassifyTTest struct {
 	P        JSONFloat `json:"p"`
 }
 
-func buildClassifyReport(res *bayes.ClassifierResult, truth, a, b, positive string, docs int) *ClassifyReport {
+// buildClassifyReport reports the Bayesian comparison res of the categories
+// cats (in res.Rows' order, then macro and micro) with the frequentist tests
+// of Yang & Liu (1999) that Zhang et al. tabulate beside it (package risk):
+// per category and micro, the sign test of the documents only one classifier
+// gets right and the proportions test of the accuracies; macro, the sign test
+// and the paired t test of the categories' observed measures.
+func buildClassifyReport(res *bayes.ClassifierResult, cats []bayes.Category, truth, a, b, positive string, docs int) (*ClassifyReport, error) {
 	rep := &ClassifyReport{Truth: truth, A: a, B: b, Positive: positive, Measure: res.Measure.String(), Model: res.Model,
 		Documents: docs, Draws: res.Draws, Seed: res.Seed, Level: JSONFloat(res.CredMass),
 		ROPE: ClassifyROPE{JSONFloat(res.ROPE.Lo), JSONFloat(res.ROPE.Hi)}, Prior: JSONFloat(res.Prior),
 		Warnings: append([]string{}, res.Warnings...)}
-	for _, r := range res.Rows {
+	var pooled bayes.JointCounts
+	var sampleA, sampleB []float64
+	for i, r := range res.Rows {
 		c := ClassifyComparison{Name: r.Name, Kind: r.Kind, N: r.N, NPos: r.NPos,
-			A:        ClassifyScore{JSONFloat(r.SampleA), JSONFloat(r.A.EAP), JSONFloat(r.A.SD), JSONFloat(r.A.HDILo), JSONFloat(r.A.HDIHi)},
-			B:        ClassifyScore{JSONFloat(r.SampleB), JSONFloat(r.B.EAP), JSONFloat(r.B.SD), JSONFloat(r.B.HDILo), JSONFloat(r.B.HDIHi)},
-			Diff:     ClassifyDiff{toPairQuantity(r.Diff), JSONFloat(r.PLess)},
-			BF01:     JSONFloat(r.BayesFactor.BF01),
-			SignTest: ClassifySign{r.Sign.Wins, r.Sign.Losses, JSONFloat(r.Sign.P)},
+			A:    ClassifyScore{JSONFloat(r.SampleA), JSONFloat(r.A.EAP), JSONFloat(r.A.SD), JSONFloat(r.A.HDILo), JSONFloat(r.A.HDIHi)},
+			B:    ClassifyScore{JSONFloat(r.SampleB), JSONFloat(r.B.EAP), JSONFloat(r.B.SD), JSONFloat(r.B.HDILo), JSONFloat(r.B.HDIHi)},
+			Diff: ClassifyDiff{toPairQuantity(r.Diff), JSONFloat(r.PLess)},
+			BF01: JSONFloat(r.BayesFactor.BF01),
 		}
-		if r.Kind == "macro" {
-			c.TTest = &ClassifyTTest{JSONFloat(r.TTest.MeanDiff), JSONFloat(r.TTest.T), JSONFloat(r.TTest.DF), JSONFloat(r.TTest.PTwoSided)}
-		} else {
-			c.PTest = &ClassifyPTest{JSONFloat(r.PTest.AccuracyA), JSONFloat(r.PTest.AccuracyB), JSONFloat(r.PTest.Z), JSONFloat(r.PTest.P)}
+		var warns []string
+		var err error
+		switch r.Kind {
+		case "category":
+			pooled = pooled.Plus(cats[i].Counts)
+			sampleA, sampleB = append(sampleA, r.SampleA), append(sampleB, r.SampleB)
+			c.SignTest, c.PTest, warns, err = accuracyTests(cats[i].Counts)
+		case "micro":
+			c.SignTest, c.PTest, warns, err = accuracyTests(pooled)
+		case "macro":
+			c.SignTest, c.TTest, warns, err = macroTests(sampleA, sampleB)
 		}
+		if err != nil {
+			return nil, fmt.Errorf("%s %q: %w", r.Kind, r.Name, err)
+		}
+		rep.Warnings = append(rep.Warnings, prefixed(fmt.Sprintf("%s %q", r.Kind, r.Name), warns)...)
 		rep.Comparisons = append(rep.Comparisons, c)
 	}
-	return rep
+	return rep, nil
+}
+
+// accuracyTests are Yang & Liu's micro tests of one binary problem (or of
+// the pooled problems): the sign test ("s-test") of the documents only a,
+// and only b, classifies correctly, and the proportions test ("p-test") of
+// the accuracies.
+func accuracyTests(c bayes.JointCounts) (ClassifySign, *ClassifyPTest, []string, error) {
+	sign := risk.SignTest(c.OnlyRight())
+	ra, rb := c.Right()
+	pt, err := risk.ProportionTest(ra, rb, c.N())
+	if err != nil {
+		return ClassifySign{}, nil, nil, err
+	}
+	return toClassifySign(sign), &ClassifyPTest{JSONFloat(pt.AccuracyA), JSONFloat(pt.AccuracyB), JSONFloat(pt.Z), JSONFloat(pt.P)},
+		prefixed("p-test", pt.Warnings), nil
+}
+
+// macroTests are Yang & Liu's macro tests over the categories whose measure
+// is defined (not NaN) for both classifiers: the sign test ("S-test") of the
+// categories where a's measure beats b's against those where b's beats a's,
+// and the paired t test ("T-test", two-sided, 95% interval), undefined (NaN)
+// with fewer than two such categories.
+func macroTests(a, b []float64) (ClassifySign, *ClassifyTTest, []string, error) {
+	var xa, xb []float64
+	wins, losses := 0, 0
+	for i := range a {
+		if math.IsNaN(a[i]) || math.IsNaN(b[i]) {
+			continue
+		}
+		xa, xb = append(xa, a[i]), append(xb, b[i])
+		switch {
+		case a[i] > b[i]:
+			wins++
+		case a[i] < b[i]:
+			losses++
+		}
+	}
+	sign := toClassifySign(risk.SignTest(wins, losses))
+	nan := JSONFloat(math.NaN())
+	if len(xa) < 2 {
+		return sign, &ClassifyTTest{nan, nan, nan, nan}, nil, nil
+	}
+	t, err := risk.Pair{X: xa, Base: xb}.PairedT(0.95)
+	if err != nil {
+		return sign, nil, nil, err
+	}
+	return sign, &ClassifyTTest{JSONFloat(t.Estimate), JSONFloat(t.T), JSONFloat(t.DF), JSONFloat(t.P)}, prefixed("T-test", t.Warnings), nil
+}
+
+func toClassifySign(s risk.Sign) ClassifySign {
+	return ClassifySign{Wins: s.Pos, Losses: s.Neg, P: JSONFloat(s.P)}
 }
 
 func writeClassify(w io.Writer, r *ClassifyReport, format string) error {

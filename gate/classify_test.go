@@ -3,10 +3,12 @@ package gate
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/internal/inputerr"
 )
 
@@ -229,5 +231,65 @@ func BenchmarkClassifyCommand(b *testing.B) {
 		if code, _, errw := runMain(b, args...); code != 0 {
 			b.Fatal(errw)
 		}
+	}
+}
+
+// The classical tests beside the Bayesian comparison: per category and
+// micro, the sign test of the documents only one classifier gets right (the
+// micro one on the pooled tables: A right & B wrong = Pos(1,0) + Neg(0,1))
+// and the p-test of the accuracies; macro, the sign test and paired t test
+// of the categories' observed measures.
+func TestClassifyReportClassicalTests(t *testing.T) {
+	cats := []bayes.Category{
+		{Name: "x", Counts: bayes.JointCounts{Pos: [4]int{40, 25, 10, 25}, Neg: [4]int{5, 10, 15, 170}}},
+		{Name: "y", Counts: bayes.JointCounts{Pos: [4]int{30, 5, 12, 3}, Neg: [4]int{8, 9, 11, 222}}},
+	}
+	opt := bayes.DefaultClassifierOptions()
+	opt.Paired, opt.Draws = true, 1000
+	res, err := bayes.CompareClassifiers(cats, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := buildClassifyReport(res, cats, "t", "a", "b", "", 600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pooled := cats[0].Counts.Plus(cats[1].Counts)
+	for i, counts := range []bayes.JointCounts{cats[0].Counts, cats[1].Counts, {}, pooled} {
+		c := rep.Comparisons[i]
+		if c.Kind == "macro" {
+			if c.PTest != nil || c.TTest == nil {
+				t.Errorf("macro: p-test %v, T-test %v", c.PTest, c.TTest)
+			}
+			continue
+		}
+		wins, losses := counts.OnlyRight()
+		ra, rb := counts.Right()
+		if c.SignTest.Wins != wins || c.SignTest.Losses != losses || c.PTest == nil || c.TTest != nil ||
+			float64(c.PTest.AccuracyA) != float64(ra)/float64(counts.N()) || float64(c.PTest.AccuracyB) != float64(rb)/float64(counts.N()) {
+			t.Errorf("%s: sign test %+v, p-test %+v, T-test %v; want %d/%d and accuracies %d, %d of %d",
+				c.Name, c.SignTest, c.PTest, c.TTest, wins, losses, ra, rb, counts.N())
+		}
+	}
+}
+
+// The macro T-test is the paired t-test of the categories' measures, left
+// out where a measure is undefined: R's t.test(c(.6,.5,.7,.4),
+// c(.5,.45,.72,.3), paired=TRUE) gives (options(digits=17)) t =
+// 2.0250370845489343, df = 3, p.value = 0.13599335601467524; tolerance 1e-12.
+func TestClassifyMacroTests(t *testing.T) {
+	sign, tt, _, err := macroTests([]float64{0.6, 0.5, 0.7, 0.4, math.NaN()}, []float64{0.5, 0.45, 0.72, 0.3, 0.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sign.Wins != 3 || sign.Losses != 1 {
+		t.Errorf("S-test %+v", sign)
+	}
+	if math.Abs(float64(tt.T)-2.0250370845489343) > 1e-12 || tt.DF != 3 || math.Abs(float64(tt.P)-0.13599335601467524) > 1e-12 {
+		t.Errorf("T-test t=%v df=%v p=%v", tt.T, tt.DF, tt.P)
+	}
+	sign, tt, _, _ = macroTests([]float64{0.6, math.NaN()}, []float64{0.5, 0.1})
+	if sign.Wins != 1 || float64(sign.P) != 1 || !math.IsNaN(float64(tt.T)) {
+		t.Errorf("one defined category: S-test %+v, T-test %+v; want p 1 and no T-test", sign, tt)
 	}
 }

@@ -123,6 +123,9 @@ func runClassify(o *ClassifyOptions, s *Streams) error {
 	if err != nil {
 		return err
 	}
-	rep := buildClassifyReport(res, o.Truth, o.A, o.B, o.Positive, len(truth.Labels))
+	rep, err := buildClassifyReport(res, cats, o.Truth, o.A, o.B, o.Positive, len(truth.Labels))
+	if err != nil {
+		return err
+	}
 	return writeOutput(s.Out, o.Output, func(w io.Writer) error { return writeClassify(w, rep, o.Format) })
 }

@@ -226,9 +226,9 @@ func (v *compareView) write() {
 			warns = append(warns, s.Name+": "+w)
 		}
 	}
-	warns = append(warns, comparePrefixed("two-way ANOVA", rep.ANOVA.TwoWay.Warnings)...)
-	warns = append(warns, comparePrefixed("one-way ANOVA", rep.ANOVA.OneWay.Warnings)...)
-	warns = append(warns, comparePrefixed("Tukey HSD", tk.Warnings)...)
+	warns = append(warns, prefixed("two-way ANOVA", rep.ANOVA.TwoWay.Warnings)...)
+	warns = append(warns, prefixed("one-way ANOVA", rep.ANOVA.OneWay.Warnings)...)
+	warns = append(warns, prefixed("Tukey HSD", tk.Warnings)...)
 	if len(warns) > 0 {
 		v.heading("Warnings")
 		for _, w := range warns {

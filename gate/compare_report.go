@@ -237,7 +237,7 @@ func buildCompare(t *scores.Table, champ int, challengers []int, cfg compareSett
 		rep.Systems[i].ZRisk = jsonFloatPtr(geo.ZRisk.Values[i])
 		rep.Systems[i].GeoRisk = jsonFloatPtr(geo.Values[i])
 	}
-	rep.Warnings = append(rep.Warnings, comparePrefixed("ZRisk/GeoRisk", geo.Warnings)...)
+	rep.Warnings = append(rep.Warnings, prefixed("ZRisk/GeoRisk", geo.Warnings)...)
 
 	m := len(challengers)
 	ciLevel := cfg.correction.Level(cfg.level, m)
@@ -295,14 +295,14 @@ func measureChallenger(p risk.Pair, w, ciLevel float64, boot risk.BootstrapOptio
 		return nil, nil, err
 	}
 	r.TRisk, r.TRiskP = JSONFloat(tr.T), JSONFloat(tr.P)
-	warns = append(warns, comparePrefixed("TRisk", tr.Warnings)...)
+	warns = append(warns, prefixed("TRisk", tr.Warnings)...)
 	bc, err := p.BCa(w, boot)
 	if err != nil {
 		return nil, nil, err
 	}
 	r.BCa = CompareCI{Lo: JSONFloat(bc.BCa.Lo), Hi: JSONFloat(bc.BCa.Hi), Level: bc.BCa.Level}
 	r.Percentile = CompareCI{Lo: JSONFloat(bc.Percentile.Lo), Hi: JSONFloat(bc.Percentile.Hi), Level: bc.Percentile.Level}
-	warns = append(warns, comparePrefixed("bootstrap", bc.Warnings)...)
+	warns = append(warns, prefixed("bootstrap", bc.Warnings)...)
 	o, err := p.Outcomes()
 	if err != nil {
 		return nil, nil, err
@@ -315,37 +315,37 @@ func measureChallenger(p risk.Pair, w, ciLevel float64, boot risk.BootstrapOptio
 	}
 	tp := &r.Tests.PairedT
 	tp.T, tp.DF, tp.P, tp.Lo, tp.Hi, tp.Level = JSONFloat(pt.T), JSONFloat(pt.DF), JSONFloat(pt.P), JSONFloat(pt.CI.Lo), JSONFloat(pt.CI.Hi), pt.CI.Level
-	warns = append(warns, comparePrefixed("paired t", pt.Warnings)...)
+	warns = append(warns, prefixed("paired t", pt.Warnings)...)
 	wt, err := p.WelchT(ciLevel)
 	if err != nil {
 		return nil, nil, err
 	}
 	r.Tests.WelchT.T, r.Tests.WelchT.DF, r.Tests.WelchT.P = JSONFloat(wt.T), JSONFloat(wt.DF), JSONFloat(wt.P)
-	warns = append(warns, comparePrefixed("Welch t", wt.Warnings)...)
+	warns = append(warns, prefixed("Welch t", wt.Warnings)...)
 	wx, err := p.Wilcoxon(risk.WilcoxonAuto)
 	if err != nil {
 		return nil, nil, err
 	}
 	r.Tests.Wilcoxon.V, r.Tests.Wilcoxon.P, r.Tests.Wilcoxon.Exact = JSONFloat(wx.V), JSONFloat(wx.P), wx.Exact
-	warns = append(warns, comparePrefixed("Wilcoxon", wx.Warnings)...)
+	warns = append(warns, prefixed("Wilcoxon", wx.Warnings)...)
 	sg, err := p.Sign()
 	if err != nil {
 		return nil, nil, err
 	}
 	r.Tests.Sign.Pos, r.Tests.Sign.Neg, r.Tests.Sign.P = sg.Pos, sg.Neg, JSONFloat(sg.P)
-	warns = append(warns, comparePrefixed("sign test", sg.Warnings)...)
+	warns = append(warns, prefixed("sign test", sg.Warnings)...)
 	rz, err := p.Randomization(cfg.samples, cfg.seed)
 	if err != nil {
 		return nil, nil, err
 	}
 	r.Tests.Permutation.P, r.Tests.Permutation.B = JSONFloat(rz.P), rz.B
-	warns = append(warns, comparePrefixed("randomisation test", rz.Warnings)...)
+	warns = append(warns, prefixed("randomisation test", rz.Warnings)...)
 	sb, err := p.StudentizedBootstrap(cfg.samples, cfg.seed)
 	if err != nil {
 		return nil, nil, err
 	}
 	r.Tests.Bootstrap.T, r.Tests.Bootstrap.P, r.Tests.Bootstrap.B = JSONFloat(sb.T), JSONFloat(sb.P), sb.B
-	warns = append(warns, comparePrefixed("bootstrap test", sb.Warnings)...)
+	warns = append(warns, prefixed("bootstrap test", sb.Warnings)...)
 
 	g, err := p.GlassDelta()
 	if err != nil {
@@ -356,8 +356,8 @@ func measureChallenger(p risk.Pair, w, ciLevel float64, boot risk.BootstrapOptio
 		return nil, nil, err
 	}
 	r.Effects = CompareEffects{GlassDeltaChampion: JSONFloat(g.ByBase), GlassDeltaChallenger: JSONFloat(g.ByX), CohenD: JSONFloat(cd.D)}
-	warns = append(warns, comparePrefixed("Glass's Δ", g.Warnings)...)
-	warns = append(warns, comparePrefixed("Cohen's d", cd.Warnings)...)
+	warns = append(warns, prefixed("Glass's Δ", g.Warnings)...)
+	warns = append(warns, prefixed("Cohen's d", cd.Warnings)...)
 	return r, warns, nil
 }
 
@@ -402,14 +402,6 @@ func toCompareANOVATable(a risk.ANOVA) CompareANOVATable {
 		t.Rows = append(t.Rows, CompareANOVARow{Source: r.Source, DF: JSONFloat(r.DF), SS: JSONFloat(r.SS), MS: JSONFloat(r.MS), F: JSONFloat(r.F), P: JSONFloat(r.P)})
 	}
 	return t
-}
-
-func comparePrefixed(what string, warnings []string) []string {
-	out := make([]string, len(warnings))
-	for i, w := range warnings {
-		out[i] = what + ": " + w
-	}
-	return out
 }
 
 func compareMean(x []float64) float64 {

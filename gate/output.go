@@ -133,6 +133,16 @@ func (x *JSONFloat) UnmarshalJSON(b []byte) error {
 // jsonFloatPtr returns a pointer to v as a JSONFloat, for optional fields.
 func jsonFloatPtr(v float64) *JSONFloat { x := JSONFloat(v); return &x }
 
+// prefixed returns the warnings of a result, each prefixed with what
+// produced it ("TRisk: …"), for a report's list of warnings.
+func prefixed(what string, warnings []string) []string {
+	out := make([]string, len(warnings))
+	for i, w := range warnings {
+		out[i] = what + ": " + w
+	}
+	return out
+}
+
 // csvFloat spells a number in a CSV report: the shortest decimal that reads
 // back as the same number, or an empty cell for NaN and ±Inf.
 func csvFloat[F ~float64](x F) string {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/risk"
 )
 
 // PairReport is the result of riskgate pair; its JSON form is the command's
@@ -136,16 +137,61 @@ func buildPairReport(measure, a, b string, topics []string, xa, xb []float64, op
 			rep.Quantities.Rho = &pq
 		}
 	}
-	c := res.Classical
-	rep.Classical = PairClassical{Test: c.Name, MeanDiff: JSONFloat(c.MeanDiff), T: JSONFloat(c.T), DF: JSONFloat(c.DF),
-		P: JSONFloat(c.P), PTwoSided: JSONFloat(c.PTwoSided), Lo: JSONFloat(c.Lo), Hi: JSONFloat(c.Hi),
-		Glass1: JSONFloat(c.Glass1), Glass2: JSONFloat(c.Glass2)}
-	if opt.Paired {
-		r := JSONFloat(c.R)
-		rep.Classical.R = &r
+	classical, warns, err := pairClassical(ua, ub, opt.Paired, opt.CredMass)
+	if err != nil {
+		return nil, fmt.Errorf("pair: %w", err)
 	}
+	rep.Classical = classical
 	rep.Warnings = append(rep.Warnings, res.Warnings...)
+	rep.Warnings = append(rep.Warnings, warns...)
 	return rep, nil
+}
+
+// pairClassical runs the classical tests Sakai tabulates beside his Bayesian
+// ones (package risk): paired, the paired t test, Glass's Δ and Pearson's r
+// of the topics both systems scored; unpaired, Welch's t test and Glass's Δ
+// of each system's scores. The confidence interval is at level.
+func pairClassical(xa, xb []float64, paired bool, level float64) (PairClassical, []string, error) {
+	var (
+		t     risk.TTest
+		g     risk.GlassDelta
+		r     *JSONFloat
+		warns []string
+		err   error
+	)
+	c := PairClassical{Test: "welch_t"}
+	if paired {
+		c.Test = "paired_t"
+		p := risk.Pair{X: xa, Base: xb}
+		if t, err = p.PairedT(level); err != nil {
+			return c, nil, err
+		}
+		if g, err = p.GlassDelta(); err != nil {
+			return c, nil, err
+		}
+		var cor risk.Correlation
+		if cor, err = p.Pearson(); err != nil {
+			return c, nil, err
+		}
+		r = jsonFloatPtr(cor.R)
+		warns = prefixed("correlation", cor.Warnings)
+	} else {
+		s := risk.TwoSamples{X: xa, Base: xb}
+		if t, err = s.WelchT(level); err != nil {
+			return c, nil, err
+		}
+		if g, err = s.GlassDelta(); err != nil {
+			return c, nil, err
+		}
+	}
+	warns = append(prefixed(c.Test, t.Warnings), warns...)
+	warns = append(warns, prefixed("Glass's Δ", g.Warnings)...)
+	c.MeanDiff, c.T, c.DF = JSONFloat(t.Estimate), JSONFloat(t.T), JSONFloat(t.DF)
+	c.P, c.PTwoSided = JSONFloat(t.PGreater), JSONFloat(t.P)
+	c.Lo, c.Hi = JSONFloat(t.CI.Lo), JSONFloat(t.CI.Hi)
+	c.Glass1, c.Glass2 = JSONFloat(g.ByX), JSONFloat(g.ByBase)
+	c.R = r
+	return c, warns, nil
 }
 
 func toPairQuantity(q bayes.Quantity) PairQuantity {
