@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/riskgate/riskgate/internal/jsonfloat"
+	"github.com/riskgate/riskgate/internal/stats"
 )
 
 // Quantile returns the p-quantile of x by R's default definition (type 7):
@@ -96,24 +97,11 @@ func HDISorted(y []float64, prob float64) (lo, hi float64) {
 	return y[i], y[i+k]
 }
 
-// Mean returns the arithmetic mean of x.
-func Mean(x []float64) float64 {
-	s := 0.0
-	for _, v := range x {
-		s += v
-	}
-	return s / float64(len(x))
-}
+// Mean returns the arithmetic mean of x (internal/stats, as in risk and gate).
+func Mean(x []float64) float64 { return stats.Mean(x) }
 
 // SD returns the sample standard deviation of x (denominator n−1, as R's sd).
-func SD(x []float64) float64 {
-	m := Mean(x)
-	s := 0.0
-	for _, v := range x {
-		s += (v - m) * (v - m)
-	}
-	return math.Sqrt(s / float64(len(x)-1))
-}
+func SD(x []float64) float64 { return math.Sqrt(stats.Variance(x)) }
 
 // MAD returns the median absolute deviation scaled by 1.4826 to estimate the
 // standard deviation of normal data (R's mad with its defaults).

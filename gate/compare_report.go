@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/internal/stats"
 	"github.com/riskgate/riskgate/risk"
 )
 
@@ -157,7 +158,7 @@ type CompareTukey struct {
 	Warnings []string           `json:"warnings,omitempty"`
 }
 
-// CompareTukeyPair compares systems A and B: diff = compareMean(B) − compareMean(A), as R's "B-A".
+// CompareTukeyPair compares systems A and B: diff = mean(B) − mean(A), as R's "B-A".
 type CompareTukeyPair struct {
 	A           string     `json:"a"`
 	B           string     `json:"b"`
@@ -220,7 +221,7 @@ func buildCompare(t *scores.Table, champ int, challengers []int, cfg compareSett
 		pool = order
 	}
 	for _, s := range order {
-		rep.Systems = append(rep.Systems, CompareSystem{Name: t.Systems[s], Role: role[s], Mean: JSONFloat(compareMean(t.Scores[s]))})
+		rep.Systems = append(rep.Systems, CompareSystem{Name: t.Systems[s], Role: role[s], Mean: JSONFloat(stats.Mean(t.Scores[s]))})
 	}
 
 	poolScores := make(risk.Systems, len(pool))
@@ -402,12 +403,4 @@ func toCompareANOVATable(a risk.ANOVA) CompareANOVATable {
 		t.Rows = append(t.Rows, CompareANOVARow{Source: r.Source, DF: JSONFloat(r.DF), SS: JSONFloat(r.SS), MS: JSONFloat(r.MS), F: JSONFloat(r.F), P: JSONFloat(r.P)})
 	}
 	return t
-}
-
-func compareMean(x []float64) float64 {
-	s := 0.0
-	for _, v := range x {
-		s += v
-	}
-	return s / float64(len(x))
 }

@@ -1,6 +1,10 @@
 package risk
 
-import "math"
+import (
+	"math"
+
+	"github.com/riskgate/riskgate/internal/stats"
+)
 
 // Outcomes counts the topics where X beat Base (Wins), tied it exactly
 // (Ties) and lost to it (Losses).
@@ -57,8 +61,8 @@ func (s TwoSamples) GlassDelta() (GlassDelta, error) {
 	if err := s.check(); err != nil {
 		return GlassDelta{}, err
 	}
-	diff := mean(s.X) - mean(s.Base)
-	sb, sx := math.Sqrt(variance(s.Base)), math.Sqrt(variance(s.X))
+	diff := stats.Mean(s.X) - stats.Mean(s.Base)
+	sb, sx := math.Sqrt(stats.Variance(s.Base)), math.Sqrt(stats.Variance(s.X))
 	g := GlassDelta{ByBase: diff / sb, ByX: diff / sx}
 	if sb == 0 || sx == 0 {
 		g.Warnings = append(g.Warnings, "a system's scores have zero variance: Glass's Δ is infinite or undefined")
@@ -84,7 +88,7 @@ func (p Pair) CohenD() (CohenD, error) {
 		return CohenD{}, err
 	}
 	d := p.Deltas()
-	m, s := mean(d), math.Sqrt(variance(d))
+	m, s := stats.Mean(d), math.Sqrt(stats.Variance(d))
 	if essentiallyConstant(m, s) {
 		return CohenD{D: infOrNaN(m), Warnings: []string{"the differences are constant (zero variance): Cohen's d is infinite or undefined"}}, nil
 	}
@@ -109,7 +113,7 @@ func (p Pair) Pearson() (Correlation, error) {
 	if err := p.check(); err != nil {
 		return Correlation{}, err
 	}
-	mx, mb := mean(p.X), mean(p.Base)
+	mx, mb := stats.Mean(p.X), stats.Mean(p.Base)
 	var sxb, sxx, sbb float64
 	for i := range p.X {
 		dx, db := p.X[i]-mx, p.Base[i]-mb

@@ -90,26 +90,6 @@ func checkWeight(w float64) error {
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
-// mean is the arithmetic mean.
-func mean(x []float64) float64 {
-	s := 0.0
-	for _, v := range x {
-		s += v
-	}
-	return s / float64(len(x))
-}
-
-// variance is the sample variance with the n − 1 denominator (R's var),
-// computed in two passes.
-func variance(x []float64) float64 {
-	m := mean(x)
-	ss := 0.0
-	for _, v := range x {
-		ss += (v - m) * (v - m)
-	}
-	return ss / float64(len(x)-1)
-}
-
 // essentiallyConstant reports whether a mean m with standard error se is, to
 // machine precision, a constant: R's t.test refuses such data ("data are
 // essentially constant") with the same rule, se < 10·ε·|m|.

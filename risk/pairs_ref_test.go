@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/riskgate/riskgate/internal/shared"
+	"github.com/riskgate/riskgate/internal/stats"
 )
 
 // TestPairsAgainstR compares every column of reference/r_freq/rb04_pairs.csv
@@ -123,7 +124,7 @@ func TestTable3(t *testing.T) {
 		if i < 0 {
 			t.Fatalf("table3.csv names an unknown system %q", name)
 		}
-		near(name+" AP", mean(d.Scores[name]), shared.ParseFloat(t, row["ap"]), 0.0005)
+		near(name+" AP", stats.Mean(d.Scores[name]), shared.ParseFloat(t, row["ap"]), 0.0005)
 		near(name+" ZRisk⁻", -z.Values[i], shared.ParseFloat(t, row["zrisk_minus"]), 0.005)
 		if name == "Champion" {
 			continue
@@ -167,7 +168,7 @@ func TestGeoRiskPaperColumn(t *testing.T) {
 		}
 		paper := shared.ParseFloat(t, row["georisk_minus"])
 		zMinus := -g.ZRisk.Values[i]
-		asPrinted := -math.Sqrt(mean(d.Scores[names[i]]) * normalCDF(zMinus/c))
+		asPrinted := -math.Sqrt(stats.Mean(d.Scores[names[i]]) * normalCDF(zMinus/c))
 		if e := math.Abs(asPrinted - paper); e > 0.0005 {
 			t.Errorf("%s: −√(mean·Φ(ZRisk⁻/c)) = %.4f, paper %.3f", names[i], asPrinted, paper)
 		}

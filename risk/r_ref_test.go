@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/riskgate/riskgate/internal/stats"
 )
 
 // Reference values printed by testdata/reference.R (R 4.2.2, boot 1.3-28.1,
@@ -263,7 +265,7 @@ func TestBCaOnFixedReplicates(t *testing.T) {
 		{1 - 0.05/4, [4]float64{-0.15418076701520153, -0.053696000000000001, -0.15226592915871962, -0.0510960708412804}},
 	} {
 		tb := make([]float64, b)
-		xbar := mean(x)
+		xbar := stats.Mean(x)
 		for i := range tb {
 			k := i + 1
 			tb[i] = xbar + float64((k*7919)%10007-5003)/100000 + float64(k%7)/1000
@@ -310,7 +312,7 @@ func TestBCaExpectationAgainstR(t *testing.T) {
 			}
 		}
 		for i := range ends {
-			m, sd := mean(ends[i]), math.Sqrt(variance(ends[i]))
+			m, sd := stats.Mean(ends[i]), math.Sqrt(stats.Variance(ends[i]))
 			tol := 4 * math.Sqrt((sd*sd+c.sd[i]*c.sd[i])/runs)
 			if math.Abs(m-c.mean[i]) > tol {
 				t.Errorf("%s w=%v end %d: mean %.5f (sd %.5f), R %.5f (sd %.5f): |diff| %.5f > %.5f",

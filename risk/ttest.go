@@ -1,6 +1,10 @@
 package risk
 
-import "math"
+import (
+	"math"
+
+	"github.com/riskgate/riskgate/internal/stats"
+)
 
 // TTest is the result of a t test of X against Base with a two-sided
 // confidence interval for the difference in means.
@@ -35,8 +39,8 @@ func (p Pair) PairedT(level float64) (TTest, error) {
 	}
 	d := p.Deltas()
 	n := float64(len(d))
-	m := mean(d)
-	se := math.Sqrt(variance(d) / n)
+	m := stats.Mean(d)
+	se := math.Sqrt(stats.Variance(d) / n)
 	return tTest(m, se, n-1, level), nil
 }
 
@@ -63,10 +67,10 @@ func (s TwoSamples) WelchT(level float64) (TTest, error) {
 		return TTest{}, err
 	}
 	nx, nb := float64(len(s.X)), float64(len(s.Base))
-	vx, vb := variance(s.X)/nx, variance(s.Base)/nb
+	vx, vb := stats.Variance(s.X)/nx, stats.Variance(s.Base)/nb
 	se := math.Sqrt(vx + vb)
 	df := (vx + vb) * (vx + vb) / (vx*vx/(nx-1) + vb*vb/(nb-1))
-	return tTest(mean(s.X)-mean(s.Base), se, df, level), nil
+	return tTest(stats.Mean(s.X)-stats.Mean(s.Base), se, df, level), nil
 }
 
 func tTest(m, se, df, level float64) TTest {
