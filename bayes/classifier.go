@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
+
+	"github.com/riskgate/riskgate/internal/parallel"
 )
 
 // Bayesian comparison of two classifiers on the same test set, after Zhang,
@@ -485,25 +485,8 @@ func CompareClassifiers(cats []Category, opt ClassifierOptions) (*ClassifierResu
 	return res, nil
 }
 
-// parallelFor calls f(0) … f(n−1) on up to GOMAXPROCS goroutines.
-func parallelFor(n int, f func(i int)) {
-	next := make(chan int, n)
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), n) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				f(i)
-			}
-		}()
-	}
-	wg.Wait()
-}
+// parallelFor calls f(0) … f(n−1) on up to GOMAXPROCS goroutines (parallel.Each).
+func parallelFor(n int, f func(i int)) { parallel.Each(n, f) }
 
 func sumConfusion(cats []Category, a bool) Confusion {
 	var s Confusion

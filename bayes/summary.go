@@ -4,13 +4,11 @@ import (
 	"encoding/json"
 	"math"
 	"reflect"
-	"runtime"
 	"slices"
 	"strconv"
-	"sync"
-	"sync/atomic"
 
 	"github.com/riskgate/riskgate/internal/jsonfloat"
+	"github.com/riskgate/riskgate/internal/parallel"
 	"github.com/riskgate/riskgate/internal/stats"
 )
 
@@ -190,28 +188,13 @@ func Summarize(chains [][]float64) VarSummary {
 // depend on workers: each variable is summarised on its own.
 func SummarizeAll(vars [][][]float64, workers int) []VarSummary {
 	out := make([]VarSummary, len(vars))
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = min(workers, len(vars))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			w := newWorkspace()
-			for {
-				v := int(next.Add(1)) - 1
-				if v >= len(vars) {
-					return
-				}
-				m, n := shape(vars[v])
-				out[v] = w.summarize(vars[v], m, n)
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.For(len(vars), workers, func() func(int) {
+		w := newWorkspace()
+		return func(v int) {
+			m, n := shape(vars[v])
+			out[v] = w.summarize(vars[v], m, n)
+		}
+	})
 	return out
 }
 
