@@ -2,7 +2,6 @@ package gate
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -191,17 +190,8 @@ func toClassifySign(s risk.Sign) ClassifySign {
 }
 
 func writeClassify(w io.Writer, r *ClassifyReport, format string) error {
-	switch format {
-	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
-	case "csv":
-		return writeClassifyCSV(w, r)
-	case "table", "md":
-		return writeClassifyText(w, r, format == "md")
-	}
-	return checkFormat(format, reportFormats)
+	return writeReport(w, format, r, func(w io.Writer) error { return writeClassifyCSV(w, r) },
+		func(w io.Writer, md bool) error { return writeClassifyText(w, r, md) })
 }
 
 func writeClassifyCSV(w io.Writer, r *ClassifyReport) error {
@@ -212,7 +202,7 @@ func writeClassifyCSV(w io.Writer, r *ClassifyReport) error {
 		"rope_lo", "rope_hi", "rope_inside", "decision", "bf01",
 		"sign_wins", "sign_losses", "sign_p", "ptest_accuracy_a", "ptest_accuracy_b", "ptest_z", "ptest_p",
 		"ttest_mean_diff", "ttest_t", "ttest_df", "ttest_p"})
-	n := func(x JSONFloat) string { return csvFloat(x) }
+	n := csvFloat[JSONFloat]
 	for _, c := range r.Comparisons {
 		d := c.Diff
 		row := []string{c.Name, c.Kind, r.Measure, r.Model, strconv.Itoa(c.N), strconv.Itoa(c.NPos),
@@ -245,10 +235,8 @@ func writeClassifyText(w io.Writer, r *ClassifyReport, md bool) error {
 	level := pct(float64(r.Level))
 	sub := fmt.Sprintf("%d documents; %d exact posterior draws, seed %d; ROPE %s; Beta/Dirichlet(%s) priors",
 		r.Documents, r.Draws, r.Seed, dashStyle.interval(float64(r.ROPE.Lo), float64(r.ROPE.Hi), 3), strconv.FormatFloat(float64(r.Prior), 'g', -1, 64))
-	if md {
-		fmt.Fprintf(w, "### %s\n\n%s.\n\n", title, sub)
-	} else {
-		fmt.Fprintf(w, "%s\n%s\n\n", title, sub)
+	if err := writeTitle(w, md, title, sub); err != nil {
+		return err
 	}
 	rows := [][]string{{"category", "n+", "a", "b", "δ mean", "δ sd", level + " HDI of δ", "P(δ<0) / P(δ>0)", "in ROPE", "BF01", "decision", "sign p", "p-test / T-test p"}}
 	for _, c := range r.Comparisons {
@@ -289,11 +277,7 @@ func writeClassifyText(w io.Writer, r *ClassifyReport, md bool) error {
 	for _, n := range notes {
 		fmt.Fprintln(w, n)
 	}
-	for _, msg := range r.Warnings {
-		msg = mdEscapeIf(md, msg)
-		fmt.Fprintf(w, "warning: %s\n", msg)
-	}
-	return nil
+	return writeWarnings(w, md, r.Warnings)
 }
 
 // signed formats x with 3 decimals and an explicit sign, as Zhang et al. print δ.

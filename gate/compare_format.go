@@ -2,7 +2,6 @@ package gate
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -13,19 +12,12 @@ import (
 // writeCompare renders rep in one of reportFormats. riskView prints the
 // table and md views with Benham et al.'s risk-oriented "⁻" signs.
 func writeCompare(w io.Writer, rep *CompareReport, format string, riskView bool) error {
-	switch format {
-	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
-	case "csv":
-		return writeCompareCSV(w, rep)
-	case "table", "md":
-		v := compareView{w: w, md: format == "md", risk: riskView, rep: rep}
-		v.write()
-		return v.err
-	}
-	return checkFormat(format, reportFormats)
+	return writeReport(w, format, rep, func(w io.Writer) error { return writeCompareCSV(w, rep) },
+		func(w io.Writer, md bool) error {
+			v := compareView{w: w, md: md, risk: riskView, rep: rep}
+			v.write()
+			return v.err
+		})
 }
 
 // compareView writes the table and md views: a heading, the systems laid

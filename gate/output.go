@@ -2,6 +2,7 @@ package gate
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -132,6 +133,47 @@ func (x *JSONFloat) UnmarshalJSON(b []byte) error {
 
 // jsonFloatPtr returns a pointer to v as a JSONFloat, for optional fields.
 func jsonFloatPtr(v float64) *JSONFloat { x := JSONFloat(v); return &x }
+
+// writeReport renders a report in format, one of reportFormats: JSON of v
+// (indented by two spaces), CSV by writeCSV, and the table and md views by
+// writeText.
+func writeReport(w io.Writer, format string, v any, writeCSV func(io.Writer) error, writeText func(w io.Writer, md bool) error) error {
+	switch format {
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(v)
+	case "csv":
+		return writeCSV(w)
+	case "table", "md":
+		return writeText(w, format == "md")
+	}
+	return checkFormat(format, reportFormats)
+}
+
+// writeTitle starts a text or markdown report: the title and the sentence
+// under it (a level-3 heading and a paragraph in markdown), then a blank line.
+// Names in them must already be escaped for markdown (mdEscapeIf).
+func writeTitle(w io.Writer, md bool, title, sub string) error {
+	var err error
+	if md {
+		_, err = fmt.Fprintf(w, "### %s\n\n%s.\n\n", title, sub)
+	} else {
+		_, err = fmt.Fprintf(w, "%s\n%s\n\n", title, sub)
+	}
+	return err
+}
+
+// writeWarnings ends a text or markdown report with one "warning: …" line
+// per warning.
+func writeWarnings(w io.Writer, md bool, warnings []string) error {
+	for _, msg := range warnings {
+		if _, err := fmt.Fprintf(w, "warning: %s\n", mdEscapeIf(md, msg)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // prefixed returns the warnings of a result, each prefixed with what
 // produced it ("TRisk: …"), for a report's list of warnings.

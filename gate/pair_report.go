@@ -2,7 +2,6 @@ package gate
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -229,17 +228,8 @@ func (r *PairReport) rows() []pairRow {
 }
 
 func writePair(w io.Writer, r *PairReport, format string) error {
-	switch format {
-	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
-	case "csv":
-		return writePairCSV(w, r)
-	case "table", "md":
-		return writePairText(w, r, format == "md")
-	}
-	return checkFormat(format, reportFormats)
+	return writeReport(w, format, r, func(w io.Writer) error { return writePairCSV(w, r) },
+		func(w io.Writer, md bool) error { return writePairText(w, r, md) })
 }
 
 func writePairCSV(w io.Writer, r *PairReport) error {
@@ -270,10 +260,8 @@ func writePairText(w io.Writer, r *PairReport, md bool) error {
 	level := pct(float64(r.Level))
 	title := fmt.Sprintf("%s (a) vs %s (b): %s", mdEscapeIf(md, r.A), mdEscapeIf(md, r.B), model)
 	sub := fmt.Sprintf("measure %s, %d topics (a: %d, b: %d scores used); %d exact posterior draws, seed %d", mdEscapeIf(md, orQuote(r.Measure)), r.Topics, r.NA, r.NB, r.Draws, r.Seed)
-	if md {
-		fmt.Fprintf(w, "### %s\n\n%s.\n\n", title, sub)
-	} else {
-		fmt.Fprintf(w, "%s\n%s\n\n", title, sub)
+	if err := writeTitle(w, md, title, sub); err != nil {
+		return err
 	}
 	rows := [][]string{{"quantity", "EAP", "sd", level + " CI", level + " HDI", "P(> threshold)", "ROPE", "in ROPE", "decision", "classical"}}
 	for _, row := range r.rows() {
@@ -310,11 +298,7 @@ func writePairText(w io.Writer, r *PairReport, md bool) error {
 	} else {
 		fmt.Fprintf(w, "Sampler: %s.\n", r.Sampler)
 	}
-	for _, msg := range r.Warnings {
-		msg = mdEscapeIf(md, msg)
-		fmt.Fprintf(w, "warning: %s\n", msg)
-	}
-	return nil
+	return writeWarnings(w, md, r.Warnings)
 }
 
 func orQuote(s string) string {
