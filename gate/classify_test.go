@@ -42,11 +42,7 @@ func TestClassifyGolden(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			args := append(append(append([]string{}, base...), classifyFiles(c.ids)...), c.args...)
-			code, out, errw := runMain(t, args...)
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, errw)
-			}
-			checkGolden(t, "classify_"+c.name+".golden", out)
+			checkGoldenRun(t, "classify_"+c.name+".golden", args...)
 		})
 	}
 }

@@ -33,11 +33,7 @@ func TestCompareGolden(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			args := append(append(append([]string{}, base...), c.args...), small)
-			code, out, errw := runMain(t, args...)
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, errw)
-			}
-			checkGolden(t, "compare_"+c.name+".golden", out)
+			checkGoldenRun(t, "compare_"+c.name+".golden", args...)
 		})
 	}
 }

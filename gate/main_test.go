@@ -25,6 +25,17 @@ func checkGolden(t testing.TB, name, got string) {
 	golden.Check(t, filepath.Join("testdata", name), []byte(got), *update)
 }
 
+// checkGoldenRun runs riskgate with args, fails the test unless it exits 0,
+// and compares its standard output with testdata/golden (checkGolden).
+func checkGoldenRun(t *testing.T, golden string, args ...string) {
+	t.Helper()
+	code, out, errw := runMain(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errw)
+	}
+	checkGolden(t, golden, out)
+}
+
 // runMain runs riskgate with args (without the program name) and empty
 // standard input, and returns its exit status, stdout and stderr.
 func runMain(t testing.TB, args ...string) (status int, stdout, stderr string) {
