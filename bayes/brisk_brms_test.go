@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/riskgate/riskgate/internal/stats"
 	"github.com/riskgate/riskgate/risk"
 
 	"github.com/riskgate/riskgate/internal/shared"
@@ -22,7 +23,7 @@ type brmsRow struct {
 // then the named columns) into rows keyed "system/r/family/param".
 func readBrmsOneToOne(tb testing.TB, path string, cols ...string) map[string]brmsRow {
 	tb.Helper()
-	rows := readCSV(tb, path)
+	rows := shared.ReadCSV(tb, path)
 	idx := map[string]int{}
 	for i, h := range rows[0] {
 		idx[h] = i
@@ -116,7 +117,7 @@ func TestBrmsOneToOnePriors(t *testing.T) {
 			t.Errorf("%s, w = 1: %v, %v; want student_t(3, %g, 2.5), half_student_t(3, 2.5)", c.system, ip, sp, c.loc)
 		}
 	}
-	for _, r := range readCSV(t, "testdata/brms_onetoone/rb04_one_to_one_80k.csv")[1:] {
+	for _, r := range shared.ReadCSV(t, "testdata/brms_onetoone/rb04_one_to_one_80k.csv")[1:] {
 		if r[len(r)-2] != "student_t(3, 0, 2.5)" || r[len(r)-1] != "student_t(3, 0, 2.5)" {
 			t.Errorf("%s/%s/%s: brms priors %q, %q", r[0], r[1], r[2], r[len(r)-2], r[len(r)-1])
 		}
@@ -222,7 +223,7 @@ func TestOneToOneGaussianQuadrature(t *testing.T) {
 	x := tab.Scores[systemIndex(t, tab, "Chal. 3")]
 	d := risk.Pair{X: x, Base: champ}.Adjusted(1)
 	n, m := float64(len(d)), Mean(d)
-	ss := sampleVariance(d) * (n - 1)
+	ss := stats.Variance(d) * (n - 1)
 	ip, sp := brmsOneToOnePriors.Intercept, brmsOneToOnePriors.Sigma
 	se := math.Sqrt(ss/(n-1)) / math.Sqrt(n)
 	const nm, ns = 4001, 4000

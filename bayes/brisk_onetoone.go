@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/riskgate/riskgate/internal/stats"
 	"github.com/riskgate/riskgate/risk"
 )
 
@@ -60,7 +61,7 @@ func OneToOne(x, base []float64, w float64, opt OneToOneOptions) (*OneToOneFit, 
 	if len(d) < 2 {
 		return nil, fmt.Errorf("need at least 2 topics scored by both systems, have %d", len(d))
 	}
-	if sampleVariance(d) == 0 {
+	if stats.Variance(d) == 0 {
 		return nil, fmt.Errorf("the %d risk-adjusted differences are all equal; the model needs varying differences", len(d))
 	}
 	fam := opt.Family

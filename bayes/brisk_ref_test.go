@@ -99,7 +99,7 @@ func TestBRiskRstanarm(t *testing.T) {
 // file's means are ref's (the same draws).
 func addQuantileMCSE(t *testing.T, ref map[string]rstanarmRow, path string) {
 	t.Helper()
-	rows := readCSV(t, path)
+	rows := shared.ReadCSV(t, path)
 	col := map[string]int{}
 	for i, h := range rows[0] {
 		col[h] = i

@@ -19,7 +19,7 @@ type posteriorRow struct {
 func readPosteriorSummary(tb testing.TB, path string) map[string]posteriorRow {
 	tb.Helper()
 	out := map[string]posteriorRow{}
-	for _, r := range readCSV(tb, path)[1:] {
+	for _, r := range shared.ReadCSV(tb, path)[1:] {
 		v := make([]float64, 9)
 		for i := range v {
 			var err error

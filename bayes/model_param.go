@@ -1,6 +1,10 @@
 package bayes
 
-import "math"
+import (
+	"math"
+
+	"github.com/riskgate/riskgate/internal/stats"
+)
 
 // generalAdaptDelta is the target acceptance statistic of the general path
 // for families other than the Gaussian (whose fits keep the reference
@@ -85,7 +89,7 @@ func (m *MixedModel) momentEstimates() moments {
 		noise := est.sigma * est.sigma / nk
 		v := 0.0
 		if len(f.Levels) > 1 {
-			v = sampleVariance(est.eff[k])
+			v = stats.Variance(est.eff[k])
 		}
 		sd2 := math.Max(v-noise, noise/100)
 		est.sd[k] = math.Sqrt(sd2)
@@ -196,10 +200,4 @@ func (SkewNormal) guess(resid []float64) (loc, scale []float64) {
 	delta = math.Max(-0.995, math.Min(0.995, delta))
 	alpha := delta / math.Sqrt(1-delta*delta)
 	return []float64{alpha}, []float64{1 + math.Abs(alpha)/10}
-}
-
-// sampleVariance returns the sample variance of x (denominator n − 1, as R's var).
-func sampleVariance(x []float64) float64 {
-	s := SD(x)
-	return s * s
 }
