@@ -14,8 +14,9 @@ import (
 // risk-adjusted difference d_w = Δ if Δ ≥ 0 else w·Δ (Δ = score − champion's;
 // risk.Pair.Adjusted, losses count w times). The paper's example: champion
 // 0.50, challenger 0.45, w = 2 gives 0.40. A cell is missing in the pool when
-// it or the champion's cell on that topic is missing. w = 1 returns the
-// table's own scores.
+// it or the champion's cell on that topic is missing. w = 1 returns a copy of
+// the table itself, the plain model: every cell kept, and each score exactly
+// as given (champion + (x − champion) could differ from x in the last bit).
 func BRiskPool(t *Table, champion int, w float64) (*Table, error) {
 	if champion < 0 || champion >= len(t.Systems) {
 		return nil, fmt.Errorf("champion index %d out of range (%d systems)", champion, len(t.Systems))
@@ -29,7 +30,7 @@ func BRiskPool(t *Table, champion int, w float64) (*Table, error) {
 		if len(row) != len(base) {
 			return nil, fmt.Errorf("system %q has %d scores for %d topics", t.Systems[s], len(row), len(base))
 		}
-		if s == champion {
+		if s == champion || w == 1 {
 			p.Scores[s] = append([]float64(nil), row...)
 			continue
 		}

@@ -247,11 +247,11 @@ func FitHier(t *Table, opt HierOptions) (*HierFit, error) {
 			method = MethodCollapsed
 		}
 	case MethodCollapsed:
-		if !isNormal {
-			return nil, fmt.Errorf("the collapsed method needs a normal intercept prior, not %v", priors.Intercept)
-		}
 		if !gaussian {
 			return nil, fmt.Errorf("the collapsed method needs the gaussian family, not %s", fam.Name())
+		}
+		if !isNormal {
+			return nil, fmt.Errorf("the collapsed method needs a normal intercept prior, not %v", priors.Intercept)
 		}
 	case MethodGeneral:
 	default:
