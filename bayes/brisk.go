@@ -251,8 +251,18 @@ func (f *HierFit) Interval(v int, level float64) Estimate {
 }
 
 func intervalOf(x []float64, level float64) Estimate {
-	q := quantiles(x, (1-level)/2, (1+level)/2)
+	lo, hi := tailProbs(level)
+	q := quantiles(x, lo, hi)
 	return Estimate{Mean: accurateMean(x), Lo: q[0], Hi: q[1]}
+}
+
+// tailProbs are the probabilities (1 − level)/2 and (1 + level)/2 of a
+// central interval, rounded to 12 decimals so that level 0.95 gives exactly
+// the 0.025 and 0.975 of VarSummary's quantiles ((1 − 0.95)/2 is
+// 0.025000000000000022 in floating point).
+func tailProbs(level float64) (lo, hi float64) {
+	r := func(p float64) float64 { return math.Round(p*1e12) / 1e12 }
+	return r((1 - level) / 2), r((1 + level) / 2)
 }
 
 // probBelow is the share of draws strictly below threshold.

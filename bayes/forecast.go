@@ -83,7 +83,7 @@ func (f *HierFit) Forecast(t *Table, systems []int, level float64, seed uint64) 
 		}
 	}
 	fc := &Forecast{Level: level, Systems: systems}
-	lo, hi := (1-level)/2, (1+level)/2
+	lo, hi := tailProbs(level)
 	for _, s := range systems {
 		if s < 0 || s >= len(f.Systems) {
 			return nil, fmt.Errorf("system index %d out of range", s)
@@ -130,7 +130,7 @@ func (f *HierFit) TopicRisks(t *Table, champion, s int, level float64, seed uint
 		return nil, fmt.Errorf("systems %d and %d: want two different systems of the fit", s, champion)
 	}
 	ys, yc := f.replicates(s, seed), f.replicates(champion, seed)
-	lo, hi := (1-level)/2, (1+level)/2
+	lo, hi := tailProbs(level)
 	out := make([]TopicRisk, len(f.Topics))
 	for j := range out {
 		d := ys[j]
