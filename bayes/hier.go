@@ -6,7 +6,9 @@ package bayes
 //	hier_balanced.go  complete tables: effects integrated out through the four eigenspaces, exact draws
 //	hier_schur.go     incomplete tables: effects integrated out with a Schur complement, exact draws
 //	hier_data.go      Table and its validation
-//	model_mixed.go    the general path: rstanarm's full non-centred density for any number of factors
+//	model_mixed.go    the general path: rstanarm's full non-centred density for any number of factors,
+//	                  with other coordinates for the same posterior (MixedParam)
+//	model_param.go    MomentParam: coordinates chosen and preconditioned from moment estimates
 //	model_family.go   the replaceable likelihood (Family; Gaussian)
 //	family_skewnormal.go  brms's skew-normal family; prior_brms.go brms's default priors
 //	brisk*.go         BRisk: the risk-adjusted pool, its fit, differences, P(S_i > S_j), P(best)

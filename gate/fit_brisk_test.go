@@ -2,6 +2,7 @@ package gate
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/riskgate/riskgate/bayes"
@@ -106,4 +107,26 @@ func TestFitBRiskErrors(t *testing.T) {
 			checkOneLineError(t, code, out, errs, tc.want)
 		})
 	}
+}
+
+// FuzzParsePoolSweep: --pool-sweep never panics, and what it accepts are
+// counts ≥ 0, one per comma-separated field.
+func FuzzParsePoolSweep(f *testing.F) {
+	for _, s := range []string{"1,5,10,20,40", "0", " 3 , 4", "", "1,,2", "-1", "x", "1e3", "9999999999999999999999"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		ms, err := parsePoolSweep(s)
+		if err != nil {
+			return
+		}
+		if len(ms) != len(strings.Split(s, ",")) {
+			t.Errorf("%q: %d counts", s, len(ms))
+		}
+		for _, m := range ms {
+			if m < 0 {
+				t.Errorf("%q: negative count %d", s, m)
+			}
+		}
+	})
 }
