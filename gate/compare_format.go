@@ -230,6 +230,9 @@ func (v *compareView) write() {
 	warns = append(warns, prefixed("two-way ANOVA", rep.ANOVA.TwoWay.Warnings)...)
 	warns = append(warns, prefixed("one-way ANOVA", rep.ANOVA.OneWay.Warnings)...)
 	warns = append(warns, prefixed("Tukey HSD", tk.Warnings)...)
+	if rep.BRisk != nil {
+		warns = append(warns, prefixed("BRisk", rep.BRisk.Warnings)...)
+	}
 	if len(warns) > 0 {
 		v.heading("Warnings")
 		for _, w := range warns {
