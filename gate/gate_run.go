@@ -118,7 +118,7 @@ func runGate(ctx context.Context, o *GateOptions, s *Streams) error {
 		return err
 	}
 
-	rep := NewPublishReport(p, d, string(reports["report.md"]))
+	rep := publishReport(r, string(reports["report.md"]))
 	rep.JSONPath, rep.MarkdownPath = jsonPath, mdPath
 	if err := o.Publish.Publish(ctx, rep, s); err != nil {
 		return err
