@@ -355,7 +355,7 @@ func mdBayes(b *strings.Builder, r *Result, lim mdLimits) {
 				lo, hi = float64(in.Lo), float64(in.Hi)
 			}
 		}
-		row := []string{mdName(c.Challenger), num(c.PBetter, 4), num(c.Diff.Mean, 4), fmt.Sprintf("[%s, %s]", num(JSONFloat(lo), 4), num(JSONFloat(hi), 4))}
+		row := []string{mdName(c.Challenger), dashStyle.p(float64(c.PBetter)), num(c.Diff.Mean, 4), fmt.Sprintf("[%s, %s]", num(JSONFloat(lo), 4), num(JSONFloat(hi), 4))}
 		if hasROPE {
 			var ds []string
 			for _, rp := range c.ROPE {
