@@ -315,3 +315,78 @@ func TestGateDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// A fit that does not converge, and a likelihood this build cannot fit,
+// make the Bayesian rules inconclusive, never passing.
+func TestGateBayesianFailsClosed(t *testing.T) {
+	small := filepath.Join("testdata", "gate_small.csv")
+	for _, c := range []struct{ model, want string }{
+		{"{max_rhat: 1.0000001, target_ess: 100}", "the Bayesian fit did not converge: R-hat of"},
+		{"{family: skew_normal}", "the skew_normal likelihood (model.family) is not available in this build"},
+	} {
+		policy := writeTemp(t, "p.yaml", "version: 1\nname: t\nchampion: prod\nchallengers: [\"cand-*\"]\nmodel: "+c.model+
+			"\nrules:\n  - {id: better, quantity: bayes.p_better, at_least: 0}\n")
+		code, out, stderr := runMain(t, "gate", "--policy", policy, "--format", "json", small)
+		if code != ExitInconclusive {
+			t.Errorf("model %s: exit %d, want 3\n%s", c.model, code, stderr)
+			continue
+		}
+		var r Result
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		for _, ch := range r.Decision.Challengers {
+			if rr := ch.Rules[0]; rr.Outcome != policies.OutcomeInconclusive || !strings.Contains(rr.Reason, c.want) {
+				t.Errorf("model %s, %s: %s (%s); want inconclusive: %s", c.model, ch.Name, rr.Outcome, rr.Reason, c.want)
+			}
+		}
+	}
+}
+
+// Cells left missing (--topics keep) are modelled by the Bayesian fit and
+// left out pair by pair in the other analyses.
+func TestGateMissingCells(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "gate_small.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if !strings.HasPrefix(l, "prod,q03,") {
+			kept = append(kept, l)
+		}
+	}
+	pool := writeTemp(t, "pool.csv", strings.Join(kept, "\n")+"\n")
+	policy := writeTemp(t, "p.yaml", "version: 1\nname: t\nchampion: prod\nchallengers: [\"cand-*\"]\nloss_weight: 2\nmodel: {target_ess: 400}\n"+
+		"requirements: {min_topic_coverage: 0.9}\nrules:\n  - {id: better, quantity: bayes.p_better, at_least: 0.5}\n  - {id: urisk, quantity: urisk, at_least: -1}\n")
+	code, out, stderr := runMain(t, "gate", "--policy", policy, "--topics", "keep", "--format", "json", pool)
+	if code == ExitError {
+		t.Fatalf("exit 2: %s", stderr)
+	}
+	var r Result
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Data.MissingCells != 1 || float64(r.Data.TopicCoverage) != 11.0/12 {
+		t.Errorf("missing %d, coverage %v; want 1 and 11/12", r.Data.MissingCells, r.Data.TopicCoverage)
+	}
+	if w := r.RiskTable.Systems[1].Wins; w == nil || *w+*r.RiskTable.Systems[1].Losses+*r.RiskTable.Systems[1].Ties != 11 {
+		t.Errorf("cand-a should be compared on the 11 topics the champion has: %+v", r.RiskTable.Systems[1])
+	}
+	for _, ch := range r.Decision.Challengers {
+		for _, rr := range ch.Rules {
+			if rr.Outcome == policies.OutcomeInconclusive {
+				t.Errorf("%s %s inconclusive: %s", ch.Name, rr.Rule, rr.Reason)
+			}
+		}
+	}
+}
+
+// --progress writes one line per phase when standard error is not a
+// terminal; without it nothing (TestGateExampleGolden checks stderr is empty).
+func TestGateProgressLines(t *testing.T) {
+	code, _, stderr := runMain(t, "gate", "--example", "--progress", "--format", "json")
+	if code == ExitError || stderr != "riskgate: fitting the hierarchical model (44 systems × 50 topics)…\n" {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
