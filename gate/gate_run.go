@@ -32,8 +32,8 @@ func runGate(ctx context.Context, o *GateOptions, s *Streams) error {
 	if err := o.Publish.Check(); err != nil {
 		return err
 	}
-	if !slices.Contains(gateFormats, o.Format) {
-		return fmt.Errorf("--format %q: expected one of %s (input formats go in --input-format)", o.Format, strings.Join(gateFormats, ", "))
+	if err := checkFormat(o.Format, gateFormats); err != nil {
+		return err
 	}
 	if o.Example && len(o.Input.Paths) > 0 {
 		return fmt.Errorf("--example gates the built-in pool; give INPUT files or --example, not both")
