@@ -269,6 +269,13 @@ func (o *GateOptions) inputFiles(stdin func() InputFile) ([]InputFile, error) {
 			out = append(out, stdin())
 			return nil
 		}
+		// Only a regular file can be read again: a named pipe (bash's
+		// <(command)) was consumed by the loader, and opening it again would
+		// wait for a writer that never comes. Its digest stays unknown.
+		if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
+			out = append(out, InputFile{Role: role, Path: path})
+			return nil
+		}
 		f, err := os.Open(path)
 		if err != nil {
 			return err
