@@ -6,8 +6,14 @@ package bayes
 //	hier_balanced.go  complete tables: effects integrated out through the four eigenspaces, exact draws
 //	hier_schur.go     incomplete tables: effects integrated out with a Schur complement, exact draws
 //	hier_data.go      Table and its validation
-//	model_mixed.go    the general path: rstanarm's full non-centred density for any number of factors
+//	model_mixed.go    the general path: rstanarm's full non-centred density for any number of factors,
+//	                  with other coordinates for the same posterior (MixedParam)
+//	model_param.go    MomentParam: coordinates chosen and preconditioned from moment estimates
 //	model_family.go   the replaceable likelihood (Family; Gaussian)
+//	family_skewnormal.go  brms's skew-normal family; prior_brms.go brms's default priors
+//	brisk*.go         BRisk: the risk-adjusted pool, its fit, differences, P(S_i > S_j), P(best)
+//	forecast.go       posterior predictive intervals per cell, topics at risk
+//	sensitivity.go    pool-size sweep and prior sensitivity
 //	model_prior.go    priors by name (ParsePrior)
 //	model.go          the Model interface and constraint transforms
 //	nuts*.go          Stan's NUTS, step-size and metric adaptation, parallel chains
@@ -112,7 +118,13 @@ type HierOptions struct {
 	TargetESS float64
 	MaxDraws  int
 	RhatMax   float64 // largest acceptable R̂ [1.01]
-	Workers   int     // goroutines for the diagnostics [GOMAXPROCS]
+	// Family is the likelihood [Gaussian]. Any other family runs on the
+	// general path (the effects cannot be integrated out exactly).
+	Family Family
+	// Param is the general path's coordinates [rstanarm's non-centred ones
+	// for the Gaussian family, MixedModel.MomentParam's otherwise].
+	Param   *MixedParam
+	Workers int // goroutines for the diagnostics [GOMAXPROCS]
 
 	forceSchur bool // tests: the Schur path even on a complete table
 }
@@ -120,12 +132,15 @@ type HierOptions struct {
 // HierFit is a fitted hierarchical model.
 type HierFit struct {
 	Method  HierMethod // the path that ran
+	Family  Family     // the likelihood
+	Param   MixedParam // the general path's coordinates
 	Priors  HierPriors
 	Systems []string
 	Topics  []string
 	Missing int // missing cells
 	// Names lists the quantities: intercept, sigma, sd_topic, sd_system,
-	// topic[<name>] for every topic, system[<name>] for every system.
+	// topic[<name>] for every topic, system[<name>] for every system, then
+	// the family's parameters (alpha for the skew normal).
 	Names   []string
 	Sampler *NUTS
 	Summary []VarSummary // per Names
@@ -158,6 +173,9 @@ func (f *HierFit) TopicIndex(t int) int { return 4 + t }
 
 // SystemIndex is the position of system s in Names.
 func (f *HierFit) SystemIndex(s int) int { return 4 + len(f.Topics) + s }
+
+// FamilyIndex is the position of the family's parameter j in Names.
+func (f *HierFit) FamilyIndex(j int) int { return 4 + len(f.Topics) + len(f.Systems) + j }
 
 // Draws of quantity v, chains[m][i].
 func (f *HierFit) DrawsOf(v int) [][]float64 { return f.Sampler.Draws[v] }
@@ -216,16 +234,24 @@ func FitHier(t *Table, opt HierOptions) (*HierFit, error) {
 	if method == "" {
 		method = MethodAuto
 	}
+	fam := opt.Family
+	if fam == nil {
+		fam = Gaussian{}
+	}
+	_, gaussian := fam.(Gaussian)
 	normal, isNormal := priors.Intercept.(Normal)
 	complete := t.Complete()
 	nSmall := min(len(t.Systems), len(t.Topics))
 	switch method {
 	case MethodAuto:
 		method = MethodGeneral
-		if isNormal && (complete || nSmall <= schurMaxLevels) {
+		if gaussian && isNormal && (complete || nSmall <= schurMaxLevels) {
 			method = MethodCollapsed
 		}
 	case MethodCollapsed:
+		if !gaussian {
+			return nil, fmt.Errorf("the collapsed method needs the gaussian family, not %s", fam.Name())
+		}
 		if !isNormal {
 			return nil, fmt.Errorf("the collapsed method needs a normal intercept prior, not %v", priors.Intercept)
 		}
@@ -265,23 +291,41 @@ func FitHier(t *Table, opt HierOptions) (*HierFit, error) {
 			model = newSchurModel(t, normal.Mu, v0, sp)
 		}
 	} else {
-		if so.AdaptDelta == 0 {
-			so.AdaptDelta = 0.99
-		}
-		if so.MaxDepth == 0 {
-			so.MaxDepth = 15
+		if gaussian {
+			// rstanarm's settings, as the reference fits were run
+			if so.AdaptDelta == 0 {
+				so.AdaptDelta = 0.99
+			}
+			if so.MaxDepth == 0 {
+				so.MaxDepth = 15
+			}
+		} else if so.AdaptDelta == 0 {
+			so.AdaptDelta = generalAdaptDelta
 		}
 		sys, top, yy := t.observed()
-		mm, err := NewMixedModel(yy, []Factor{{"topic", t.Topics, top}, {"system", t.Systems, sys}}, Gaussian{}, priors.Intercept, sp)
+		mm, err := NewMixedModel(yy, []Factor{{"topic", t.Topics, top}, {"system", t.Systems, sys}}, fam, priors.Intercept, sp)
 		if err != nil {
 			return nil, err
 		}
-		model = mm // factors topic then system: Names are hierNames' layout
+		var param MixedParam
+		switch {
+		case opt.Param != nil:
+			param = *opt.Param
+		case !gaussian:
+			param = mm.MomentParam()
+		}
+		if mm, err = mm.WithParam(param); err != nil {
+			return nil, err
+		}
+		model = mm // factors topic then system: Names are hierNames' layout, then the family's parameters
 	}
 	so = so.withDefaults()
 
-	f := &HierFit{Method: method, Priors: priors, Systems: t.Systems, Topics: t.Topics, Names: model.Names(),
+	f := &HierFit{Method: method, Family: fam, Priors: priors, Systems: t.Systems, Topics: t.Topics, Names: model.Names(),
 		Chains: so.Chains}
+	if mm, ok := model.(*MixedModel); ok {
+		f.Param = mm.Param
+	}
 	for _, row := range t.Scores {
 		for _, v := range row {
 			if math.IsNaN(v) {
@@ -290,20 +334,27 @@ func FitHier(t *Table, opt HierOptions) (*HierFit, error) {
 		}
 	}
 	f.TargetESS = target
-	maxDraws := opt.MaxDraws
+	if err := f.sample(model, so, opt.MaxDraws, opt.RhatMax, opt.Workers); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// sample runs NUTS on model until every bulk- and tail-ESS reaches
+// f.TargetESS or maxDraws [10 × so.Draws] per chain, then fills f's draws,
+// summaries and diagnostics and checks convergence (R̂ ≤ rhatMax [1.01]).
+func (f *HierFit) sample(model Model, so NUTSOptions, maxDraws int, rhatMax float64, workers int) error {
 	if maxDraws <= 0 {
 		maxDraws = 10 * so.Draws
 	}
-	rhatMax := opt.RhatMax
 	if rhatMax == 0 {
 		rhatMax = 1.01
 	}
-
 	f.Sampler = NewNUTS(model, so)
 	if err := f.Sampler.Run(); err != nil {
-		return nil, err
+		return err
 	}
-	f.Summary = SummarizeAll(f.Sampler.Draws, opt.Workers)
+	f.Summary = SummarizeAll(f.Sampler.Draws, workers)
 	for {
 		n := f.Sampler.Len()
 		minESS := f.minESS()
@@ -314,9 +365,9 @@ func FitHier(t *Table, opt HierOptions) (*HierFit, error) {
 		want := int(math.Ceil(float64(n) * f.TargetESS / math.Max(minESS, 1) * 1.1))
 		want = min(max(want, n+n/4), maxDraws)
 		if err := f.Sampler.Extend(want - n); err != nil {
-			return nil, err
+			return err
 		}
-		f.Summary = SummarizeAll(f.Sampler.Draws, opt.Workers)
+		f.Summary = SummarizeAll(f.Sampler.Draws, workers)
 	}
 	f.Draws = f.Sampler.Len()
 	f.Extended = f.Draws - so.Draws
@@ -326,7 +377,7 @@ func FitHier(t *Table, opt HierOptions) (*HierFit, error) {
 		f.EBFMI = append(f.EBFMI, EBFMI(f.Sampler.Energies(m)))
 	}
 	f.check(rhatMax, maxDraws)
-	return f, nil
+	return nil
 }
 
 // minESS is the smallest bulk- or tail-ESS over all quantities (NaN if any is NaN).

@@ -14,6 +14,9 @@ import (
 // rstanarmRow is one row of summary(stanreg, probs = c(.025, .5, .975)).
 type rstanarmRow struct {
 	mean, mcse, sd, q2_5, q50, q97_5, neff float64
+	// mcseQ are posterior's mcse_quantile of the 2.5, 50 and 97.5%
+	// quantiles of the same draws, where a test has them (zero otherwise).
+	mcseQ [3]float64
 }
 
 func readRstanarmSummary(tb testing.TB, path string) map[string]rstanarmRow {
@@ -27,14 +30,19 @@ func readRstanarmSummary(tb testing.TB, path string) map[string]rstanarmRow {
 				tb.Fatalf("%s: %v", path, err)
 			}
 		}
-		out[r[8]] = rstanarmRow{v[0], v[1], v[2], v[3], v[4], v[5], v[6]}
+		out[r[8]] = rstanarmRow{mean: v[0], mcse: v[1], sd: v[2], q2_5: v[3], q50: v[4], q97_5: v[5], neff: v[6]}
 	}
 	return out
 }
 
 // rstanarmQuantileMCSE is the Monte Carlo error of the reference's p-quantile:
-// sd·√(p(1−p)) / φ(Φ⁻¹(p)) / √n_eff.
+// sd·√(p(1−p)) / φ(Φ⁻¹(p)) / √n_eff, or the measured one (mcseQ) when the row has it.
 func rstanarmQuantileMCSE(r rstanarmRow, p float64) float64 {
+	for i, q := range []float64{0.025, 0.5, 0.975} {
+		if p == q && r.mcseQ[i] > 0 {
+			return r.mcseQ[i]
+		}
+	}
 	z := distuv.UnitNormal.Quantile(p)
 	return r.sd * math.Sqrt(p*(1-p)) / distuv.UnitNormal.Prob(z) / math.Sqrt(r.neff)
 }

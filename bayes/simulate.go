@@ -12,6 +12,10 @@ type HierParams struct {
 	Intercept, Sigma, SDTopic, SDSystem float64
 	Topic                               []float64 // T_t
 	System                              []float64 // S_s
+	// Family is the likelihood of e_st [Gaussian when nil] and Extra its
+	// parameters beyond the mean and σ (the skew normal's α).
+	Family Family
+	Extra  []float64
 }
 
 // SampleParams draws every parameter for nS systems and nT topics from the
@@ -57,7 +61,8 @@ type ScoreOptions struct {
 	Missing float64
 }
 
-// Scores simulates the table y_st = β0 + T_t + S_s + e_st, e_st ~ N(0, σ²),
+// Scores simulates the table y_st = β0 + T_t + S_s + e_st, e_st ~ N(0, σ²)
+// (or the family's error with mean 0 and standard deviation σ),
 // for the named systems and topics (len(systems) = len(h.System), likewise
 // topics), drawing row by row, system by system.
 func (h HierParams) Scores(r *rand.Rand, systems, topics []string, opt ScoreOptions) (*Table, error) {
@@ -82,7 +87,13 @@ func (h HierParams) Scores(r *rand.Rand, systems, topics []string, opt ScoreOpti
 }
 
 func (h HierParams) score(r *rand.Rand, s, t int, bound bool) float64 {
-	y := h.Intercept + h.Topic[t] + h.System[s] + h.Sigma*r.NormFloat64()
+	mu := h.Intercept + h.Topic[t] + h.System[s]
+	var y float64
+	if h.Family == nil {
+		y = mu + h.Sigma*r.NormFloat64()
+	} else {
+		y = h.Family.Rand(r, mu, h.Sigma, h.Extra)
+	}
 	if bound {
 		y = min(1, max(0, y))
 	}
@@ -114,6 +125,12 @@ func (f *HierFit) Params(m, i int) HierParams {
 	h := HierParams{Intercept: d[IdxIntercept][m][i], Sigma: d[IdxSigma][m][i],
 		SDTopic: d[IdxSDTopic][m][i], SDSystem: d[IdxSDSystem][m][i],
 		Topic: make([]float64, len(f.Topics)), System: make([]float64, len(f.Systems))}
+	if _, gaussian := f.Family.(Gaussian); f.Family != nil && !gaussian {
+		h.Family = f.Family
+		for j := range f.Family.Params() {
+			h.Extra = append(h.Extra, d[f.FamilyIndex(j)][m][i])
+		}
+	}
 	for t := range h.Topic {
 		h.Topic[t] = d[f.TopicIndex(t)][m][i]
 	}

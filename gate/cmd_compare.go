@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/riskgate/riskgate/risk"
 	"github.com/urfave/cli/v3"
@@ -26,7 +27,10 @@ type CompareOptions struct {
 	Seed         uint64
 	Samples      int
 	TukeySamples int
-	Output       string // file to write atomically; "" or "-" for standard output
+	Output       string  // file to write atomically; "" or "-" for standard output
+	BRisk        bool    // fit the Bayesian risk model (BRisk)
+	Family       string  // BRisk's likelihood: gaussian or skew_normal
+	TargetESS    float64 // BRisk's ESS target; 0 = the family's default
 }
 
 const compareDescription = `Compares a champion with one or more challengers on per-topic scores: URisk, TRisk
@@ -34,8 +38,14 @@ const compareDescription = `Compares a champion with one or more challengers on 
 ZRisk and GeoRisk (Dinçer et al. 2016), the paired and Welch t tests, the Wilcoxon
 signed-rank test, the sign test, Fisher's randomisation test, Sakai's studentised
 bootstrap test, Glass's Δ and Cohen's d, two- and one-way ANOVA, Tukey's HSD and the
-randomised Tukey HSD. Every system that is neither the champion nor a challenger is an
-artifact: it is reported, and joins ZRisk, GeoRisk, ANOVA and Tukey only with --pool all.
+randomised Tukey HSD, and BRisk (Benham et al. 2020): the hierarchical system/topic model fitted to
+the risk-adjusted pool of every input system — the champion's scores kept, every other
+system's replaced by champion + d with losses counted --loss-weight times — with each
+system's effect, each challenger's difference to the champion and P(riskier), P(S_i > S_j)
+and P(best), and the topics at risk (a challenger's risk-adjusted difference below its
+posterior predictive interval). Every system that is neither the champion nor a
+challenger is an artifact: it is reported, joins BRisk's pool, and joins ZRisk, GeoRisk,
+ANOVA and Tukey only with --pool all.
 
 Every measure is reward-positive (higher is better); --risk-view prints the table and md
 views with Benham et al.'s risk-oriented "⁻" signs. Losses count --loss-weight times
@@ -80,6 +90,11 @@ func (o *CompareOptions) flags() []cli.Flag {
 		&cli.IntFlag{Name: "tukey-samples", Value: 10_000, Destination: &o.TukeySamples,
 			Usage: "`B` of the randomised Tukey HSD (0 skips it)"},
 		outputFlag(&o.Output),
+		&cli.BoolFlag{Name: "brisk", Value: true, Destination: &o.BRisk,
+			Usage: "fit BRisk, the Bayesian hierarchical model on the risk-adjusted pool (--brisk=false skips the MCMC)"},
+		&cli.StringFlag{Name: "family", Value: "gaussian", Destination: &o.Family, Usage: familyFlagUsage},
+		&cli.FloatFlag{Name: "target-ess", Destination: &o.TargetESS, HideDefault: true,
+			Usage: "BRisk samples until every bulk- and tail-ESS reaches `N` (default 10000 gaussian, 2000 skew_normal)"},
 	}
 	return append(flags, o.Input.Flags()...)
 }
@@ -117,6 +132,17 @@ func (o *CompareOptions) settings() (compareSettings, error) {
 	}
 	if o.TukeySamples < 0 {
 		return cfg, fmt.Errorf("--tukey-samples %d: expected 0 (skip) or more", o.TukeySamples)
+	}
+	cfg.brisk = o.BRisk
+	if cfg.family, err = parseFamily(o.Family); err != nil {
+		return cfg, err
+	}
+	cfg.targetESS = o.TargetESS
+	if cfg.targetESS == 0 {
+		cfg.targetESS = defaultTargetESS(cfg.family)
+	}
+	if !(cfg.targetESS >= 1) || math.IsInf(cfg.targetESS, 0) {
+		return cfg, fmt.Errorf("--target-ess %v: expected a number ≥ 1", o.TargetESS)
 	}
 	return cfg, nil
 }

@@ -31,6 +31,13 @@ type FitOptions struct {
 	DrawsOut    string
 
 	PriorIntercept, PriorSigma, PriorTau, PriorSD string
+
+	LossWeight       float64 // 1: the scores; otherwise the BRisk pool
+	Family           string  // gaussian or skew_normal
+	Forecast         bool    // every cell's posterior predictive interval in the JSON report
+	PoolSweep        string  // artifact counts, e.g. "1,5,10,20,40"
+	PriorSensitivity bool
+	targetESSSet     bool // --target-ess given; otherwise the family's default
 }
 
 // Output formats shared by the reporting commands.
@@ -50,7 +57,7 @@ func newFitCommand(s *Streams) *cli.Command {
 		&cli.IntFlag{Name: "draws", HideDefault: true, Usage: "kept draws per chain (default: 1.4 × target-ess / chains on the collapsed path, 1000 on the general path)"},
 		&cli.IntFlag{Name: "warmup", Value: 1000, Usage: "warmup (adaptation) iterations per chain"},
 		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "random seed; the same seed, input and settings give the same output"},
-		&cli.FloatFlag{Name: "target-ess", Value: 10000, Usage: "keep sampling until every bulk- and tail-ESS reaches this (up to --max-draws)"},
+		&cli.FloatFlag{Name: "target-ess", Value: 10000, Usage: "keep sampling until every bulk- and tail-ESS reaches this (up to --max-draws; default 2000 with --family skew_normal)"},
 		&cli.IntFlag{Name: "max-draws", HideDefault: true, Usage: "cap on draws per chain when sampling on for --target-ess (default 10 × the initial draws)"},
 		&cli.StringFlag{Name: "method", Value: string(bayes.MethodAuto), Destination: &o.Method,
 			Usage: "`METHOD`: auto, collapsed (effects integrated out and drawn exactly; needs a normal intercept prior), general (NUTS on rstanarm's full density)"},
@@ -61,6 +68,14 @@ func newFitCommand(s *Streams) *cli.Command {
 		&cli.StringFlag{Name: "format", Value: fitOutTable, Destination: &o.Format, Usage: "output `FORMAT`: table, md, json, csv"},
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Destination: &o.Output,
 			Usage: "write the report to `FILE` (atomically: a temporary file renamed into place) instead of standard output"},
+		&cli.FloatFlag{Name: "loss-weight", Value: 1, Destination: &o.LossWeight,
+			Usage: "fit the BRisk pool: the champion's scores kept, every other system's replaced by champion + d with losses counted `W` times (1: the scores themselves)"},
+		&cli.StringFlag{Name: "family", Value: "gaussian", Destination: &o.Family, Usage: familyFlagUsage},
+		&cli.BoolFlag{Name: "forecast", Destination: &o.Forecast, Usage: "add every (system, topic) cell's 95% posterior predictive interval to the JSON report"},
+		&cli.StringFlag{Name: "pool-sweep", Destination: &o.PoolSweep,
+			Usage: "refit with the top-m artifacts by mean score for each m in `LIST` (e.g. 1,5,10,20,40) and report each challenger's separation from the champion (Benham et al.'s Figure 5)"},
+		&cli.BoolFlag{Name: "prior-sensitivity", Destination: &o.PriorSensitivity,
+			Usage: "refit under two alternative prior sets and report whether any challenger's interval sign or P(riskier) ≥ 0.95 changes"},
 		&cli.StringFlag{Name: "draws-out", Destination: &o.DrawsOut, Usage: "write every draw to `FILE` (CSV: chain, iteration, then one column per quantity; what riskgate diagnose reads)"},
 	}
 	return &cli.Command{
@@ -70,13 +85,19 @@ func newFitCommand(s *Streams) *cli.Command {
 		Description: "Fits y = β0 + topic effect + system effect + error (Benham et al., SIGIR 2020, eq. 3) with rstanarm's\n" +
 			"default priors and prints the system effects with 95% credible intervals, the topic effects, the variance\n" +
 			"components and the convergence diagnostics. A fit with any R-hat > 1.01, any bulk- or tail-ESS below\n" +
-			"--target-ess after sampling on, or any divergent transition is reported as NOT CONVERGED.",
+			"--target-ess after sampling on, or any divergent transition is reported as NOT CONVERGED.\n\n" +
+			"--loss-weight W fits BRisk's risk-adjusted pool instead (the champion's scores kept, every other system's\n" +
+			"replaced by champion + d, losses × W); --family skew_normal uses brms's skew normal and default priors.\n" +
+			"For each challenger it reports P(riskier) = P(S_challenger < S_champion), P(best), P(S_i > S_j), and\n" +
+			"the topics at risk: those whose difference to the champion (d in the BRisk pool) falls below its 95%\n" +
+			"posterior predictive interval.",
 		Flags: append(flags, o.Input.Flags()...),
 		Action: func(_ context.Context, c *cli.Command) error {
 			o.Input.Paths = c.Args().Slice()
 			o.Challengers = c.StringSlice("challenger")
 			o.Chains, o.Draws, o.Warmup, o.MaxDraws = int(c.Int("chains")), int(c.Int("draws")), int(c.Int("warmup")), int(c.Int("max-draws"))
 			o.Seed, o.TargetESS = c.Uint64("seed"), c.Float("target-ess")
+			o.targetESSSet = c.IsSet("target-ess")
 			return runFit(s, o)
 		},
 	}
@@ -129,13 +150,14 @@ func fitParsePrior(flag, s string) (bayes.Prior, error) {
 	return p, nil
 }
 
-// hierPriors returns the priors for the fit: rstanarm's defaults for y,
-// overridden by the --prior-* flags.
-func fitHierPriors(o *FitOptions, t *bayes.Table) (*bayes.HierPriors, error) {
+// fitHierPriors returns the priors for the fit: the family's defaults on t
+// (rstanarm's for the Gaussian, brms's for the skew normal), overridden by the
+// --prior-* flags; nil when no flag is given.
+func fitHierPriors(o *FitOptions, t *bayes.Table, fam bayes.Family) (*bayes.HierPriors, error) {
 	if p, err := fitParsePriors(o); err != nil || p == nil {
 		return nil, err
 	}
-	p := bayes.TableRstanarmPriors(t)
+	p := bayes.DefaultPriors(t, fam)
 	var err error
 	if o.PriorIntercept != "" {
 		if p.Intercept, err = fitParsePrior("prior-intercept", o.PriorIntercept); err != nil {
@@ -177,6 +199,19 @@ func runFit(s *Streams, o *FitOptions) error {
 	if _, err := fitParsePriors(o); err != nil {
 		return err
 	}
+	if !(o.LossWeight > 0) || o.LossWeight > 1e6 {
+		return fmt.Errorf("--loss-weight %v: expected a positive number (losses count W times; 1 fits the scores themselves)", o.LossWeight)
+	}
+	fam, err := parseFamily(o.Family)
+	if err != nil {
+		return err
+	}
+	var sweep []int
+	if o.PoolSweep != "" {
+		if sweep, err = parsePoolSweep(o.PoolSweep); err != nil {
+			return err
+		}
+	}
 	tab, align, err := o.Input.Load(s.Err)
 	if err != nil {
 		return err
@@ -185,13 +220,29 @@ func runFit(s *Streams, o *FitOptions) error {
 	if err != nil {
 		return err
 	}
-	bt := &bayes.Table{Systems: tab.Systems, Topics: tab.Topics, Scores: tab.Scores}
+	bt := bayesTable(tab)
 	if err := bt.Validate(); err != nil {
 		return fmt.Errorf("fit: %w", err)
 	}
-	priors, err := fitHierPriors(o, bt)
+	champ, chals := -1, []int{}
+	for i, r := range role {
+		switch r {
+		case "champion":
+			champ = i
+		case "challenger":
+			chals = append(chals, i)
+		}
+	}
+	pool, err := bayes.BRiskPool(bt, champ, o.LossWeight)
+	if err != nil {
+		return fmt.Errorf("fit: %w", err)
+	}
+	priors, err := fitHierPriors(o, pool, fam)
 	if err != nil {
 		return err
+	}
+	if !o.targetESSSet {
+		o.TargetESS = defaultTargetESS(fam)
 	}
 	opt := bayes.HierOptions{
 		Sampler:   bayes.NUTSOptions{Chains: o.Chains, Warmup: o.Warmup, Draws: o.Draws, Seed: o.Seed},
@@ -199,19 +250,54 @@ func runFit(s *Streams, o *FitOptions) error {
 		Method:    bayes.HierMethod(o.Method),
 		TargetESS: o.TargetESS,
 		MaxDraws:  o.MaxDraws,
+		Family:    fam,
 	}
 	if o.Warmup == 0 {
 		opt.Sampler.Warmup = -1 // explicit zero: bayes treats 0 as "default"
 	}
 	start := time.Now()
-	fit, err := bayes.FitHier(bt, opt)
+	br, err := bayes.BRisk(bt, champ, o.LossWeight, bayes.BRiskOptions{Hier: opt, Challengers: chals})
 	if err != nil {
 		return fmt.Errorf("fit: %w", err)
 	}
+	fit := br.Fit
 	elapsed := time.Since(start)
 	rep := newFitReport(fit, tab.Measure, role, o, elapsed, align)
+	rep.LossWeight = o.LossWeight
+	rep.BRisk = newFitBRisk(br)
+	if o.Forecast {
+		fc, err := fit.Forecast(pool, nil, br.Level, o.Seed)
+		if err != nil {
+			return fmt.Errorf("fit: %w", err)
+		}
+		rep.Forecasts = newFitForecasts(fc, pool)
+	}
+	if sweep != nil {
+		o2 := bayes.BRiskOptions{Hier: opt, Challengers: chals}
+		o2.Hier.Priors = nil // each pool's own defaults …
+		if priors != nil {
+			o2.Hier.Priors = priors // … unless the priors were given
+		}
+		steps, err := bayes.PoolSweep(bt, champ, o.LossWeight, sweep, o2)
+		if err != nil {
+			return fmt.Errorf("fit: --pool-sweep: %w", err)
+		}
+		rep.PoolSweep = newFitSweep(steps)
+	}
+	if o.PriorSensitivity {
+		var sets []bayes.PriorSet
+		if priors != nil {
+			sets = append([]bayes.PriorSet{{Name: "given", Priors: *priors}}, bayes.AlternativePriors(pool, fam)[1:]...)
+		}
+		o2 := bayes.BRiskOptions{Hier: opt, Challengers: chals}
+		ps, err := bayes.PriorSensitivityOf(bt, champ, o.LossWeight, o2, sets)
+		if err != nil {
+			return fmt.Errorf("fit: --prior-sensitivity: %w", err)
+		}
+		rep.PriorSensitivity = newFitPriorSensitivity(ps)
+	}
 	if o.DrawsOut != "" {
-		if err := fitWriteAtomic(o.DrawsOut, func(w io.Writer) error { return fitWriteDraws(w, fit) }); err != nil {
+		if err := writeFileAtomic(o.DrawsOut, func(w io.Writer) error { return fitWriteDraws(w, fit) }); err != nil {
 			return err
 		}
 	}
@@ -233,10 +319,7 @@ func runFit(s *Streams, o *FitOptions) error {
 			return rep.writeText(w, false)
 		}
 	}
-	if o.Output == "" || o.Output == "-" {
-		return write(s.Out)
-	}
-	return fitWriteAtomic(o.Output, write)
+	return writeOutput(s.Out, o.Output, write)
 }
 
 // systemOrder lists system indexes for the table view: champion, the

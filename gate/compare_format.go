@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -117,7 +118,11 @@ func (v *compareView) write() {
 	} else {
 		v.heading("Risk measures (higher is better)")
 	}
-	rows := [][]string{{"System", "Mean", "URisk" + minus, "TRisk" + minus, "BCa" + minus + " " + pct(ciLevel), "ZRisk" + minus, "GeoRisk" + minus}}
+	cols := []string{"System", "Mean", "URisk" + minus, "TRisk" + minus, "BCa" + minus + " " + pct(ciLevel), "ZRisk" + minus, "GeoRisk" + minus}
+	if rep.BRisk != nil {
+		cols = slices.Insert(cols, 5, "BRisk"+minus+" "+pct(rep.BRisk.Level))
+	}
+	rows := [][]string{cols}
 	systemRow := func(s CompareSystem) []string {
 		r := []string{s.Name, rStyle.fixed(float64(s.Mean), 3), "–", "–", "–", "–", "–"}
 		if s.CompareChallenger != nil {
@@ -134,6 +139,9 @@ func (v *compareView) write() {
 			r[5] = rStyle.fixed(sign*float64(*s.ZRisk), 2)
 			r[6] = rStyle.fixed(sign*float64(*s.GeoRisk), 3)
 		}
+		if rep.BRisk != nil {
+			r = slices.Insert(r, 5, v.briskCell(s))
+		}
 		return r
 	}
 	rows = append(rows, systemRow(champ))
@@ -144,6 +152,7 @@ func (v *compareView) write() {
 	if v.risk {
 		v.para("GeoRisk⁻ is −GeoRisk (Dinçer et al. 2016); Benham et al.'s Table 3 printed −√(mean·Φ(ZRisk⁻/c)) instead.")
 	}
+	v.brisk(champ, chals)
 
 	if len(chals) > 0 {
 		v.heading("Tests against the champion (p-values " + corr + ")")
@@ -221,6 +230,9 @@ func (v *compareView) write() {
 	warns = append(warns, prefixed("two-way ANOVA", rep.ANOVA.TwoWay.Warnings)...)
 	warns = append(warns, prefixed("one-way ANOVA", rep.ANOVA.OneWay.Warnings)...)
 	warns = append(warns, prefixed("Tukey HSD", tk.Warnings)...)
+	if rep.BRisk != nil {
+		warns = append(warns, prefixed("BRisk", rep.BRisk.Warnings)...)
+	}
 	if len(warns) > 0 {
 		v.heading("Warnings")
 		for _, w := range warns {
@@ -254,6 +266,7 @@ func writeCompareCSV(w io.Writer, rep *CompareReport) error {
 		"bootstrap_t", "bootstrap_p", "bootstrap_p_adj", "bootstrap_b",
 		"glass_delta_champion", "glass_delta_challenger", "cohen_d",
 		"loss_weight", "level", "correction", "topics", "measure"}
+	head = append(head, briskCSVHeader...)
 	cw := csv.NewWriter(w)
 	if err := cw.Write(head); err != nil {
 		return err
@@ -276,6 +289,7 @@ func writeCompareCSV(w io.Writer, rep *CompareReport) error {
 			row = append(row, make([]string, 41)...)
 		}
 		row = append(row, fmtG(rep.LossWeight), fmtG(rep.Level), rep.Correction, strconv.Itoa(rep.Topics), rep.Measure)
+		row = append(row, briskCSV(s)...)
 		if len(row) != len(head) {
 			return fmt.Errorf("internal error: csv row has %d fields, header %d", len(row), len(head))
 		}

@@ -3,6 +3,7 @@ package gate
 import (
 	"fmt"
 
+	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/stats"
 	"github.com/riskgate/riskgate/risk"
@@ -28,6 +29,8 @@ type CompareReport struct {
 	Systems    []CompareSystem `json:"systems"`
 	ANOVA      CompareANOVA    `json:"anova"`
 	TukeyHSD   CompareTukey    `json:"tukey_hsd"`
+	// BRisk is the Bayesian risk model over the whole pool (absent with --brisk=false).
+	BRisk *CompareBRisk `json:"brisk,omitempty"`
 	// Alignment records the topics dropped or cells filled to make the
 	// table complete (--topics); absent when nothing changed.
 	Alignment *scores.Alignment `json:"alignment,omitempty"`
@@ -44,7 +47,8 @@ type CompareSystem struct {
 	ZRisk   *JSONFloat `json:"zrisk,omitempty"`
 	GeoRisk *JSONFloat `json:"georisk,omitempty"`
 	*CompareChallenger
-	Warnings []string `json:"warnings,omitempty"`
+	BRisk    *CompareBRiskSystem `json:"brisk,omitempty"`
+	Warnings []string            `json:"warnings,omitempty"`
 }
 
 // CompareChallenger holds what is measured of a challenger against the champion.
@@ -176,8 +180,11 @@ type compareSettings struct {
 	correction   risk.Correction
 	poolAll      bool
 	seed         uint64
-	samples      int // bootstrap, randomisation and bootstrap-test replicates
-	tukeySamples int // randomised Tukey HSD replicates; 0 skips it
+	samples      int          // bootstrap, randomisation and bootstrap-test replicates
+	tukeySamples int          // randomised Tukey HSD replicates; 0 skips it
+	brisk        bool         // fit BRisk
+	family       bayes.Family // BRisk's likelihood
+	targetESS    float64      // BRisk's bulk- and tail-ESS target
 }
 
 // buildCompare runs every analysis of a champion (index champ in t) against
@@ -278,6 +285,11 @@ func buildCompare(t *scores.Table, champ int, challengers []int, cfg compareSett
 
 	if err := fillCompareANOVA(rep, poolScores, poolNames, cfg); err != nil {
 		return nil, err
+	}
+	if cfg.brisk {
+		if err := fillCompareBRisk(rep, t, champ, challengers, order, cfg); err != nil {
+			return nil, err
+		}
 	}
 	return rep, nil
 }

@@ -96,6 +96,18 @@ type fitReport struct {
 	Thin        int               `json:"thin"`
 	Seed        uint64            `json:"seed"`
 	ElapsedMS   int64             `json:"elapsed_ms"`
+	// The model: the likelihood and the loss weight of the pool it was
+	// fitted to (1: the scores themselves; otherwise Benham et al.'s
+	// risk-adjusted pool, champion + d with losses counted w times).
+	Family     string            `json:"family"`
+	LossWeight float64           `json:"loss_weight"`
+	Alpha      *bayes.VarSummary `json:"alpha,omitempty"` // the skew normal's shape
+	// BRisk: the challengers against the champion in that pool, with the
+	// topics at risk, P(S_i > S_j) and P(best).
+	BRisk            *fitBRisk            `json:"brisk,omitempty"`
+	Forecasts        []fitForecast        `json:"forecasts,omitempty"` // --forecast
+	PoolSweep        []fitSweepStep       `json:"pool_sweep,omitempty"`
+	PriorSensitivity *fitPriorSensitivity `json:"prior_sensitivity,omitempty"`
 
 	fit   *bayes.HierFit
 	order []int // systems in table-view order
@@ -110,7 +122,7 @@ func newFitReport(fit *bayes.HierFit, measure string, role []string, o *FitOptio
 	r := &fitReport{
 		Converged: fit.Converged, Warnings: append([]string{}, fit.Warnings...), Measure: measure,
 		Method: string(fit.Method), NSystems: len(fit.Systems), NTopics: len(fit.Topics), Missing: fit.Missing,
-		Priors:    map[string]string{"intercept": fit.Priors.Intercept.String(), "sigma": fit.Priors.Sigma.String()},
+		Priors:    priorStrings(fit.Priors, fit.Family),
 		Intercept: fit.Summary[bayes.IdxIntercept], Sigma: fit.Summary[bayes.IdxSigma],
 		SDTopic: fit.Summary[bayes.IdxSDTopic], SDSystem: fit.Summary[bayes.IdxSDSystem],
 		Draws: fit.Draws, Chains: fit.Chains, Warmup: max(so.Warmup, 0), Thin: so.Thin, Seed: so.Seed,
@@ -119,11 +131,10 @@ func newFitReport(fit *bayes.HierFit, measure string, role []string, o *FitOptio
 	if msg := align.Summary(); msg != "" {
 		r.Warnings = append(r.Warnings, "input: "+msg)
 	}
-	if fit.Priors.Relative {
-		r.Priors["sd_topic"] = "τ·sigma, τ ~ " + fit.Priors.SDTopic.String()
-		r.Priors["sd_system"] = "τ·sigma, τ ~ " + fit.Priors.SDSystem.String()
-	} else {
-		r.Priors["sd_topic"], r.Priors["sd_system"] = fit.Priors.SDTopic.String(), fit.Priors.SDSystem.String()
+	r.Family, r.LossWeight = fit.Family.Name(), 1
+	if len(fit.Family.Params()) > 0 {
+		a := fit.Summary[fit.FamilyIndex(0)]
+		r.Alpha = &a
 	}
 	for s, name := range fit.Systems {
 		r.Systems = append(r.Systems, fitEffectOf(name, role[s], fit.Summary[fit.SystemIndex(s)]))
@@ -214,6 +225,9 @@ func (r *fitReport) writeCSV(w io.Writer) error {
 	row(bayes.IdxSigma, "sigma", "", "")
 	row(bayes.IdxSDTopic, "sd_topic", "", "")
 	row(bayes.IdxSDSystem, "sd_system", "", "")
+	if r.Alpha != nil {
+		row(f.FamilyIndex(0), "alpha", "", "")
+	}
 	for s, e := range r.Systems {
 		row(f.SystemIndex(s), "system", e.Name, e.Role)
 	}
@@ -291,8 +305,20 @@ func (r *fitReport) writeText(w io.Writer, md bool) error {
 	}
 	fmt.Fprintf(bw, "%s over %d systems × %d topics (%d missing cells); %s path; %d chains × %d draws (thin %d, warmup %d); seed %d; %d ms\n",
 		measure, r.NSystems, r.NTopics, r.Missing, r.Method, r.Chains, r.Draws, r.Thin, r.Warmup, r.Seed, r.ElapsedMS)
-	fmt.Fprintf(bw, "priors: intercept ~ %s; sigma ~ %s; sd_topic = %s; sd_system = %s\n\n",
+	fmt.Fprintf(bw, "priors: intercept ~ %s; sigma ~ %s; sd_topic = %s; sd_system = %s",
 		r.Priors["intercept"], r.Priors["sigma"], r.Priors["sd_topic"], r.Priors["sd_system"])
+	if a, ok := r.Priors["alpha"]; ok {
+		fmt.Fprintf(bw, "; alpha ~ %s", a)
+	}
+	fmt.Fprintln(bw)
+	if r.Family != "gaussian" || r.LossWeight != 1 {
+		fmt.Fprintf(bw, "model: %s likelihood", r.Family)
+		if r.LossWeight != 1 {
+			fmt.Fprintf(bw, "; BRisk pool: the champion's scores kept, every other system's replaced by champion + d with losses × %s", fmtG(r.LossWeight))
+		}
+		fmt.Fprintln(bw)
+	}
+	fmt.Fprintln(bw)
 	if len(r.Warnings) > 0 {
 		heading("Warnings")
 		for _, w := range r.Warnings {
@@ -307,7 +333,11 @@ func (r *fitReport) writeText(w io.Writer, md bool) error {
 	}
 	heading("Variance components")
 	var rows [][]string
-	for _, v := range []int{bayes.IdxIntercept, bayes.IdxSigma, bayes.IdxSDTopic, bayes.IdxSDSystem} {
+	comps := []int{bayes.IdxIntercept, bayes.IdxSigma, bayes.IdxSDTopic, bayes.IdxSDSystem}
+	if r.Alpha != nil {
+		comps = append(comps, f.FamilyIndex(0))
+	}
+	for _, v := range comps {
 		rows = append(rows, append([]string{f.Names[v]}, sumCells(f.Summary[v])...))
 	}
 	fitTable(bw, md, append([]string{"parameter"}, sumHeader...), rows)
@@ -328,6 +358,7 @@ func (r *fitReport) writeText(w io.Writer, md bool) error {
 		}
 		fitTable(bw, md, []string{"challenger", "P(better)", "diff", "2.5%", "97.5%"}, rows)
 	}
+	r.writeBRiskText(bw, md, heading)
 
 	heading("Topic effects (95% credible intervals)")
 	rows = rows[:0]

@@ -1,0 +1,343 @@
+package bayes
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/riskgate/riskgate/risk"
+)
+
+// BRiskPool returns Benham et al.'s risk-adjusted pool (SIGIR 2020, "Bayesian
+// Risk (One-Versus-Many)"): the champion's scores unchanged, and every other
+// system's score on a topic replaced by the champion's score plus the
+// risk-adjusted difference d_w = Δ if Δ ≥ 0 else w·Δ (Δ = score − champion's;
+// risk.Pair.Adjusted, losses count w times). The paper's example: champion
+// 0.50, challenger 0.45, w = 2 gives 0.40. A cell is missing in the pool when
+// it or the champion's cell on that topic is missing. w = 1 returns a copy of
+// the table itself, the plain model: every cell kept, and each score exactly
+// as given (champion + (x − champion) could differ from x in the last bit).
+func BRiskPool(t *Table, champion int, w float64) (*Table, error) {
+	if champion < 0 || champion >= len(t.Systems) {
+		return nil, fmt.Errorf("champion index %d out of range (%d systems)", champion, len(t.Systems))
+	}
+	if !(w > 0) || math.IsInf(w, 0) {
+		return nil, fmt.Errorf("loss weight %v: expected a positive number (losses count w times)", w)
+	}
+	base := t.Scores[champion]
+	p := &Table{Systems: t.Systems, Topics: t.Topics, Scores: make([][]float64, len(t.Scores))}
+	for s, row := range t.Scores {
+		if len(row) != len(base) {
+			return nil, fmt.Errorf("system %q has %d scores for %d topics", t.Systems[s], len(row), len(base))
+		}
+		if s == champion || w == 1 {
+			p.Scores[s] = append([]float64(nil), row...)
+			continue
+		}
+		d := risk.Pair{X: row, Base: base}.Adjusted(w) // NaN where either cell is missing
+		out := make([]float64, len(row))
+		for j := range out {
+			out[j] = base[j] + d[j]
+		}
+		p.Scores[s] = out
+	}
+	return p, nil
+}
+
+// Estimate is a posterior summary: the mean and a central credible (or
+// predictive) interval.
+type Estimate struct {
+	Mean, Lo, Hi float64
+}
+
+// BRiskOptions configure BRisk.
+type BRiskOptions struct {
+	// Hier configures the fit. Its Family selects the likelihood (Gaussian
+	// when nil; SkewNormal{} for brms's skew normal). Priors nil means the
+	// family's reference defaults on the pool: rstanarm's for the Gaussian
+	// (RstanarmPriors), brms's for any other family (BrmsPriors).
+	Hier HierOptions
+	// Challengers are the systems reported against the champion [every
+	// system but the champion]; the others are artifacts.
+	Challengers []int
+	Level       float64 // credible and predictive interval level [0.95]
+}
+
+// BRiskResult is the BRisk fit of a champion against its challengers.
+type BRiskResult struct {
+	W        float64 // loss weight: losses count W times
+	Level    float64
+	Champion int
+	Pool     *Table   // the risk-adjusted pool that was fitted
+	Fit      *HierFit // the hierarchical model on Pool
+	// Systems are the system effects S_s in Pool, in table order, with
+	// central credible intervals at Level. Benham et al.'s BRisk⁻ is their
+	// negation (−Mean [−Hi, −Lo]): higher is riskier.
+	Systems     []Estimate
+	Challengers []BRiskChallenger
+	// Converged is Fit.Converged; Warnings are the fit's. A result that has
+	// not converged is no evidence.
+	Converged bool
+	Warnings  []string
+}
+
+// BRiskChallenger is one challenger against the champion in the pool.
+type BRiskChallenger struct {
+	System int
+	Name   string
+	// Diff is the posterior of S_challenger − S_champion (negative: riskier
+	// than the champion), with its central credible interval at Level.
+	Diff Estimate
+	// PRiskier is P(S_challenger < S_champion | pool).
+	PRiskier float64
+	// Topics are the challenger's per-topic differences to the champion in
+	// the pool with their posterior predictive intervals at Level (see
+	// HierFit.TopicRisks); AtRisk are those below their interval.
+	Topics []TopicRisk
+	AtRisk []TopicRisk
+}
+
+// BRisk fits the hierarchical system/topic model to the risk-adjusted pool of
+// t (BRiskPool at loss weight w) and reports every system's effect, each
+// challenger's difference to the champion with P(riskier), and the topics
+// at risk — the challenger's topics whose risk-adjusted difference falls
+// below the lower end of its posterior predictive interval.
+//
+// On a complete table with a Gaussian likelihood and a normal intercept prior
+// the fit takes FitHier's exact collapsed path. Posterior predictive draws
+// use the source PCG(Hier.Sampler.Seed, forecastStream + system), so the
+// result is bit-identical for a given seed.
+func BRisk(t *Table, champion int, w float64, opt BRiskOptions) (*BRiskResult, error) {
+	if err := t.Validate(); err != nil {
+		return nil, err
+	}
+	pool, err := BRiskPool(t, champion, w)
+	if err != nil {
+		return nil, err
+	}
+	level := opt.Level
+	if level == 0 {
+		level = 0.95
+	}
+	if !(level > 0 && level < 1) {
+		return nil, fmt.Errorf("level %v: expected a probability strictly between 0 and 1", level)
+	}
+	challengers := opt.Challengers
+	if challengers == nil {
+		for s := range t.Systems {
+			if s != champion {
+				challengers = append(challengers, s)
+			}
+		}
+	}
+	for _, c := range challengers {
+		if c < 0 || c >= len(t.Systems) || c == champion {
+			return nil, fmt.Errorf("challenger index %d: not a system other than the champion", c)
+		}
+	}
+	ho := opt.Hier
+	if ho.Priors == nil {
+		p := DefaultPriors(pool, ho.Family)
+		ho.Priors = &p
+	}
+	fit, err := FitHier(pool, ho)
+	if err != nil {
+		return nil, err
+	}
+	r := &BRiskResult{W: w, Level: level, Champion: champion, Pool: pool, Fit: fit,
+		Converged: fit.Converged, Warnings: append([]string(nil), fit.Warnings...)}
+	for s := range t.Systems {
+		r.Systems = append(r.Systems, fit.Interval(fit.SystemIndex(s), level))
+	}
+	for _, c := range challengers {
+		diff := fit.SystemDiff(c, champion)
+		bc := BRiskChallenger{System: c, Name: t.Systems[c], Diff: intervalOf(diff, level), PRiskier: probBelow(diff, 0)}
+		if bc.Topics, err = fit.TopicRisks(pool, champion, c, level, ho.Sampler.Seed); err != nil {
+			return nil, err
+		}
+		for _, tr := range bc.Topics {
+			if tr.AtRisk {
+				bc.AtRisk = append(bc.AtRisk, tr)
+			}
+		}
+		r.Challengers = append(r.Challengers, bc)
+	}
+	return r, nil
+}
+
+// DefaultPriors are the reference priors of a family on table t: rstanarm's
+// (TableRstanarmPriors) for the Gaussian family (nil or Gaussian{}), brms's
+// (TableBrmsPriors) for any other.
+func DefaultPriors(t *Table, fam Family) HierPriors {
+	if _, gaussian := fam.(Gaussian); fam == nil || gaussian {
+		return TableRstanarmPriors(t)
+	}
+	return TableBrmsPriors(t)
+}
+
+// Challenger returns the result of system s, or nil if s is not a challenger.
+func (r *BRiskResult) Challenger(s int) *BRiskChallenger {
+	for i := range r.Challengers {
+		if r.Challengers[i].System == s {
+			return &r.Challengers[i]
+		}
+	}
+	return nil
+}
+
+// DiffInterval is the central credible interval of S_s − S_champion at any
+// level, for rules that ask for another level than the result's.
+func (r *BRiskResult) DiffInterval(s int, level float64) (Estimate, error) {
+	if !(level > 0 && level < 1) {
+		return Estimate{}, fmt.Errorf("level %v: expected a probability strictly between 0 and 1", level)
+	}
+	if s < 0 || s >= len(r.Pool.Systems) || s == r.Champion {
+		return Estimate{}, errors.New("not a system other than the champion")
+	}
+	return intervalOf(r.Fit.SystemDiff(s, r.Champion), level), nil
+}
+
+// TopicsAtRisk are system s's topics at risk at any level: those whose
+// difference to the champion in the pool falls below the lower end of the
+// central posterior predictive interval at level. The predictive draws are
+// those BRisk used (same seed), so at the result's own level this is
+// Challenger(s).AtRisk. This is the entry point of the policy quantity
+// topics_at_risk.count.
+func (r *BRiskResult) TopicsAtRisk(s int, level float64) ([]TopicRisk, error) {
+	if !(level > 0 && level < 1) {
+		return nil, fmt.Errorf("level %v: expected a probability strictly between 0 and 1", level)
+	}
+	if s < 0 || s >= len(r.Pool.Systems) || s == r.Champion {
+		return nil, errors.New("not a system other than the champion")
+	}
+	topics, err := r.Fit.TopicRisks(r.Pool, r.Champion, s, level, r.Fit.Sampler.Options.Seed)
+	if err != nil {
+		return nil, err
+	}
+	var out []TopicRisk
+	for _, t := range topics {
+		if t.AtRisk {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+// SystemDiff returns the pooled draws (chains in order) of S_a − S_b.
+func (f *HierFit) SystemDiff(a, b int) []float64 {
+	da, db := f.Sampler.Draws[f.SystemIndex(a)], f.Sampler.Draws[f.SystemIndex(b)]
+	out := make([]float64, 0, f.Chains*f.Draws)
+	for m := range f.Chains {
+		for i := range f.Draws {
+			out = append(out, da[m][i]-db[m][i])
+		}
+	}
+	return out
+}
+
+// Pooled returns quantity v's draws, all chains in order.
+func (f *HierFit) Pooled(v int) []float64 {
+	out := make([]float64, 0, f.Chains*f.Draws)
+	for _, c := range f.Sampler.Draws[v] {
+		out = append(out, c...)
+	}
+	return out
+}
+
+// Interval is quantity v's posterior mean and central credible interval at
+// level (type-7 quantiles (1 − level)/2 and (1 + level)/2 of the draws).
+func (f *HierFit) Interval(v int, level float64) Estimate {
+	return intervalOf(f.Pooled(v), level)
+}
+
+func intervalOf(x []float64, level float64) Estimate {
+	lo, hi := tailProbs(level)
+	q := quantiles(x, lo, hi)
+	return Estimate{Mean: accurateMean(x), Lo: q[0], Hi: q[1]}
+}
+
+// tailProbs are the probabilities (1 − level)/2 and (1 + level)/2 of a
+// central interval, rounded to 12 decimals so that level 0.95 gives exactly
+// the 0.025 and 0.975 of VarSummary's quantiles ((1 − 0.95)/2 is
+// 0.025000000000000022 in floating point).
+func tailProbs(level float64) (lo, hi float64) {
+	r := func(p float64) float64 { return math.Round(p*1e12) / 1e12 }
+	return r((1 - level) / 2), r((1 + level) / 2)
+}
+
+// probBelow is the share of draws strictly below threshold.
+func probBelow(x []float64, threshold float64) float64 {
+	n := 0
+	for _, v := range x {
+		if v < threshold {
+			n++
+		}
+	}
+	return float64(n) / float64(len(x))
+}
+
+// PairwiseProb returns P[i][j] = P(S_i > S_j | data) for the listed systems,
+// from the joint draws (the diagonal is 0). This is the many-versus-many
+// comparison of Benham et al.'s "academic evaluation": one model for all
+// systems, whose partial pooling needs no multiple-comparison correction
+// (Gelman, Hill and Yajima 2012).
+func (f *HierFit) PairwiseProb(systems []int) [][]float64 {
+	k := len(systems)
+	d := make([][][]float64, k)
+	for i, s := range systems {
+		d[i] = f.Sampler.Draws[f.SystemIndex(s)]
+	}
+	cnt := make([][]int, k)
+	for i := range cnt {
+		cnt[i] = make([]int, k)
+	}
+	for m := range f.Chains {
+		for it := range f.Draws {
+			for i := range k {
+				xi := d[i][m][it]
+				for j := range k {
+					if xi > d[j][m][it] {
+						cnt[i][j]++
+					}
+				}
+			}
+		}
+	}
+	n := float64(f.Chains * f.Draws)
+	p := make([][]float64, k)
+	for i := range p {
+		p[i] = make([]float64, k)
+		for j := range p[i] {
+			p[i][j] = float64(cnt[i][j]) / n
+		}
+	}
+	return p
+}
+
+// ProbBest returns, for each listed system, the posterior probability that
+// its effect is the largest among them (the first on an exact tie).
+func (f *HierFit) ProbBest(systems []int) []float64 {
+	k := len(systems)
+	d := make([][][]float64, k)
+	for i, s := range systems {
+		d[i] = f.Sampler.Draws[f.SystemIndex(s)]
+	}
+	cnt := make([]int, k)
+	for m := range f.Chains {
+		for it := range f.Draws {
+			best := 0
+			for i := 1; i < k; i++ {
+				if d[i][m][it] > d[best][m][it] {
+					best = i
+				}
+			}
+			cnt[best]++
+		}
+	}
+	n := float64(f.Chains * f.Draws)
+	p := make([]float64, k)
+	for i, c := range cnt {
+		p[i] = float64(c) / n
+	}
+	return p
+}

@@ -1,0 +1,273 @@
+package bayes
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"slices"
+)
+
+// forecastStream offsets the PCG stream of posterior predictive draws, so
+// that they never share a stream with a sampler chain (streams 0, 1, …).
+const forecastStream = 1 << 40
+
+// replicates returns system s's posterior predictive replicates,
+// out[t][d] = y_rep[s, t] at pooled draw d (chains in order): for each draw,
+// μ = β0 + T_t + S_s and y_rep drawn from the family with that draw's σ (and
+// α). Topic by topic within a draw, from the source PCG(seed,
+// forecastStream + s), so that a system's replicates do not depend on which
+// other systems are forecast.
+func (f *HierFit) replicates(s int, seed uint64) [][]float64 {
+	r := rand.New(rand.NewPCG(seed, forecastStream+uint64(s)))
+	nT := len(f.Topics)
+	S := f.Chains * f.Draws
+	out := make([][]float64, nT)
+	for t := range out {
+		out[t] = make([]float64, S)
+	}
+	d := f.Sampler.Draws
+	_, gaussian := f.Family.(Gaussian)
+	gaussian = gaussian || f.Family == nil
+	extra := make([]float64, 0, 1)
+	k := 0
+	for m := range f.Chains {
+		for i := range f.Draws {
+			base := d[IdxIntercept][m][i] + d[f.SystemIndex(s)][m][i]
+			sigma := d[IdxSigma][m][i]
+			if !gaussian {
+				extra = extra[:0]
+				for j := range f.Family.Params() {
+					extra = append(extra, d[f.FamilyIndex(j)][m][i])
+				}
+			}
+			for t := range nT {
+				mu := base + d[f.TopicIndex(t)][m][i]
+				if gaussian {
+					out[t][k] = mu + sigma*r.NormFloat64()
+				} else {
+					out[t][k] = f.Family.Rand(r, mu, sigma, extra)
+				}
+			}
+			k++
+		}
+	}
+	return out
+}
+
+// Forecast is the posterior predictive interval of every cell of some systems.
+type Forecast struct {
+	Level   float64
+	Systems []int          // the forecast systems, rows of Cells
+	Cells   [][]Prediction // Cells[i][t]: system Systems[i] on topic t
+}
+
+// Prediction is a cell's observed score (NaN if missing) and its central
+// posterior predictive interval.
+type Prediction struct {
+	Observed, Lo, Hi float64
+}
+
+// Forecast returns the central level posterior predictive intervals of
+// every (system, topic) cell of the listed systems (nil: all) against the
+// scores of t (the table the model was fitted to), from one replicate per
+// posterior draw (Benham et al. 2020, Figures 3 and 8). Deterministic for a
+// seed; system s's replicates are the ones TopicRisks uses.
+func (f *HierFit) Forecast(t *Table, systems []int, level float64, seed uint64) (*Forecast, error) {
+	if err := f.checkForecast(t, level); err != nil {
+		return nil, err
+	}
+	if systems == nil {
+		for s := range f.Systems {
+			systems = append(systems, s)
+		}
+	}
+	fc := &Forecast{Level: level, Systems: systems}
+	lo, hi := tailProbs(level)
+	for _, s := range systems {
+		if s < 0 || s >= len(f.Systems) {
+			return nil, fmt.Errorf("system index %d out of range", s)
+		}
+		rep := f.replicates(s, seed)
+		row := make([]Prediction, len(f.Topics))
+		for j := range row {
+			q := quantilesInPlace(rep[j], lo, hi)
+			row[j] = Prediction{Observed: t.Scores[s][j], Lo: q[0], Hi: q[1]}
+		}
+		fc.Cells = append(fc.Cells, row)
+	}
+	return fc, nil
+}
+
+// TopicRisk is a system's difference to the champion on one topic, with the
+// central posterior predictive interval of that difference.
+type TopicRisk struct {
+	Index    int     // topic index
+	Topic    string  // topic name
+	Observed float64 // y[s,t] − y[champion,t] in the fitted table (d_w in a BRisk pool); NaN if a cell is missing
+	Lo, Hi   float64 // predictive interval of y_rep[s,t] − y_rep[champion,t]
+	AtRisk   bool    // Observed < Lo: a regression the model did not expect
+}
+
+// TopicRisks compares system s's per-topic differences to the champion in t
+// (the table the model was fitted to) with their posterior predictive
+// distribution: at every posterior draw both cells are replicated (as in
+// Forecast) and differenced, and the central level interval of those
+// differences is the topic's forecast. A topic is at risk when its observed
+// difference lies below the interval's lower end (for the BRisk pool at loss
+// weight w the observed difference is the risk-adjusted d_w; w = 1 is the
+// plain difference).
+//
+// In the hierarchical model the topic effect cancels from the difference, so
+// every topic shares one predictive distribution, S_s − S_champion plus the
+// difference of two errors; the per-topic intervals differ only by Monte
+// Carlo error.
+func (f *HierFit) TopicRisks(t *Table, champion, s int, level float64, seed uint64) ([]TopicRisk, error) {
+	if err := f.checkForecast(t, level); err != nil {
+		return nil, err
+	}
+	if champion < 0 || champion >= len(f.Systems) || s < 0 || s >= len(f.Systems) || s == champion {
+		return nil, fmt.Errorf("systems %d and %d: want two different systems of the fit", s, champion)
+	}
+	ys, yc := f.replicates(s, seed), f.replicates(champion, seed)
+	lo, hi := tailProbs(level)
+	out := make([]TopicRisk, len(f.Topics))
+	for j := range out {
+		d := ys[j]
+		for k, v := range yc[j] {
+			d[k] -= v
+		}
+		q := quantilesInPlace(d, lo, hi)
+		obs := t.Scores[s][j] - t.Scores[champion][j]
+		out[j] = TopicRisk{Index: j, Topic: f.Topics[j], Observed: obs, Lo: q[0], Hi: q[1], AtRisk: obs < q[0]}
+	}
+	return out, nil
+}
+
+func (f *HierFit) checkForecast(t *Table, level float64) error {
+	if !(level > 0 && level < 1) {
+		return fmt.Errorf("level %v: expected a probability strictly between 0 and 1", level)
+	}
+	if len(t.Systems) != len(f.Systems) || len(t.Topics) != len(f.Topics) || len(t.Scores) != len(f.Systems) {
+		return fmt.Errorf("the table (%d systems × %d topics) is not the fitted one (%d × %d)",
+			len(t.Systems), len(t.Topics), len(f.Systems), len(f.Topics))
+	}
+	return nil
+}
+
+// quantiles returns the type-7 quantiles of x at ps (see Quantile) without
+// changing x.
+func quantiles(x []float64, ps ...float64) []float64 {
+	return quantilesInPlace(slices.Clone(x), ps...)
+}
+
+// quantilesInPlace is quantiles by selection, reordering x: O(n) per
+// quantile rather than a sort's O(n log n). NaN if x is empty or holds NaN.
+func quantilesInPlace(x []float64, ps ...float64) []float64 {
+	out := make([]float64, len(ps))
+	n := len(x)
+	if n == 0 || slices.ContainsFunc(x, math.IsNaN) {
+		for i := range out {
+			out[i] = math.NaN()
+		}
+		return out
+	}
+	order := make([]int, len(ps))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		switch {
+		case ps[a] < ps[b]:
+			return -1
+		case ps[a] > ps[b]:
+			return 1
+		}
+		return 0
+	})
+	from := 0 // x[:from] holds the from smallest values, in place
+	for _, i := range order {
+		p := ps[i]
+		if math.IsNaN(p) {
+			out[i] = math.NaN()
+			continue
+		}
+		h := float64(n-1) * p
+		lo := int(math.Floor(h))
+		switch {
+		case lo < 0:
+			out[i] = minOf(x)
+			continue
+		case lo >= n-1:
+			out[i] = maxOf(x)
+			continue
+		}
+		if lo >= from {
+			selectKth(x[from:], lo-from)
+			from = lo
+		}
+		a := x[lo]
+		b := minOf(x[lo+1:])
+		out[i] = a + (h-float64(lo))*(b-a)
+	}
+	return out
+}
+
+func minOf(x []float64) float64 {
+	m := x[0]
+	for _, v := range x[1:] {
+		m = min(m, v)
+	}
+	return m
+}
+
+func maxOf(x []float64) float64 {
+	m := x[0]
+	for _, v := range x[1:] {
+		m = max(m, v)
+	}
+	return m
+}
+
+// selectKth reorders x so that x[k] is the k-th smallest (0-based), every
+// element before it ≤ x[k] and every element after it ≥ x[k] (Hoare's
+// quickselect with a median-of-three pivot and three-way partitioning,
+// falling back to sorting after 2·log₂n rounds so the worst case stays
+// O(n log n)). No NaN.
+func selectKth(x []float64, k int) {
+	lo, hi := 0, len(x) // the k-th smallest is in x[lo:hi]
+	budget := 2 * (bits.Len(uint(len(x))) + 1)
+	for hi-lo > 16 {
+		if budget == 0 {
+			slices.Sort(x[lo:hi])
+			return
+		}
+		budget--
+		a, b, c := x[lo], x[lo+(hi-lo)/2], x[hi-1]
+		p := max(min(a, b), min(max(a, b), c))
+		// three-way partition of x[lo:hi] around p: < p, == p, > p
+		lt, i, gt := lo, lo, hi
+		for i < gt {
+			switch v := x[i]; {
+			case v < p:
+				x[lt], x[i] = x[i], x[lt]
+				lt++
+				i++
+			case v > p:
+				gt--
+				x[gt], x[i] = x[i], x[gt]
+			default:
+				i++
+			}
+		}
+		switch {
+		case k < lt:
+			hi = lt
+		case k >= gt:
+			lo = gt
+		default:
+			return // x[k] == p, in place
+		}
+	}
+	slices.Sort(x[lo:hi])
+}

@@ -1,0 +1,221 @@
+package gate
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/gate/scores"
+)
+
+// BRisk in riskgate compare: Benham et al.'s Bayesian risk over the whole
+// pool (every system of the input, artifacts included), its column of Table 3
+// and the topics at risk.
+
+// CompareBRisk describes the BRisk fit of a comparison: the model, its
+// convergence, and the many-versus-many probabilities among the champion and
+// the challengers.
+type CompareBRisk struct {
+	Family      string            `json:"family"` // gaussian or skew_normal
+	Method      string            `json:"method"` // collapsed or general
+	LossWeight  float64           `json:"loss_weight"`
+	Level       float64           `json:"level"` // of every credible and predictive interval (not corrected: one joint model)
+	Priors      map[string]string `json:"priors"`
+	PoolSize    int               `json:"pool_size"` // systems in the risk-adjusted pool
+	Chains      int               `json:"chains"`
+	Draws       int               `json:"draws"` // per chain
+	TargetESS   float64           `json:"target_ess"`
+	MinESSBulk  JSONFloat         `json:"min_ess_bulk"`
+	MinESSTail  JSONFloat         `json:"min_ess_tail"`
+	MaxRhat     JSONFloat         `json:"max_rhat"`
+	Divergences int               `json:"divergences"`
+	Converged   bool              `json:"converged"`
+	// Systems are the champion and the challengers, the rows and columns of
+	// PGreater: PGreater[i][j] = P(S_i > S_j), and PBest[i] = P(S_i is the
+	// largest of them).
+	Systems  []string      `json:"systems"`
+	PGreater [][]JSONFloat `json:"p_greater"`
+	PBest    []JSONFloat   `json:"p_best"`
+	Warnings []string      `json:"warnings,omitempty"`
+}
+
+// CompareBRiskSystem is a system's effect S in the risk-adjusted pool with
+// its credible interval (Benham et al.'s BRisk⁻ is −mean [−hi, −lo]), and
+// for a challenger its difference to the champion, P(riskier) and the topics
+// at risk.
+type CompareBRiskSystem struct {
+	Mean         JSONFloat           `json:"mean"`
+	Lo           JSONFloat           `json:"lo"`
+	Hi           JSONFloat           `json:"hi"`
+	Diff         *CompareEstimate    `json:"diff,omitempty"`      // S_challenger − S_champion
+	PRiskier     *JSONFloat          `json:"p_riskier,omitempty"` // P(S_challenger < S_champion)
+	TopicsAtRisk *[]CompareTopicRisk `json:"topics_at_risk,omitempty"`
+}
+
+// CompareEstimate is a posterior mean with its credible interval.
+type CompareEstimate struct {
+	Mean JSONFloat `json:"mean"`
+	Lo   JSONFloat `json:"lo"`
+	Hi   JSONFloat `json:"hi"`
+}
+
+// CompareTopicRisk is a topic on which the challenger's risk-adjusted
+// difference to the champion (d_w) fell below its posterior predictive
+// interval [lo, hi].
+type CompareTopicRisk struct {
+	Topic    string    `json:"topic"`
+	Observed JSONFloat `json:"observed"`
+	Lo       JSONFloat `json:"lo"`
+	Hi       JSONFloat `json:"hi"`
+}
+
+func compareEstimate(e bayes.Estimate) *CompareEstimate {
+	return &CompareEstimate{JSONFloat(e.Mean), JSONFloat(e.Lo), JSONFloat(e.Hi)}
+}
+
+// fillCompareBRisk fits BRisk over every system of t and fills rep.BRisk and
+// each system's brisk object. rep.Systems must be in buildCompare's order
+// (champion, challengers, artifacts).
+func fillCompareBRisk(rep *CompareReport, t *scores.Table, champ int, challengers []int, order []int, cfg compareSettings) error {
+	opt := bayes.BRiskOptions{Challengers: challengers, Level: cfg.level,
+		Hier: bayes.HierOptions{Family: cfg.family, Sampler: bayes.NUTSOptions{Seed: cfg.seed}, TargetESS: cfg.targetESS}}
+	r, err := bayes.BRisk(bayesTable(t), champ, cfg.lossWeight, opt)
+	if err != nil {
+		return fmt.Errorf("BRisk: %w", err)
+	}
+	f := r.Fit
+	minB, minT, maxR := minMaxDiagnostics(f)
+	b := &CompareBRisk{Family: f.Family.Name(), Method: string(f.Method), LossWeight: r.W, Level: r.Level,
+		Priors: priorStrings(f.Priors, f.Family), PoolSize: len(t.Systems), Chains: f.Chains, Draws: f.Draws,
+		TargetESS: f.TargetESS, MinESSBulk: JSONFloat(minB), MinESSTail: JSONFloat(minT), MaxRhat: JSONFloat(maxR),
+		Divergences: f.Divergences, Converged: r.Converged, Warnings: r.Warnings}
+	compared := append([]int{champ}, challengers...)
+	for _, s := range compared {
+		b.Systems = append(b.Systems, t.Systems[s])
+	}
+	for _, row := range f.PairwiseProb(compared) {
+		var out []JSONFloat
+		for _, p := range row {
+			out = append(out, JSONFloat(p))
+		}
+		b.PGreater = append(b.PGreater, out)
+	}
+	for _, p := range f.ProbBest(compared) {
+		b.PBest = append(b.PBest, JSONFloat(p))
+	}
+	rep.BRisk = b
+	for i, s := range order {
+		e := r.Systems[s]
+		sys := &CompareBRiskSystem{Mean: JSONFloat(e.Mean), Lo: JSONFloat(e.Lo), Hi: JSONFloat(e.Hi)}
+		if c := r.Challenger(s); c != nil {
+			sys.Diff = compareEstimate(c.Diff)
+			sys.PRiskier = jsonFloatPtr(c.PRiskier)
+			at := []CompareTopicRisk{}
+			for _, tr := range c.AtRisk {
+				at = append(at, CompareTopicRisk{Topic: tr.Topic, Observed: JSONFloat(tr.Observed), Lo: JSONFloat(tr.Lo), Hi: JSONFloat(tr.Hi)})
+			}
+			sys.TopicsAtRisk = &at
+		}
+		rep.Systems[i].BRisk = sys
+	}
+	return nil
+}
+
+// briskCell is a system's BRisk cell of the Table 3 view: the effect and its
+// interval, negated (BRisk⁻) in the risk view.
+func (v *compareView) briskCell(s CompareSystem) string {
+	if s.BRisk == nil {
+		return "–"
+	}
+	m, lo, hi := float64(s.BRisk.Mean), float64(s.BRisk.Lo), float64(s.BRisk.Hi)
+	if v.risk {
+		m, lo, hi = -m, -hi, -lo
+	}
+	return rStyle.fixed(m, 3) + " " + rStyle.interval(lo, hi, 3)
+}
+
+// brisk writes the BRisk sections under Table 3: the fit, each challenger
+// against the champion, P(S_i > S_j), and the topics at risk.
+func (v *compareView) brisk(champ CompareSystem, chals []CompareSystem) {
+	b := v.rep.BRisk
+	if b == nil {
+		return
+	}
+	model := "Gaussian"
+	if b.Family == "skew_normal" {
+		model = "skew-normal"
+	}
+	status := "converged"
+	if !b.Converged {
+		status = "NOT CONVERGED: no evidence"
+	}
+	v.heading(fmt.Sprintf("BRisk: %s hierarchical model on the risk-adjusted pool (%s)", model, status))
+	v.para(fmt.Sprintf("%d systems, the champion's scores kept and every other's replaced by champion + d (losses × %s); %s intervals; "+
+		"%d chains × %d draws (%s sampler), min bulk-ESS %s, min tail-ESS %s, max R-hat %s, %d divergences.",
+		b.PoolSize, fmtG(b.LossWeight), pct(b.Level), b.Chains, b.Draws, b.Method,
+		rStyle.fixed(float64(b.MinESSBulk), 0), rStyle.fixed(float64(b.MinESSTail), 0), rStyle.fixed(float64(b.MaxRhat), 4), b.Divergences))
+	if len(chals) > 0 {
+		rows := [][]string{{"System", "S − S_champion " + pct(b.Level), "P(riskier)", "P(best)", "topics at risk"}}
+		rows = append(rows, []string{champ.Name, "–", "–", rStyle.p(float64(b.PBest[0])), "–"})
+		for i, s := range chals {
+			br := s.BRisk
+			n := 0
+			if br.TopicsAtRisk != nil {
+				n = len(*br.TopicsAtRisk)
+			}
+			rows = append(rows, []string{s.Name, rStyle.fixed(float64(br.Diff.Mean), 3) + " " + rStyle.interval(float64(br.Diff.Lo), float64(br.Diff.Hi), 3),
+				rStyle.p(float64(*br.PRiskier)), rStyle.p(float64(b.PBest[1+i])), strconv.Itoa(n)})
+		}
+		v.table(rows)
+		v.para("P(row system's effect > column system's), from the same draws (one model: no multiple-comparison correction):")
+		head := []string{"System"}
+		head = append(head, b.Systems...)
+		rows = [][]string{head}
+		for i, name := range b.Systems {
+			row := []string{name}
+			for j, p := range b.PGreater[i] {
+				if i == j {
+					row = append(row, "–")
+				} else {
+					row = append(row, rStyle.fixed(float64(p), 3))
+				}
+			}
+			rows = append(rows, row)
+		}
+		v.table(rows)
+	}
+	v.heading(fmt.Sprintf("Topics at risk (risk-adjusted difference d below its %s posterior predictive interval)", pct(b.Level)))
+	rows := [][]string{{"System", "Topic", "d", "predictive interval"}}
+	for _, s := range chals {
+		if s.BRisk == nil || s.BRisk.TopicsAtRisk == nil {
+			continue
+		}
+		for _, tr := range *s.BRisk.TopicsAtRisk {
+			rows = append(rows, []string{s.Name, tr.Topic, rStyle.fixed(float64(tr.Observed), 4), rStyle.interval(float64(tr.Lo), float64(tr.Hi), 4)})
+		}
+	}
+	if len(rows) == 1 {
+		v.para("None: every challenger's topics lie within what the model expects.")
+		return
+	}
+	v.table(rows)
+}
+
+// briskCSV are the brisk columns of the CSV view for one system.
+func briskCSV(s CompareSystem) []string {
+	out := make([]string, 8)
+	if s.BRisk == nil {
+		return out
+	}
+	b := s.BRisk
+	out[0], out[1], out[2] = csvFloat(b.Mean), csvFloat(b.Lo), csvFloat(b.Hi)
+	if b.Diff != nil {
+		out[3], out[4], out[5] = csvFloat(b.Diff.Mean), csvFloat(b.Diff.Lo), csvFloat(b.Diff.Hi)
+		out[6] = csvFloat(*b.PRiskier)
+		out[7] = strconv.Itoa(len(*b.TopicsAtRisk))
+	}
+	return out
+}
+
+// briskCSVHeader names briskCSV's columns.
+var briskCSVHeader = []string{"brisk_mean", "brisk_lo", "brisk_hi", "brisk_diff_mean", "brisk_diff_lo", "brisk_diff_hi", "brisk_p_riskier", "brisk_topics_at_risk"}

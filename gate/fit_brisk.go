@@ -1,0 +1,281 @@
+package gate
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/riskgate/riskgate/bayes"
+)
+
+// The BRisk parts of riskgate fit: the challengers against the champion in
+// the (risk-adjusted) pool with their topics at risk, the many-versus-many
+// probabilities, the posterior predictive intervals of every cell, the
+// pool-size sweep and the prior sensitivity.
+
+// fitBRisk is what BRisk adds to a fit report.
+type fitBRisk struct {
+	LossWeight  float64              `json:"loss_weight"` // 1: the plain scores
+	Level       float64              `json:"level"`
+	Challengers []fitBRiskChallenger `json:"challengers"`
+	// Systems are the champion and the challengers; PGreater[i][j] =
+	// P(S_i > S_j), PBest[i] = P(S_i is the largest of them).
+	Systems  []string   `json:"systems"`
+	PGreater [][]fitNum `json:"p_greater"`
+	PBest    []fitNum   `json:"p_best"`
+}
+
+type fitEstimate struct {
+	Mean fitNum `json:"mean"`
+	Lo   fitNum `json:"lo"`
+	Hi   fitNum `json:"hi"`
+}
+
+func fitEstimateOf(e bayes.Estimate) fitEstimate {
+	return fitEstimate{fitNum(e.Mean), fitNum(e.Lo), fitNum(e.Hi)}
+}
+
+// fitBRiskChallenger is a challenger against the champion in the pool.
+type fitBRiskChallenger struct {
+	Name     string         `json:"name"`
+	Diff     fitEstimate    `json:"diff"`      // S_challenger − S_champion
+	PRiskier fitNum         `json:"p_riskier"` // P(S_challenger < S_champion)
+	AtRisk   int            `json:"topics_at_risk"`
+	Topics   []fitTopicRisk `json:"topics"` // every topic, with its predictive interval
+}
+
+// fitTopicRisk is a challenger's difference to the champion on a topic
+// (risk-adjusted when the loss weight is not 1) and its posterior predictive
+// interval.
+type fitTopicRisk struct {
+	Topic    string `json:"topic"`
+	Observed fitNum `json:"observed"`
+	Lo       fitNum `json:"lo"`
+	Hi       fitNum `json:"hi"`
+	AtRisk   bool   `json:"at_risk"`
+}
+
+func newFitBRisk(r *bayes.BRiskResult) *fitBRisk {
+	b := &fitBRisk{LossWeight: r.W, Level: r.Level, Challengers: []fitBRiskChallenger{}}
+	compared := []int{r.Champion}
+	for _, c := range r.Challengers {
+		compared = append(compared, c.System)
+		fc := fitBRiskChallenger{Name: c.Name, Diff: fitEstimateOf(c.Diff), PRiskier: fitNum(c.PRiskier), AtRisk: len(c.AtRisk)}
+		for _, t := range c.Topics {
+			fc.Topics = append(fc.Topics, fitTopicRisk{t.Topic, fitNum(t.Observed), fitNum(t.Lo), fitNum(t.Hi), t.AtRisk})
+		}
+		b.Challengers = append(b.Challengers, fc)
+	}
+	for _, s := range compared {
+		b.Systems = append(b.Systems, r.Pool.Systems[s])
+	}
+	for _, row := range r.Fit.PairwiseProb(compared) {
+		var out []fitNum
+		for _, p := range row {
+			out = append(out, fitNum(p))
+		}
+		b.PGreater = append(b.PGreater, out)
+	}
+	for _, p := range r.Fit.ProbBest(compared) {
+		b.PBest = append(b.PBest, fitNum(p))
+	}
+	return b
+}
+
+// fitForecast is one cell's posterior predictive interval.
+type fitForecast struct {
+	System   string `json:"system"`
+	Topic    string `json:"topic"`
+	Observed fitNum `json:"observed"` // null when the cell is missing
+	Lo       fitNum `json:"lo"`
+	Hi       fitNum `json:"hi"`
+}
+
+func newFitForecasts(f *bayes.Forecast, t *bayes.Table) []fitForecast {
+	var out []fitForecast
+	for i, s := range f.Systems {
+		for j, c := range f.Cells[i] {
+			out = append(out, fitForecast{t.Systems[s], t.Topics[j], fitNum(c.Observed), fitNum(c.Lo), fitNum(c.Hi)})
+		}
+	}
+	return out
+}
+
+// fitSweepStep is one pool size of --pool-sweep.
+type fitSweepStep struct {
+	M           int                  `json:"m"`
+	Artifacts   []string             `json:"artifacts"`
+	Champion    fitEstimate          `json:"champion"`
+	Challengers []fitSweepSeparation `json:"challengers"`
+	Converged   bool                 `json:"converged"`
+	Warnings    []string             `json:"warnings,omitempty"`
+}
+
+type fitSweepSeparation struct {
+	Name     string      `json:"name"`
+	Effect   fitEstimate `json:"effect"`
+	Diff     fitEstimate `json:"diff"`
+	PRiskier fitNum      `json:"p_riskier"`
+	Gap      fitNum      `json:"gap"` // between the two credible intervals; negative: they overlap
+}
+
+func newFitSweep(steps []bayes.PoolSweepStep) []fitSweepStep {
+	var out []fitSweepStep
+	for _, s := range steps {
+		st := fitSweepStep{M: s.M, Artifacts: append([]string{}, s.Artifacts...), Champion: fitEstimateOf(s.Champion), Converged: s.Converged, Warnings: s.Warnings}
+		for _, c := range s.Challengers {
+			st.Challengers = append(st.Challengers, fitSweepSeparation{c.Name, fitEstimateOf(c.Effect), fitEstimateOf(c.Diff), fitNum(c.PRiskier), fitNum(c.Gap)})
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// fitPriorSensitivity is --prior-sensitivity's result.
+type fitPriorSensitivity struct {
+	Robust  bool                `json:"robust"`
+	Fits    []fitPriorFit       `json:"fits"`
+	Changes []bayes.PriorChange `json:"changes"`
+}
+
+type fitPriorFit struct {
+	Name        string            `json:"name"`
+	Priors      map[string]string `json:"priors"`
+	Converged   bool              `json:"converged"`
+	Challengers []fitPriorReading `json:"challengers"`
+	Warnings    []string          `json:"warnings,omitempty"`
+}
+
+type fitPriorReading struct {
+	Name     string      `json:"name"`
+	Diff     fitEstimate `json:"diff"`
+	PRiskier fitNum      `json:"p_riskier"`
+}
+
+func newFitPriorSensitivity(ps *bayes.PriorSensitivity) *fitPriorSensitivity {
+	out := &fitPriorSensitivity{Robust: ps.Robust, Changes: append([]bayes.PriorChange{}, ps.Changes...)}
+	for _, f := range ps.Fits {
+		pf := fitPriorFit{Name: f.Name, Priors: priorStrings(f.Priors, f.Family), Converged: f.Converged, Warnings: f.Warnings}
+		for _, c := range f.Challengers {
+			pf.Challengers = append(pf.Challengers, fitPriorReading{c.Name, fitEstimateOf(c.Diff), fitNum(c.PRiskier)})
+		}
+		out.Fits = append(out.Fits, pf)
+	}
+	return out
+}
+
+// parsePoolSweep reads --pool-sweep: pool sizes separated by commas.
+func parsePoolSweep(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		m, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || m < 0 {
+			return nil, fmt.Errorf("--pool-sweep %q: expected artifact counts ≥ 0 separated by commas, e.g. 1,5,10,20,40", s)
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// writeBRiskText writes the text or markdown sections of the BRisk parts.
+func (r *fitReport) writeBRiskText(w io.Writer, md bool, heading func(string)) {
+	b := r.BRisk
+	if b != nil && len(b.Challengers) > 0 {
+		pool := "the scores"
+		if b.LossWeight != 1 {
+			pool = fmt.Sprintf("the risk-adjusted pool (losses × %s)", fmtG(b.LossWeight))
+		}
+		heading(fmt.Sprintf("Risk against the champion in %s", pool))
+		rows := [][]string{{b.Systems[0], "–", fitCell(float64(b.PBest[0]), 3), "–"}}
+		for i, c := range b.Challengers {
+			rows = append(rows, []string{c.Name, fitCell(float64(c.PRiskier), 3), fitCell(float64(b.PBest[1+i]), 3), strconv.Itoa(c.AtRisk)})
+		}
+		fitTable(w, md, []string{"system", "P(riskier)", "P(best)", "topics at risk"}, rows)
+		heading("P(row system's effect > column system's)")
+		rows = rows[:0]
+		for i, name := range b.Systems {
+			row := []string{name}
+			for j, p := range b.PGreater[i] {
+				if i == j {
+					row = append(row, "–")
+				} else {
+					row = append(row, fitCell(float64(p), 3))
+				}
+			}
+			rows = append(rows, row)
+		}
+		fitTable(w, md, append([]string{"system"}, b.Systems...), rows)
+		heading(fmt.Sprintf("Topics at risk (difference to the champion below its %s posterior predictive interval)", pct(b.Level)))
+		rows = rows[:0]
+		for _, c := range b.Challengers {
+			for _, t := range c.Topics {
+				if t.AtRisk {
+					rows = append(rows, []string{c.Name, t.Topic, fitCell(float64(t.Observed), 4), fitCell(float64(t.Lo), 4), fitCell(float64(t.Hi), 4)})
+				}
+			}
+		}
+		if len(rows) == 0 {
+			fmt.Fprintf(w, "none\n\n")
+		} else {
+			fitTable(w, md, []string{"challenger", "topic", "difference", "lo", "hi"}, rows)
+		}
+	}
+	if len(r.PoolSweep) > 0 {
+		heading("Pool-size sweep (top-m artifacts by mean score)")
+		var rows [][]string
+		for _, s := range r.PoolSweep {
+			conv := ""
+			if !s.Converged {
+				conv = " NOT CONVERGED"
+			}
+			for _, c := range s.Challengers {
+				rows = append(rows, []string{strconv.Itoa(s.M) + conv, c.Name, fitCell(float64(c.Diff.Mean), 4), fitCell(float64(c.Diff.Lo), 4), fitCell(float64(c.Diff.Hi), 4),
+					fitCell(float64(c.PRiskier), 3), fitCell(float64(c.Gap), 4)})
+			}
+		}
+		fitTable(w, md, []string{"m", "challenger", "S − S_champion", "lo", "hi", "P(riskier)", "interval gap"}, rows)
+	}
+	if ps := r.PriorSensitivity; ps != nil {
+		verdict := "robust: no challenger's interval sign or P(riskier) ≥ 0.95 changes"
+		if !ps.Robust {
+			verdict = "NOT robust"
+		}
+		heading("Prior sensitivity (" + verdict + ")")
+		var rows [][]string
+		for _, f := range ps.Fits {
+			conv := ""
+			if !f.Converged {
+				conv = " (NOT CONVERGED)"
+			}
+			for _, c := range f.Challengers {
+				rows = append(rows, []string{f.Name + conv, c.Name, fitCell(float64(c.Diff.Mean), 4), fitCell(float64(c.Diff.Lo), 4), fitCell(float64(c.Diff.Hi), 4), fitCell(float64(c.PRiskier), 3)})
+			}
+		}
+		fitTable(w, md, []string{"priors", "challenger", "S − S_champion", "lo", "hi", "P(riskier)"}, rows)
+		for _, f := range ps.Fits {
+			fmt.Fprintf(w, "%s: intercept ~ %s; sigma ~ %s; %s; %s", f.Name, f.Priors["intercept"], f.Priors["sigma"],
+				priorPhrase("sd_topic", f.Priors["sd_topic"]), priorPhrase("sd_system", f.Priors["sd_system"]))
+			if a, ok := f.Priors["alpha"]; ok {
+				fmt.Fprintf(w, "; alpha ~ %s", a)
+			}
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintln(w)
+		for _, c := range ps.Changes {
+			fmt.Fprintf(w, "- %s under %s: %s %s → %s\n", c.Challenger, c.Set, c.Quantity, c.Base, c.Alt)
+		}
+		if len(ps.Changes) > 0 {
+			fmt.Fprintln(w)
+		}
+	}
+}
+
+// priorPhrase is "name ~ prior", or "name = τ·sigma, …" for rstanarm's
+// relative group SDs.
+func priorPhrase(name, prior string) string {
+	if strings.HasPrefix(prior, "τ") {
+		return name + " = " + prior
+	}
+	return name + " ~ " + prior
+}
