@@ -364,11 +364,6 @@ func (g *gateRun) warn(c int, what string, warnings []string) {
 	}
 }
 
-// bayesTable is the score table as package bayes takes it.
-func (g *gateRun) bayesTable() *bayes.Table {
-	return &bayes.Table{Systems: g.t.Systems, Topics: g.t.Topics, Scores: g.t.Scores}
-}
-
 // bayesFit fits the hierarchical model to the raw scores, once.
 func (g *gateRun) bayesFit() *fitted {
 	if g.bayes != nil {
@@ -376,7 +371,7 @@ func (g *gateRun) bayesFit() *fitted {
 	}
 	g.prog.Phase(fmt.Sprintf("fitting the hierarchical model (%d systems × %d topics)", len(g.t.Systems), len(g.t.Topics)))
 	g.timed("bayes", func() {
-		g.bayes = g.fit(PoolRaw, 0, g.bayesTable())
+		g.bayes = g.fitRaw()
 	})
 	g.record(policies.AnalysisBayes, g.bayes)
 	return g.bayes
@@ -391,24 +386,38 @@ func (g *gateRun) record(a policies.Analysis, f *fitted) {
 	g.ran[a] = true
 }
 
-// fit fits the hierarchical model with the policy's settings to t.
-func (g *gateRun) fit(pool string, w float64, t *bayes.Table) *fitted {
-	res := &FitResult{Pool: pool, LossWeight: w}
-	if g.p.Model.Family != policies.Gaussian {
-		res.Unavailable = fmt.Sprintf("the %s likelihood (model.family) is not available in this build; only gaussian is", g.p.Model.Family)
-		return &fitted{res: res}
+// hierOptions are the policy's settings of a hierarchical fit: its family,
+// chains, target ESS, R-hat limit and seed. With t, the priors are the
+// family's reference priors on t (rstanarm's for the Gaussian, brms's for the
+// skew normal); without, the caller's model chooses them on its own pool.
+func (g *gateRun) hierOptions(t *bayes.Table) bayes.HierOptions {
+	fam, err := parseFamily(string(g.p.Model.Family))
+	if err != nil {
+		panic("gate: a parsed policy holds an unknown family: " + err.Error()) // policies validates model.family
 	}
 	opt := bayes.HierOptions{
+		Family:    fam,
 		Sampler:   bayes.NUTSOptions{Chains: g.p.Model.Chains, Seed: g.p.Seed},
 		TargetESS: float64(g.p.Model.TargetESS),
 		RhatMax:   g.p.Model.MaxRhat,
 	}
-	f, err := bayes.FitHier(t, opt)
+	if t != nil {
+		p := bayes.DefaultPriors(t, fam)
+		opt.Priors = &p
+	}
+	return opt
+}
+
+// fitRaw fits the hierarchical model to the raw scores of every system.
+func (g *gateRun) fitRaw() *fitted {
+	res := &FitResult{Pool: PoolRaw}
+	t := bayesTable(g.t)
+	f, err := bayes.FitHier(t, g.hierOptions(t))
 	if err != nil {
 		res.Unavailable = "the hierarchical model could not be fitted: " + err.Error()
 		return &fitted{res: res}
 	}
-	return summarizeFit(f, res, t, g.roles, g.ruleLevels(pool), g.ropes(pool), g.p.Seed, g.p.Model.MaxRhat)
+	return summarizeFit(f, res, t, g.roles, g.ruleLevels(PoolRaw), g.ropes(PoolRaw), g.p.Seed, g.p.Model.MaxRhat)
 }
 
 // ruleLevels are the credible levels the rules ask of the difference δ in

@@ -2,8 +2,6 @@ package gate
 
 import (
 	"fmt"
-	"math"
-	"math/rand/v2"
 	"slices"
 	"strings"
 
@@ -74,10 +72,6 @@ func probLess(draws []float64, threshold float64) float64 {
 // predictiveLevel is the level of the per-topic predictive intervals.
 const predictiveLevel = 0.95
 
-// maxPredictiveDraws caps the posterior draws each predictive interval is
-// simulated from, so that large tables stay fast.
-const maxPredictiveDraws = 4000
-
 // densityPoints is the size of the grid of Comparison.Density.
 const densityPoints = 64
 
@@ -87,9 +81,9 @@ const densityPoints = 64
 // of δ), per-topic predictive intervals of the champion and the challengers
 // (replicates drawn from a stream of seed), and the sampler's diagnostics.
 func summarizeFit(f *bayes.HierFit, res *FitResult, t *bayes.Table, roles policies.Roles, levels []float64, ropes []policies.Query, seed uint64, maxRhat float64) *fitted {
-	res.Family = string(policies.Gaussian)
+	res.Family = f.Family.Name()
 	res.Method = string(f.Method)
-	res.Priors = priorWords(f.Priors)
+	res.Priors = priorStrings(f.Priors, f.Family)
 	res.Converged = f.Converged
 	res.Warnings = slices.Clone(f.Warnings)
 
@@ -102,25 +96,24 @@ func summarizeFit(f *bayes.HierFit, res *FitResult, t *bayes.Table, roles polici
 		}
 		return roleArtifact
 	}
-	// Every quantity of the model, summarised in parallel (each on its own).
-	names := []string{"intercept", "sigma", "sd_topic", "sd_system"}
+	// Every quantity of the model, summarised in parallel (each on its own):
+	// intercept, sigma, sd_topic, sd_system, the topics, the systems, then
+	// the family's parameters (alpha for the skew normal).
 	effects := make([]Effect, len(f.Names))
 	parallel.Each(len(f.Names), func(v int) {
-		var name, r string
+		name, r := f.Names[v], ""
 		switch {
-		case v < len(names):
-			name = names[v]
-		case v < f.SystemIndex(0):
+		case v >= f.TopicIndex(0) && v < f.SystemIndex(0):
 			name = f.Topics[v-f.TopicIndex(0)]
-		default:
+		case v >= f.SystemIndex(0) && v < f.SystemIndex(len(f.Systems)):
 			name = f.Systems[v-f.SystemIndex(0)]
 			r = role(name)
 		}
 		effects[v] = effectOf(name, r, f.Summary[v], pooled(f.DrawsOf(v)))
 	})
-	res.Parameters = effects[:len(names)]
+	res.Parameters = append(slices.Clone(effects[:f.TopicIndex(0)]), effects[f.SystemIndex(len(f.Systems)):]...)
 	res.Topics = effects[f.TopicIndex(0):f.SystemIndex(0)]
-	res.Systems = effects[f.SystemIndex(0):]
+	res.Systems = effects[f.SystemIndex(0):f.SystemIndex(len(f.Systems))]
 
 	out := &fitted{res: res, diffs: map[string][]float64{}}
 	champ := slices.Index(f.Systems, roles.Champion)
@@ -139,14 +132,10 @@ func summarizeFit(f *bayes.HierFit, res *FitResult, t *bayes.Table, roles polici
 		res.Comparisons = append(res.Comparisons, compare(c, chains, d, levels, ropes))
 	}
 
-	compared := append([]string{roles.Champion}, roles.Challengers...)
-	res.Predictive = predictive(f, t, compared, seed)
+	res.Predictive = predictive(f, t, append([]string{roles.Champion}, roles.Challengers...), seed)
 	res.Diagnostics = diagnostics(f, maxRhat)
 	return out
 }
-
-// predictiveStream is the PCG stream of the predictive replicates ("pred").
-const predictiveStream = 0x70726564
 
 // pooled returns the draws of all chains, one chain after the other.
 func pooled(chains [][]float64) []float64 {
@@ -221,44 +210,29 @@ func density(y, d []float64) Density {
 	return out
 }
 
-// predictive simulates, for every topic of each named system, replicates
-// y_rep = β0 + T_t + S_s + σ·z (z ~ N(0, 1)) from up to maxPredictiveDraws
-// posterior draws spread evenly over the chains, and returns their mean and
-// central predictiveLevel interval beside the observed score. Each cell
-// draws its z from its own stream PCG(seed, predictiveStream + cell), so the
-// result does not depend on how the cells are spread over goroutines.
+// predictive returns the posterior predictive interval of every cell of the
+// named systems (bayes.HierFit.Forecast: one replicate per posterior draw,
+// from the fit's family, the source PCG(seed, …) per system), with the
+// predictive mean: E[y_rep] = E[β0] + E[T_t] + E[S_s], as the family's μ is
+// its mean (the Gaussian's, and brms's skew normal's).
 func predictive(f *bayes.HierFit, t *bayes.Table, systems []string, seed uint64) []Prediction {
-	S := f.Chains * f.Draws
-	n := min(S, maxPredictiveDraws)
-	// The chain and iteration of each of the n draws used.
-	chain, iter := make([]int, n), make([]int, n)
-	beta, sigma := make([]float64, n), make([]float64, n)
-	d := f.Sampler.Draws
-	for k := range n {
-		g := k * S / n
-		chain[k], iter[k] = g/f.Draws, g%f.Draws
-		beta[k], sigma[k] = d[bayes.IdxIntercept][chain[k]][iter[k]], d[bayes.IdxSigma][chain[k]][iter[k]]
+	idx := make([]int, len(systems))
+	for i, name := range systems {
+		idx[i] = slices.Index(f.Systems, name)
 	}
-	nT := len(f.Topics)
-	out := make([]Prediction, len(systems)*nT)
-	parallel.For(len(out), 0, func() func(int) {
-		y := make([]float64, n)
-		return func(cell int) {
-			name, j := systems[cell/nT], cell%nT
-			s := slices.Index(f.Systems, name)
-			topic, system := d[f.TopicIndex(j)], d[f.SystemIndex(s)]
-			r := rand.New(rand.NewPCG(seed, predictiveStream+uint64(cell)))
-			sum := 0.0
-			for k := range n {
-				y[k] = beta[k] + topic[chain[k]][iter[k]] + system[chain[k]][iter[k]] + sigma[k]*r.NormFloat64()
-				sum += y[k]
-			}
-			slices.Sort(y)
-			out[cell] = Prediction{System: name, Topic: f.Topics[j], Observed: JSONFloat(t.Scores[s][j]),
-				Mean: JSONFloat(sum / float64(n)), Lo: JSONFloat(bayes.QuantileSorted(y, (1-predictiveLevel)/2)),
-				Hi: JSONFloat(bayes.QuantileSorted(y, (1+predictiveLevel)/2)), Level: predictiveLevel}
+	fc, err := f.Forecast(t, idx, predictiveLevel, seed)
+	if err != nil {
+		return nil // t is the fitted table and the level valid: cannot happen
+	}
+	mean := func(v int) float64 { return f.Summary[v].Mean }
+	var out []Prediction
+	for i, s := range fc.Systems {
+		for j, p := range fc.Cells[i] {
+			out = append(out, Prediction{System: f.Systems[s], Topic: f.Topics[j], Observed: JSONFloat(p.Observed),
+				Mean: JSONFloat(mean(bayes.IdxIntercept) + mean(f.TopicIndex(j)) + mean(f.SystemIndex(s))),
+				Lo:   JSONFloat(p.Lo), Hi: JSONFloat(p.Hi), Level: fc.Level})
 		}
-	})
+	}
 	return out
 }
 
@@ -271,22 +245,7 @@ func diagnostics(f *bayes.HierFit, maxRhat float64) *Diagnostics {
 	for _, e := range f.EBFMI {
 		d.EBFMI = append(d.EBFMI, JSONFloat(e))
 	}
-	worstR, worstB, worstT := math.Inf(-1), math.Inf(1), math.Inf(1)
-	for _, s := range f.Summary {
-		worstR, worstB, worstT = nanMax(worstR, s.Rhat), nanMin(worstB, s.ESSBulk), nanMin(worstT, s.ESSTail)
-	}
+	worstB, worstT, worstR := minMaxDiagnostics(f)
 	d.WorstRhat, d.WorstESSBulk, d.WorstESSTail = JSONFloat(worstR), JSONFloat(worstB), JSONFloat(worstT)
 	return d
-}
-
-// priorWords names the priors of a fit as rstanarm prints them.
-func priorWords(p bayes.HierPriors) map[string]string {
-	m := map[string]string{"intercept": p.Intercept.String(), "sigma": p.Sigma.String()}
-	if p.Relative {
-		m["sd_topic"] = "τ·sigma, τ ~ " + p.SDTopic.String()
-		m["sd_system"] = "τ·sigma, τ ~ " + p.SDSystem.String()
-	} else {
-		m["sd_topic"], m["sd_system"] = p.SDTopic.String(), p.SDSystem.String()
-	}
-	return m
 }

@@ -58,8 +58,8 @@ func readOut(t *testing.T, dir, name string) string {
 // every report is rendered from result.json alone.
 func TestGateExampleGolden(t *testing.T) {
 	code, stdout, stderr, dir := gateRunOut(t, "--example")
-	if code != ExitInconclusive {
-		t.Errorf("exit %d, want 3 (inconclusive while BRisk is unavailable)\n%s", code, stderr)
+	if code != ExitPass {
+		t.Errorf("exit %d, want 0 (ship candidate-better)\n%s", code, stderr)
 	}
 	if stderr != "" {
 		t.Errorf("stderr: %q", stderr)
@@ -72,7 +72,7 @@ func TestGateExampleGolden(t *testing.T) {
 	}
 	checkReportsFromJSON(t, files)
 	checkMarkdownStructure(t, files["report.md"])
-	checkJUnit(t, files["junit.xml"], 9, 1, 6)
+	checkJUnit(t, files["junit.xml"], 9, 3, 1)
 }
 
 // checkReportsFromJSON reads result.json back and checks that it renders
@@ -316,17 +316,24 @@ func TestGateDeterministic(t *testing.T) {
 	}
 }
 
-// A fit that does not converge, and a likelihood this build cannot fit,
-// make the Bayesian rules inconclusive, never passing.
+// A fit that does not converge, and a model that cannot be fitted, make the
+// Bayesian rules inconclusive, never passing.
 func TestGateBayesianFailsClosed(t *testing.T) {
 	small := filepath.Join("testdata", "gate_small.csv")
-	for _, c := range []struct{ model, want string }{
-		{"{max_rhat: 1.0000001, target_ess: 100}", "the Bayesian fit did not converge: R-hat of"},
-		{"{family: skew_normal}", "the skew_normal likelihood (model.family) is not available in this build"},
+	var flat strings.Builder
+	flat.WriteString("system,topic,score\n")
+	for _, s := range []string{"prod", "cand-a", "art"} {
+		for _, q := range []string{"q1", "q2", "q3"} {
+			flat.WriteString(s + "," + q + ",0.5\n")
+		}
+	}
+	for _, c := range []struct{ model, input, want string }{
+		{"{max_rhat: 1.0000001, target_ess: 100}", small, "the Bayesian fit did not converge: R-hat of"},
+		{"{target_ess: 100}", writeTemp(t, "flat.csv", flat.String()), "the hierarchical model could not be fitted: every score in the table is the same"},
 	} {
 		policy := writeTemp(t, "p.yaml", "version: 1\nname: t\nchampion: prod\nchallengers: [\"cand-*\"]\nmodel: "+c.model+
-			"\nrules:\n  - {id: better, quantity: bayes.p_better, at_least: 0}\n")
-		code, out, stderr := runMain(t, "gate", "--policy", policy, "--format", "json", small)
+			"\nloss_weight: 2\nrules:\n  - {id: better, quantity: bayes.p_better, at_least: 0}\n  - {id: safe, quantity: brisk.p_riskier, at_most: 1}\n")
+		code, out, stderr := runMain(t, "gate", "--policy", policy, "--format", "json", c.input)
 		if code != ExitInconclusive {
 			t.Errorf("model %s: exit %d, want 3\n%s", c.model, code, stderr)
 			continue
@@ -338,6 +345,9 @@ func TestGateBayesianFailsClosed(t *testing.T) {
 		for _, ch := range r.Decision.Challengers {
 			if rr := ch.Rules[0]; rr.Outcome != policies.OutcomeInconclusive || !strings.Contains(rr.Reason, c.want) {
 				t.Errorf("model %s, %s: %s (%s); want inconclusive: %s", c.model, ch.Name, rr.Outcome, rr.Reason, c.want)
+			}
+			if rr := ch.Rules[1]; rr.Outcome != policies.OutcomeInconclusive {
+				t.Errorf("model %s, %s: BRisk rule %s (%s); want inconclusive", c.model, ch.Name, rr.Outcome, rr.Reason)
 			}
 		}
 	}
@@ -386,7 +396,8 @@ func TestGateMissingCells(t *testing.T) {
 // terminal; without it nothing (TestGateExampleGolden checks stderr is empty).
 func TestGateProgressLines(t *testing.T) {
 	code, _, stderr := runMain(t, "gate", "--example", "--progress", "--format", "json")
-	if code == ExitError || stderr != "riskgate: fitting the hierarchical model (44 systems × 50 topics)…\n" {
+	want := "riskgate: fitting the hierarchical model (44 systems × 50 topics)…\nriskgate: fitting BRisk at loss weight 5 (44 systems × 50 topics)…\n"
+	if code == ExitError || stderr != want {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }
