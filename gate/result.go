@@ -236,10 +236,10 @@ type FitResult struct {
 	Pool       string  `json:"pool"`                  // PoolRaw or PoolRiskAdjusted
 	LossWeight float64 `json:"loss_weight,omitempty"` // the risk-adjusted pool's w
 	// Unavailable says why there is no fit (requirements unmet, the model
-	// failed, the analysis is not in this build); the other fields are then empty.
+	// could not be fitted); the other fields are then empty.
 	Unavailable string `json:"unavailable,omitempty"`
 
-	Family string            `json:"family,omitempty"` // likelihood: gaussian
+	Family string            `json:"family,omitempty"` // likelihood: gaussian or skew_normal
 	Method string            `json:"method,omitempty"` // sampler path: collapsed or general
 	Priors map[string]string `json:"priors,omitempty"`
 	// Converged is false when any R-hat exceeds the policy's max_rhat, any
@@ -248,7 +248,8 @@ type FitResult struct {
 	Converged bool     `json:"converged"`
 	Warnings  []string `json:"warnings,omitempty"`
 
-	// Parameters are intercept, sigma, sd_topic and sd_system.
+	// Parameters are intercept, sigma, sd_topic and sd_system, then the
+	// family's own (alpha, the skewness of the skew normal).
 	Parameters []Effect `json:"parameters,omitempty"`
 	// Systems are the system effects S_s of every system, in data order.
 	Systems []Effect `json:"systems,omitempty"`
@@ -323,9 +324,9 @@ type Density struct {
 }
 
 // Prediction is the posterior predictive distribution of one observation
-// y_st (a replicated y_st = β0 + T_t + S_s + e_st per draw): its mean and
-// central interval, beside the observed value (risk-adjusted in the
-// risk-adjusted pool).
+// y_st (one replicate y_st = β0 + T_t + S_s + e_st per posterior draw, e_st
+// from the family): its mean and central interval, beside the observed value
+// (risk-adjusted in the risk-adjusted pool). These are Figure 8's intervals.
 type Prediction struct {
 	System   string    `json:"system"`
 	Topic    string    `json:"topic"`
