@@ -202,7 +202,7 @@ func mdReport(b *strings.Builder, r *Result, lim mdLimits) {
 	mdRules(b, r, lim)
 	mdRiskTable(b, r, lim)
 	mdBayes(b, r, lim)
-	mdTopicsAtRisk(b, r, lim)
+	mdBRisk(b, r, lim)
 	mdDiagnostics(b, r, lim)
 	mdProvenance(b, r, lim)
 }
@@ -394,37 +394,63 @@ func cmpDesc(a, c float64) int {
 	return 0
 }
 
-func mdTopicsAtRisk(b *strings.Builder, r *Result, lim mdLimits) {
-	if len(r.BRisk) == 0 {
-		return
-	}
-	b.WriteString("### Topics at risk (BRisk)\n\n")
+// mdBRisk writes, for each BRisk fit, each challenger's difference to the
+// champion in the risk-adjusted pool with P(riskier), and its topics at risk.
+func mdBRisk(b *strings.Builder, r *Result, lim mdLimits) {
 	for _, f := range r.BRisk {
+		fmt.Fprintf(b, "### BRisk: losses count %s times\n\n", fmtG(f.LossWeight))
 		if f.Unavailable != "" {
-			fmt.Fprintf(b, "_Losses counted %s times: %s._\n\n", fmtG(f.LossWeight), mdSentence(f.Unavailable, lim.text))
+			fmt.Fprintf(b, "_No fit: %s._\n\n", mdSentence(f.Unavailable, lim.text))
 			continue
 		}
 		if !f.Converged {
-			fmt.Fprintf(b, "**The BRisk fit at w = %s did not converge: its rules are inconclusive.**\n\n", fmtG(f.LossWeight))
+			b.WriteString("**The fit did not converge: its rules are inconclusive** (see Diagnostics).\n\n")
 		}
-		for i, tr := range f.TopicsAtRisk {
+		atRisk := map[string]TopicsAtRisk{}
+		for _, tr := range f.TopicsAtRisk {
+			if tr.Level == predictiveLevel {
+				atRisk[tr.Challenger] = tr
+			}
+		}
+		rows := [][]string{{"Challenger", "P(riskier than champion)", "Difference δ", "95% interval", "Topics at risk"}}
+		for i, c := range f.Comparisons {
 			if i >= lim.challengers {
-				cutNote(b, len(f.TopicsAtRisk)-i, "challengers")
 				break
 			}
-			fmt.Fprintf(b, "**%s** (w = %s): %d topic(s) below the %s predictive interval",
-				mdName(tr.Challenger), fmtG(f.LossWeight), len(tr.Topics), pct(tr.Level))
-			if len(tr.Topics) == 0 {
-				b.WriteString(".\n\n")
+			lo, hi := math.NaN(), math.NaN()
+			for _, in := range c.Intervals {
+				if in.Level == 0.95 {
+					lo, hi = float64(in.Lo), float64(in.Hi)
+				}
+			}
+			n := "–"
+			if tr, ok := atRisk[c.Challenger]; ok {
+				n = fmt.Sprint(len(tr.Topics))
+			}
+			rows = append(rows, []string{mdName(c.Challenger), dashStyle.p(float64(c.PWorse)), num(c.Diff.Mean, 4),
+				fmt.Sprintf("[%s, %s]", num(JSONFloat(lo), 4), num(JSONFloat(hi), 4)), n})
+		}
+		mdTable(b, "lrrrr", rows)
+		cutNote(b, len(f.Comparisons)-(len(rows)-1), "challengers")
+		b.WriteString("δ is the challenger's system effect minus the champion's in the risk-adjusted pool; a topic is at risk when its risk-adjusted difference falls below its 95% posterior predictive interval.\n\n")
+
+		shown := 0
+		for _, c := range f.Comparisons {
+			tr, ok := atRisk[c.Challenger]
+			if !ok || len(tr.Topics) == 0 {
 				continue
 			}
-			b.WriteString("\n\n")
-			rows := [][]string{{"Topic", "Observed difference", "Predictive interval"}}
-			for _, t := range tr.Topics[:min(len(tr.Topics), lim.topicsAtRisk)] {
-				rows = append(rows, []string{mdName(t.Topic), num(t.Observed, 3), fmt.Sprintf("[%s, %s]", num(t.Lo, 3), num(t.Hi, 3))})
+			if shown >= lim.challengers {
+				break
 			}
-			mdTable(b, "lrr", rows)
-			cutNote(b, len(tr.Topics)-(len(rows)-1), "topics")
+			shown++
+			fmt.Fprintf(b, "Topics at risk of **%s**:\n\n", mdName(tr.Challenger))
+			trows := [][]string{{"Topic", "Risk-adjusted difference", "Predictive interval"}}
+			for _, t := range tr.Topics[:min(len(tr.Topics), lim.topicsAtRisk)] {
+				trows = append(trows, []string{mdName(t.Topic), num(t.Observed, 3), fmt.Sprintf("[%s, %s]", num(t.Lo, 3), num(t.Hi, 3))})
+			}
+			mdTable(b, "lrr", trows)
+			cutNote(b, len(tr.Topics)-(len(trows)-1), "topics")
 		}
 	}
 }
