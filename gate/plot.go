@@ -85,6 +85,7 @@ func newPlot() *plot.Plot {
 	p.X.Tick.Label.Font = plotFont(11)
 	p.Y.Tick.Label.Font = plotFont(11)
 	p.Legend.TextStyle.Font = plotFont(10)
+	p.X.Tick.Marker, p.Y.Tick.Marker = cleanTicks{}, cleanTicks{}
 	return p
 }
 
@@ -297,6 +298,24 @@ func (cv *curve) Plot(c draw.Canvas, p *plot.Plot) {
 // dashed is the line style of reference lines.
 func dashed(c color.Color) draw.LineStyle {
 	return draw.LineStyle{Color: c, Width: vg.Points(0.75), Dashes: []vg.Length{vg.Points(3), vg.Points(3)}}
+}
+
+// cleanTicks are gonum/plot's default ticks with their labels in the
+// shortest form ("25", not "25.00").
+type cleanTicks struct{}
+
+func (cleanTicks) Ticks(lo, hi float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i, t := range ticks {
+		if t.Label != "" {
+			v := t.Value
+			if v == 0 {
+				v = 0 // no "-0"
+			}
+			ticks[i].Label = strconv.FormatFloat(v, 'g', 10, 64)
+		}
+	}
+	return ticks
 }
 
 // nominalTicks labels the integer positions 0, 1, … of a categorical axis

@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/riskgate/riskgate/bayes"
@@ -177,8 +178,9 @@ func topicIntervals(f *FitResult) htmlFigure {
 	}
 	p.Add(&refLine{At: 0, Style: dashed(colArtifact)})
 	p.Add(iv)
-	fig.render(p, topicPlotWidth(len(keep)), h, "Topic effects with 95% credible intervals")
-	fig.Wide = topicPlotWidth(len(keep)) > plotWidth
+	w := topicPlotWidth(len(keep), 12)
+	fig.render(p, w, h, "Topic effects with 95% credible intervals")
+	fig.Wide = w > plotWidth
 	fig.Caption = "Posterior topic effects T_t (Benham et al., Figure 4, bottom): dot the posterior mean, thick line the 50% and thin line the 95% credible interval; low effects are hard topics, on which every system scores low."
 	return fig
 }
@@ -337,13 +339,23 @@ func predictivePlot(challenger string, index int, lf labelledFit, champion strin
 				rest = append(rest, pr)
 			}
 		}
-		kept := slices.Clone(risky)
-		for _, i := range spread(len(rest), max(maxPredictiveTopics-len(risky), 2)) {
+		// Every topic at risk (up to the cap), and others evenly spread.
+		var kept []Prediction
+		for _, i := range spread(len(risky), maxPredictiveTopics) {
+			kept = append(kept, risky[i])
+		}
+		for _, i := range spread(len(rest), max(maxPredictiveTopics-len(kept), 2)) {
 			kept = append(kept, rest[i])
 		}
 		slices.SortStableFunc(kept, func(a, b Prediction) int { return cmpAsc(float64(a.Mean), float64(b.Mean)) })
-		fig.Notes = append(fig.Notes, fmt.Sprintf("%d topics: the %d topics at risk and %d others evenly spread by the champion's predicted score are drawn; result.json has every one.",
-			len(order), len(risky), len(kept)-len(risky)))
+		note := fmt.Sprintf("%d topics: %d of them are drawn, evenly spread by the champion's predicted score", len(order), len(kept))
+		switch nr := min(len(risky), maxPredictiveTopics); {
+		case nr == len(risky) && nr > 0:
+			note += fmt.Sprintf(", every topic at risk (%d) among them", nr)
+		case nr > 0:
+			note += fmt.Sprintf(", %d of the %d topics at risk among them", nr, len(risky))
+		}
+		fig.Notes = append(fig.Notes, note+"; result.json has every one.")
 		order = kept
 	}
 
@@ -396,7 +408,7 @@ func predictivePlot(challenger string, index int, lf labelledFit, champion strin
 		p.X.Tick.Marker = rankTicks{}
 	}
 	p.Add(band, ivChamp, ivChal, obsChamp, obsChal, ring)
-	w := vg.Length(max(plotWidth, 120+18*len(order)))
+	w := topicPlotWidth(len(order), 18)
 	fig.Wide = w > plotWidth
 	fig.render(p, w, h, "Per-topic 95% predictive intervals of the champion and the challenger with the observed scores")
 	return fig
@@ -411,23 +423,37 @@ func topicAxis(p *plot.Plot, names []string) {
 	p.X.Tick.Length = 2
 }
 
-// rankTicks labels a topic axis by rank (1-based) at round numbers.
+// rankTicks labels a topic axis by rank (1-based) every 1, 2 or 5 × 10^k
+// topics, about eight labels in all.
 type rankTicks struct{}
 
 func (rankTicks) Ticks(lo, hi float64) []plot.Tick {
-	var out []plot.Tick
-	for _, t := range (plot.DefaultTicks{}).Ticks(lo+1, hi+1) {
-		t.Value--
-		if t.Label != "" {
-			t.Label = fmt.Sprint(int(math.Round(t.Value + 1)))
+	n := hi - lo
+	step := math.Pow(10, math.Floor(math.Log10(math.Max(n/8, 1))))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if n/(m*step) <= 10 {
+			step *= m
+			break
 		}
-		out = append(out, t)
+	}
+	var out []plot.Tick
+	for rank := step; rank-1 <= hi; rank += step {
+		if rank-1 >= lo {
+			out = append(out, plot.Tick{Value: rank - 1, Label: strconv.FormatFloat(rank, 'f', -1, 64)})
+		}
 	}
 	return out
 }
 
-// topicPlotWidth is the width of a plot with n topics side by side.
-func topicPlotWidth(n int) vg.Length { return vg.Length(max(plotWidth, 120+12*n)) }
+// topicPlotWidth is the width of a plot of n topics side by side: perTopic
+// points each when their names are written under the axis, else a fixed
+// width that shows the shape of the whole.
+func topicPlotWidth(n, perTopic int) vg.Length {
+	if n > maxTopicLabels {
+		return plotWidth
+	}
+	return vg.Length(max(plotWidth, 120+perTopic*n))
+}
 
 func longestRunes(names []string) int {
 	n := 0
@@ -477,7 +503,7 @@ func noRiskFitReason(r *Result) string {
 	var why []string
 	for _, f := range r.BRisk {
 		if f != nil && f.Unavailable != "" {
-			why = append(why, fmt.Sprintf("at w = %s, %s", fmtG(f.LossWeight), f.Unavailable))
+			why = append(why, fmt.Sprintf("at w = %s, %s", fmtG(f.LossWeight), strings.TrimSuffix(f.Unavailable, ".")))
 		}
 	}
 	if len(why) == 0 {
@@ -492,7 +518,7 @@ func fitMissing(f *FitResult, what string) string {
 	case f == nil:
 		return "No Bayesian fit in this run: no rule of the policy uses a bayes.*, rope.* or brisk.* quantity, so there are no " + what + " to draw."
 	case f.Unavailable != "":
-		return "No Bayesian fit: " + f.Unavailable + "."
+		return "No Bayesian fit: " + strings.TrimSuffix(f.Unavailable, ".") + "."
 	case len(f.Systems) == 0:
 		return "The fit has no " + what + "."
 	}

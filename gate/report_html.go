@@ -617,6 +617,7 @@ h3{margin:20px 0 8px;font-size:16px}
 table{border-collapse:collapse;margin:8px 0 12px;font-size:13px}
 th,td{border:1px solid var(--line);padding:3px 8px;text-align:left;vertical-align:top}
 th{background:var(--bg2)}
+table.data td:first-child{white-space:nowrap}
 td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 tr.champion td{background:#eef5fb}
 tr.bad td{background:#fff1f0}
@@ -852,7 +853,7 @@ var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 <footer><p>Written by {{.Tool}} (result schema version {{.SchemaVersion}}). result.json beside this page holds every number. <a href="#top">Back to the top</a></p></footer>
 </body>
 </html>
-{{define "table"}}<div class="scroll"><table>
+{{define "table"}}<div class="scroll"><table class="data">
 <thead><tr>{{range .Head}}<th>{{.}}</th>{{end}}</tr></thead>
 <tbody>
 {{- range $i, $row := .Rows}}

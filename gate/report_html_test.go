@@ -305,3 +305,51 @@ func BenchmarkHTMLReport(b *testing.B) {
 		}
 	}
 }
+
+func TestSpread(t *testing.T) {
+	for _, c := range []struct {
+		n, k int
+		want []int
+	}{
+		{5, 10, []int{0, 1, 2, 3, 4}},
+		{10, 4, []int{0, 3, 6, 9}},
+		{995, 60, nil},
+	} {
+		got := spread(c.n, c.k)
+		if c.want != nil && fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("spread(%d, %d) = %v, want %v", c.n, c.k, got, c.want)
+		}
+		if len(got) != min(c.n, c.k) || got[0] != 0 || got[len(got)-1] != c.n-1 {
+			t.Errorf("spread(%d, %d) = %v: want %d indices from 0 to %d", c.n, c.k, got, min(c.n, c.k), c.n-1)
+		}
+		for i := 1; i < len(got); i++ {
+			if got[i] <= got[i-1] {
+				t.Errorf("spread(%d, %d) = %v: not increasing", c.n, c.k, got)
+			}
+		}
+	}
+}
+
+// The plots' SVG is an element for the page: no XML prologue, our root tag
+// (its aria-label escaped), the font with its fallbacks.
+func TestInlineSVG(t *testing.T) {
+	p := newPlot()
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 1, 0, 1
+	p.Y.Tick.Marker = nominalTicks([]string{"a <b>"})
+	svg, err := renderSVG(p, 200, 100, `x "<y>"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(svg)
+	if !strings.HasPrefix(s, `<svg class="plot" viewBox="0 0 200 100" width="200" height="100" role="img" aria-label="x &#34;&lt;y&gt;&#34;">`) {
+		t.Errorf("root tag: %.200s", s)
+	}
+	for _, bad := range []string{"<?xml", "<!--", "xmlns", svgFontFamily} {
+		if strings.Contains(s, bad) {
+			t.Errorf("the SVG contains %q", bad)
+		}
+	}
+	if !strings.Contains(s, ">a &lt;b&gt;</text>") || !strings.Contains(s, svgFontFallback) || !strings.HasSuffix(s, "</svg>\n") {
+		t.Errorf("the SVG lacks its escaped label, its font fallbacks or its end: %s", s)
+	}
+}
