@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
+
+	"github.com/riskgate/riskgate/internal/parallel"
 )
 
 // Bayesian comparison of two classifiers on the same test set, after Zhang,
@@ -86,6 +86,20 @@ func (c JointCounts) NNeg() int { return c.Neg[0] + c.Neg[1] + c.Neg[2] + c.Neg[
 
 // N returns the number of documents.
 func (c JointCounts) N() int { return c.NPos() + c.NNeg() }
+
+// Right returns the numbers of documents A and B each classify correctly.
+func (c JointCounts) Right() (a, b int) {
+	a = c.Pos[Both11] + c.Pos[OnlyA10] + c.Neg[OnlyB01] + c.Neg[Both00]
+	b = c.Pos[Both11] + c.Pos[OnlyB01] + c.Neg[OnlyA10] + c.Neg[Both00]
+	return a, b
+}
+
+// OnlyRight returns the numbers of documents that only A, and only B,
+// classifies correctly: on positives the predictions (1,0) and (0,1), on
+// negatives (0,1) and (1,0).
+func (c JointCounts) OnlyRight() (a, b int) {
+	return c.Pos[OnlyA10] + c.Neg[OnlyB01], c.Pos[OnlyB01] + c.Neg[OnlyA10]
+}
 
 // ConfusionA returns classifier A's confusion counts.
 func (c JointCounts) ConfusionA() Confusion {
@@ -351,13 +365,10 @@ type ClassifierRow struct {
 	// because it treats A and B alike, and has a kink at 0 that a kernel
 	// estimate would flatten by 5–7% under uniform priors).
 	BayesFactor BayesFactor
-	// Classical tests the paper tabulates beside: per category and micro, the
-	// sign test (s-test) and the proportions test (p-test) on accuracies;
-	// for the macro row, the sign test (S-test) and paired t-test (T-test)
-	// over the categories' measures (Yang & Liu, SIGIR 1999).
-	Sign  SignTest
-	PTest ProportionTest // per category and micro
-	TTest ClassicalTest  // macro only
+	// (The classical tests Zhang et al. tabulate beside, Yang & Liu's, are
+	// package risk's: SignTest of JointCounts.OnlyRight and ProportionTest of
+	// JointCounts.Right per category and micro; Pair.Sign and Pair.PairedT
+	// of the categories' SampleA and SampleB for macro.)
 }
 
 // ClassifierResult is the outcome of CompareClassifiers.
@@ -454,8 +465,6 @@ func CompareClassifiers(cats []Category, opt ClassifierOptions) (*ClassifierResu
 		r := summaries[c]
 		r.N, r.NPos = cat.Counts.N(), cat.Counts.NPos()
 		r.SampleA, r.SampleB = opt.Measure.Of(cat.Counts.ConfusionA()), opt.Measure.Of(cat.Counts.ConfusionB())
-		r.Sign = AccuracySignTest(cat.Counts)
-		r.PTest = AccuracyProportionTest(cat.Counts)
 		res.Rows = append(res.Rows, r)
 		pooled = pooled.Plus(cat.Counts)
 		sampleA = append(sampleA, r.SampleA)
@@ -468,43 +477,16 @@ func CompareClassifiers(cats []Category, opt ClassifierOptions) (*ClassifierResu
 		macro := row("macro", "macro", post.MacroA, post.MacroB, SymmetricDensity(diffDraws(prior.MacroA, prior.MacroB), 0))
 		macro.N, macro.NPos = pooled.N(), pooled.NPos()
 		macro.SampleA, macro.SampleB = meanDefined(sampleA), meanDefined(sampleB)
-		macro.Sign, macro.TTest = MacroTests(sampleA, sampleB)
-		macro.PTest = ProportionTest{Z: math.NaN(), P: math.NaN(), AccuracyA: math.NaN(), AccuracyB: math.NaN()}
 		micro := row("micro", "micro", post.MicroA, post.MicroB, SymmetricDensity(diffDraws(prior.MicroA, prior.MicroB), 0))
 		micro.N, micro.NPos = pooled.N(), pooled.NPos()
 		micro.SampleA, micro.SampleB = opt.Measure.Of(sumConfusion(cats, true)), opt.Measure.Of(sumConfusion(cats, false))
-		micro.Sign = AccuracySignTest(pooled)
-		micro.PTest = AccuracyProportionTest(pooled)
-		micro.TTest = nanClassical()
 		res.Rows = append(res.Rows, macro, micro)
-	}
-	for i := range res.Rows {
-		if res.Rows[i].Kind == "category" {
-			res.Rows[i].TTest = nanClassical()
-		}
 	}
 	return res, nil
 }
 
-// parallelFor calls f(0) … f(n−1) on up to GOMAXPROCS goroutines.
-func parallelFor(n int, f func(i int)) {
-	next := make(chan int, n)
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), n) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				f(i)
-			}
-		}()
-	}
-	wg.Wait()
-}
+// parallelFor calls f(0) … f(n−1) on up to GOMAXPROCS goroutines (parallel.Each).
+func parallelFor(n int, f func(i int)) { parallel.Each(n, f) }
 
 func sumConfusion(cats []Category, a bool) Confusion {
 	var s Confusion
@@ -540,9 +522,4 @@ func meanDefined(x []float64) float64 {
 		return math.NaN()
 	}
 	return s / float64(n)
-}
-
-func nanClassical() ClassicalTest {
-	n := math.NaN()
-	return ClassicalTest{MeanDiff: n, T: n, DF: n, P: n, PTwoSided: n, Lo: n, Hi: n, Level: n, Glass1: n, Glass2: n, R: n}
 }

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/riskgate/riskgate/internal/shared"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -59,9 +58,19 @@ func TestJointCounts(t *testing.T) {
 	if c.N() != 9 || c.NPos() != 5 || c.NNeg() != 4 {
 		t.Errorf("N %d NPos %d NNeg %d", c.N(), c.NPos(), c.NNeg())
 	}
-	// s-test: A right & B wrong = Pos(1,0) + Neg(0,1) = 3; B right & A wrong = Pos(0,1) + Neg(1,0) = 1.
-	if s := AccuracySignTest(c); s.Wins != 3 || s.Losses != 1 {
-		t.Errorf("sign test %+v", s)
+	// s-test counts: A right & B wrong = Pos(1,0) + Neg(0,1) = 3; B right & A wrong = Pos(0,1) + Neg(1,0) = 1.
+	if a, b := c.OnlyRight(); a != 3 || b != 1 {
+		t.Errorf("only A right %d, only B right %d; want 3, 1", a, b)
+	}
+	if a, b := c.Right(); a != 6 || b != 4 {
+		t.Errorf("A right %d, B right %d; want 6 (TP 3 + TN 3), 4 (TP 2 + TN 2)", a, b)
+	}
+	// The p-test's table (risk.TestProportionTest): A right on 160 of 200, B on 140.
+	// On positives A predicts 1 on (1,1)+(1,0) = 90, B on (1,1)+(0,1) = 70; on
+	// negatives A predicts 0 on (0,1)+(0,0) = 70, B on (1,0)+(0,0) = 70.
+	p := JointCounts{Pos: [4]int{60, 30, 10, 0}, Neg: [4]int{20, 10, 10, 60}}
+	if a, b := p.Right(); a != 160 || b != 140 || p.N() != 200 {
+		t.Errorf("right %d and %d of %d; want 160 and 140 of 200", a, b, p.N())
 	}
 }
 
@@ -183,8 +192,8 @@ func TestCompareClassifiersAverages(t *testing.T) {
 	if want := opt.Measure.Of(pooled.ConfusionA()); math.Abs(micro.SampleA-want) > 1e-15 {
 		t.Errorf("micro sample %v, want %v", micro.SampleA, want)
 	}
-	if micro.Sign != AccuracySignTest(pooled) || micro.N != 600 {
-		t.Errorf("micro sign test %+v, N %d", micro.Sign, micro.N)
+	if micro.N != 600 {
+		t.Errorf("micro N %d", micro.N)
 	}
 	for _, r := range res.Rows {
 		if r.Diff.ROPE.Decision == "" || math.IsNaN(r.BayesFactor.BF01) {
@@ -212,63 +221,6 @@ func TestCompareClassifiersErrors(t *testing.T) {
 	bad.ROPE = ROPE{0.1, -0.1}
 	if _, err := CompareClassifiers([]Category{{"x", JointCounts{Pos: [4]int{1}, Neg: [4]int{1}}}}, bad); err == nil {
 		t.Error("reversed ROPE: no error")
-	}
-}
-
-// binom.test(k, n)$p.value in R 4.2 for the (k, n) below, and the sign tests
-// of ../shared/reference/r_freq/rb04_pairs.csv (sign_pos, sign_neg, p_sign).
-func TestBinomialTwoSidedMatchesR(t *testing.T) {
-	for _, c := range []struct {
-		k, n int
-		want float64
-	}{
-		{7, 20, 0.26317596435546875}, {3, 5, 1}, {0, 10, 0.0019531250000000004},
-		{60, 100, 0.056887933640980867}, {513, 1000, 0.42920977720914366}, {12, 40, 0.016589003374974733},
-	} {
-		if got := BinomialTwoSidedHalf(c.k, c.n); math.Abs(got-c.want) > 1e-12*c.want {
-			t.Errorf("binom.test(%d, %d): %.17g, want %.17g", c.k, c.n, got, c.want)
-		}
-	}
-	rows := readCSV(t, shared.Path(t, "reference/r_freq/rb04_pairs.csv"))
-	head := map[string]int{}
-	for i, h := range rows[0] {
-		head[h] = i
-	}
-	for _, row := range rows[1:] {
-		pos, neg := int(atof(t, row[head["sign_pos"]])), int(atof(t, row[head["sign_neg"]]))
-		want := atof(t, row[head["p_sign"]])
-		if got := NewSignTest(pos, neg).P; math.Abs(got-want) > 1e-8*want {
-			t.Errorf("%s: sign test %d/%d p = %v, R %v", row[head["system"]], pos, neg, got, want)
-		}
-	}
-}
-
-// The p-test: Z = (pa − pb)/√(2p(1−p)/n), p-value 2Φ(−|Z|); with pa = 0.8,
-// pb = 0.7, n = 200: p = 0.75, Z = 0.1/√(0.001875) = 2.3094010767585034,
-// and R's 2*pnorm(-2.3094010767585034) = 0.020921335337794.
-func TestAccuracyProportionTest(t *testing.T) {
-	// A right on 160 of 200, B on 140: on positives A predicts 1 on (1,1)+(1,0) = 90,
-	// B on (1,1)+(0,1) = 70; on negatives A predicts 0 on (0,1)+(0,0) = 70, B on (1,0)+(0,0) = 70.
-	c := JointCounts{Pos: [4]int{60, 30, 10, 0}, Neg: [4]int{20, 10, 10, 60}}
-	p := AccuracyProportionTest(c)
-	if p.AccuracyA != 0.8 || p.AccuracyB != 0.7 {
-		t.Fatalf("accuracies %v %v", p.AccuracyA, p.AccuracyB)
-	}
-	if math.Abs(p.Z-2.3094010767585034) > 1e-12 || math.Abs(p.P-0.020921335337794) > 1e-12 {
-		t.Errorf("Z = %.17g, p = %.17g", p.Z, p.P)
-	}
-}
-
-// The macro-level T-test is the paired t-test of the categories' scores:
-// R's t.test(c(.6,.5,.7,.4), c(.5,.45,.72,.3), paired=TRUE) gives
-// (options(digits=17)) t = 2.0250370845489343, df = 3, p.value = 0.13599335601467524.
-func TestMacroTests(t *testing.T) {
-	sign, tt := MacroTests([]float64{0.6, 0.5, 0.7, 0.4, math.NaN()}, []float64{0.5, 0.45, 0.72, 0.3, 0.1})
-	if sign.Wins != 3 || sign.Losses != 1 {
-		t.Errorf("S-test %+v", sign)
-	}
-	if math.Abs(tt.T-2.0250370845489343) > 1e-12 || tt.DF != 3 || math.Abs(tt.PTwoSided-0.13599335601467524) > 1e-12 {
-		t.Errorf("T-test t=%v df=%v p=%v", tt.T, tt.DF, tt.PTwoSided)
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"sync"
 	"testing"
+
+	"github.com/riskgate/riskgate/internal/cputime"
 )
 
 // benchDraws returns nv variables of m chains × n draws from AR(1) processes
@@ -61,11 +63,11 @@ func BenchmarkSummarizeAll(b *testing.B) {
 					fftFromLag = 0
 				}
 				b.ResetTimer()
-				cpu := processCPU()
+				cpu := cputime.Process()
 				for range b.N {
 					SummarizeAll(vars, 0)
 				}
-				b.ReportMetric(float64(processCPU()-cpu)/1e6/float64(b.N), "cpu-ms/op")
+				b.ReportMetric(float64(cputime.Process()-cpu)/1e6/float64(b.N), "cpu-ms/op")
 			})
 		}
 	}

@@ -5,12 +5,14 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/riskgate/riskgate/internal/shared"
 )
 
 // edgeCases reads testdata/posterior_edge_draws.csv: synthetic draws made by
 // testdata/posterior_edge.R (R 4.2.2, posterior 1.4.0), case → chains[m][i].
 func edgeCases(t *testing.T) (order []string, cases map[string][][]float64) {
-	rows := readCSV(t, "testdata/posterior_edge_draws.csv")
+	rows := shared.ReadCSV(t, "testdata/posterior_edge_draws.csv")
 	cases = map[string][][]float64{}
 	for _, r := range rows[1:] {
 		name := r[0]
@@ -38,7 +40,7 @@ func edgeCases(t *testing.T) (order []string, cases map[string][][]float64) {
 // testdata/posterior_edge.R. Tolerance 1e-10 relative; NA must be NaN.
 func TestDiagnosticsEdgeCasesMatchPosterior(t *testing.T) {
 	_, cases := edgeCases(t)
-	rows := readCSV(t, "testdata/posterior_edge_values.csv")
+	rows := shared.ReadCSV(t, "testdata/posterior_edge_values.csv")
 	worst := 0.0
 	for _, r := range rows[1:] {
 		name, measure := r[0], r[1]

@@ -1,9 +1,7 @@
 package bayes
 
 import (
-	"encoding/csv"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,7 +13,7 @@ import (
 // iteration, then one per variable; rows chain-major) into vars[v][m][i].
 func readRefDraws(tb testing.TB) (names []string, vars [][][]float64) {
 	tb.Helper()
-	rows := readCSV(tb, shared.Path(tb, "reference/diagnostics/draws.csv"))
+	rows := shared.ReadCSV(tb, shared.Path(tb, "reference/diagnostics/draws.csv"))
 	names = rows[0][2:]
 	chainOf := map[string]int{}
 	vars = make([][][]float64, len(names))
@@ -37,20 +35,6 @@ func readRefDraws(tb testing.TB) (names []string, vars [][][]float64) {
 		}
 	}
 	return names, vars
-}
-
-func readCSV(tb testing.TB, path string) [][]string {
-	tb.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return rows
 }
 
 // relErr is |got − want|/|want|, or |got| when want is 0; 0 when both are NaN.
@@ -90,7 +74,7 @@ var roundedRhat = map[string]float64{"iid_normal": 0.999994300519472, "scaled_ch
 func TestSummarizeMatchesPosterior(t *testing.T) {
 	names, vars := readRefDraws(t)
 	rounded := draws15Digits(t)
-	ref := readCSV(t, shared.Path(t, "reference/diagnostics/summary.csv"))
+	ref := shared.ReadCSV(t, shared.Path(t, "reference/diagnostics/summary.csv"))
 	field := map[string]func(VarSummary) float64{
 		"mean": func(s VarSummary) float64 { return s.Mean }, "median": func(s VarSummary) float64 { return s.Median },
 		"sd": func(s VarSummary) float64 { return s.SD }, "mad": func(s VarSummary) float64 { return s.MAD },
@@ -154,7 +138,7 @@ func TestSummarizeMatchesPosterior(t *testing.T) {
 // draws15Digits reports whether reference/diagnostics/draws.csv holds values
 // rounded to 15 significant digits (R's write.csv default) rather than exact ones.
 func draws15Digits(tb testing.TB) bool {
-	rows := readCSV(tb, shared.Path(tb, "reference/diagnostics/draws.csv"))
+	rows := shared.ReadCSV(tb, shared.Path(tb, "reference/diagnostics/draws.csv"))
 	most := 0
 	for _, r := range rows[1:min(len(rows), 200)] {
 		for _, f := range r[2:] {

@@ -19,7 +19,7 @@ type rstanarmRow struct {
 func readRstanarmSummary(tb testing.TB, path string) map[string]rstanarmRow {
 	tb.Helper()
 	out := map[string]rstanarmRow{}
-	for _, r := range readCSV(tb, path)[1:] {
+	for _, r := range shared.ReadCSV(tb, path)[1:] {
 		v := make([]float64, 7)
 		for i := range v {
 			var err error

@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"math"
 	"reflect"
-	"runtime"
 	"slices"
 	"strconv"
-	"sync"
-	"sync/atomic"
+
+	"github.com/riskgate/riskgate/internal/jsonfloat"
+	"github.com/riskgate/riskgate/internal/parallel"
+	"github.com/riskgate/riskgate/internal/stats"
 )
 
 // Quantile returns the p-quantile of x by R's default definition (type 7):
@@ -94,24 +95,11 @@ func HDISorted(y []float64, prob float64) (lo, hi float64) {
 	return y[i], y[i+k]
 }
 
-// Mean returns the arithmetic mean of x.
-func Mean(x []float64) float64 {
-	s := 0.0
-	for _, v := range x {
-		s += v
-	}
-	return s / float64(len(x))
-}
+// Mean returns the arithmetic mean of x (internal/stats, as in risk and gate).
+func Mean(x []float64) float64 { return stats.Mean(x) }
 
 // SD returns the sample standard deviation of x (denominator n−1, as R's sd).
-func SD(x []float64) float64 {
-	m := Mean(x)
-	s := 0.0
-	for _, v := range x {
-		s += (v - m) * (v - m)
-	}
-	return math.Sqrt(s / float64(len(x)-1))
-}
+func SD(x []float64) float64 { return math.Sqrt(stats.Variance(x)) }
 
 // MAD returns the median absolute deviation scaled by 1.4826 to estimate the
 // standard deviation of normal data (R's mad with its defaults).
@@ -200,28 +188,13 @@ func Summarize(chains [][]float64) VarSummary {
 // depend on workers: each variable is summarised on its own.
 func SummarizeAll(vars [][][]float64, workers int) []VarSummary {
 	out := make([]VarSummary, len(vars))
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = min(workers, len(vars))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			w := newWorkspace()
-			for {
-				v := int(next.Add(1)) - 1
-				if v >= len(vars) {
-					return
-				}
-				m, n := shape(vars[v])
-				out[v] = w.summarize(vars[v], m, n)
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.For(len(vars), workers, func() func(int) {
+		w := newWorkspace()
+		return func(v int) {
+			m, n := shape(vars[v])
+			out[v] = w.summarize(vars[v], m, n)
+		}
+	})
 	return out
 }
 
@@ -272,11 +245,7 @@ func (s VarSummary) MarshalJSON() ([]byte, error) {
 		}
 		b = strconv.AppendQuote(b, t.Field(i).Tag.Get("json"))
 		b = append(b, ':')
-		if f := v.Field(i).Float(); math.IsNaN(f) || math.IsInf(f, 0) {
-			b = append(b, "null"...)
-		} else {
-			b = strconv.AppendFloat(b, f, 'g', -1, 64)
-		}
+		b = jsonfloat.Append(b, v.Field(i).Float())
 	}
 	return append(b, '}'), nil
 }

@@ -15,7 +15,7 @@ import (
 // in order of first appearance. Test helper: package bayes does no I/O.
 func readLongCSV(tb testing.TB, path string) *Table {
 	tb.Helper()
-	rows := readCSV(tb, path)
+	rows := shared.ReadCSV(tb, path)
 	t := &Table{}
 	si, ti := map[string]int{}, map[string]int{}
 	type cell struct {

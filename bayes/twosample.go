@@ -256,7 +256,7 @@ type TwoSampleOptions struct {
 	Paired   bool    // Sakai's paired model (default: unpaired)
 	Draws    int     // posterior draws; default 100,000 (Sakai's T)
 	Seed     uint64  // seed of the random stream
-	CredMass float64 // mass of credible intervals, HDIs and the classical CI; default 0.95
+	CredMass float64 // mass of credible intervals and HDIs; default 0.95
 	// Thresholds of P(quantity > threshold); Sakai's defaults are 0 for the
 	// difference, 0.2 for Glass's Δ and 0.9 for ρ (DefaultTwoSampleOptions).
 	Thresholds TwoSampleThresholds
@@ -290,11 +290,10 @@ type TwoSampleResult struct {
 	Draws  int
 	Seed   uint64
 	// Quantities are, in order, diff = μ1 − μ2, glass1 = diff/σ1,
-	// glass2 = diff/σ2 and (paired only) rho.
+	// glass2 = diff/σ2 and (paired only) rho. (The classical tests Sakai
+	// tabulates beside them are package risk's: Pair.PairedT, Pair.Pearson,
+	// TwoSamples.WelchT, GlassDelta.)
 	Quantities []Quantity
-	// Classical is the paired t-test (paired) or Welch's t-test (unpaired),
-	// which Sakai tabulates beside the Bayesian results.
-	Classical ClassicalTest
 	// AcceptanceRate of the paired model's rejection sampler (NaN unpaired).
 	AcceptanceRate float64
 	Warnings       []string
@@ -311,8 +310,8 @@ func (r *TwoSampleResult) Quantity(name string) (Quantity, bool) {
 }
 
 // CompareTwoSystems runs Sakai's paired or unpaired Bayesian test of system 1
-// (scores x1) against system 2 (x2) and the matching classical t-test. For the
-// paired model x1[j] and x2[j] must be the same topic.
+// (scores x1) against system 2 (x2). For the paired model x1[j] and x2[j]
+// must be the same topic.
 func CompareTwoSystems(x1, x2 []float64, opt TwoSampleOptions) (*TwoSampleResult, error) {
 	def := DefaultTwoSampleOptions()
 	if opt.Draws == 0 {
@@ -340,14 +339,10 @@ func CompareTwoSystems(x1, x2 []float64, opt TwoSampleOptions) (*TwoSampleResult
 		d, err = SamplePaired(x1, x2, opt.Draws, r)
 		if err == nil {
 			res.AcceptanceRate = float64(d.Len()) / float64(d.Proposals)
-			res.Classical = PairedTTest(x1, x2, opt.CredMass)
 		}
 	} else {
 		res.Model = "unpaired"
 		d, err = SampleUnpaired(x1, x2, opt.Draws, r)
-		if err == nil {
-			res.Classical = WelchTTest(x1, x2, opt.CredMass)
-		}
 	}
 	if err != nil {
 		return nil, err

@@ -4,57 +4,11 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"testing"
 
 	"github.com/riskgate/riskgate/internal/shared"
 	"gonum.org/v1/gonum/stat/distuv"
 )
-
-// readRB04 reads ../shared/data/bayesian-risk/rb04.csv (system,topic,score) and
-// returns each system's scores in topic order (sorted topic names, as the R
-// reference scripts order them).
-func readRB04(t testing.TB) map[string][]float64 {
-	t.Helper()
-	rows := readCSV(t, shared.Path(t, "data/bayesian-risk/rb04.csv"))
-	type cell struct {
-		topic string
-		score float64
-	}
-	bySys := map[string][]cell{}
-	for _, r := range rows[1:] {
-		v, err := strconv.ParseFloat(r[2], 64)
-		if err != nil {
-			t.Fatal(err)
-		}
-		bySys[r[0]] = append(bySys[r[0]], cell{r[1], v})
-	}
-	out := map[string][]float64{}
-	for s, cells := range bySys {
-		slices.SortFunc(cells, func(a, b cell) int {
-			if a.topic < b.topic {
-				return -1
-			}
-			if a.topic > b.topic {
-				return 1
-			}
-			return 0
-		})
-		for _, c := range cells {
-			out[s] = append(out[s], c.score)
-		}
-	}
-	return out
-}
-
-func atof(t testing.TB, s string) float64 {
-	t.Helper()
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
-}
 
 // quantileMCSE estimates the Monte Carlo standard error of the p-quantile of
 // ess independent draws from the sorted draws y: half the distance between
@@ -103,18 +57,18 @@ func sdMCSE(x []float64, ess float64) float64 {
 // exact quantile, which TestPairedRhoQuantilesMatchQuadrature computes by
 // quadrature and which our draws match to about one MCSE.
 func TestSakaiMatchesRstan(t *testing.T) {
-	data := readRB04(t)
-	rows := readCSV(t, shared.Path(t, "reference/sakai/rb04_sakai.csv"))
+	data := shared.RB04(t).Scores
+	rows := shared.ReadCSV(t, shared.Path(t, "reference/sakai/rb04_sakai.csv"))
 	head := map[string]int{}
 	for i, h := range rows[0] {
 		head[h] = i
 	}
 	refMCSE := map[string]map[string]float64{} // "system/test/quantity" → column → MCSE
-	mc := readCSV(t, filepath.Join("testdata", "sakai_mcse.csv"))
+	mc := shared.ReadCSV(t, filepath.Join("testdata", "sakai_mcse.csv"))
 	for _, r := range mc[1:] {
 		m := map[string]float64{}
 		for i, h := range mc[0][3:] {
-			m[h] = atof(t, r[i+3])
+			m[h] = shared.ParseFloat(t, r[i+3])
 		}
 		refMCSE[r[0]+"/"+r[1]+"/"+r[2]] = m
 	}
@@ -175,17 +129,17 @@ func TestSakaiMatchesRstan(t *testing.T) {
 		slices.Sort(y)
 		sd := SD(v)
 
-		note("eap", where, Mean(v)-atof(t, row[head["eap"]]), math.Max(3*math.Hypot(sd/math.Sqrt(draws), ref["mcse_mean"]), 0.002))
-		note("sd", where, sd-atof(t, row[head["sd"]]), math.Max(3*math.Hypot(sdMCSE(v, draws), ref["mcse_sd"]), 0.002))
+		note("eap", where, Mean(v)-shared.ParseFloat(t, row[head["eap"]]), math.Max(3*math.Hypot(sd/math.Sqrt(draws), ref["mcse_mean"]), 0.002))
+		note("sd", where, sd-shared.ParseFloat(t, row[head["sd"]]), math.Max(3*math.Hypot(sdMCSE(v, draws), ref["mcse_sd"]), 0.002))
 		for _, c := range []struct {
 			col string
 			p   float64
 		}{{"q2.5", 0.025}, {"q97.5", 0.975}} {
 			m := math.Hypot(quantileMCSE(y, c.p, draws), ref["mcse_"+c.col])
-			note(c.col, where, QuantileSorted(y, c.p)-atof(t, row[head[c.col]]), math.Max(3*m, 0.002))
+			note(c.col, where, QuantileSorted(y, c.p)-shared.ParseFloat(t, row[head[c.col]]), math.Max(3*m, 0.002))
 		}
-		thr := atof(t, row[head["threshold"]])
-		note("p_greater", where, ProbGreater(v, thr)-atof(t, row[head["p_greater"]]), 0.005)
+		thr := shared.ParseFloat(t, row[head["threshold"]])
+		note("p_greater", where, ProbGreater(v, thr)-shared.ParseFloat(t, row[head["p_greater"]]), 0.005)
 	}
 	for _, col := range []string{"eap", "sd", "q2.5", "q97.5", "p_greater"} {
 		t.Logf("worst %-9s deviation: %.2f × tolerance (%s)", col, worst[col], worstAt[col])
@@ -303,7 +257,7 @@ func TestPairedSamplerMatchesQuadrature(t *testing.T) {
 // with n_k − 2 degrees of freedom, location x̄_k and scale √(S_k/((n_k − 2)·n_k)),
 // and E[σ_k²] = (S_k/2)/(n_k/2 − 2). Compare the sampler's quantiles and means.
 func TestUnpairedSamplerMatchesStudentT(t *testing.T) {
-	data := readRB04(t)
+	data := shared.RB04(t).Scores
 	x1, x2 := data["Chal. 4"], data["Champion"]
 	const draws = 200000
 	d, err := SampleUnpaired(x1, x2, draws, NewStream(11, 0))
@@ -341,58 +295,6 @@ func sq(x []float64) []float64 {
 		out[i] = v * v
 	}
 	return out
-}
-
-// The classical tests against R 4.2's t.test in
-// ../shared/reference/r_freq/rb04_pairs.csv (t_paired, p_paired, ci_paired_*,
-// t_welch, df_welch, p_welch; two-sided p-values), to 1e-8 relative.
-func TestClassicalTestsMatchR(t *testing.T) {
-	data := readRB04(t)
-	rows := readCSV(t, shared.Path(t, "reference/r_freq/rb04_pairs.csv"))
-	head := map[string]int{}
-	for i, h := range rows[0] {
-		head[h] = i
-	}
-	seen := map[string]bool{}
-	for _, row := range rows[1:] {
-		sys := row[head["system"]]
-		if seen[sys] {
-			continue // the test columns repeat for every loss weight
-		}
-		seen[sys] = true
-		x1, x2 := data[sys], data["Champion"]
-		p := PairedTTest(x1, x2, 0.95)
-		w := WelchTTest(x1, x2, 0.95)
-		for _, c := range []struct {
-			name      string
-			got, want float64
-		}{
-			{"t_paired", p.T, atof(t, row[head["t_paired"]])},
-			{"p_paired", p.PTwoSided, atof(t, row[head["p_paired"]])},
-			{"ci_paired_lo", p.Lo, atof(t, row[head["ci_paired_lo"]])},
-			{"ci_paired_hi", p.Hi, atof(t, row[head["ci_paired_hi"]])},
-			{"t_welch", w.T, atof(t, row[head["t_welch"]])},
-			{"df_welch", w.DF, atof(t, row[head["df_welch"]])},
-			{"p_welch", w.PTwoSided, atof(t, row[head["p_welch"]])},
-		} {
-			if math.Abs(c.got-c.want) > 1e-8*math.Abs(c.want) {
-				t.Errorf("%s %s = %.12g, R %.12g", sys, c.name, c.got, c.want)
-			}
-		}
-		// One-sided p of H1: μ1 > μ2 is half the two-sided p when t > 0.
-		for _, c := range []ClassicalTest{p, w} {
-			want := c.PTwoSided / 2
-			if c.T < 0 {
-				want = 1 - c.PTwoSided/2
-			}
-			if math.Abs(c.P-want) > 1e-12 {
-				t.Errorf("%s %s: one-sided p %v, want %v", sys, c.Name, c.P, want)
-			}
-		}
-	}
-	if len(seen) != 4 {
-		t.Fatalf("compared %d systems, want 4", len(seen))
-	}
 }
 
 func TestTwoSampleErrors(t *testing.T) {
@@ -450,7 +352,7 @@ func TestTwoSampleDeterministic(t *testing.T) {
 }
 
 func BenchmarkSamplePaired(b *testing.B) {
-	data := readRB04(b)
+	data := shared.RB04(b).Scores
 	x1, x2 := data["Chal. 1"], data["Champion"]
 	r := NewStream(1, 0)
 	for b.Loop() {
@@ -461,7 +363,7 @@ func BenchmarkSamplePaired(b *testing.B) {
 }
 
 func BenchmarkSampleUnpaired(b *testing.B) {
-	data := readRB04(b)
+	data := shared.RB04(b).Scores
 	x1, x2 := data["Chal. 1"], data["Champion"]
 	r := NewStream(1, 0)
 	for b.Loop() {
@@ -471,9 +373,9 @@ func BenchmarkSampleUnpaired(b *testing.B) {
 	}
 }
 
-// The whole pair analysis (draws, four summaries with sorts, HDIs, classical test).
+// The whole Bayesian pair analysis (draws, four summaries with sorts, HDIs).
 func BenchmarkCompareTwoSystemsPaired(b *testing.B) {
-	data := readRB04(b)
+	data := shared.RB04(b).Scores
 	x1, x2 := data["Chal. 1"], data["Champion"]
 	opt := DefaultTwoSampleOptions()
 	opt.Paired = true
@@ -521,7 +423,7 @@ func TestQuantityHDIBruteForce(t *testing.T) {
 // quantiles. Our sampler must agree within 4 MCSE + 2e-4 (grid error); the
 // log shows how far rstan's value is in units of its own MCSE.
 func TestPairedRhoQuantilesMatchQuadrature(t *testing.T) {
-	data := readRB04(t)
+	data := shared.RB04(t).Scores
 	x1, x2 := data["Chal. 4"], data["Champion"]
 	n := float64(len(x1))
 	m1, m2 := Mean(x1), Mean(x2)

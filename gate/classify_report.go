@@ -2,12 +2,13 @@ package gate
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 
 	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/risk"
 )
 
 // ClassifyReport is the result of riskgate classify; its JSON form is the
@@ -22,17 +23,17 @@ type ClassifyReport struct {
 	Documents   int                  `json:"documents"`
 	Draws       int                  `json:"draws"`
 	Seed        uint64               `json:"seed"`
-	Level       pairNum              `json:"level"`
+	Level       JSONFloat            `json:"level"`
 	ROPE        ClassifyROPE         `json:"rope"`
-	Prior       pairNum              `json:"prior"` // every Beta/Dirichlet hyper-parameter
+	Prior       JSONFloat            `json:"prior"` // every Beta/Dirichlet hyper-parameter
 	Comparisons []ClassifyComparison `json:"comparisons"`
 	Warnings    []string             `json:"warnings"`
 }
 
 // ClassifyROPE is the region of practical equivalence of the difference.
 type ClassifyROPE struct {
-	Lo pairNum `json:"lo"`
-	Hi pairNum `json:"hi"`
+	Lo JSONFloat `json:"lo"`
+	Hi JSONFloat `json:"hi"`
 }
 
 // ClassifyComparison is one binary problem (kind "category") or an average
@@ -48,7 +49,7 @@ type ClassifyComparison struct {
 	Diff ClassifyDiff `json:"diff"`
 	// BF01 is the Savage–Dickey Bayes factor for δ = 0 (above 3: evidence for
 	// no difference; below 1/3: for a difference).
-	BF01 pairNum `json:"bf01"`
+	BF01 JSONFloat `json:"bf01"`
 	// The frequentist tests of Yang & Liu (1999), two-sided: per category and
 	// micro, the sign test and the proportions test of accuracies; macro, the
 	// sign test and the paired t-test over categories.
@@ -59,78 +60,138 @@ type ClassifyComparison struct {
 
 // ClassifyScore is a classifier's measure: observed, and its posterior.
 type ClassifyScore struct {
-	Sample pairNum `json:"sample"`
-	EAP    pairNum `json:"eap"`
-	SD     pairNum `json:"sd"`
-	HDILo  pairNum `json:"hdi_lo"`
-	HDIHi  pairNum `json:"hdi_hi"`
+	Sample JSONFloat `json:"sample"`
+	EAP    JSONFloat `json:"eap"`
+	SD     JSONFloat `json:"sd"`
+	HDILo  JSONFloat `json:"hdi_lo"`
+	HDIHi  JSONFloat `json:"hdi_hi"`
 }
 
 // ClassifyDiff is the posterior of the difference, as pair reports a quantity,
 // plus P(δ < 0).
 type ClassifyDiff struct {
 	PairQuantity
-	PLess pairNum `json:"p_less"`
+	PLess JSONFloat `json:"p_less"`
 }
 
 // ClassifySign is an exact sign test.
 type ClassifySign struct {
-	Wins   int     `json:"wins"`   // A better
-	Losses int     `json:"losses"` // B better
-	P      pairNum `json:"p"`
+	Wins   int       `json:"wins"`   // A better
+	Losses int       `json:"losses"` // B better
+	P      JSONFloat `json:"p"`
 }
 
 // ClassifyPTest is the proportions test of two accuracies.
 type ClassifyPTest struct {
-	AccuracyA pairNum `json:"accuracy_a"`
-	AccuracyB pairNum `json:"accuracy_b"`
-	Z         pairNum `json:"z"`
-	P         pairNum `json:"p"`
+	AccuracyA JSONFloat `json:"accuracy_a"`
+	AccuracyB JSONFloat `json:"accuracy_b"`
+	Z         JSONFloat `json:"z"`
+	P         JSONFloat `json:"p"`
 }
 
 // ClassifyTTest is the paired t-test over categories (macro).
 type ClassifyTTest struct {
-	MeanDiff pairNum `json:"mean_diff"`
-	T        pairNum `json:"t"`
-	DF       pairNum `json:"df"`
-	P        pairNum `json:"p"`
+	MeanDiff JSONFloat `json:"mean_diff"`
+	T        JSONFloat `json:"t"`
+	DF       JSONFloat `json:"df"`
+	P        JSONFloat `json:"p"`
 }
 
-func buildClassifyReport(res *bayes.ClassifierResult, truth, a, b, positive string, docs int) *ClassifyReport {
+// buildClassifyReport reports the Bayesian comparison res of the categories
+// cats (in res.Rows' order, then macro and micro) with the frequentist tests
+// of Yang & Liu (1999) that Zhang et al. tabulate beside it (package risk):
+// per category and micro, the sign test of the documents only one classifier
+// gets right and the proportions test of the accuracies; macro, the sign test
+// and the paired t test of the categories' observed measures.
+func buildClassifyReport(res *bayes.ClassifierResult, cats []bayes.Category, truth, a, b, positive string, docs int) (*ClassifyReport, error) {
 	rep := &ClassifyReport{Truth: truth, A: a, B: b, Positive: positive, Measure: res.Measure.String(), Model: res.Model,
-		Documents: docs, Draws: res.Draws, Seed: res.Seed, Level: pairNum(res.CredMass),
-		ROPE: ClassifyROPE{pairNum(res.ROPE.Lo), pairNum(res.ROPE.Hi)}, Prior: pairNum(res.Prior),
+		Documents: docs, Draws: res.Draws, Seed: res.Seed, Level: JSONFloat(res.CredMass),
+		ROPE: ClassifyROPE{JSONFloat(res.ROPE.Lo), JSONFloat(res.ROPE.Hi)}, Prior: JSONFloat(res.Prior),
 		Warnings: append([]string{}, res.Warnings...)}
-	for _, r := range res.Rows {
+	var pooled bayes.JointCounts
+	var sampleA, sampleB []float64
+	for i, r := range res.Rows {
 		c := ClassifyComparison{Name: r.Name, Kind: r.Kind, N: r.N, NPos: r.NPos,
-			A:        ClassifyScore{pairNum(r.SampleA), pairNum(r.A.EAP), pairNum(r.A.SD), pairNum(r.A.HDILo), pairNum(r.A.HDIHi)},
-			B:        ClassifyScore{pairNum(r.SampleB), pairNum(r.B.EAP), pairNum(r.B.SD), pairNum(r.B.HDILo), pairNum(r.B.HDIHi)},
-			Diff:     ClassifyDiff{toPairQuantity(r.Diff), pairNum(r.PLess)},
-			BF01:     pairNum(r.BayesFactor.BF01),
-			SignTest: ClassifySign{r.Sign.Wins, r.Sign.Losses, pairNum(r.Sign.P)},
+			A:    ClassifyScore{JSONFloat(r.SampleA), JSONFloat(r.A.EAP), JSONFloat(r.A.SD), JSONFloat(r.A.HDILo), JSONFloat(r.A.HDIHi)},
+			B:    ClassifyScore{JSONFloat(r.SampleB), JSONFloat(r.B.EAP), JSONFloat(r.B.SD), JSONFloat(r.B.HDILo), JSONFloat(r.B.HDIHi)},
+			Diff: ClassifyDiff{toPairQuantity(r.Diff), JSONFloat(r.PLess)},
+			BF01: JSONFloat(r.BayesFactor.BF01),
 		}
-		if r.Kind == "macro" {
-			c.TTest = &ClassifyTTest{pairNum(r.TTest.MeanDiff), pairNum(r.TTest.T), pairNum(r.TTest.DF), pairNum(r.TTest.PTwoSided)}
-		} else {
-			c.PTest = &ClassifyPTest{pairNum(r.PTest.AccuracyA), pairNum(r.PTest.AccuracyB), pairNum(r.PTest.Z), pairNum(r.PTest.P)}
+		var warns []string
+		var err error
+		switch r.Kind {
+		case "category":
+			pooled = pooled.Plus(cats[i].Counts)
+			sampleA, sampleB = append(sampleA, r.SampleA), append(sampleB, r.SampleB)
+			c.SignTest, c.PTest, warns, err = accuracyTests(cats[i].Counts)
+		case "micro":
+			c.SignTest, c.PTest, warns, err = accuracyTests(pooled)
+		case "macro":
+			c.SignTest, c.TTest, warns, err = macroTests(sampleA, sampleB)
 		}
+		if err != nil {
+			return nil, fmt.Errorf("%s %q: %w", r.Kind, r.Name, err)
+		}
+		rep.Warnings = append(rep.Warnings, prefixed(fmt.Sprintf("%s %q", r.Kind, r.Name), warns)...)
 		rep.Comparisons = append(rep.Comparisons, c)
 	}
-	return rep
+	return rep, nil
+}
+
+// accuracyTests are Yang & Liu's micro tests of one binary problem (or of
+// the pooled problems): the sign test ("s-test") of the documents only a,
+// and only b, classifies correctly, and the proportions test ("p-test") of
+// the accuracies.
+func accuracyTests(c bayes.JointCounts) (ClassifySign, *ClassifyPTest, []string, error) {
+	sign := risk.SignTest(c.OnlyRight())
+	ra, rb := c.Right()
+	pt, err := risk.ProportionTest(ra, rb, c.N())
+	if err != nil {
+		return ClassifySign{}, nil, nil, err
+	}
+	return toClassifySign(sign), &ClassifyPTest{JSONFloat(pt.AccuracyA), JSONFloat(pt.AccuracyB), JSONFloat(pt.Z), JSONFloat(pt.P)},
+		prefixed("p-test", pt.Warnings), nil
+}
+
+// macroTests are Yang & Liu's macro tests over the categories whose measure
+// is defined (not NaN) for both classifiers: the sign test ("S-test") of the
+// categories where a's measure beats b's against those where b's beats a's,
+// and the paired t test ("T-test", two-sided, 95% interval), undefined (NaN)
+// with fewer than two such categories.
+func macroTests(a, b []float64) (ClassifySign, *ClassifyTTest, []string, error) {
+	var xa, xb []float64
+	wins, losses := 0, 0
+	for i := range a {
+		if math.IsNaN(a[i]) || math.IsNaN(b[i]) {
+			continue
+		}
+		xa, xb = append(xa, a[i]), append(xb, b[i])
+		switch {
+		case a[i] > b[i]:
+			wins++
+		case a[i] < b[i]:
+			losses++
+		}
+	}
+	sign := toClassifySign(risk.SignTest(wins, losses))
+	nan := JSONFloat(math.NaN())
+	if len(xa) < 2 {
+		return sign, &ClassifyTTest{nan, nan, nan, nan}, nil, nil
+	}
+	t, err := risk.Pair{X: xa, Base: xb}.PairedT(0.95)
+	if err != nil {
+		return sign, nil, nil, err
+	}
+	return sign, &ClassifyTTest{JSONFloat(t.Estimate), JSONFloat(t.T), JSONFloat(t.DF), JSONFloat(t.P)}, prefixed("T-test", t.Warnings), nil
+}
+
+func toClassifySign(s risk.Sign) ClassifySign {
+	return ClassifySign{Wins: s.Pos, Losses: s.Neg, P: JSONFloat(s.P)}
 }
 
 func writeClassify(w io.Writer, r *ClassifyReport, format string) error {
-	switch format {
-	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
-	case "csv":
-		return writeClassifyCSV(w, r)
-	case "table", "md":
-		return writeClassifyText(w, r, format == "md")
-	}
-	return checkPairFormat(format)
+	return writeReport(w, format, r, func(w io.Writer) error { return writeClassifyCSV(w, r) },
+		func(w io.Writer, md bool) error { return writeClassifyText(w, r, md) })
 }
 
 func writeClassifyCSV(w io.Writer, r *ClassifyReport) error {
@@ -141,7 +202,7 @@ func writeClassifyCSV(w io.Writer, r *ClassifyReport) error {
 		"rope_lo", "rope_hi", "rope_inside", "decision", "bf01",
 		"sign_wins", "sign_losses", "sign_p", "ptest_accuracy_a", "ptest_accuracy_b", "ptest_z", "ptest_p",
 		"ttest_mean_diff", "ttest_t", "ttest_df", "ttest_p"})
-	n := func(x pairNum) string { return pairCSVNum(float64(x)) }
+	n := csvFloat[JSONFloat]
 	for _, c := range r.Comparisons {
 		d := c.Diff
 		row := []string{c.Name, c.Kind, r.Measure, r.Model, strconv.Itoa(c.N), strconv.Itoa(c.NPos),
@@ -167,23 +228,17 @@ func writeClassifyCSV(w io.Writer, r *ClassifyReport) error {
 }
 
 func writeClassifyText(w io.Writer, r *ClassifyReport, md bool) error {
-	esc := func(s string) string { return s }
-	if md {
-		esc = pairMDEscape
-	}
-	title := fmt.Sprintf("%s (a) vs %s (b) against %s: Zhang et al.'s %s model, %s", esc(r.A), esc(r.B), esc(r.Truth), r.Model, r.Measure)
+	title := fmt.Sprintf("%s (a) vs %s (b) against %s: Zhang et al.'s %s model, %s", mdEscapeIf(md, r.A), mdEscapeIf(md, r.B), mdEscapeIf(md, r.Truth), r.Model, r.Measure)
 	if r.Positive != "" {
-		title += ", positive class " + esc(strconv.Quote(r.Positive))
+		title += ", positive class " + mdEscapeIf(md, strconv.Quote(r.Positive))
 	}
-	pct := strconv.FormatFloat(100*float64(r.Level), 'g', -1, 64) + "%"
+	level := pct(float64(r.Level))
 	sub := fmt.Sprintf("%d documents; %d exact posterior draws, seed %d; ROPE %s; Beta/Dirichlet(%s) priors",
-		r.Documents, r.Draws, r.Seed, pairInterval(float64(r.ROPE.Lo), float64(r.ROPE.Hi), 3), strconv.FormatFloat(float64(r.Prior), 'g', -1, 64))
-	if md {
-		fmt.Fprintf(w, "### %s\n\n%s.\n\n", title, sub)
-	} else {
-		fmt.Fprintf(w, "%s\n%s\n\n", title, sub)
+		r.Documents, r.Draws, r.Seed, dashStyle.interval(float64(r.ROPE.Lo), float64(r.ROPE.Hi), 3), strconv.FormatFloat(float64(r.Prior), 'g', -1, 64))
+	if err := writeTitle(w, md, title, sub); err != nil {
+		return err
 	}
-	rows := [][]string{{"category", "n+", "a", "b", "δ mean", "δ sd", pct + " HDI of δ", "P(δ<0) / P(δ>0)", "in ROPE", "BF01", "decision", "sign p", "p-test / T-test p"}}
+	rows := [][]string{{"category", "n+", "a", "b", "δ mean", "δ sd", level + " HDI of δ", "P(δ<0) / P(δ>0)", "in ROPE", "BF01", "decision", "sign p", "p-test / T-test p"}}
 	for _, c := range r.Comparisons {
 		name := c.Name
 		if c.Kind != "category" {
@@ -193,23 +248,23 @@ func writeClassifyText(w io.Writer, r *ClassifyReport, md bool) error {
 		dec, _ := bayes.ParseDecision(d.ROPE.Decision)
 		other := "–"
 		if c.PTest != nil {
-			other = pairP(float64(c.PTest.P))
+			other = dashStyle.p(float64(c.PTest.P))
 		} else if c.TTest != nil {
-			other = pairP(float64(c.TTest.P))
+			other = dashStyle.p(float64(c.TTest.P))
 		}
 		rows = append(rows, []string{
 			name, strconv.Itoa(c.NPos),
-			pairFixed(float64(c.A.EAP), 3), pairFixed(float64(c.B.EAP), 3),
-			signed(float64(d.EAP)), pairFixed(float64(d.SD), 3),
+			dashStyle.fixed(float64(c.A.EAP), 3), dashStyle.fixed(float64(c.B.EAP), 3),
+			signed(float64(d.EAP)), dashStyle.fixed(float64(d.SD), 3),
 			"[" + signed(float64(d.HDILo)) + ", " + signed(float64(d.HDIHi)) + "]",
-			pairFixed(100*float64(d.PLess), 1) + "% < 0 < " + pairFixed(100*float64(d.PGreater), 1) + "%",
-			pairFixed(100*float64(d.ROPE.Inside), 1) + "%",
-			pairFixed(float64(c.BF01), 3),
+			dashStyle.fixed(100*float64(d.PLess), 1) + "% < 0 < " + dashStyle.fixed(100*float64(d.PGreater), 1) + "%",
+			dashStyle.fixed(100*float64(d.ROPE.Inside), 1) + "%",
+			dashStyle.fixed(float64(c.BF01), 3),
 			dec.Symbol() + " " + d.ROPE.Decision,
-			pairP(float64(c.SignTest.P)), other,
+			dashStyle.p(float64(c.SignTest.P)), other,
 		})
 	}
-	if err := pairTable(w, md, "lrrrrrllrrlrr", rows); err != nil {
+	if err := writeTable(w, md, "lrrrrrllrrlrr", rows); err != nil {
 		return err
 	}
 	notes := []string{
@@ -222,18 +277,12 @@ func writeClassifyText(w io.Writer, r *ClassifyReport, md bool) error {
 	for _, n := range notes {
 		fmt.Fprintln(w, n)
 	}
-	for _, msg := range r.Warnings {
-		if md {
-			msg = pairMDEscape(msg)
-		}
-		fmt.Fprintf(w, "warning: %s\n", msg)
-	}
-	return nil
+	return writeWarnings(w, md, r.Warnings)
 }
 
 // signed formats x with 3 decimals and an explicit sign, as Zhang et al. print δ.
 func signed(x float64) string {
-	s := pairFixed(x, 3)
+	s := dashStyle.fixed(x, 3)
 	if s != "–" && s[0] != '-' {
 		s = "+" + s
 	}

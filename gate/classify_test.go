@@ -3,12 +3,12 @@ package gate
 import (
 	"encoding/json"
 	"errors"
-	"os"
+	"math"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/internal/inputerr"
 )
 
@@ -42,11 +42,7 @@ func TestClassifyGolden(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			args := append(append(append([]string{}, base...), classifyFiles(c.ids)...), c.args...)
-			code, out, errw := pairRun(t, args...)
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, errw)
-			}
-			checkGolden(t, "classify_"+c.name+".golden", out)
+			checkGoldenRun(t, "classify_"+c.name+".golden", args...)
 		})
 	}
 }
@@ -55,7 +51,7 @@ func TestClassifyGolden(t *testing.T) {
 func TestClassifyIDsMatchBareLabels(t *testing.T) {
 	run := func(ids bool) string {
 		args := append([]string{"classify", "--draws", "2000", "--format", "csv"}, classifyFiles(ids)...)
-		code, out, errw := pairRun(t, args...)
+		code, out, errw := runMain(t, args...)
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errw)
 		}
@@ -71,7 +67,7 @@ func TestClassifyIDsMatchBareLabels(t *testing.T) {
 // carries the fields the issue names.
 func TestClassifyJSON(t *testing.T) {
 	args := append([]string{"classify", "--draws", "2000", "--format", "json"}, classifyFiles(false)...)
-	code, out, errw := pairRun(t, args...)
+	code, out, errw := runMain(t, args...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errw)
 	}
@@ -97,38 +93,23 @@ func TestClassifyJSON(t *testing.T) {
 // seeded blocks, not per goroutine).
 func TestClassifyDeterministic(t *testing.T) {
 	args := append([]string{"classify", "--draws", "9000", "--format", "json"}, classifyFiles(false)...)
-	prev := runtime.GOMAXPROCS(1)
-	defer runtime.GOMAXPROCS(prev)
-	_, one, _ := pairRun(t, args...)
-	runtime.GOMAXPROCS(4)
-	_, four, _ := pairRun(t, args...)
-	if one != four {
-		t.Fatal("output differs between GOMAXPROCS 1 and 4")
-	}
+	runMainWithGOMAXPROCS(t, []int{1, 4}, args...)
 }
 
 // Bad input: one line naming file:line where there is one, exit status 2.
 func TestClassifyErrors(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, content string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	truth := write("truth.txt", "x\ny\nx\ny\n")
-	short := write("short.txt", "x\ny\nx\n")
-	good := write("good.txt", "x\ny\ny\ny\n")
-	alien := write("alien.txt", "x\nz\nx\ny\n")
-	blank := write("blank.txt", "x\n\nx\ny\n")
-	onlyX := write("onlyx.txt", "x\nx\nx\nx\n")
-	tIDs := write("truth.tsv", "d1\tx\nd2\ty\nd3\tx\n")
-	aIDs := write("a.tsv", "d1\tx\nd2\ty\nd4\tx\n")
-	missing := write("missing.tsv", "d1\tx\nd2\ty\n")
-	dupID := write("dup.tsv", "d1\tx\nd2\ty\nd1\tx\n")
-	mixed := write("mixed.tsv", "d1\tx\ny\nd3\tx\n")
-	empty := write("empty.txt", "")
+	truth := writeTemp(t, "truth.txt", "x\ny\nx\ny\n")
+	short := writeTemp(t, "short.txt", "x\ny\nx\n")
+	good := writeTemp(t, "good.txt", "x\ny\ny\ny\n")
+	alien := writeTemp(t, "alien.txt", "x\nz\nx\ny\n")
+	blank := writeTemp(t, "blank.txt", "x\n\nx\ny\n")
+	onlyX := writeTemp(t, "onlyx.txt", "x\nx\nx\nx\n")
+	tIDs := writeTemp(t, "truth.tsv", "d1\tx\nd2\ty\nd3\tx\n")
+	aIDs := writeTemp(t, "a.tsv", "d1\tx\nd2\ty\nd4\tx\n")
+	missing := writeTemp(t, "missing.tsv", "d1\tx\nd2\ty\n")
+	dupID := writeTemp(t, "dup.tsv", "d1\tx\nd2\ty\nd1\tx\n")
+	mixed := writeTemp(t, "mixed.tsv", "d1\tx\ny\nd3\tx\n")
+	empty := writeTemp(t, "empty.txt", "")
 	for _, c := range []struct {
 		name string
 		args []string
@@ -146,7 +127,7 @@ func TestClassifyErrors(t *testing.T) {
 		{"duplicate id", []string{"--truth", dupID, "--a", tIDs, "--b", tIDs}, `dup.tsv:3: document "d1" again (first at line 1)`},
 		{"mixed layout", []string{"--truth", mixed, "--a", tIDs, "--b", tIDs}, "mixed.tsv:2: bare label"},
 		{"empty file", []string{"--truth", empty, "--a", good, "--b", good}, "empty.txt: no labels"},
-		{"no such file", []string{"--truth", filepath.Join(dir, "nope.txt"), "--a", good, "--b", good}, "no such file"},
+		{"no such file", []string{"--truth", filepath.Join(t.TempDir(), "nope.txt"), "--a", good, "--b", good}, "no such file"},
 		{"bad measure", []string{"--truth", truth, "--a", good, "--b", good, "--measure", "f2"}, "--measure"},
 		{"bad rope", []string{"--truth", truth, "--a", good, "--b", good, "--rope", "0.05"}, "--rope"},
 		{"both models", []string{"--truth", truth, "--a", good, "--b", good, "--paired", "--unpaired"}, "not both"},
@@ -154,7 +135,7 @@ func TestClassifyErrors(t *testing.T) {
 		{"bad format", []string{"--truth", truth, "--a", good, "--b", good, "--format", "html"}, "--format"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			code, out, errw := pairRun(t, append([]string{"classify", "--draws", "200"}, c.args...)...)
+			code, out, errw := runMain(t, append([]string{"classify", "--draws", "200"}, c.args...)...)
 			checkOneLineError(t, code, out, errw, c.want)
 		})
 	}
@@ -243,8 +224,68 @@ func FuzzParseLabels(f *testing.F) {
 func BenchmarkClassifyCommand(b *testing.B) {
 	args := append([]string{"classify", "--format", "json"}, classifyFiles(false)...)
 	for b.Loop() {
-		if code, _, errw := pairRun(b, args...); code != 0 {
+		if code, _, errw := runMain(b, args...); code != 0 {
 			b.Fatal(errw)
 		}
+	}
+}
+
+// The classical tests beside the Bayesian comparison: per category and
+// micro, the sign test of the documents only one classifier gets right (the
+// micro one on the pooled tables: A right & B wrong = Pos(1,0) + Neg(0,1))
+// and the p-test of the accuracies; macro, the sign test and paired t test
+// of the categories' observed measures.
+func TestClassifyReportClassicalTests(t *testing.T) {
+	cats := []bayes.Category{
+		{Name: "x", Counts: bayes.JointCounts{Pos: [4]int{40, 25, 10, 25}, Neg: [4]int{5, 10, 15, 170}}},
+		{Name: "y", Counts: bayes.JointCounts{Pos: [4]int{30, 5, 12, 3}, Neg: [4]int{8, 9, 11, 222}}},
+	}
+	opt := bayes.DefaultClassifierOptions()
+	opt.Paired, opt.Draws = true, 1000
+	res, err := bayes.CompareClassifiers(cats, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := buildClassifyReport(res, cats, "t", "a", "b", "", 600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pooled := cats[0].Counts.Plus(cats[1].Counts)
+	for i, counts := range []bayes.JointCounts{cats[0].Counts, cats[1].Counts, {}, pooled} {
+		c := rep.Comparisons[i]
+		if c.Kind == "macro" {
+			if c.PTest != nil || c.TTest == nil {
+				t.Errorf("macro: p-test %v, T-test %v", c.PTest, c.TTest)
+			}
+			continue
+		}
+		wins, losses := counts.OnlyRight()
+		ra, rb := counts.Right()
+		if c.SignTest.Wins != wins || c.SignTest.Losses != losses || c.PTest == nil || c.TTest != nil ||
+			float64(c.PTest.AccuracyA) != float64(ra)/float64(counts.N()) || float64(c.PTest.AccuracyB) != float64(rb)/float64(counts.N()) {
+			t.Errorf("%s: sign test %+v, p-test %+v, T-test %v; want %d/%d and accuracies %d, %d of %d",
+				c.Name, c.SignTest, c.PTest, c.TTest, wins, losses, ra, rb, counts.N())
+		}
+	}
+}
+
+// The macro T-test is the paired t-test of the categories' measures, left
+// out where a measure is undefined: R's t.test(c(.6,.5,.7,.4),
+// c(.5,.45,.72,.3), paired=TRUE) gives (options(digits=17)) t =
+// 2.0250370845489343, df = 3, p.value = 0.13599335601467524; tolerance 1e-12.
+func TestClassifyMacroTests(t *testing.T) {
+	sign, tt, _, err := macroTests([]float64{0.6, 0.5, 0.7, 0.4, math.NaN()}, []float64{0.5, 0.45, 0.72, 0.3, 0.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sign.Wins != 3 || sign.Losses != 1 {
+		t.Errorf("S-test %+v", sign)
+	}
+	if math.Abs(float64(tt.T)-2.0250370845489343) > 1e-12 || tt.DF != 3 || math.Abs(float64(tt.P)-0.13599335601467524) > 1e-12 {
+		t.Errorf("T-test t=%v df=%v p=%v", tt.T, tt.DF, tt.P)
+	}
+	sign, tt, _, _ = macroTests([]float64{0.6, math.NaN()}, []float64{0.5, 0.1})
+	if sign.Wins != 1 || float64(sign.P) != 1 || !math.IsNaN(float64(tt.T)) {
+		t.Errorf("one defined category: S-test %+v, T-test %+v; want p 1 and no T-test", sign, tt)
 	}
 }

@@ -60,9 +60,8 @@ func newClassifyCommand(s *Streams) *cli.Command {
 			&cli.Uint64Flag{Name: "seed", Value: 1, Destination: &o.Seed, Usage: "`SEED` of the random draws"},
 			&cli.FloatFlag{Name: "level", Value: def.CredMass, Destination: &o.Level, Usage: "`MASS` of the HDIs"},
 			&cli.FloatFlag{Name: "prior", Value: def.Prior, Destination: &o.Prior, Usage: "every Beta/Dirichlet hyper-parameter `ALPHA` (1: uniform, as Zhang et al.)"},
-			&cli.StringFlag{Name: "format", Value: "table", Destination: &o.Format, Usage: "output `FORMAT`: table, md, json, csv"},
-			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Destination: &o.Output,
-				Usage: "write to `FILE` (atomically: a temporary file renamed into place) instead of standard output"},
+			formatFlag(&o.Format, reportFormats),
+			outputFlag(&o.Output),
 		},
 		Action: func(ctx context.Context, c *cli.Command) error {
 			if c.Args().Len() > 0 {
@@ -75,10 +74,11 @@ func newClassifyCommand(s *Streams) *cli.Command {
 
 func (o *ClassifyOptions) settings() (bayes.ClassifierOptions, error) {
 	opt := bayes.DefaultClassifierOptions()
-	if o.Paired && o.Unpaired {
-		return opt, fmt.Errorf("give --paired or --unpaired, not both")
+	paired, err := checkPosteriorFlags(o.Paired, o.Unpaired, o.Draws, o.Level)
+	if err != nil {
+		return opt, err
 	}
-	opt.Paired = !o.Unpaired
+	opt.Paired, opt.Draws, opt.Seed, opt.CredMass = paired, o.Draws, o.Seed, o.Level
 	m, err := bayes.ParseClassifierMeasure(o.Measure)
 	if err != nil {
 		return opt, fmt.Errorf("--measure: %w", err)
@@ -89,20 +89,11 @@ func (o *ClassifyOptions) settings() (bayes.ClassifierOptions, error) {
 		return opt, err
 	}
 	opt.ROPE = bayes.ROPE{Lo: lo, Hi: hi}
-	if o.Draws < 100 || o.Draws > maxDraws {
-		return opt, fmt.Errorf("--draws %d: expected 100 to %d", o.Draws, maxDraws)
-	}
-	opt.Draws = o.Draws
-	opt.Seed = o.Seed
-	if !(o.Level > 0 && o.Level < 1) {
-		return opt, fmt.Errorf("--level %v: expected a mass strictly between 0 and 1", o.Level)
-	}
-	opt.CredMass = o.Level
 	if !(o.Prior > 0) || o.Prior > 1e6 {
 		return opt, fmt.Errorf("--prior %v: expected a positive hyper-parameter", o.Prior)
 	}
 	opt.Prior = o.Prior
-	return opt, checkPairFormat(o.Format)
+	return opt, checkFormat(o.Format, reportFormats)
 }
 
 func runClassify(o *ClassifyOptions, s *Streams) error {
@@ -132,6 +123,9 @@ func runClassify(o *ClassifyOptions, s *Streams) error {
 	if err != nil {
 		return err
 	}
-	rep := buildClassifyReport(res, o.Truth, o.A, o.B, o.Positive, len(truth.Labels))
-	return writeAtomically(s.Out, o.Output, func(w io.Writer) error { return writeClassify(w, rep, o.Format) })
+	rep, err := buildClassifyReport(res, cats, o.Truth, o.A, o.B, o.Positive, len(truth.Labels))
+	if err != nil {
+		return err
+	}
+	return writeOutput(s.Out, o.Output, func(w io.Writer) error { return writeClassify(w, rep, o.Format) })
 }

@@ -4,13 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path"
-	"path/filepath"
-	"slices"
-	"strings"
 
-	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/risk"
 	"github.com/urfave/cli/v3"
 )
@@ -78,27 +72,16 @@ func (o *CompareOptions) flags() []cli.Flag {
 			Usage: "multiple-comparison `CORRECTION` over the challengers: bonferroni, holm, bh, none"},
 		&cli.StringFlag{Name: "pool", Value: "compared", Destination: &o.Pool,
 			Usage: "`SYSTEMS` for ZRisk, GeoRisk, ANOVA and Tukey HSD: compared (champion and challengers) or all"},
-		&cli.StringFlag{Name: "format", Value: "table", Destination: &o.Format, Usage: "output `FORMAT`: table, md, json, csv"},
+		formatFlag(&o.Format, reportFormats),
 		&cli.BoolFlag{Name: "risk-view", Destination: &o.RiskView, Usage: "print table/md with risk-oriented signs (URisk⁻ = −URisk …), as Benham et al.'s Table 3"},
 		&cli.Uint64Flag{Name: "seed", Value: 1, Destination: &o.Seed, Usage: "`SEED` of every randomised procedure"},
 		&cli.IntFlag{Name: "samples", Value: 100_000, Destination: &o.Samples,
 			Usage: "`B` bootstrap replicates (BCa, percentile, Sakai's test) and randomisation-test sign flips"},
 		&cli.IntFlag{Name: "tukey-samples", Value: 10_000, Destination: &o.TukeySamples,
 			Usage: "`B` of the randomised Tukey HSD (0 skips it)"},
-		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Destination: &o.Output,
-			Usage: "write to `FILE` (atomically: a temporary file renamed into place) instead of standard output"},
+		outputFlag(&o.Output),
 	}
-	// The shared input flags, with --format renamed: here --format is the
-	// output format, as the issue's command line has it.
-	for _, f := range o.Input.Flags() {
-		if sf, ok := f.(*cli.StringFlag); ok && sf.Name == "format" {
-			c := *sf
-			c.Name = "input-format"
-			f = &c
-		}
-		flags = append(flags, f)
-	}
-	return flags
+	return append(flags, o.Input.Flags()...)
 }
 
 // settings validates the options that do not need the data.
@@ -126,8 +109,8 @@ func (o *CompareOptions) settings() (compareSettings, error) {
 	if o.Pool != "compared" && o.Pool != "all" {
 		return cfg, fmt.Errorf("--pool %q: expected compared or all", o.Pool)
 	}
-	if !slices.Contains(compareFormats, o.Format) {
-		return cfg, fmt.Errorf("--format %q: expected one of %s (input formats go in --input-format)", o.Format, strings.Join(compareFormats, ", "))
+	if err := checkFormat(o.Format, reportFormats); err != nil {
+		return cfg, fmt.Errorf("%w (input formats go in --input-format)", err)
 	}
 	if o.Samples < 100 {
 		return cfg, fmt.Errorf("--samples %d: expected at least 100 replicates", o.Samples)
@@ -147,9 +130,9 @@ func runCompare(_ context.Context, o *CompareOptions, s *Streams) error {
 	if err != nil {
 		return err
 	}
-	champ := t.SystemIndex(o.Champion)
-	if champ < 0 {
-		return t.UnknownSystemError("champion", o.Champion)
+	champ, err := lookupSystem(t, "champion", o.Champion)
+	if err != nil {
+		return err
 	}
 	challengers, err := matchChallengers(t, o.Challengers, champ)
 	if err != nil {
@@ -162,78 +145,5 @@ func runCompare(_ context.Context, o *CompareOptions, s *Streams) error {
 	if align.Summary() != "" {
 		rep.Alignment = &align
 	}
-	if o.Output == "" || o.Output == "-" {
-		return writeCompare(s.Out, rep, o.Format, o.RiskView)
-	}
-	return writeFileAtomic(o.Output, func(w io.Writer) error { return writeCompare(w, rep, o.Format, o.RiskView) })
-}
-
-// matchChallengers resolves --challenger patterns to system indices, in the
-// order the patterns and then the table name them, without duplicates. A
-// pattern that is a system's exact name selects that system; otherwise it is
-// a path.Match glob, which never selects the champion. Naming the champion
-// is an error, and so is a pattern that matches nothing.
-func matchChallengers(t *scores.Table, patterns []string, champ int) ([]int, error) {
-	var out []int
-	for _, p := range patterns {
-		if p == t.Systems[champ] {
-			return nil, fmt.Errorf("challenger %q is the champion", p)
-		}
-		// A system's exact name is never read as a glob ("run[2]" is a name).
-		if s := t.SystemIndex(p); s >= 0 {
-			if !slices.Contains(out, s) {
-				out = append(out, s)
-			}
-			continue
-		}
-		if _, err := path.Match(p, ""); err != nil {
-			return nil, fmt.Errorf("--challenger %q: bad glob: %v", p, err)
-		}
-		found, champMatched := false, false
-		for s, name := range t.Systems {
-			if ok, _ := path.Match(p, name); !ok {
-				continue
-			}
-			if s == champ {
-				champMatched = true
-				continue
-			}
-			found = true
-			if !slices.Contains(out, s) {
-				out = append(out, s)
-			}
-		}
-		switch {
-		case !found && champMatched:
-			return nil, fmt.Errorf("--challenger %q matches only the champion", p)
-		case !found:
-			return nil, t.UnknownSystemError("challenger", p)
-		}
-	}
-	return out, nil
-}
-
-// writeFileAtomic writes a file through a temporary file in the same
-// directory renamed into place, so that a failure never leaves a
-// half-written output.
-func writeFileAtomic(name string, write func(io.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	if err := write(f); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, name); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
+	return writeOutput(s.Out, o.Output, func(w io.Writer) error { return writeCompare(w, rep, o.Format, o.RiskView) })
 }

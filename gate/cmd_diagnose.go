@@ -39,7 +39,7 @@ func newDiagnoseCommand(s *Streams) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "extra", Destination: &o.Extra,
 				Usage: "add the 2.5%, 50% and 97.5% quantiles, rhat_basic, ess_basic and the Monte Carlo standard errors"},
-			&cli.StringFlag{Name: "format", Value: "table", Destination: &o.Format, Usage: "output format: table, csv, json"},
+			formatFlag(&o.Format, diagnoseFormats),
 		},
 		Action: func(_ context.Context, cmd *cli.Command) error {
 			args := cmd.Args().Slice()
@@ -52,11 +52,12 @@ func newDiagnoseCommand(s *Streams) *cli.Command {
 	}
 }
 
+// diagnoseFormats are the output formats of diagnose.
+var diagnoseFormats = []string{"table", "csv", "json"}
+
 func runDiagnose(o *DiagnoseOptions, s *Streams) error {
-	switch o.Format {
-	case "table", "csv", "json":
-	default:
-		return fmt.Errorf("unknown --format %q (valid: table, csv, json)", o.Format)
+	if err := checkFormat(o.Format, diagnoseFormats); err != nil {
+		return err
 	}
 	d, err := readDrawsFile(o.Path, s.In)
 	if err != nil {
@@ -68,18 +69,18 @@ func runDiagnose(o *DiagnoseOptions, s *Streams) error {
 	if o.Extra {
 		cols = extraColumns
 	}
-	var out bytes.Buffer // written whole, so an error never leaves half a report
-	switch o.Format {
-	case "table":
-		writeDiagnoseTable(&out, d, sums, cols)
-	case "csv":
-		writeDiagnoseCSV(&out, d, sums, cols)
-	case "json":
-		if err := writeDiagnoseJSON(&out, d, sums, warnings); err != nil {
-			return err
+	err = writeOutput(s.Out, "", func(w io.Writer) error {
+		switch o.Format {
+		case "table":
+			return writeDiagnoseTable(w, d, sums, cols)
+		case "csv":
+			writeDiagnoseCSV(w, d, sums, cols)
+		case "json":
+			return writeDiagnoseJSON(w, d, sums, warnings)
 		}
-	}
-	if _, err := s.Out.Write(out.Bytes()); err != nil {
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	if o.Format != "json" {
@@ -195,7 +196,7 @@ func nameList(names []string) string {
 	return strings.Join(names[:most], ", ") + fmt.Sprintf(", … (%d more)", len(names)-most)
 }
 
-func writeDiagnoseTable(w io.Writer, d *Draws, sums []bayes.VarSummary, cols []diagnoseColumn) {
+func writeDiagnoseTable(w io.Writer, d *Draws, sums []bayes.VarSummary, cols []diagnoseColumn) error {
 	cells := make([][]string, len(sums)+1)
 	cells[0] = append([]string{"variable"}, columnNames(cols)...)
 	for v, s := range sums {
@@ -205,25 +206,8 @@ func writeDiagnoseTable(w io.Writer, d *Draws, sums []bayes.VarSummary, cols []d
 		}
 		cells[v+1] = row
 	}
-	width := make([]int, len(cells[0]))
-	for _, row := range cells {
-		for c, cell := range row {
-			width[c] = max(width[c], len([]rune(cell)))
-		}
-	}
 	fmt.Fprintf(w, "# %d variables, %d chains x %d iterations\n", len(sums), len(d.Chains), d.Iterations)
-	for _, row := range cells {
-		var b strings.Builder
-		for c, cell := range row {
-			pad := strings.Repeat(" ", width[c]-len([]rune(cell)))
-			if c == 0 {
-				b.WriteString(cell + pad)
-			} else {
-				b.WriteString("  " + pad + cell)
-			}
-		}
-		fmt.Fprintln(w, b.String())
-	}
+	return writeTable(w, false, "l"+strings.Repeat("r", len(cols)), cells)
 }
 
 // formatCell formats a number for the table: NA for NaN; ESS as a whole
@@ -267,7 +251,7 @@ func writeDiagnoseCSV(w io.Writer, d *Draws, sums []bayes.VarSummary, cols []dia
 		}
 		_ = cw.Write(row)
 	}
-	cw.Flush() // writes to a bytes.Buffer cannot fail
+	cw.Flush() // into writeOutput's buffer, which cannot fail
 }
 
 // writeDiagnoseJSON writes {"chains", "iterations", "variables": [{"variable",

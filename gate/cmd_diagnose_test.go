@@ -33,20 +33,7 @@ func TestDiagnoseGolden(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errw)
 			}
-			got := out + "--- stderr ---\n" + errw
-			path := filepath.Join("testdata", "diagnose", c.golden)
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("output differs from %s (rerun with -update if intended):\n%s", path, got)
-			}
+			checkGolden(t, filepath.Join("diagnose", c.golden), out+"--- stderr ---\n"+errw)
 		})
 	}
 	// Standard input gives the same as the file.
@@ -82,15 +69,7 @@ func diagnoseCSV(t *testing.T, path string) (header []string, rows map[string][]
 // returns the worst relative error per column.
 func compareSummary(t *testing.T, refPath, drawsPath string, tol float64, skip func(v, col string) bool) map[string]float64 {
 	t.Helper()
-	f, err := os.Open(refPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	ref, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ref := shared.ReadCSV(t, refPath)
 	header, got := diagnoseCSV(t, drawsPath)
 	col := map[string]int{}
 	for i, h := range header {

@@ -77,7 +77,7 @@ func newGateCommand(s *Streams) *cli.Command {
 		&cli.Uint64Flag{Name: "seed", Destination: &o.Seed, HideDefault: true, Usage: "`SEED` of every random procedure, overriding the policy's"},
 		&cli.StringFlag{Name: "out", Destination: &o.Out,
 			Usage: "write result.json, report.md, junit.xml and report.html into `DIR` (created if needed; other files are left alone)"},
-		&cli.StringFlag{Name: "format", Value: gateFormats[0], Destination: &o.Format, Usage: "`FORMAT` on standard output: table, md, json, junit"},
+		formatFlag(&o.Format, gateFormats),
 		&cli.BoolFlag{Name: "dry-run", Destination: &o.DryRun, Usage: "do everything, say what the verdict would be, and exit 0"},
 		&cli.BoolFlag{Name: "example", Destination: &o.Example, Usage: "gate the built-in simulated example pool instead of INPUT files"},
 		&cli.BoolFlag{Name: "progress", Destination: &o.Progress,

@@ -76,42 +76,20 @@ func (o *PairOptions) flags() []cli.Flag {
 		&cli.Uint64Flag{Name: "seed", Value: 1, Destination: &o.Seed, Usage: "`SEED` of the random draws"},
 		&cli.FloatFlag{Name: "level", Value: def.CredMass, Destination: &o.Level,
 			Usage: "`MASS` of the credible intervals, HDIs and the classical confidence interval"},
-		&cli.StringFlag{Name: "format", Value: "table", Destination: &o.Format, Usage: "output `FORMAT`: table, md, json, csv"},
-		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Destination: &o.Output,
-			Usage: "write to `FILE` (atomically: a temporary file renamed into place) instead of standard output"},
+		formatFlag(&o.Format, reportFormats),
+		outputFlag(&o.Output),
 	}
-	// The shared input flags, with --format renamed: here --format is the
-	// output format, as in riskgate compare.
-	for _, f := range o.Input.Flags() {
-		if sf, ok := f.(*cli.StringFlag); ok && sf.Name == "format" {
-			c := *sf
-			c.Name = "input-format"
-			f = &c
-		}
-		flags = append(flags, f)
-	}
-	return flags
+	return append(flags, o.Input.Flags()...)
 }
-
-// maxDraws bounds --draws of pair and classify (memory grows linearly with it).
-const maxDraws = 5_000_000
 
 // settings validates the options that do not need the data.
 func (o *PairOptions) settings() (bayes.TwoSampleOptions, error) {
 	opt := bayes.DefaultTwoSampleOptions()
-	if o.Paired && o.Unpaired {
-		return opt, fmt.Errorf("give --paired or --unpaired, not both")
+	paired, err := checkPosteriorFlags(o.Paired, o.Unpaired, o.Draws, o.Level)
+	if err != nil {
+		return opt, err
 	}
-	opt.Paired = !o.Unpaired
-	if o.Draws < 100 || o.Draws > maxDraws {
-		return opt, fmt.Errorf("--draws %d: expected 100 to %d", o.Draws, maxDraws)
-	}
-	opt.Draws = o.Draws
-	opt.Seed = o.Seed
-	if !(o.Level > 0 && o.Level < 1) {
-		return opt, fmt.Errorf("--level %v: expected a mass strictly between 0 and 1", o.Level)
-	}
-	opt.CredMass = o.Level
+	opt.Paired, opt.Draws, opt.Seed, opt.CredMass = paired, o.Draws, o.Seed, o.Level
 	th, err := parsePairThresholds(o.Thresholds, opt.Thresholds)
 	if err != nil {
 		return opt, err
@@ -127,7 +105,7 @@ func (o *PairOptions) settings() (bayes.TwoSampleOptions, error) {
 		}
 		*r.dst = bayes.ROPE{Lo: lo, Hi: hi}
 	}
-	if err := checkPairFormat(o.Format); err != nil {
+	if err := checkFormat(o.Format, reportFormats); err != nil {
 		return opt, fmt.Errorf("%w (input formats go in --input-format)", err)
 	}
 	return opt, nil
@@ -174,17 +152,18 @@ func runPair(o *PairOptions, s *Streams) error {
 	if err != nil {
 		return err
 	}
-	ia, ib := t.SystemIndex(o.A), t.SystemIndex(o.B)
-	if ia < 0 {
-		return t.UnknownSystemError("--a", o.A)
+	ia, err := lookupSystem(t, "--a", o.A)
+	if err != nil {
+		return err
 	}
-	if ib < 0 {
-		return t.UnknownSystemError("--b", o.B)
+	ib, err := lookupSystem(t, "--b", o.B)
+	if err != nil {
+		return err
 	}
 	rep, err := buildPairReport(t.Measure, o.A, o.B, t.Topics, t.Scores[ia], t.Scores[ib], opt)
 	if err != nil {
 		return err
 	}
 	rep.Alignment = align
-	return writeAtomically(s.Out, o.Output, func(w io.Writer) error { return writePair(w, rep, o.Format) })
+	return writeOutput(s.Out, o.Output, func(w io.Writer) error { return writePair(w, rep, o.Format) })
 }

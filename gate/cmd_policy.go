@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -194,53 +192,17 @@ func runPolicyInit(s *Streams, o PolicyInitOptions) error {
 		_, err := s.Out.Write(policies.Starter())
 		return err
 	}
-	if err := writeNewFile(o.File, policies.Starter(), o.Force); err != nil {
+	write := func(w io.Writer) error { _, err := w.Write(policies.Starter()); return err }
+	create := createFileAtomic // never replaces an existing file
+	if o.Force {
+		create = writeFileAtomic
+	}
+	if err := create(o.File, write); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("%s already exists; use --force to overwrite it", o.File)
+		}
 		return err
 	}
 	fmt.Fprintf(s.Out, "wrote %s; edit it, then check it with: riskgate policy validate %s\n", o.File, o.File)
 	return nil
-}
-
-// writeNewFile writes data to path through a temporary file in the same
-// folder, so that no reader ever sees a half-written file. Without force it
-// refuses to replace an existing file, atomically (a hard link fails if the
-// name exists); with force it renames over it.
-func writeNewFile(path string, data []byte, force bool) (err error) {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		tmp.Close()           // a second close after success is harmless
-		os.Remove(tmp.Name()) // gone after a rename or link+remove; cleaned up after a failure
-	}()
-	if _, err := tmp.Write(data); err != nil {
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	name := tmp.Name()
-	if force {
-		return os.Rename(name, path)
-	}
-	switch err := os.Link(name, path); {
-	case err == nil:
-		return nil
-	case errors.Is(err, fs.ErrExist):
-		return fmt.Errorf("%s already exists; use --force to overwrite it", path)
-	default:
-		// No hard links on this file system: check, then rename.
-		if _, statErr := os.Lstat(path); statErr == nil {
-			return fmt.Errorf("%s already exists; use --force to overwrite it", path)
-		}
-		return os.Rename(name, path)
-	}
 }

@@ -2,7 +2,6 @@ package gate
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,60 +12,31 @@ import (
 	"github.com/riskgate/riskgate/policies"
 )
 
-func goldenFile(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -update creates it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (go test -update rewrites it)\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
-}
-
-// run runs riskgate with args and returns the exit status, stdout and stderr.
-func run(t *testing.T, stdin string, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errw bytes.Buffer
-	code := Main(context.Background(), append([]string{"riskgate"}, args...), strings.NewReader(stdin), &out, &errw)
-	return code, out.String(), errw.String()
-}
-
 const examples = "../policies/examples/"
 
 func TestPolicyValidate(t *testing.T) {
-	code, out, errw := run(t, "", "policy", "validate", examples+"release-gate.yaml", examples+"pr-check.yaml", examples+"research.yaml", "../policies/starter.yaml")
+	code, out, errw := runMain(t, "policy", "validate", examples+"release-gate.yaml", examples+"pr-check.yaml", examples+"research.yaml", "../policies/starter.yaml")
 	if code != ExitPass || errw != "" {
 		t.Fatalf("exit %d, stderr %q", code, errw)
 	}
-	goldenFile(t, "policy/validate-examples.golden", []byte(out))
+	checkGolden(t, "policy/validate-examples.golden", out)
 
 	// Bad files: every problem, one line each, and exit status 2; the good file is still reported.
-	code, out, errw = run(t, "", "policy", "validate", "../policies/testdata/errors/enum-typo.yaml", examples+"pr-check.yaml", "../policies/testdata/errors/no-bound.yaml")
+	code, out, errw = runMain(t, "policy", "validate", "../policies/testdata/errors/enum-typo.yaml", examples+"pr-check.yaml", "../policies/testdata/errors/no-bound.yaml")
 	if code != ExitError {
 		t.Errorf("exit %d", code)
 	}
-	goldenFile(t, "policy/validate-errors.golden", []byte("stdout:\n"+out+"stderr:\n"+errw))
+	checkGolden(t, "policy/validate-errors.golden", "stdout:\n"+out+"stderr:\n"+errw)
 
-	code, _, errw = run(t, "", "policy", "validate")
+	code, _, errw = runMain(t, "policy", "validate")
 	if code != ExitError || !strings.Contains(errw, "name at least one policy FILE") {
 		t.Errorf("no file: exit %d, %q", code, errw)
 	}
-	code, _, errw = run(t, "", "policy", "validate", "no-such.yaml")
+	code, _, errw = runMain(t, "policy", "validate", "no-such.yaml")
 	if code != ExitError || !strings.Contains(errw, "no-such.yaml") {
 		t.Errorf("missing file: exit %d, %q", code, errw)
 	}
-	code, out, _ = run(t, string(policies.Starter()), "policy", "validate", "-")
+	code, out, _ = runMainWithStdin(t, string(policies.Starter()), "policy", "validate", "-")
 	if code != ExitPass || !strings.HasPrefix(out, "<stdin>: valid policy \"default\"") {
 		t.Errorf("stdin: exit %d, %q", code, out)
 	}
@@ -75,7 +45,7 @@ func TestPolicyValidate(t *testing.T) {
 func TestPolicyValidateWarnings(t *testing.T) {
 	src := "version: 1\nname: w\nrules: [{id: t, quantity: tests.sign.p, at_most: 0.05}]\n" +
 		"waivers: [{rule: t, challenger: c, reason: r, approver: a, expires: 2020-01-01}]\n"
-	code, _, errw := run(t, src, "policy", "validate", "-")
+	code, _, errw := runMainWithStdin(t, src, "policy", "validate", "-")
 	if code != ExitPass {
 		t.Fatalf("exit %d", code)
 	}
@@ -90,27 +60,27 @@ func TestPolicyValidateWarnings(t *testing.T) {
 }
 
 func TestPolicyExplain(t *testing.T) {
-	code, out, errw := run(t, "", "policy", "explain")
+	code, out, errw := runMain(t, "policy", "explain")
 	if code != ExitPass || errw != "" {
 		t.Fatalf("exit %d, %q", code, errw)
 	}
-	goldenFile(t, "policy/explain-default.golden", []byte(out))
-	code, out, _ = run(t, "", "policy", "explain", examples+"pr-check.yaml")
+	checkGolden(t, "policy/explain-default.golden", out)
+	code, out, _ = runMain(t, "policy", "explain", examples+"pr-check.yaml")
 	if code != ExitPass || !strings.Contains(out, "This policy is advisory") {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
-	code, _, errw = run(t, "", "policy", "explain", "a.yaml", "b.yaml")
+	code, _, errw = runMain(t, "policy", "explain", "a.yaml", "b.yaml")
 	if code != ExitError || !strings.Contains(errw, "give one policy FILE") {
 		t.Errorf("two files: exit %d %q", code, errw)
 	}
-	code, _, errw = run(t, "", "policy", "explain", "../policies/testdata/errors/unknown-quantity.yaml")
+	code, _, errw = runMain(t, "policy", "explain", "../policies/testdata/errors/unknown-quantity.yaml")
 	if code != ExitError || !strings.HasPrefix(errw, "riskgate: ../policies/testdata/errors/unknown-quantity.yaml:7:15: rules[0].quantity: unknown quantity") {
 		t.Errorf("bad file: exit %d %q", code, errw)
 	}
 }
 
 func TestPolicySchema(t *testing.T) {
-	code, out, _ := run(t, "", "policy", "schema")
+	code, out, _ := runMain(t, "policy", "schema")
 	if code != ExitPass || out != string(policies.Schema()) {
 		t.Errorf("exit %d; output differs from policies.Schema()", code)
 	}
@@ -119,7 +89,7 @@ func TestPolicySchema(t *testing.T) {
 func TestPolicyInit(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "p.yaml")
-	code, out, errw := run(t, "", "policy", "init", file)
+	code, out, errw := runMain(t, "policy", "init", file)
 	if code != ExitPass || !strings.HasPrefix(out, "wrote "+file) {
 		t.Fatalf("exit %d, %q %q", code, out, errw)
 	}
@@ -127,7 +97,7 @@ func TestPolicyInit(t *testing.T) {
 	if err != nil || !bytes.Equal(data, policies.Starter()) {
 		t.Fatalf("written file differs from the starter: %v", err)
 	}
-	if code, _, errw := run(t, "", "policy", "validate", file); code != ExitPass {
+	if code, _, errw := runMain(t, "policy", "validate", file); code != ExitPass {
 		t.Errorf("the starter does not validate: %s", errw)
 	}
 
@@ -135,14 +105,14 @@ func TestPolicyInit(t *testing.T) {
 	if err := os.WriteFile(file, []byte("mine\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, _, errw = run(t, "", "policy", "init", file)
+	code, _, errw = runMain(t, "policy", "init", file)
 	if code != ExitError || !strings.Contains(errw, "already exists; use --force") {
 		t.Errorf("exit %d %q", code, errw)
 	}
 	if data, _ := os.ReadFile(file); string(data) != "mine\n" {
 		t.Error("init overwrote a file without --force")
 	}
-	code, _, _ = run(t, "", "policy", "init", "--force", file)
+	code, _, _ = runMain(t, "policy", "init", "--force", file)
 	if data, _ := os.ReadFile(file); code != ExitPass || !bytes.Equal(data, policies.Starter()) {
 		t.Errorf("--force did not overwrite: exit %d", code)
 	}
@@ -152,11 +122,11 @@ func TestPolicyInit(t *testing.T) {
 		t.Errorf("folder holds %d entries", len(entries))
 	}
 
-	code, out, _ = run(t, "", "policy", "init", "-")
+	code, out, _ = runMain(t, "policy", "init", "-")
 	if code != ExitPass || out != string(policies.Starter()) {
 		t.Errorf("init - : exit %d", code)
 	}
-	code, _, errw = run(t, "", "policy", "init", filepath.Join(dir, "no-such-dir", "p.yaml"))
+	code, _, errw = runMain(t, "policy", "init", filepath.Join(dir, "no-such-dir", "p.yaml"))
 	if code != ExitError || errw == "" {
 		t.Errorf("unwritable: exit %d %q", code, errw)
 	}
@@ -169,7 +139,7 @@ func TestPolicyInitDefaultName(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer os.Chdir(wd)
-	if code, _, errw := run(t, "", "policy", "init"); code != ExitPass {
+	if code, _, errw := runMain(t, "policy", "init"); code != ExitPass {
 		t.Fatalf("exit %d %q", code, errw)
 	}
 	if _, err := os.Stat(DefaultPolicyFile); err != nil {
@@ -187,14 +157,20 @@ func TestPolicyInputValuesMatchFlags(t *testing.T) {
 		t.Errorf("policies.TopicModes %v, scores.TopicModes %v", policies.TopicModes, topics)
 	}
 	var o InputOptions
+	found := false
 	for _, f := range o.Flags() {
-		if f.Names()[0] != "format" {
+		if f.Names()[0] != "input-format" {
 			continue
 		}
+		found = true
 		usage := f.(interface{ GetUsage() string }).GetUsage()
 		_, list, _ := strings.Cut(usage, ": ")
+		list, _, _ = strings.Cut(list, " (")
 		if got := strings.Join(policies.InputFormats, ", "); list != got {
-			t.Errorf("--format takes %q, policies take %q", list, got)
+			t.Errorf("--input-format takes %q, policies take %q", list, got)
 		}
+	}
+	if !found {
+		t.Error("no --input-format flag among the input flags")
 	}
 }

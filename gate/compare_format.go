@@ -2,34 +2,22 @@ package gate
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
-// Output formats of riskgate compare.
-var compareFormats = []string{"table", "md", "json", "csv"}
-
-// writeCompare renders rep in one of compareFormats. riskView prints the
+// writeCompare renders rep in one of reportFormats. riskView prints the
 // table and md views with Benham et al.'s risk-oriented "⁻" signs.
 func writeCompare(w io.Writer, rep *CompareReport, format string, riskView bool) error {
-	switch format {
-	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
-	case "csv":
-		return writeCompareCSV(w, rep)
-	case "table", "md":
-		v := compareView{w: w, md: format == "md", risk: riskView, rep: rep}
-		v.write()
-		return v.err
-	}
-	return fmt.Errorf("--format %q: expected one of %s", format, strings.Join(compareFormats, ", "))
+	return writeReport(w, format, rep, func(w io.Writer) error { return writeCompareCSV(w, rep) },
+		func(w io.Writer, md bool) error {
+			v := compareView{w: w, md: md, risk: riskView, rep: rep}
+			v.write()
+			return v.err
+		})
 }
 
 // compareView writes the table and md views: a heading, the systems laid
@@ -64,40 +52,11 @@ func (v *compareView) para(s string) {
 	}
 }
 
-// table writes rows (the first is the header): aligned columns for text (the
-// first column left-aligned, the others right-aligned), a pipe table for md.
+// table writes rows (the first is the header) with the first column
+// left-aligned and the others right-aligned.
 func (v *compareView) table(rows [][]string) {
-	if v.md {
-		for i, r := range rows {
-			v.printf("| %s |\n", strings.Join(r, " | "))
-			if i == 0 {
-				seps := make([]string, len(r))
-				for k := range seps {
-					seps[k] = "---:"
-				}
-				seps[0] = ":---"
-				v.printf("|%s|\n", strings.Join(seps, "|"))
-			}
-		}
-		return
-	}
-	widths := make([]int, len(rows[0]))
-	for _, r := range rows {
-		for k, c := range r {
-			widths[k] = max(widths[k], utf8.RuneCountInString(c))
-		}
-	}
-	for _, r := range rows {
-		var b strings.Builder
-		for k, c := range r {
-			pad := strings.Repeat(" ", widths[k]-utf8.RuneCountInString(c))
-			if k == 0 {
-				b.WriteString(c + pad)
-			} else {
-				b.WriteString("  " + pad + c)
-			}
-		}
-		v.printf("%s\n", strings.TrimRight(b.String(), " "))
+	if v.err == nil {
+		v.err = writeTable(v.w, v.md, "l"+strings.Repeat("r", len(rows[0])-1), rows)
 	}
 }
 
@@ -116,7 +75,7 @@ func (v *compareView) write() {
 			artifacts++
 		}
 	}
-	title := fmt.Sprintf("riskgate compare: %d challenger(s) against champion %q", len(chals), rep.Champion)
+	title := fmt.Sprintf("riskgate compare: %d challenger(s) against champion %s", len(chals), mdEscapeIf(v.md, strconv.Quote(rep.Champion)))
 	if v.md {
 		v.printf("# %s\n\n", title)
 	} else {
@@ -127,7 +86,7 @@ func (v *compareView) write() {
 		ciLevel = chals[0].BCa.Level
 	}
 	v.para(fmt.Sprintf("Measure %s over %d topics; losses count %s times (w = %s, α = %s).",
-		orDash(rep.Measure), rep.Topics, fmtG(rep.LossWeight), fmtG(rep.LossWeight), fmtG(rep.LossWeight-1)))
+		mdEscapeIf(v.md, orDash(rep.Measure)), rep.Topics, fmtG(rep.LossWeight), fmtG(rep.LossWeight), fmtG(rep.LossWeight-1)))
 	corr := "unadjusted"
 	if rep.Correction != "none" {
 		corr = fmt.Sprintf("adjusted by %s over %d challenger(s)", correctionName(rep.Correction), len(chals))
@@ -160,20 +119,20 @@ func (v *compareView) write() {
 	}
 	rows := [][]string{{"System", "Mean", "URisk" + minus, "TRisk" + minus, "BCa" + minus + " " + pct(ciLevel), "ZRisk" + minus, "GeoRisk" + minus}}
 	systemRow := func(s CompareSystem) []string {
-		r := []string{s.Name, fmtF(float64(s.Mean), 3), "–", "–", "–", "–", "–"}
+		r := []string{s.Name, rStyle.fixed(float64(s.Mean), 3), "–", "–", "–", "–", "–"}
 		if s.CompareChallenger != nil {
 			c := s.CompareChallenger
-			r[2] = fmtF(sign*float64(c.URisk), 3)
-			r[3] = fmtF(sign*float64(c.TRisk), 3)
+			r[2] = rStyle.fixed(sign*float64(c.URisk), 3)
+			r[3] = rStyle.fixed(sign*float64(c.TRisk), 3)
 			lo, hi := float64(c.BCa.Lo), float64(c.BCa.Hi)
 			if v.risk {
 				lo, hi = -hi, -lo
 			}
-			r[4] = fmt.Sprintf("%s [%s, %s]", fmtF(sign*float64(c.URisk), 3), fmtF(lo, 3), fmtF(hi, 3))
+			r[4] = fmt.Sprintf("%s [%s, %s]", rStyle.fixed(sign*float64(c.URisk), 3), rStyle.fixed(lo, 3), rStyle.fixed(hi, 3))
 		}
 		if s.ZRisk != nil {
-			r[5] = fmtF(sign*float64(*s.ZRisk), 2)
-			r[6] = fmtF(sign*float64(*s.GeoRisk), 3)
+			r[5] = rStyle.fixed(sign*float64(*s.ZRisk), 2)
+			r[6] = rStyle.fixed(sign*float64(*s.GeoRisk), 3)
 		}
 		return r
 	}
@@ -182,9 +141,6 @@ func (v *compareView) write() {
 		rows = append(rows, systemRow(s))
 	}
 	v.table(rows)
-	if v.md {
-		v.printf("\n")
-	}
 	if v.risk {
 		v.para("GeoRisk⁻ is −GeoRisk (Dinçer et al. 2016); Benham et al.'s Table 3 printed −√(mean·Φ(ZRisk⁻/c)) instead.")
 	}
@@ -201,32 +157,26 @@ func (v *compareView) write() {
 			}
 			rows = append(rows, []string{
 				s.Name, fmt.Sprintf("%d/%d/%d", c.Wins, c.Ties, c.Losses),
-				fmtF(float64(t.PairedT.T), 3), fmtP(float64(t.PairedT.PAdj)),
-				fmtF(float64(t.WelchT.T), 3), fmtP(float64(t.WelchT.PAdj)),
-				wil, fmtP(float64(t.Wilcoxon.PAdj)),
-				fmt.Sprintf("%d/%d", t.Sign.Pos, t.Sign.Neg), fmtP(float64(t.Sign.PAdj)),
-				fmtP(float64(t.Permutation.PAdj)), fmtP(float64(t.Bootstrap.PAdj)),
+				rStyle.fixed(float64(t.PairedT.T), 3), rStyle.p(float64(t.PairedT.PAdj)),
+				rStyle.fixed(float64(t.WelchT.T), 3), rStyle.p(float64(t.WelchT.PAdj)),
+				wil, rStyle.p(float64(t.Wilcoxon.PAdj)),
+				fmt.Sprintf("%d/%d", t.Sign.Pos, t.Sign.Neg), rStyle.p(float64(t.Sign.PAdj)),
+				rStyle.p(float64(t.Permutation.PAdj)), rStyle.p(float64(t.Bootstrap.PAdj)),
 			})
 		}
 		v.table(rows)
-		if v.md {
-			v.printf("\n")
-		}
 		v.heading("Effect sizes and paired-t intervals")
 		rows = [][]string{{"System", "mean diff", "paired t " + pct(ciLevel), "Glass Δ (champion SD)", "Glass Δ (challenger SD)", "Cohen d_z"}}
 		for _, s := range chals {
 			c := s.CompareChallenger
 			t := c.Tests.PairedT
 			rows = append(rows, []string{
-				s.Name, fmtF(float64(s.Mean)-float64(champ.Mean), 4),
-				fmt.Sprintf("[%s, %s]", fmtF(float64(t.Lo), 4), fmtF(float64(t.Hi), 4)),
-				fmtF(float64(c.Effects.GlassDeltaChampion), 3), fmtF(float64(c.Effects.GlassDeltaChallenger), 3), fmtF(float64(c.Effects.CohenD), 3),
+				s.Name, rStyle.fixed(float64(s.Mean)-float64(champ.Mean), 4),
+				fmt.Sprintf("[%s, %s]", rStyle.fixed(float64(t.Lo), 4), rStyle.fixed(float64(t.Hi), 4)),
+				rStyle.fixed(float64(c.Effects.GlassDeltaChampion), 3), rStyle.fixed(float64(c.Effects.GlassDeltaChallenger), 3), rStyle.fixed(float64(c.Effects.CohenD), 3),
 			})
 		}
 		v.table(rows)
-		if v.md {
-			v.printf("\n")
-		}
 	}
 
 	v.anova("Two-way ANOVA (score ~ system + topic)", rep.ANOVA.TwoWay)
@@ -234,7 +184,7 @@ func (v *compareView) write() {
 
 	tk := rep.TukeyHSD
 	v.heading(fmt.Sprintf("Tukey HSD (%s model), %s family-wise", tk.Model, pct(tk.Level)))
-	v.para(fmt.Sprintf("Critical range q = %s, SE = %s, df = %s.", fmtF(float64(tk.Q), 4), fmtG4(float64(tk.SE)), fmtG(float64(tk.DF))))
+	v.para(fmt.Sprintf("Critical range q = %s, SE = %s, df = %s.", rStyle.fixed(float64(tk.Q), 4), fmtG4(float64(tk.SE)), fmtG(float64(tk.DF))))
 	head := []string{"Pair", "diff", "lwr", "upr", "p adj"}
 	if tk.B > 0 {
 		head = append(head, fmt.Sprintf("p randomised (B = %d)", tk.B))
@@ -250,16 +200,13 @@ func (v *compareView) write() {
 			hidden++
 			continue
 		}
-		r := []string{p.B + " − " + p.A, fmtF(float64(p.Diff), 5), fmtF(float64(p.Lo), 5), fmtF(float64(p.Hi), 5), fmtP(float64(p.P))}
+		r := []string{p.B + " − " + p.A, rStyle.fixed(float64(p.Diff), 5), rStyle.fixed(float64(p.Lo), 5), rStyle.fixed(float64(p.Hi), 5), rStyle.p(float64(p.P))}
 		if p.PRandomized != nil {
-			r = append(r, fmtP(float64(*p.PRandomized)))
+			r = append(r, rStyle.p(float64(*p.PRandomized)))
 		}
 		rows = append(rows, r)
 	}
 	v.table(rows)
-	if v.md {
-		v.printf("\n")
-	}
 	if hidden > 0 {
 		v.para(fmt.Sprintf("%d pair(s) involving artifacts are in the JSON output only.", hidden))
 	}
@@ -271,13 +218,13 @@ func (v *compareView) write() {
 			warns = append(warns, s.Name+": "+w)
 		}
 	}
-	warns = append(warns, comparePrefixed("two-way ANOVA", rep.ANOVA.TwoWay.Warnings)...)
-	warns = append(warns, comparePrefixed("one-way ANOVA", rep.ANOVA.OneWay.Warnings)...)
-	warns = append(warns, comparePrefixed("Tukey HSD", tk.Warnings)...)
+	warns = append(warns, prefixed("two-way ANOVA", rep.ANOVA.TwoWay.Warnings)...)
+	warns = append(warns, prefixed("one-way ANOVA", rep.ANOVA.OneWay.Warnings)...)
+	warns = append(warns, prefixed("Tukey HSD", tk.Warnings)...)
 	if len(warns) > 0 {
 		v.heading("Warnings")
 		for _, w := range warns {
-			v.printf("- %s\n", w)
+			v.printf("- %s\n", mdEscapeIf(v.md, w))
 		}
 	}
 }
@@ -288,15 +235,12 @@ func (v *compareView) anova(title string, a CompareANOVATable) {
 	for _, r := range a.Rows {
 		f, p := "", ""
 		if r.Source != "residuals" {
-			f, p = fmtF(float64(r.F), 3), fmtP(float64(r.P))
+			f, p = rStyle.fixed(float64(r.F), 3), rStyle.p(float64(r.P))
 		}
 		rows = append(rows, []string{r.Source, fmtG(float64(r.DF)), fmtG4(float64(r.SS)), fmtG4(float64(r.MS)), f, p})
 	}
 	v.table(rows)
-	if v.md {
-		v.printf("\n")
-	}
-	v.para(fmt.Sprintf("η² = %s, partial η² = %s.", fmtF(float64(a.EtaSquared), 3), fmtF(float64(a.PartialEtaSquared), 3)))
+	v.para(fmt.Sprintf("η² = %s, partial η² = %s.", rStyle.fixed(float64(a.EtaSquared), 3), rStyle.fixed(float64(a.PartialEtaSquared), 3)))
 }
 
 // writeCompareCSV writes one row per system with every per-system number;
@@ -315,19 +259,19 @@ func writeCompareCSV(w io.Writer, rep *CompareReport) error {
 		return err
 	}
 	for _, s := range rep.Systems {
-		row := []string{s.Name, s.Role, csvNum(s.Mean), csvPtr(s.ZRisk), csvPtr(s.GeoRisk)}
+		row := []string{s.Name, s.Role, csvFloat(s.Mean), csvPtr(s.ZRisk), csvPtr(s.GeoRisk)}
 		if c := s.CompareChallenger; c != nil {
 			t := c.Tests
-			row = append(row, csvNum(c.URisk), csvNum(c.TRisk), csvNum(c.TRiskP), csvNum(c.TRiskPAdj),
-				csvNum(c.BCa.Lo), csvNum(c.BCa.Hi), fmtG(c.BCa.Level), csvNum(c.Percentile.Lo), csvNum(c.Percentile.Hi), fmtG(c.Percentile.Level),
+			row = append(row, csvFloat(c.URisk), csvFloat(c.TRisk), csvFloat(c.TRiskP), csvFloat(c.TRiskPAdj),
+				csvFloat(c.BCa.Lo), csvFloat(c.BCa.Hi), fmtG(c.BCa.Level), csvFloat(c.Percentile.Lo), csvFloat(c.Percentile.Hi), fmtG(c.Percentile.Level),
 				strconv.Itoa(c.Wins), strconv.Itoa(c.Ties), strconv.Itoa(c.Losses),
-				csvNum(t.PairedT.T), csvNum(t.PairedT.DF), csvNum(t.PairedT.P), csvNum(t.PairedT.PAdj), csvNum(t.PairedT.Lo), csvNum(t.PairedT.Hi),
-				csvNum(t.WelchT.T), csvNum(t.WelchT.DF), csvNum(t.WelchT.P), csvNum(t.WelchT.PAdj),
-				csvNum(t.Wilcoxon.V), csvNum(t.Wilcoxon.P), csvNum(t.Wilcoxon.PAdj), strconv.FormatBool(t.Wilcoxon.Exact),
-				strconv.Itoa(t.Sign.Pos), strconv.Itoa(t.Sign.Neg), csvNum(t.Sign.P), csvNum(t.Sign.PAdj),
-				csvNum(t.Permutation.P), csvNum(t.Permutation.PAdj), strconv.Itoa(t.Permutation.B),
-				csvNum(t.Bootstrap.T), csvNum(t.Bootstrap.P), csvNum(t.Bootstrap.PAdj), strconv.Itoa(t.Bootstrap.B),
-				csvNum(c.Effects.GlassDeltaChampion), csvNum(c.Effects.GlassDeltaChallenger), csvNum(c.Effects.CohenD))
+				csvFloat(t.PairedT.T), csvFloat(t.PairedT.DF), csvFloat(t.PairedT.P), csvFloat(t.PairedT.PAdj), csvFloat(t.PairedT.Lo), csvFloat(t.PairedT.Hi),
+				csvFloat(t.WelchT.T), csvFloat(t.WelchT.DF), csvFloat(t.WelchT.P), csvFloat(t.WelchT.PAdj),
+				csvFloat(t.Wilcoxon.V), csvFloat(t.Wilcoxon.P), csvFloat(t.Wilcoxon.PAdj), strconv.FormatBool(t.Wilcoxon.Exact),
+				strconv.Itoa(t.Sign.Pos), strconv.Itoa(t.Sign.Neg), csvFloat(t.Sign.P), csvFloat(t.Sign.PAdj),
+				csvFloat(t.Permutation.P), csvFloat(t.Permutation.PAdj), strconv.Itoa(t.Permutation.B),
+				csvFloat(t.Bootstrap.T), csvFloat(t.Bootstrap.P), csvFloat(t.Bootstrap.PAdj), strconv.Itoa(t.Bootstrap.B),
+				csvFloat(c.Effects.GlassDeltaChampion), csvFloat(c.Effects.GlassDeltaChallenger), csvFloat(c.Effects.CohenD))
 		} else {
 			row = append(row, make([]string, 41)...)
 		}
@@ -343,66 +287,22 @@ func writeCompareCSV(w io.Writer, rep *CompareReport) error {
 	return cw.Error()
 }
 
-// csvNum writes the shortest round-tripping decimal, "" for a non-finite number.
-func csvNum(n CompareFloat) string {
-	v := float64(n)
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return ""
-	}
-	return strconv.FormatFloat(v, 'g', -1, 64)
-}
-
-func csvPtr(n *CompareFloat) string {
+func csvPtr(n *JSONFloat) string {
 	if n == nil {
 		return ""
 	}
-	return csvNum(*n)
-}
-
-// fmtF formats with d decimals; NaN as "NA", ±Inf as "Inf"/"-Inf".
-func fmtF(x float64, d int) string {
-	switch {
-	case math.IsNaN(x):
-		return "NA"
-	case math.IsInf(x, 1):
-		return "Inf"
-	case math.IsInf(x, -1):
-		return "-Inf"
-	}
-	s := strconv.FormatFloat(x, 'f', d, 64)
-	if strings.Trim(s, "-0.") == "" {
-		s = strings.TrimPrefix(s, "-") // no "-0.000"
-	}
-	return s
+	return csvFloat(*n)
 }
 
 // fmtG4 formats with four significant digits.
 func fmtG4(x float64) string {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return fmtF(x, 0)
+		return rStyle.fixed(x, 0)
 	}
 	return strconv.FormatFloat(x, 'g', 4, 64)
 }
 
 func fmtG(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-
-// fmtP formats a p-value: four decimals, or "<0.0001".
-func fmtP(p float64) string {
-	switch {
-	case math.IsNaN(p):
-		return "NA"
-	case p < 0.0001:
-		return "<0.0001"
-	}
-	return strconv.FormatFloat(p, 'f', 4, 64)
-}
-
-// pct formats a level as a percentage with at most four decimals: 0.9875 → "98.75%".
-func pct(level float64) string {
-	s := strconv.FormatFloat(100*level, 'f', 4, 64)
-	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	return s + "%"
-}
 
 func orDash(s string) string {
 	if s == "" {

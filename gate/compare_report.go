@@ -1,12 +1,10 @@
 package gate
 
 import (
-	"encoding/json"
 	"fmt"
-	"math"
-	"strconv"
 
 	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/internal/stats"
 	"github.com/riskgate/riskgate/risk"
 )
 
@@ -40,21 +38,21 @@ type CompareReport struct {
 // absent for the champion and artifacts; zrisk and georisk are present for
 // every system in the pool.
 type CompareSystem struct {
-	Name    string        `json:"name"`
-	Role    string        `json:"role"` // champion, challenger or artifact
-	Mean    CompareFloat  `json:"mean"`
-	ZRisk   *CompareFloat `json:"zrisk,omitempty"`
-	GeoRisk *CompareFloat `json:"georisk,omitempty"`
+	Name    string     `json:"name"`
+	Role    string     `json:"role"` // champion, challenger or artifact
+	Mean    JSONFloat  `json:"mean"`
+	ZRisk   *JSONFloat `json:"zrisk,omitempty"`
+	GeoRisk *JSONFloat `json:"georisk,omitempty"`
 	*CompareChallenger
 	Warnings []string `json:"warnings,omitempty"`
 }
 
 // CompareChallenger holds what is measured of a challenger against the champion.
 type CompareChallenger struct {
-	URisk      CompareFloat   `json:"urisk"`
-	TRisk      CompareFloat   `json:"trisk"`
-	TRiskP     CompareFloat   `json:"trisk_p"`     // two-sided, uncorrected (as Dinçer et al. and Benham et al.)
-	TRiskPAdj  CompareFloat   `json:"trisk_p_adj"` // after the correction
+	URisk      JSONFloat      `json:"urisk"`
+	TRisk      JSONFloat      `json:"trisk"`
+	TRiskP     JSONFloat      `json:"trisk_p"`     // two-sided, uncorrected (as Dinçer et al. and Benham et al.)
+	TRiskPAdj  JSONFloat      `json:"trisk_p_adj"` // after the correction
 	BCa        CompareCI      `json:"bca"`         // at the corrected level
 	Percentile CompareCI      `json:"percentile"`  // at the corrected level
 	Wins       int            `json:"wins"`
@@ -66,9 +64,9 @@ type CompareChallenger struct {
 
 // CompareCI is a confidence interval.
 type CompareCI struct {
-	Lo    CompareFloat `json:"lo"`
-	Hi    CompareFloat `json:"hi"`
-	Level float64      `json:"level"`
+	Lo    JSONFloat `json:"lo"`
+	Hi    JSONFloat `json:"hi"`
+	Level float64   `json:"level"`
 }
 
 // CompareTests are the classical tests of a challenger against the champion.
@@ -76,50 +74,50 @@ type CompareCI struct {
 // over the challengers.
 type CompareTests struct {
 	PairedT struct {
-		T     CompareFloat `json:"t"`
-		DF    CompareFloat `json:"df"`
-		P     CompareFloat `json:"p"`
-		PAdj  CompareFloat `json:"p_adj"`
-		Lo    CompareFloat `json:"lo"`
-		Hi    CompareFloat `json:"hi"`
-		Level float64      `json:"level"`
+		T     JSONFloat `json:"t"`
+		DF    JSONFloat `json:"df"`
+		P     JSONFloat `json:"p"`
+		PAdj  JSONFloat `json:"p_adj"`
+		Lo    JSONFloat `json:"lo"`
+		Hi    JSONFloat `json:"hi"`
+		Level float64   `json:"level"`
 	} `json:"paired_t"`
 	WelchT struct {
-		T    CompareFloat `json:"t"`
-		DF   CompareFloat `json:"df"`
-		P    CompareFloat `json:"p"`
-		PAdj CompareFloat `json:"p_adj"`
+		T    JSONFloat `json:"t"`
+		DF   JSONFloat `json:"df"`
+		P    JSONFloat `json:"p"`
+		PAdj JSONFloat `json:"p_adj"`
 	} `json:"welch_t"`
 	Wilcoxon struct {
-		V     CompareFloat `json:"v"`
-		P     CompareFloat `json:"p"`
-		PAdj  CompareFloat `json:"p_adj"`
-		Exact bool         `json:"exact"`
+		V     JSONFloat `json:"v"`
+		P     JSONFloat `json:"p"`
+		PAdj  JSONFloat `json:"p_adj"`
+		Exact bool      `json:"exact"`
 	} `json:"wilcoxon"`
 	Sign struct {
-		Pos  int          `json:"pos"`
-		Neg  int          `json:"neg"`
-		P    CompareFloat `json:"p"`
-		PAdj CompareFloat `json:"p_adj"`
+		Pos  int       `json:"pos"`
+		Neg  int       `json:"neg"`
+		P    JSONFloat `json:"p"`
+		PAdj JSONFloat `json:"p_adj"`
 	} `json:"sign"`
 	Permutation struct {
-		P    CompareFloat `json:"p"`
-		PAdj CompareFloat `json:"p_adj"`
-		B    int          `json:"b"`
+		P    JSONFloat `json:"p"`
+		PAdj JSONFloat `json:"p_adj"`
+		B    int       `json:"b"`
 	} `json:"permutation"`
 	Bootstrap struct {
-		T    CompareFloat `json:"t"`
-		P    CompareFloat `json:"p"`
-		PAdj CompareFloat `json:"p_adj"`
-		B    int          `json:"b"`
+		T    JSONFloat `json:"t"`
+		P    JSONFloat `json:"p"`
+		PAdj JSONFloat `json:"p_adj"`
+		B    int       `json:"b"`
 	} `json:"bootstrap"`
 }
 
 // CompareEffects are effect sizes of a challenger against the champion.
 type CompareEffects struct {
-	GlassDeltaChampion   CompareFloat `json:"glass_delta_champion"`   // (x̄ − b̄)/s_champion
-	GlassDeltaChallenger CompareFloat `json:"glass_delta_challenger"` // (x̄ − b̄)/s_challenger
-	CohenD               CompareFloat `json:"cohen_d"`                // paired d_z = d̄/s_d
+	GlassDeltaChampion   JSONFloat `json:"glass_delta_champion"`   // (x̄ − b̄)/s_champion
+	GlassDeltaChallenger JSONFloat `json:"glass_delta_challenger"` // (x̄ − b̄)/s_challenger
+	CohenD               JSONFloat `json:"cohen_d"`                // paired d_z = d̄/s_d
 }
 
 // CompareANOVA holds the ANOVA tables over the pool.
@@ -132,19 +130,19 @@ type CompareANOVA struct {
 // CompareANOVATable is one ANOVA table.
 type CompareANOVATable struct {
 	Rows              []CompareANOVARow `json:"rows"`
-	EtaSquared        CompareFloat      `json:"eta_squared"`
-	PartialEtaSquared CompareFloat      `json:"partial_eta_squared"`
+	EtaSquared        JSONFloat         `json:"eta_squared"`
+	PartialEtaSquared JSONFloat         `json:"partial_eta_squared"`
 	Warnings          []string          `json:"warnings,omitempty"`
 }
 
 // CompareANOVARow is one row of an ANOVA table; f and p are null on the residuals row.
 type CompareANOVARow struct {
-	Source string       `json:"source"`
-	DF     CompareFloat `json:"df"`
-	SS     CompareFloat `json:"ss"`
-	MS     CompareFloat `json:"ms"`
-	F      CompareFloat `json:"f"`
-	P      CompareFloat `json:"p"`
+	Source string    `json:"source"`
+	DF     JSONFloat `json:"df"`
+	SS     JSONFloat `json:"ss"`
+	MS     JSONFloat `json:"ms"`
+	F      JSONFloat `json:"f"`
+	P      JSONFloat `json:"p"`
 }
 
 // CompareTukey is Tukey's HSD over the pool on the two-way model, with the
@@ -152,52 +150,24 @@ type CompareANOVARow struct {
 type CompareTukey struct {
 	Model    string             `json:"model"`
 	Level    float64            `json:"level"`
-	Q        CompareFloat       `json:"q"`  // critical studentized range
-	SE       CompareFloat       `json:"se"` // √(MSE/n)
-	DF       CompareFloat       `json:"df"`
+	Q        JSONFloat          `json:"q"`  // critical studentized range
+	SE       JSONFloat          `json:"se"` // √(MSE/n)
+	DF       JSONFloat          `json:"df"`
 	B        int                `json:"b"` // replicates of the randomised test (0: not run)
 	Pairs    []CompareTukeyPair `json:"pairs"`
 	Warnings []string           `json:"warnings,omitempty"`
 }
 
-// CompareTukeyPair compares systems A and B: diff = compareMean(B) − compareMean(A), as R's "B-A".
+// CompareTukeyPair compares systems A and B: diff = mean(B) − mean(A), as R's "B-A".
 type CompareTukeyPair struct {
-	A           string        `json:"a"`
-	B           string        `json:"b"`
-	Diff        CompareFloat  `json:"diff"`
-	Lo          CompareFloat  `json:"lo"`
-	Hi          CompareFloat  `json:"hi"`
-	P           CompareFloat  `json:"p"`
-	PRandomized *CompareFloat `json:"p_randomized,omitempty"`
+	A           string     `json:"a"`
+	B           string     `json:"b"`
+	Diff        JSONFloat  `json:"diff"`
+	Lo          JSONFloat  `json:"lo"`
+	Hi          JSONFloat  `json:"hi"`
+	P           JSONFloat  `json:"p"`
+	PRandomized *JSONFloat `json:"p_randomized,omitempty"`
 }
-
-// CompareFloat is a float64 whose JSON form is null when it is NaN or ±Inf.
-type CompareFloat float64
-
-// MarshalJSON writes the shortest decimal that round-trips, or null.
-func (n CompareFloat) MarshalJSON() ([]byte, error) {
-	v := float64(n)
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return []byte("null"), nil
-	}
-	return strconv.AppendFloat(nil, v, 'g', -1, 64), nil
-}
-
-// UnmarshalJSON reads a number or null (NaN).
-func (n *CompareFloat) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		*n = CompareFloat(math.NaN())
-		return nil
-	}
-	var v float64
-	if err := json.Unmarshal(b, &v); err != nil {
-		return err
-	}
-	*n = CompareFloat(v)
-	return nil
-}
-
-func compareFloatPtr(v float64) *CompareFloat { n := CompareFloat(v); return &n }
 
 // compareSettings are the resolved options of a comparison.
 type compareSettings struct {
@@ -251,7 +221,7 @@ func buildCompare(t *scores.Table, champ int, challengers []int, cfg compareSett
 		pool = order
 	}
 	for _, s := range order {
-		rep.Systems = append(rep.Systems, CompareSystem{Name: t.Systems[s], Role: role[s], Mean: CompareFloat(compareMean(t.Scores[s]))})
+		rep.Systems = append(rep.Systems, CompareSystem{Name: t.Systems[s], Role: role[s], Mean: JSONFloat(stats.Mean(t.Scores[s]))})
 	}
 
 	poolScores := make(risk.Systems, len(pool))
@@ -265,10 +235,10 @@ func buildCompare(t *scores.Table, champ int, challengers []int, cfg compareSett
 		return nil, err
 	}
 	for i := range pool {
-		rep.Systems[i].ZRisk = compareFloatPtr(geo.ZRisk.Values[i])
-		rep.Systems[i].GeoRisk = compareFloatPtr(geo.Values[i])
+		rep.Systems[i].ZRisk = jsonFloatPtr(geo.ZRisk.Values[i])
+		rep.Systems[i].GeoRisk = jsonFloatPtr(geo.Values[i])
 	}
-	rep.Warnings = append(rep.Warnings, comparePrefixed("ZRisk/GeoRisk", geo.Warnings)...)
+	rep.Warnings = append(rep.Warnings, prefixed("ZRisk/GeoRisk", geo.Warnings)...)
 
 	m := len(challengers)
 	ciLevel := cfg.correction.Level(cfg.level, m)
@@ -297,13 +267,13 @@ func buildCompare(t *scores.Table, champ int, challengers []int, cfg compareSett
 	}
 	for i := range challengers {
 		r := rep.Systems[1+i].CompareChallenger
-		r.TRiskPAdj = CompareFloat(adj["trisk"][i])
-		r.Tests.PairedT.PAdj = CompareFloat(adj["paired_t"][i])
-		r.Tests.WelchT.PAdj = CompareFloat(adj["welch_t"][i])
-		r.Tests.Wilcoxon.PAdj = CompareFloat(adj["wilcoxon"][i])
-		r.Tests.Sign.PAdj = CompareFloat(adj["sign"][i])
-		r.Tests.Permutation.PAdj = CompareFloat(adj["permutation"][i])
-		r.Tests.Bootstrap.PAdj = CompareFloat(adj["bootstrap"][i])
+		r.TRiskPAdj = JSONFloat(adj["trisk"][i])
+		r.Tests.PairedT.PAdj = JSONFloat(adj["paired_t"][i])
+		r.Tests.WelchT.PAdj = JSONFloat(adj["welch_t"][i])
+		r.Tests.Wilcoxon.PAdj = JSONFloat(adj["wilcoxon"][i])
+		r.Tests.Sign.PAdj = JSONFloat(adj["sign"][i])
+		r.Tests.Permutation.PAdj = JSONFloat(adj["permutation"][i])
+		r.Tests.Bootstrap.PAdj = JSONFloat(adj["bootstrap"][i])
 	}
 
 	if err := fillCompareANOVA(rep, poolScores, poolNames, cfg); err != nil {
@@ -320,20 +290,20 @@ func measureChallenger(p risk.Pair, w, ciLevel float64, boot risk.BootstrapOptio
 	if err != nil {
 		return nil, nil, err
 	}
-	r.URisk = CompareFloat(u.Value)
+	r.URisk = JSONFloat(u.Value)
 	tr, err := p.TRisk(w)
 	if err != nil {
 		return nil, nil, err
 	}
-	r.TRisk, r.TRiskP = CompareFloat(tr.T), CompareFloat(tr.P)
-	warns = append(warns, comparePrefixed("TRisk", tr.Warnings)...)
+	r.TRisk, r.TRiskP = JSONFloat(tr.T), JSONFloat(tr.P)
+	warns = append(warns, prefixed("TRisk", tr.Warnings)...)
 	bc, err := p.BCa(w, boot)
 	if err != nil {
 		return nil, nil, err
 	}
-	r.BCa = CompareCI{Lo: CompareFloat(bc.BCa.Lo), Hi: CompareFloat(bc.BCa.Hi), Level: bc.BCa.Level}
-	r.Percentile = CompareCI{Lo: CompareFloat(bc.Percentile.Lo), Hi: CompareFloat(bc.Percentile.Hi), Level: bc.Percentile.Level}
-	warns = append(warns, comparePrefixed("bootstrap", bc.Warnings)...)
+	r.BCa = CompareCI{Lo: JSONFloat(bc.BCa.Lo), Hi: JSONFloat(bc.BCa.Hi), Level: bc.BCa.Level}
+	r.Percentile = CompareCI{Lo: JSONFloat(bc.Percentile.Lo), Hi: JSONFloat(bc.Percentile.Hi), Level: bc.Percentile.Level}
+	warns = append(warns, prefixed("bootstrap", bc.Warnings)...)
 	o, err := p.Outcomes()
 	if err != nil {
 		return nil, nil, err
@@ -345,38 +315,38 @@ func measureChallenger(p risk.Pair, w, ciLevel float64, boot risk.BootstrapOptio
 		return nil, nil, err
 	}
 	tp := &r.Tests.PairedT
-	tp.T, tp.DF, tp.P, tp.Lo, tp.Hi, tp.Level = CompareFloat(pt.T), CompareFloat(pt.DF), CompareFloat(pt.P), CompareFloat(pt.CI.Lo), CompareFloat(pt.CI.Hi), pt.CI.Level
-	warns = append(warns, comparePrefixed("paired t", pt.Warnings)...)
+	tp.T, tp.DF, tp.P, tp.Lo, tp.Hi, tp.Level = JSONFloat(pt.T), JSONFloat(pt.DF), JSONFloat(pt.P), JSONFloat(pt.CI.Lo), JSONFloat(pt.CI.Hi), pt.CI.Level
+	warns = append(warns, prefixed("paired t", pt.Warnings)...)
 	wt, err := p.WelchT(ciLevel)
 	if err != nil {
 		return nil, nil, err
 	}
-	r.Tests.WelchT.T, r.Tests.WelchT.DF, r.Tests.WelchT.P = CompareFloat(wt.T), CompareFloat(wt.DF), CompareFloat(wt.P)
-	warns = append(warns, comparePrefixed("Welch t", wt.Warnings)...)
+	r.Tests.WelchT.T, r.Tests.WelchT.DF, r.Tests.WelchT.P = JSONFloat(wt.T), JSONFloat(wt.DF), JSONFloat(wt.P)
+	warns = append(warns, prefixed("Welch t", wt.Warnings)...)
 	wx, err := p.Wilcoxon(risk.WilcoxonAuto)
 	if err != nil {
 		return nil, nil, err
 	}
-	r.Tests.Wilcoxon.V, r.Tests.Wilcoxon.P, r.Tests.Wilcoxon.Exact = CompareFloat(wx.V), CompareFloat(wx.P), wx.Exact
-	warns = append(warns, comparePrefixed("Wilcoxon", wx.Warnings)...)
+	r.Tests.Wilcoxon.V, r.Tests.Wilcoxon.P, r.Tests.Wilcoxon.Exact = JSONFloat(wx.V), JSONFloat(wx.P), wx.Exact
+	warns = append(warns, prefixed("Wilcoxon", wx.Warnings)...)
 	sg, err := p.Sign()
 	if err != nil {
 		return nil, nil, err
 	}
-	r.Tests.Sign.Pos, r.Tests.Sign.Neg, r.Tests.Sign.P = sg.Pos, sg.Neg, CompareFloat(sg.P)
-	warns = append(warns, comparePrefixed("sign test", sg.Warnings)...)
+	r.Tests.Sign.Pos, r.Tests.Sign.Neg, r.Tests.Sign.P = sg.Pos, sg.Neg, JSONFloat(sg.P)
+	warns = append(warns, prefixed("sign test", sg.Warnings)...)
 	rz, err := p.Randomization(cfg.samples, cfg.seed)
 	if err != nil {
 		return nil, nil, err
 	}
-	r.Tests.Permutation.P, r.Tests.Permutation.B = CompareFloat(rz.P), rz.B
-	warns = append(warns, comparePrefixed("randomisation test", rz.Warnings)...)
+	r.Tests.Permutation.P, r.Tests.Permutation.B = JSONFloat(rz.P), rz.B
+	warns = append(warns, prefixed("randomisation test", rz.Warnings)...)
 	sb, err := p.StudentizedBootstrap(cfg.samples, cfg.seed)
 	if err != nil {
 		return nil, nil, err
 	}
-	r.Tests.Bootstrap.T, r.Tests.Bootstrap.P, r.Tests.Bootstrap.B = CompareFloat(sb.T), CompareFloat(sb.P), sb.B
-	warns = append(warns, comparePrefixed("bootstrap test", sb.Warnings)...)
+	r.Tests.Bootstrap.T, r.Tests.Bootstrap.P, r.Tests.Bootstrap.B = JSONFloat(sb.T), JSONFloat(sb.P), sb.B
+	warns = append(warns, prefixed("bootstrap test", sb.Warnings)...)
 
 	g, err := p.GlassDelta()
 	if err != nil {
@@ -386,9 +356,9 @@ func measureChallenger(p risk.Pair, w, ciLevel float64, boot risk.BootstrapOptio
 	if err != nil {
 		return nil, nil, err
 	}
-	r.Effects = CompareEffects{GlassDeltaChampion: CompareFloat(g.ByBase), GlassDeltaChallenger: CompareFloat(g.ByX), CohenD: CompareFloat(cd.D)}
-	warns = append(warns, comparePrefixed("Glass's Δ", g.Warnings)...)
-	warns = append(warns, comparePrefixed("Cohen's d", cd.Warnings)...)
+	r.Effects = CompareEffects{GlassDeltaChampion: JSONFloat(g.ByBase), GlassDeltaChallenger: JSONFloat(g.ByX), CohenD: JSONFloat(cd.D)}
+	warns = append(warns, prefixed("Glass's Δ", g.Warnings)...)
+	warns = append(warns, prefixed("Cohen's d", cd.Warnings)...)
 	return r, warns, nil
 }
 
@@ -408,7 +378,7 @@ func fillCompareANOVA(rep *CompareReport, s risk.Systems, names []string, cfg co
 	if err != nil {
 		return err
 	}
-	rep.TukeyHSD = CompareTukey{Model: h.Model, Level: h.Level, Q: CompareFloat(h.Q), SE: CompareFloat(h.SE), DF: CompareFloat(h.DF), Warnings: h.Warnings}
+	rep.TukeyHSD = CompareTukey{Model: h.Model, Level: h.Level, Q: JSONFloat(h.Q), SE: JSONFloat(h.SE), DF: JSONFloat(h.DF), Warnings: h.Warnings}
 	var rt risk.RandomizedTukeyHSD
 	if cfg.tukeySamples > 0 {
 		rt, err = s.RandomizedTukeyHSD(cfg.tukeySamples, cfg.seed)
@@ -418,9 +388,9 @@ func fillCompareANOVA(rep *CompareReport, s risk.Systems, names []string, cfg co
 		rep.TukeyHSD.B = rt.B
 	}
 	for i, p := range h.Pairs {
-		line := CompareTukeyPair{A: names[p.A], B: names[p.B], Diff: CompareFloat(p.Diff), Lo: CompareFloat(p.Lo), Hi: CompareFloat(p.Hi), P: CompareFloat(p.P)}
+		line := CompareTukeyPair{A: names[p.A], B: names[p.B], Diff: JSONFloat(p.Diff), Lo: JSONFloat(p.Lo), Hi: JSONFloat(p.Hi), P: JSONFloat(p.P)}
 		if cfg.tukeySamples > 0 {
-			line.PRandomized = compareFloatPtr(rt.Pairs[i].P)
+			line.PRandomized = jsonFloatPtr(rt.Pairs[i].P)
 		}
 		rep.TukeyHSD.Pairs = append(rep.TukeyHSD.Pairs, line)
 	}
@@ -428,25 +398,9 @@ func fillCompareANOVA(rep *CompareReport, s risk.Systems, names []string, cfg co
 }
 
 func toCompareANOVATable(a risk.ANOVA) CompareANOVATable {
-	t := CompareANOVATable{EtaSquared: CompareFloat(a.EtaSquared), PartialEtaSquared: CompareFloat(a.PartialEtaSquared), Warnings: a.Warnings}
+	t := CompareANOVATable{EtaSquared: JSONFloat(a.EtaSquared), PartialEtaSquared: JSONFloat(a.PartialEtaSquared), Warnings: a.Warnings}
 	for _, r := range a.Rows {
-		t.Rows = append(t.Rows, CompareANOVARow{Source: r.Source, DF: CompareFloat(r.DF), SS: CompareFloat(r.SS), MS: CompareFloat(r.MS), F: CompareFloat(r.F), P: CompareFloat(r.P)})
+		t.Rows = append(t.Rows, CompareANOVARow{Source: r.Source, DF: JSONFloat(r.DF), SS: JSONFloat(r.SS), MS: JSONFloat(r.MS), F: JSONFloat(r.F), P: JSONFloat(r.P)})
 	}
 	return t
-}
-
-func comparePrefixed(what string, warnings []string) []string {
-	out := make([]string, len(warnings))
-	for i, w := range warnings {
-		out[i] = what + ": " + w
-	}
-	return out
-}
-
-func compareMean(x []float64) float64 {
-	s := 0.0
-	for _, v := range x {
-		s += v
-	}
-	return s / float64(len(x))
 }

@@ -1,14 +1,11 @@
 package gate
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -36,24 +33,7 @@ func TestCompareGolden(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			args := append(append(append([]string{}, base...), c.args...), small)
-			code, out, errw := runMain(t, args...)
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, errw)
-			}
-			golden := filepath.Join("testdata", "compare_"+c.name+".golden")
-			if *update {
-				if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if out != string(want) {
-				t.Errorf("output differs from %s (run with -update after checking the change):\n--- got\n%s\n--- want\n%s", golden, out, want)
-			}
+			checkGoldenRun(t, "compare_"+c.name+".golden", args...)
 		})
 	}
 }
@@ -150,7 +130,7 @@ func TestCompareAgainstReferences(t *testing.T) {
 	for _, s := range rep.Systems {
 		bySys[s.Name] = s
 	}
-	table3 := readCSVRecords(t, shared.Path(t, "reference/paper/table3.csv"))
+	table3 := shared.Records(t, shared.Path(t, "reference/paper/table3.csv"))
 	for _, row := range table3 {
 		s := bySys[row["system"]]
 		if s.Name == "" {
@@ -168,7 +148,7 @@ func TestCompareAgainstReferences(t *testing.T) {
 			t.Errorf("%s BCa level %v, want 1 − 0.05/4", s.Name, s.BCa.Level)
 		}
 	}
-	for _, row := range readCSVRecords(t, shared.Path(t, "reference/r_freq/rb04_pairs.csv")) {
+	for _, row := range shared.Records(t, shared.Path(t, "reference/r_freq/rb04_pairs.csv")) {
 		if row["r"] != "5" {
 			continue
 		}
@@ -184,7 +164,7 @@ func TestCompareAgainstReferences(t *testing.T) {
 			{float64(te.Wilcoxon.V), "wilcoxon_V"}, {float64(te.Wilcoxon.P), "p_wilcoxon"},
 			{float64(te.Sign.Pos), "sign_pos"}, {float64(te.Sign.Neg), "sign_neg"}, {float64(te.Sign.P), "p_sign"},
 		} {
-			want := parseNum(t, row[c.col])
+			want := shared.ParseFloat(t, row[c.col])
 			if math.Abs(c.got-want) > 1e-8*math.Abs(want) {
 				t.Errorf("%s %s = %.15g, R %.15g", s.Name, c.col, c.got, want)
 			}
@@ -210,7 +190,7 @@ func TestCompareAgainstReferences(t *testing.T) {
 
 func near(t *testing.T, what string, got float64, wantText string, tol float64) {
 	t.Helper()
-	want := parseNum(t, wantText)
+	want := shared.ParseFloat(t, wantText)
 	if math.Abs(got-want) > tol {
 		t.Errorf("%s = %.5f, reference %s (tolerance %g)", what, got, wantText, tol)
 	}
@@ -241,17 +221,11 @@ func TestCompareErrors(t *testing.T) {
 		{[]string{"--champion", "base", "--challenger", "fusion"}, "no INPUT given"},
 	}
 	for _, c := range cases {
-		code, out, errw := runMain(t, append([]string{"compare"}, c.args...)...)
-		// Alignment notes may precede the error, which is one line.
-		var lines []string
-		for _, l := range strings.Split(strings.TrimSuffix(errw, "\n"), "\n") {
-			if !strings.HasPrefix(l, "riskgate: note: ") {
-				lines = append(lines, l)
-			}
-		}
-		if code != ExitError || out != "" || len(lines) != 1 || !strings.Contains(lines[0], c.want) {
-			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and one line containing %q", c.args, code, out, errw, c.want)
-		}
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			// Alignment notes may precede the error, which is one line.
+			code, out, errw := runMain(t, append([]string{"compare"}, c.args...)...)
+			checkOneLineError(t, code, out, errw, c.want)
+		})
 	}
 }
 
@@ -300,46 +274,6 @@ func TestCompareDeterministic(t *testing.T) {
 	}
 }
 
-func writeTemp(t *testing.T, name, content string) string {
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-// readCSVRecords reads a CSV file with a header into maps.
-func readCSVRecords(t *testing.T, path string) []map[string]string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []map[string]string
-	for _, r := range rows[1:] {
-		m := map[string]string{}
-		for i, h := range rows[0] {
-			m[h] = r[i]
-		}
-		out = append(out, m)
-	}
-	return out
-}
-
-func parseNum(t *testing.T, s string) float64 {
-	t.Helper()
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		t.Fatalf("reference value %q: %v", s, err)
-	}
-	return v
-}
-
 // TestMatchChallengers: exact names win over globs, globs skip the champion,
 // and duplicates collapse in first-match order.
 func TestMatchChallengers(t *testing.T) {
@@ -365,14 +299,7 @@ func TestMatchChallengers(t *testing.T) {
 // threads.
 func TestCompareGOMAXPROCS(t *testing.T) {
 	args := []string{"compare", "--champion", "base", "--challenger", "*", "--samples", "20000", "--tukey-samples", "2000", "--format", "json", filepath.Join("testdata", "compare_small.csv")}
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
-	runtime.GOMAXPROCS(1)
-	_, one, _ := runMain(t, args...)
-	runtime.GOMAXPROCS(2)
-	_, two, _ := runMain(t, args...)
-	if one != two {
-		t.Error("output differs between GOMAXPROCS 1 and 2")
-	}
+	runMainWithGOMAXPROCS(t, []int{1, 2}, args...)
 }
 
 // TestCompareAlignmentRecorded: topics dropped to complete the table are
@@ -389,5 +316,32 @@ func TestCompareAlignmentRecorded(t *testing.T) {
 	}
 	if rep.Topics != 3 || rep.Alignment == nil || !slices.Equal(rep.Alignment.DroppedTopics, []string{"t3"}) || !strings.Contains(errw, `"t3"`) {
 		t.Errorf("topics %d, alignment %+v, stderr %q", rep.Topics, rep.Alignment, errw)
+	}
+}
+
+// TestCompareMarkdownEscapesNames: in the md view (posted as pull-request
+// comments) a system name can neither add a table column nor mention anyone.
+func TestCompareMarkdownEscapesNames(t *testing.T) {
+	in := writeTemp(t, "x.csv", "system,topic,score\nbase,t1,0.5\nbase,t2,0.3\nbase,t3,0.4\n"+
+		"x|@y,t1,0.6\nx|@y,t2,0.2\nx|@y,t3,0.45\n")
+	code, out, errw := runMain(t, "compare", "--champion", "base", "--challenger", "x|@y", "--samples", "1000", "--tukey-samples", "0", "--format", "md", in)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errw)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, "@y") && !strings.Contains(line, `x\|\@y`) {
+			t.Errorf("unescaped name in %q", line)
+		}
+	}
+	var header int
+	for _, line := range strings.Split(out, "\n") {
+		switch {
+		case strings.HasPrefix(line, "| System |"):
+			header = strings.Count(line, " | ")
+		case strings.HasPrefix(line, `| x\|\@y |`):
+			if n := strings.Count(line, " | "); n != header {
+				t.Errorf("row %q has %d cell separators, header %d", line, n, header)
+			}
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/internal/parallel"
 	"github.com/riskgate/riskgate/policies"
 )
 
@@ -101,18 +102,25 @@ func summarizeFit(f *bayes.HierFit, res *FitResult, t *bayes.Table, roles polici
 		}
 		return roleArtifact
 	}
-	effect := func(v int, name, role string) Effect {
-		return effectOf(name, role, f.Summary[v], pooled(f.DrawsOf(v)))
-	}
-	for v, name := range []string{"intercept", "sigma", "sd_topic", "sd_system"} {
-		res.Parameters = append(res.Parameters, effect(v, name, ""))
-	}
-	for s, name := range f.Systems {
-		res.Systems = append(res.Systems, effect(f.SystemIndex(s), name, role(name)))
-	}
-	for j, name := range f.Topics {
-		res.Topics = append(res.Topics, effect(f.TopicIndex(j), name, ""))
-	}
+	// Every quantity of the model, summarised in parallel (each on its own).
+	names := []string{"intercept", "sigma", "sd_topic", "sd_system"}
+	effects := make([]Effect, len(f.Names))
+	parallel.Each(len(f.Names), func(v int) {
+		var name, r string
+		switch {
+		case v < len(names):
+			name = names[v]
+		case v < f.SystemIndex(0):
+			name = f.Topics[v-f.TopicIndex(0)]
+		default:
+			name = f.Systems[v-f.SystemIndex(0)]
+			r = role(name)
+		}
+		effects[v] = effectOf(name, r, f.Summary[v], pooled(f.DrawsOf(v)))
+	})
+	res.Parameters = effects[:len(names)]
+	res.Topics = effects[f.TopicIndex(0):f.SystemIndex(0)]
+	res.Systems = effects[f.SystemIndex(0):]
 
 	out := &fitted{res: res, diffs: map[string][]float64{}}
 	champ := slices.Index(f.Systems, roles.Champion)
@@ -132,7 +140,7 @@ func summarizeFit(f *bayes.HierFit, res *FitResult, t *bayes.Table, roles polici
 	}
 
 	compared := append([]string{roles.Champion}, roles.Challengers...)
-	res.Predictive = predictive(f, t, compared, rand.New(rand.NewPCG(seed, predictiveStream)))
+	res.Predictive = predictive(f, t, compared, seed)
 	res.Diagnostics = diagnostics(f, maxRhat)
 	return out
 }
@@ -216,36 +224,41 @@ func density(y, d []float64) Density {
 // predictive simulates, for every topic of each named system, replicates
 // y_rep = β0 + T_t + S_s + σ·z (z ~ N(0, 1)) from up to maxPredictiveDraws
 // posterior draws spread evenly over the chains, and returns their mean and
-// central predictiveLevel interval beside the observed score. Cells are
-// visited in order, system by system, so the result depends only on the
-// stream r.
-func predictive(f *bayes.HierFit, t *bayes.Table, systems []string, r *rand.Rand) []Prediction {
+// central predictiveLevel interval beside the observed score. Each cell
+// draws its z from its own stream PCG(seed, predictiveStream + cell), so the
+// result does not depend on how the cells are spread over goroutines.
+func predictive(f *bayes.HierFit, t *bayes.Table, systems []string, seed uint64) []Prediction {
 	S := f.Chains * f.Draws
 	n := min(S, maxPredictiveDraws)
-	draw := func(v, k int) float64 { // the k-th of the n draws used
-		g := k * S / n
-		return f.Sampler.Draws[v][g/f.Draws][g%f.Draws]
-	}
+	// The chain and iteration of each of the n draws used.
+	chain, iter := make([]int, n), make([]int, n)
 	beta, sigma := make([]float64, n), make([]float64, n)
+	d := f.Sampler.Draws
 	for k := range n {
-		beta[k], sigma[k] = draw(bayes.IdxIntercept, k), draw(bayes.IdxSigma, k)
+		g := k * S / n
+		chain[k], iter[k] = g/f.Draws, g%f.Draws
+		beta[k], sigma[k] = d[bayes.IdxIntercept][chain[k]][iter[k]], d[bayes.IdxSigma][chain[k]][iter[k]]
 	}
-	var out []Prediction
-	y := make([]float64, n)
-	for _, name := range systems {
-		s := slices.Index(f.Systems, name)
-		for j, topic := range f.Topics {
+	nT := len(f.Topics)
+	out := make([]Prediction, len(systems)*nT)
+	parallel.For(len(out), 0, func() func(int) {
+		y := make([]float64, n)
+		return func(cell int) {
+			name, j := systems[cell/nT], cell%nT
+			s := slices.Index(f.Systems, name)
+			topic, system := d[f.TopicIndex(j)], d[f.SystemIndex(s)]
+			r := rand.New(rand.NewPCG(seed, predictiveStream+uint64(cell)))
 			sum := 0.0
 			for k := range n {
-				y[k] = beta[k] + draw(f.TopicIndex(j), k) + draw(f.SystemIndex(s), k) + sigma[k]*r.NormFloat64()
+				y[k] = beta[k] + topic[chain[k]][iter[k]] + system[chain[k]][iter[k]] + sigma[k]*r.NormFloat64()
 				sum += y[k]
 			}
 			slices.Sort(y)
-			out = append(out, Prediction{System: name, Topic: topic, Observed: JSONFloat(t.Scores[s][j]),
+			out[cell] = Prediction{System: name, Topic: f.Topics[j], Observed: JSONFloat(t.Scores[s][j]),
 				Mean: JSONFloat(sum / float64(n)), Lo: JSONFloat(bayes.QuantileSorted(y, (1-predictiveLevel)/2)),
-				Hi: JSONFloat(bayes.QuantileSorted(y, (1+predictiveLevel)/2)), Level: predictiveLevel})
+				Hi: JSONFloat(bayes.QuantileSorted(y, (1+predictiveLevel)/2)), Level: predictiveLevel}
 		}
-	}
+	})
 	return out
 }
 

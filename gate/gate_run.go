@@ -32,8 +32,8 @@ func runGate(ctx context.Context, o *GateOptions, s *Streams) error {
 	if err := o.Publish.Check(); err != nil {
 		return err
 	}
-	if !slices.Contains(gateFormats, o.Format) {
-		return fmt.Errorf("--format %q: expected one of %s (input formats go in --input-format)", o.Format, strings.Join(gateFormats, ", "))
+	if err := checkFormat(o.Format, gateFormats); err != nil {
+		return err
 	}
 	if o.Example && len(o.Input.Paths) > 0 {
 		return fmt.Errorf("--example gates the built-in pool; give INPUT files or --example, not both")
@@ -118,7 +118,7 @@ func runGate(ctx context.Context, o *GateOptions, s *Streams) error {
 		return err
 	}
 
-	rep := NewPublishReport(p, d, string(reports["report.md"]))
+	rep := publishReport(r, string(reports["report.md"]))
 	rep.JSONPath, rep.MarkdownPath = jsonPath, mdPath
 	if err := o.Publish.Publish(ctx, rep, s); err != nil {
 		return err
@@ -267,6 +267,13 @@ func (o *GateOptions) inputFiles(stdin func() InputFile) ([]InputFile, error) {
 	add := func(role, path string) error {
 		if path == "-" {
 			out = append(out, stdin())
+			return nil
+		}
+		// Only a regular file can be read again: a named pipe (bash's
+		// <(command)) was consumed by the loader, and opening it again would
+		// wait for a writer that never comes. Its digest stays unknown.
+		if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
+			out = append(out, InputFile{Role: role, Path: path})
 			return nil
 		}
 		f, err := os.Open(path)

@@ -37,12 +37,11 @@ func testPValue(p risk.Pair, name string, alt policies.Alternative, b int, seed 
 		if err != nil {
 			return math.NaN(), nil, err
 		}
-		t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: r.DF}
 		switch alt {
 		case policies.Greater:
-			return t.Survival(r.T), r.Warnings, nil
+			return r.PGreater, r.Warnings, nil
 		case policies.Less:
-			return t.CDF(r.T), r.Warnings, nil
+			return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: r.DF}.CDF(r.T), r.Warnings, nil
 		}
 		return r.P, r.Warnings, nil
 	case "sign":

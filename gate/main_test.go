@@ -4,25 +4,100 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/riskgate/riskgate/internal/golden"
 )
+
+// Helpers shared by the tests of every command in package gate.
 
 // update makes the golden-file tests of package gate rewrite testdata/*.golden:
 // go test ./gate -run X -update.
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
+// checkGolden compares got with testdata/name, or rewrites the file under -update.
+func checkGolden(t testing.TB, name, got string) {
+	t.Helper()
+	golden.Check(t, filepath.Join("testdata", name), []byte(got), *update)
+}
+
+// checkGoldenRun runs riskgate with args, fails the test unless it exits 0,
+// and compares its standard output with testdata/golden (checkGolden).
+func checkGoldenRun(t *testing.T, golden string, args ...string) {
+	t.Helper()
+	code, out, errw := runMain(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errw)
+	}
+	checkGolden(t, golden, out)
+}
+
 // runMain runs riskgate with args (without the program name) and empty
 // standard input, and returns its exit status, stdout and stderr.
-func runMain(t *testing.T, args ...string) (status int, stdout, stderr string) {
+func runMain(t testing.TB, args ...string) (status int, stdout, stderr string) {
 	t.Helper()
 	return runMainWithStdin(t, "", args...)
 }
 
 // runMainWithStdin is runMain with stdin as standard input.
-func runMainWithStdin(t *testing.T, stdin string, args ...string) (status int, stdout, stderr string) {
+func runMainWithStdin(t testing.TB, stdin string, args ...string) (status int, stdout, stderr string) {
 	t.Helper()
 	var out, errw bytes.Buffer
 	status = Main(context.Background(), append([]string{"riskgate"}, args...), strings.NewReader(stdin), &out, &errw)
 	return status, out.String(), errw.String()
+}
+
+// runMainWithGOMAXPROCS runs riskgate with args under each GOMAXPROCS value
+// in turn and fails the test unless every run prints the same; it returns
+// that output.
+func runMainWithGOMAXPROCS(t *testing.T, procs []int, args ...string) string {
+	t.Helper()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	var first string
+	for i, n := range procs {
+		runtime.GOMAXPROCS(n)
+		_, out, _ := runMain(t, args...)
+		if i == 0 {
+			first = out
+		} else if out != first {
+			t.Fatalf("output differs between GOMAXPROCS %d and %d", procs[0], n)
+		}
+	}
+	return first
+}
+
+// checkOneLineError checks a failed run: exit status 2, nothing on stdout,
+// and on stderr one error line containing want (besides the loader's notes).
+func checkOneLineError(t *testing.T, code int, out, errw, want string) {
+	t.Helper()
+	if code != ExitError {
+		t.Fatalf("exit %d, want 2; stderr %q", code, errw)
+	}
+	if out != "" {
+		t.Errorf("stdout not empty: %q", out)
+	}
+	var lines []string
+	for _, l := range strings.Split(strings.TrimRight(errw, "\n"), "\n") {
+		if !strings.HasPrefix(l, "riskgate: note:") {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) != 1 || !strings.Contains(lines[0], want) {
+		t.Errorf("stderr %q: want one error line containing %q", errw, want)
+	}
+}
+
+// writeTemp writes content to a file name in a new temporary folder and
+// returns its path.
+func writeTemp(t testing.TB, name, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

@@ -2,7 +2,6 @@ package gate
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -10,25 +9,26 @@ import (
 
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/risk"
 )
 
 // PairReport is the result of riskgate pair; its JSON form is the command's
 // contract (extend it, don't rename).
 type PairReport struct {
-	A       string  `json:"a"`
-	B       string  `json:"b"`
-	Measure string  `json:"measure"`
-	Model   string  `json:"model"`  // "paired" or "unpaired"
-	Topics  int     `json:"topics"` // topics in the aligned table
-	NA      int     `json:"n_a"`    // scores of a used by the model
-	NB      int     `json:"n_b"`
-	Draws   int     `json:"draws"`
-	Seed    uint64  `json:"seed"`
-	Level   pairNum `json:"level"`
+	A       string    `json:"a"`
+	B       string    `json:"b"`
+	Measure string    `json:"measure"`
+	Model   string    `json:"model"`  // "paired" or "unpaired"
+	Topics  int       `json:"topics"` // topics in the aligned table
+	NA      int       `json:"n_a"`    // scores of a used by the model
+	NB      int       `json:"n_b"`
+	Draws   int       `json:"draws"`
+	Seed    uint64    `json:"seed"`
+	Level   JSONFloat `json:"level"`
 	// Sampler says how the posterior was drawn; AcceptanceRate is that of the
 	// paired model's rejection sampler.
 	Sampler        string           `json:"sampler"`
-	AcceptanceRate *pairNum         `json:"acceptance_rate,omitempty"`
+	AcceptanceRate *JSONFloat       `json:"acceptance_rate,omitempty"`
 	Quantities     PairQuantities   `json:"quantities"`
 	Classical      PairClassical    `json:"classical"`
 	Alignment      scores.Alignment `json:"alignment"`
@@ -46,39 +46,39 @@ type PairQuantities struct {
 
 // PairQuantity summarises one posterior quantity.
 type PairQuantity struct {
-	EAP       pairNum  `json:"eap"`
-	SD        pairNum  `json:"sd"`
-	MCSE      pairNum  `json:"mcse"` // Monte Carlo standard error of eap (sd/√draws: the draws are independent)
-	Lo        pairNum  `json:"lo"`   // equal-tailed credible interval
-	Hi        pairNum  `json:"hi"`
-	HDILo     pairNum  `json:"hdi_lo"`
-	HDIHi     pairNum  `json:"hdi_hi"`
-	Threshold pairNum  `json:"threshold"`
-	PGreater  pairNum  `json:"p_greater"` // P(quantity > threshold | data)
-	ROPE      PairROPE `json:"rope"`
+	EAP       JSONFloat `json:"eap"`
+	SD        JSONFloat `json:"sd"`
+	MCSE      JSONFloat `json:"mcse"` // Monte Carlo standard error of eap (sd/√draws: the draws are independent)
+	Lo        JSONFloat `json:"lo"`   // equal-tailed credible interval
+	Hi        JSONFloat `json:"hi"`
+	HDILo     JSONFloat `json:"hdi_lo"`
+	HDIHi     JSONFloat `json:"hdi_hi"`
+	Threshold JSONFloat `json:"threshold"`
+	PGreater  JSONFloat `json:"p_greater"` // P(quantity > threshold | data)
+	ROPE      PairROPE  `json:"rope"`
 }
 
 // PairROPE is the HDI+ROPE decision of a quantity.
 type PairROPE struct {
-	Lo       pairNum `json:"lo"`
-	Hi       pairNum `json:"hi"`
-	Inside   pairNum `json:"inside"` // share of the posterior inside [lo, hi]
-	Decision string  `json:"decision"`
+	Lo       JSONFloat `json:"lo"`
+	Hi       JSONFloat `json:"hi"`
+	Inside   JSONFloat `json:"inside"` // share of the posterior inside [lo, hi]
+	Decision string    `json:"decision"`
 }
 
 // PairClassical is the classical test Sakai tabulates beside the Bayesian one.
 type PairClassical struct {
-	Test      string   `json:"test"` // "paired_t" or "welch_t"
-	MeanDiff  pairNum  `json:"mean_diff"`
-	T         pairNum  `json:"t"`
-	DF        pairNum  `json:"df"`
-	P         pairNum  `json:"p"` // one-sided, H1: μ_a > μ_b
-	PTwoSided pairNum  `json:"p_two_sided"`
-	Lo        pairNum  `json:"lo"` // confidence interval of μ_a − μ_b at level
-	Hi        pairNum  `json:"hi"`
-	Glass1    pairNum  `json:"glass1"` // sample Glass's Δ, baseline a
-	Glass2    pairNum  `json:"glass2"` // sample Glass's Δ, baseline b
-	R         *pairNum `json:"r,omitempty"`
+	Test      string     `json:"test"` // "paired_t" or "welch_t"
+	MeanDiff  JSONFloat  `json:"mean_diff"`
+	T         JSONFloat  `json:"t"`
+	DF        JSONFloat  `json:"df"`
+	P         JSONFloat  `json:"p"` // one-sided, H1: μ_a > μ_b
+	PTwoSided JSONFloat  `json:"p_two_sided"`
+	Lo        JSONFloat  `json:"lo"` // confidence interval of μ_a − μ_b at level
+	Hi        JSONFloat  `json:"hi"`
+	Glass1    JSONFloat  `json:"glass1"` // sample Glass's Δ, baseline a
+	Glass2    JSONFloat  `json:"glass2"` // sample Glass's Δ, baseline b
+	R         *JSONFloat `json:"r,omitempty"`
 }
 
 // buildPairReport runs the model on the scores xa and xb of one aligned
@@ -112,10 +112,10 @@ func buildPairReport(measure, a, b string, topics []string, xa, xb []float64, op
 		return nil, fmt.Errorf("pair: %w", err)
 	}
 	rep := &PairReport{A: a, B: b, Measure: measure, Model: res.Model, Topics: len(topics), NA: len(ua), NB: len(ub),
-		Draws: res.Draws, Seed: res.Seed, Level: pairNum(opt.CredMass), Warnings: []string{}}
+		Draws: res.Draws, Seed: res.Seed, Level: JSONFloat(opt.CredMass), Warnings: []string{}}
 	if opt.Paired {
 		rep.Sampler = "exact: inverse-Wishart proposals accepted with probability 1 − ρ², then μ | Σ normal"
-		ar := pairNum(res.AcceptanceRate)
+		ar := JSONFloat(res.AcceptanceRate)
 		rep.AcceptanceRate = &ar
 		if missing > 0 {
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%d topic(s) lack a score for a or b and are left out of the paired model", missing))
@@ -136,22 +136,67 @@ func buildPairReport(measure, a, b string, topics []string, xa, xb []float64, op
 			rep.Quantities.Rho = &pq
 		}
 	}
-	c := res.Classical
-	rep.Classical = PairClassical{Test: c.Name, MeanDiff: pairNum(c.MeanDiff), T: pairNum(c.T), DF: pairNum(c.DF),
-		P: pairNum(c.P), PTwoSided: pairNum(c.PTwoSided), Lo: pairNum(c.Lo), Hi: pairNum(c.Hi),
-		Glass1: pairNum(c.Glass1), Glass2: pairNum(c.Glass2)}
-	if opt.Paired {
-		r := pairNum(c.R)
-		rep.Classical.R = &r
+	classical, warns, err := pairClassical(ua, ub, opt.Paired, opt.CredMass)
+	if err != nil {
+		return nil, fmt.Errorf("pair: %w", err)
 	}
+	rep.Classical = classical
 	rep.Warnings = append(rep.Warnings, res.Warnings...)
+	rep.Warnings = append(rep.Warnings, warns...)
 	return rep, nil
 }
 
+// pairClassical runs the classical tests Sakai tabulates beside his Bayesian
+// ones (package risk): paired, the paired t test, Glass's Δ and Pearson's r
+// of the topics both systems scored; unpaired, Welch's t test and Glass's Δ
+// of each system's scores. The confidence interval is at level.
+func pairClassical(xa, xb []float64, paired bool, level float64) (PairClassical, []string, error) {
+	var (
+		t     risk.TTest
+		g     risk.GlassDelta
+		r     *JSONFloat
+		warns []string
+		err   error
+	)
+	c := PairClassical{Test: "welch_t"}
+	if paired {
+		c.Test = "paired_t"
+		p := risk.Pair{X: xa, Base: xb}
+		if t, err = p.PairedT(level); err != nil {
+			return c, nil, err
+		}
+		if g, err = p.GlassDelta(); err != nil {
+			return c, nil, err
+		}
+		var cor risk.Correlation
+		if cor, err = p.Pearson(); err != nil {
+			return c, nil, err
+		}
+		r = jsonFloatPtr(cor.R)
+		warns = prefixed("correlation", cor.Warnings)
+	} else {
+		s := risk.TwoSamples{X: xa, Base: xb}
+		if t, err = s.WelchT(level); err != nil {
+			return c, nil, err
+		}
+		if g, err = s.GlassDelta(); err != nil {
+			return c, nil, err
+		}
+	}
+	warns = append(prefixed(c.Test, t.Warnings), warns...)
+	warns = append(warns, prefixed("Glass's Δ", g.Warnings)...)
+	c.MeanDiff, c.T, c.DF = JSONFloat(t.Estimate), JSONFloat(t.T), JSONFloat(t.DF)
+	c.P, c.PTwoSided = JSONFloat(t.PGreater), JSONFloat(t.P)
+	c.Lo, c.Hi = JSONFloat(t.CI.Lo), JSONFloat(t.CI.Hi)
+	c.Glass1, c.Glass2 = JSONFloat(g.ByX), JSONFloat(g.ByBase)
+	c.R = r
+	return c, warns, nil
+}
+
 func toPairQuantity(q bayes.Quantity) PairQuantity {
-	return PairQuantity{EAP: pairNum(q.EAP), SD: pairNum(q.SD), MCSE: pairNum(q.MCSE), Lo: pairNum(q.Lo), Hi: pairNum(q.Hi),
-		HDILo: pairNum(q.HDILo), HDIHi: pairNum(q.HDIHi), Threshold: pairNum(q.Threshold), PGreater: pairNum(q.PGreater),
-		ROPE: PairROPE{Lo: pairNum(q.ROPE.Lo), Hi: pairNum(q.ROPE.Hi), Inside: pairNum(q.ROPE.Inside), Decision: string(q.ROPE.Decision)}}
+	return PairQuantity{EAP: JSONFloat(q.EAP), SD: JSONFloat(q.SD), MCSE: JSONFloat(q.MCSE), Lo: JSONFloat(q.Lo), Hi: JSONFloat(q.Hi),
+		HDILo: JSONFloat(q.HDILo), HDIHi: JSONFloat(q.HDIHi), Threshold: JSONFloat(q.Threshold), PGreater: JSONFloat(q.PGreater),
+		ROPE: PairROPE{Lo: JSONFloat(q.ROPE.Lo), Hi: JSONFloat(q.ROPE.Hi), Inside: JSONFloat(q.ROPE.Inside), Decision: string(q.ROPE.Decision)}}
 }
 
 // pairRow is one quantity with its name and classical counterpart, for the
@@ -183,17 +228,8 @@ func (r *PairReport) rows() []pairRow {
 }
 
 func writePair(w io.Writer, r *PairReport, format string) error {
-	switch format {
-	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
-	case "csv":
-		return writePairCSV(w, r)
-	case "table", "md":
-		return writePairText(w, r, format == "md")
-	}
-	return checkPairFormat(format)
+	return writeReport(w, format, r, func(w io.Writer) error { return writePairCSV(w, r) },
+		func(w io.Writer, md bool) error { return writePairText(w, r, md) })
 }
 
 func writePairCSV(w io.Writer, r *PairReport) error {
@@ -204,11 +240,11 @@ func writePairCSV(w io.Writer, r *PairReport) error {
 	for _, row := range r.rows() {
 		q := row.q
 		cw.Write([]string{r.A, r.B, r.Measure, r.Model, row.name,
-			pairCSVNum(float64(q.EAP)), pairCSVNum(float64(q.SD)), pairCSVNum(float64(q.MCSE)),
-			pairCSVNum(float64(q.Lo)), pairCSVNum(float64(q.Hi)), pairCSVNum(float64(q.HDILo)), pairCSVNum(float64(q.HDIHi)),
-			pairCSVNum(float64(q.Threshold)), pairCSVNum(float64(q.PGreater)),
-			pairCSVNum(float64(q.ROPE.Lo)), pairCSVNum(float64(q.ROPE.Hi)), pairCSVNum(float64(q.ROPE.Inside)), q.ROPE.Decision,
-			r.Classical.Test, pairCSVNum(row.cEst), pairCSVNum(row.cLo), pairCSVNum(row.cHi), pairCSVNum(row.cP)})
+			csvFloat(q.EAP), csvFloat(q.SD), csvFloat(q.MCSE),
+			csvFloat(q.Lo), csvFloat(q.Hi), csvFloat(q.HDILo), csvFloat(q.HDIHi),
+			csvFloat(q.Threshold), csvFloat(q.PGreater),
+			csvFloat(q.ROPE.Lo), csvFloat(q.ROPE.Hi), csvFloat(q.ROPE.Inside), q.ROPE.Decision,
+			r.Classical.Test, csvFloat(row.cEst), csvFloat(row.cLo), csvFloat(row.cHi), csvFloat(row.cP)})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -221,60 +257,48 @@ func writePairText(w io.Writer, r *PairReport, md bool) error {
 		model = "Sakai's unpaired model (two normals)"
 		test = "Welch's t-test"
 	}
-	pct := strconv.FormatFloat(100*float64(r.Level), 'g', -1, 64) + "%"
-	esc := func(s string) string { return s }
-	if md {
-		esc = pairMDEscape
+	level := pct(float64(r.Level))
+	title := fmt.Sprintf("%s (a) vs %s (b): %s", mdEscapeIf(md, r.A), mdEscapeIf(md, r.B), model)
+	sub := fmt.Sprintf("measure %s, %d topics (a: %d, b: %d scores used); %d exact posterior draws, seed %d", mdEscapeIf(md, orQuote(r.Measure)), r.Topics, r.NA, r.NB, r.Draws, r.Seed)
+	if err := writeTitle(w, md, title, sub); err != nil {
+		return err
 	}
-	title := fmt.Sprintf("%s (a) vs %s (b): %s", esc(r.A), esc(r.B), model)
-	sub := fmt.Sprintf("measure %s, %d topics (a: %d, b: %d scores used); %d exact posterior draws, seed %d", esc(orQuote(r.Measure)), r.Topics, r.NA, r.NB, r.Draws, r.Seed)
-	if md {
-		fmt.Fprintf(w, "### %s\n\n%s.\n\n", title, sub)
-	} else {
-		fmt.Fprintf(w, "%s\n%s\n\n", title, sub)
-	}
-	rows := [][]string{{"quantity", "EAP", "sd", pct + " CI", pct + " HDI", "P(> threshold)", "ROPE", "in ROPE", "decision", "classical"}}
+	rows := [][]string{{"quantity", "EAP", "sd", level + " CI", level + " HDI", "P(> threshold)", "ROPE", "in ROPE", "decision", "classical"}}
 	for _, row := range r.rows() {
 		q := row.q
-		classical := pairFixed(row.cEst, 4)
+		classical := dashStyle.fixed(row.cEst, 4)
 		if row.name == "diff" {
-			classical += " " + pairInterval(row.cLo, row.cHi, 4) + ", p = " + pairP(row.cP)
+			classical += " " + dashStyle.interval(row.cLo, row.cHi, 4) + ", p = " + dashStyle.p(row.cP)
 		}
 		d, _ := bayes.ParseDecision(q.ROPE.Decision)
 		rows = append(rows, []string{
 			row.name + " (" + row.label + ")",
-			pairFixed(float64(q.EAP), 4), pairFixed(float64(q.SD), 4),
-			pairInterval(float64(q.Lo), float64(q.Hi), 4), pairInterval(float64(q.HDILo), float64(q.HDIHi), 4),
-			"P(>" + strconv.FormatFloat(float64(q.Threshold), 'g', -1, 64) + ") = " + pairP(float64(q.PGreater)),
-			pairInterval(float64(q.ROPE.Lo), float64(q.ROPE.Hi), 3),
-			pairFixed(100*float64(q.ROPE.Inside), 1) + "%",
+			dashStyle.fixed(float64(q.EAP), 4), dashStyle.fixed(float64(q.SD), 4),
+			dashStyle.interval(float64(q.Lo), float64(q.Hi), 4), dashStyle.interval(float64(q.HDILo), float64(q.HDIHi), 4),
+			"P(>" + strconv.FormatFloat(float64(q.Threshold), 'g', -1, 64) + ") = " + dashStyle.p(float64(q.PGreater)),
+			dashStyle.interval(float64(q.ROPE.Lo), float64(q.ROPE.Hi), 3),
+			dashStyle.fixed(100*float64(q.ROPE.Inside), 1) + "%",
 			d.Symbol() + " " + q.ROPE.Decision,
 			classical,
 		})
 	}
-	if err := pairTable(w, md, "lrrllllrll", rows); err != nil {
+	if err := writeTable(w, md, "lrrllllrll", rows); err != nil {
 		return err
 	}
 	c := r.Classical
 	line := fmt.Sprintf("Classical %s: μ_a − μ_b = %s, %s CI %s, t = %s on %s df, one-sided p = %s (H1: a > b), two-sided p = %s.",
-		test, pairFixed(float64(c.MeanDiff), 4), pct, pairInterval(float64(c.Lo), float64(c.Hi), 4),
-		pairFixed(float64(c.T), 3), pairFixed(float64(c.DF), 2), pairP(float64(c.P)), pairP(float64(c.PTwoSided)))
+		test, dashStyle.fixed(float64(c.MeanDiff), 4), level, dashStyle.interval(float64(c.Lo), float64(c.Hi), 4),
+		dashStyle.fixed(float64(c.T), 3), dashStyle.fixed(float64(c.DF), 2), dashStyle.p(float64(c.P)), dashStyle.p(float64(c.PTwoSided)))
 	if !md {
 		line = "\n" + line
 	}
 	fmt.Fprintln(w, line)
 	if r.AcceptanceRate != nil {
-		fmt.Fprintf(w, "Sampler: %s (acceptance rate %s).\n", r.Sampler, pairFixed(float64(*r.AcceptanceRate), 3))
+		fmt.Fprintf(w, "Sampler: %s (acceptance rate %s).\n", r.Sampler, dashStyle.fixed(float64(*r.AcceptanceRate), 3))
 	} else {
 		fmt.Fprintf(w, "Sampler: %s.\n", r.Sampler)
 	}
-	for _, msg := range r.Warnings {
-		if md {
-			msg = pairMDEscape(msg)
-		}
-		fmt.Fprintf(w, "warning: %s\n", msg)
-	}
-	return nil
+	return writeWarnings(w, md, r.Warnings)
 }
 
 func orQuote(s string) string {

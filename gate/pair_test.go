@@ -1,62 +1,14 @@
 package gate
 
 import (
-	"bytes"
-	"context"
-	"encoding/csv"
 	"encoding/json"
-	"flag"
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/riskgate/riskgate/internal/shared"
 )
-
-// The golden-file tests of pair and classify are rewritten by
-// go test ./gate -run 'Pair|Classify' -update. The flag may be defined by
-// another command's tests in this package; define it only if none has.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite the golden files under testdata/")
-	}
-}
-
-func updateGolden() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
-
-// pairRun runs riskgate with args and returns its exit status, stdout and stderr.
-func pairRun(t testing.TB, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errw bytes.Buffer
-	code := Main(context.Background(), append([]string{"riskgate"}, args...), strings.NewReader(""), &out, &errw)
-	return code, out.String(), errw.String()
-}
-
-// checkGolden compares out with testdata/name, or rewrites it under -update.
-func checkGolden(t *testing.T, name, out string) {
-	t.Helper()
-	golden := filepath.Join("testdata", name)
-	if updateGolden() {
-		if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if out != string(want) {
-		t.Errorf("output differs from %s (run with -update after checking the change):\n--- got\n%s\n--- want\n%s", golden, out, want)
-	}
-}
 
 // Whole outputs of riskgate pair in every format, paired and unpaired, on a
 // small hand-made table (testdata/pair_small.csv: 12 topics, "other" lacks q07).
@@ -78,18 +30,14 @@ func TestPairGolden(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			args := append(append(append([]string{}, base...), c.args...), small)
-			code, out, errw := pairRun(t, args...)
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, errw)
-			}
-			checkGolden(t, "pair_"+c.name+".golden", out)
+			checkGoldenRun(t, "pair_"+c.name+".golden", args...)
 		})
 	}
 }
 
 // The JSON contract: the field names the issue fixes.
 func TestPairJSONContract(t *testing.T) {
-	code, out, errw := pairRun(t, "pair", "--a", "new", "--b", "prod", "--draws", "1000", "--format", "json", filepath.Join("testdata", "pair_small.csv"))
+	code, out, errw := runMain(t, "pair", "--a", "new", "--b", "prod", "--draws", "1000", "--format", "json", filepath.Join("testdata", "pair_small.csv"))
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errw)
 	}
@@ -132,21 +80,13 @@ func TestPairJSONContract(t *testing.T) {
 // the reference's own MCSEs, is bayes.TestSakaiMatchesRstan.
 func TestPairMatchesSakaiReference(t *testing.T) {
 	data := shared.Path(t, "data/bayesian-risk/rb04.csv")
-	f, err := os.Open(shared.Path(t, "reference/sakai/rb04_sakai.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := shared.ReadCSV(t, shared.Path(t, "reference/sakai/rb04_sakai.csv"))
 	head := map[string]int{}
 	for i, h := range rows[0] {
 		head[h] = i
 	}
 	for _, model := range []string{"paired", "unpaired"} {
-		code, out, errw := pairRun(t, "pair", "--a", "Chal. 4", "--b", "Champion", "--"+model, "--format", "json", data)
+		code, out, errw := runMain(t, "pair", "--a", "Chal. 4", "--b", "Champion", "--"+model, "--format", "json", data)
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errw)
 		}
@@ -162,13 +102,7 @@ func TestPairMatchesSakaiReference(t *testing.T) {
 				continue
 			}
 			q := rep.Quantities[row[head["quantity"]]]
-			num := func(col string) float64 {
-				v, err := strconv.ParseFloat(row[head[col]], 64)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return v
-			}
+			num := func(col string) float64 { return shared.ParseFloat(t, row[head[col]]) }
 			sd := q["sd"].(float64)
 			// Both sides' MCSE of the mean, the reference's with ESS = its draws.
 			tol := math.Max(3*math.Hypot(sd/math.Sqrt(float64(rep.Draws)), num("sd")/math.Sqrt(num("draws"))), 0.002)
@@ -188,15 +122,10 @@ func TestPairMatchesSakaiReference(t *testing.T) {
 // Bad input and bad flags: one line on stderr, exit status 2, nothing on stdout.
 func TestPairErrors(t *testing.T) {
 	small := filepath.Join("testdata", "pair_small.csv")
-	dir := t.TempDir()
-	two := filepath.Join(dir, "two.csv")
-	os.WriteFile(two, []byte("system,topic,score\na,t1,0.1\nb,t1,0.2\na,t2,0.3\nb,t2,0.35\n"), 0o644)
-	three := filepath.Join(dir, "three.csv")
-	os.WriteFile(three, []byte("system,topic,score\na,t1,0.1\nb,t1,0.2\na,t2,0.3\nb,t2,0.35\na,t3,0.5\nb,t3,0.45\n"), 0o644)
-	one := filepath.Join(dir, "one.csv")
-	os.WriteFile(one, []byte("system,topic,score\na,t1,0.1\nb,t1,0.2\n"), 0o644)
-	bad := filepath.Join(dir, "bad.csv")
-	os.WriteFile(bad, []byte("system,topic,score\na,t1,0.1\nb,t1,zero\n"), 0o644)
+	two := writeTemp(t, "two.csv", "system,topic,score\na,t1,0.1\nb,t1,0.2\na,t2,0.3\nb,t2,0.35\n")
+	three := writeTemp(t, "three.csv", "system,topic,score\na,t1,0.1\nb,t1,0.2\na,t2,0.3\nb,t2,0.35\na,t3,0.5\nb,t3,0.45\n")
+	one := writeTemp(t, "one.csv", "system,topic,score\na,t1,0.1\nb,t1,0.2\n")
+	bad := writeTemp(t, "bad.csv", "system,topic,score\na,t1,0.1\nb,t1,zero\n")
 	for _, c := range []struct {
 		name string
 		args []string
@@ -215,34 +144,13 @@ func TestPairErrors(t *testing.T) {
 		{"no input", []string{"--a", "a", "--b", "b"}, "no INPUT"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			code, out, errw := pairRun(t, append([]string{"pair"}, c.args...)...)
+			code, out, errw := runMain(t, append([]string{"pair"}, c.args...)...)
 			checkOneLineError(t, code, out, errw, c.want)
 		})
 	}
 	// Three topics suffice for the unpaired model (and four for the paired one).
-	if code, _, errw := pairRun(t, "pair", "--a", "a", "--b", "b", "--unpaired", "--draws", "1000", three); code != 0 {
+	if code, _, errw := runMain(t, "pair", "--a", "a", "--b", "b", "--unpaired", "--draws", "1000", three); code != 0 {
 		t.Errorf("unpaired on 3 topics: exit %d: %s", code, errw)
-	}
-}
-
-// checkOneLineError checks a failed run: exit status 2, nothing on stdout,
-// and on stderr one error line containing want (besides the loader's notes).
-func checkOneLineError(t *testing.T, code int, out, errw, want string) {
-	t.Helper()
-	if code != ExitError {
-		t.Fatalf("exit %d, want 2; stderr %q", code, errw)
-	}
-	if out != "" {
-		t.Errorf("stdout not empty: %q", out)
-	}
-	var lines []string
-	for _, l := range strings.Split(strings.TrimRight(errw, "\n"), "\n") {
-		if !strings.HasPrefix(l, "riskgate: note:") {
-			lines = append(lines, l)
-		}
-	}
-	if len(lines) != 1 || !strings.Contains(lines[0], want) {
-		t.Errorf("stderr %q: want one error line containing %q", errw, want)
 	}
 }
 
@@ -251,16 +159,9 @@ func checkOneLineError(t *testing.T, code int, out, errw, want string) {
 func TestPairDeterministic(t *testing.T) {
 	small := filepath.Join("testdata", "pair_small.csv")
 	args := []string{"pair", "--a", "new", "--b", "prod", "--draws", "5000", "--format", "json", small}
-	prev := runtime.GOMAXPROCS(1)
-	defer runtime.GOMAXPROCS(prev)
-	_, one, _ := pairRun(t, args...)
-	runtime.GOMAXPROCS(4)
-	_, four, _ := pairRun(t, args...)
-	if one != four {
-		t.Fatal("output differs between GOMAXPROCS 1 and 4")
-	}
+	one := runMainWithGOMAXPROCS(t, []int{1, 4}, args...)
 	file := filepath.Join(t.TempDir(), "out.json")
-	if code, _, errw := pairRun(t, append(args, "--output", file)...); code != 0 {
+	if code, _, errw := runMain(t, append(args, "--output", file)...); code != 0 {
 		t.Fatalf("exit %d: %s", code, errw)
 	}
 	got, err := os.ReadFile(file)

@@ -52,18 +52,8 @@ func boundEnd(r float64, b policies.Bound) bool {
 	return false
 }
 
-// num prints x with d decimals, "–" for NaN.
-func num(x JSONFloat, d int) string {
-	v := float64(x)
-	if math.IsNaN(v) {
-		return "–"
-	}
-	s := strconv.FormatFloat(v, 'f', d, 64)
-	if strings.Trim(s, "-0.") == "" {
-		s = strings.TrimPrefix(s, "-") // no "-0.000"
-	}
-	return s
-}
+// num prints x with d decimals, "–" when it is not finite.
+func num(x JSONFloat, d int) string { return dashStyle.fixed(float64(x), d) }
 
 // numPtr is num for an optional number.
 func numPtr(x *JSONFloat, d int) string {

@@ -83,12 +83,17 @@ func mdName(s string) string { return github.MarkdownText(clipRunes(s, maxNameRu
 // mdSentence escapes a sentence (a reason, a warning), cut to n runes.
 func mdSentence(s string, n int) string { return github.MarkdownText(clipRunes(s, n)) }
 
-// mdCode shows s as a code span, in which GitHub interprets nothing: backticks
-// and control characters are dropped, and s is cut to n runes.
+// mdCode shows s as a code span in a table cell, in which GitHub interprets
+// nothing: backticks and control characters are dropped, a pipe is escaped
+// (GitHub splits cells at a pipe even inside a code span, and shows \| as
+// |), and s is cut to n runes.
 func mdCode(s string, n int) string {
 	var b strings.Builder
 	for _, r := range clipRunes(s, n) {
-		if r != '`' && r >= 0x20 && r != 0x7f {
+		switch {
+		case r == '|':
+			b.WriteString(`\|`)
+		case r != '`' && r >= 0x20 && r != 0x7f:
 			b.WriteRune(r)
 		}
 	}
@@ -99,8 +104,9 @@ func mdCode(s string, n int) string {
 }
 
 // htmlText escapes s inside an HTML block such as <pre>: markup characters
-// become entities, and @ and # get a zero-width space so that GitHub links
-// no mention or reference. Control characters are dropped.
+// become entities (and so do ` and |, which mean nothing there but would if
+// the block were ever read as markdown), and @ and # get a zero-width space
+// so that GitHub links no mention or reference. Control characters are dropped.
 func htmlText(s string) string {
 	var b strings.Builder
 	for _, r := range s {
@@ -111,6 +117,10 @@ func htmlText(s string) string {
 			b.WriteString("&gt;")
 		case r == '&':
 			b.WriteString("&amp;")
+		case r == '`':
+			b.WriteString("&#96;")
+		case r == '|':
+			b.WriteString("&#124;")
 		case r == '@' || r == '#':
 			b.WriteRune(r)
 			b.WriteString("&#8203;")
@@ -345,7 +355,7 @@ func mdBayes(b *strings.Builder, r *Result, lim mdLimits) {
 				lo, hi = float64(in.Lo), float64(in.Hi)
 			}
 		}
-		row := []string{mdName(c.Challenger), num(c.PBetter, 4), num(c.Diff.Mean, 4), fmt.Sprintf("[%s, %s]", num(JSONFloat(lo), 4), num(JSONFloat(hi), 4))}
+		row := []string{mdName(c.Challenger), dashStyle.p(float64(c.PBetter)), num(c.Diff.Mean, 4), fmt.Sprintf("[%s, %s]", num(JSONFloat(lo), 4), num(JSONFloat(hi), 4))}
 		if hasROPE {
 			var ds []string
 			for _, rp := range c.ROPE {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
 )
 
 // writeTextReport writes the terminal report: the verdict, why, one row per
@@ -40,42 +39,21 @@ func writeTextReport(w io.Writer, r *Result, color bool) {
 		fmt.Fprintf(w, "ship: %s\n", strings.Join(names, ", "))
 	}
 
+	// The outcome is the last column, so that its colour codes do not
+	// count in any padding.
 	rows := [][]string{{"challenger", "rule", "quantity", "observed", "bound", "outcome"}}
-	outcome := []string{""}
 	for _, c := range d.Challengers {
 		for i, rr := range c.Rules {
 			name := ""
 			if i == 0 {
 				name = plainName(c.Name)
 			}
-			rows = append(rows, []string{name, plainName(rr.Rule), rr.Quantity, observedText(rr.Observed, rr.Bound), rr.Bound.String(), string(rr.Outcome)})
-			outcome = append(outcome, string(rr.Outcome))
-		}
-	}
-	widths := make([]int, len(rows[0]))
-	for _, row := range rows {
-		for k, cell := range row {
-			widths[k] = max(widths[k], utf8.RuneCountInString(cell))
+			rows = append(rows, []string{name, plainName(rr.Rule), rr.Quantity, observedText(rr.Observed, rr.Bound), rr.Bound.String(),
+				paint(string(rr.Outcome), string(rr.Outcome))})
 		}
 	}
 	fmt.Fprintln(w)
-	for i, row := range rows {
-		var b strings.Builder
-		for k, cell := range row {
-			pad := strings.Repeat(" ", widths[k]-utf8.RuneCountInString(cell))
-			if k == len(row)-1 {
-				pad = ""
-				if i > 0 {
-					cell = paint(cell, outcome[i])
-				}
-			}
-			if k > 0 {
-				b.WriteString("  ")
-			}
-			b.WriteString(cell + pad)
-		}
-		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
-	}
+	writeTable(w, false, "", rows)
 
 	fmt.Fprintln(w)
 	for _, c := range d.Challengers {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/riskgate/riskgate/internal/inputerr"
 	"github.com/riskgate/riskgate/policies"
@@ -57,7 +58,7 @@ func (r *Result) UnmarshalJSON(data []byte) error {
 		Decision *decisionJSON `json:"decision"`
 	}{plain: (*plain)(r)}
 	if err := json.Unmarshal(data, &aux); err != nil {
-		return err
+		return withoutAlias(err)
 	}
 	r.Decision = aux.Decision.decision()
 	return nil
@@ -71,10 +72,20 @@ func (rr *ResultRule) UnmarshalJSON(data []byte) error {
 		Bound boundJSON `json:"bound"`
 	}{plain: (*plain)(rr)}
 	if err := json.Unmarshal(data, &aux); err != nil {
-		return err
+		return withoutAlias(err)
 	}
 	rr.Bound = aux.Bound.Bound
 	return nil
+}
+
+// withoutAlias drops the name of the alias types above from the field path of
+// a type error ("plain.policy" → "policy").
+func withoutAlias(err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		te.Field = strings.ReplaceAll(te.Field, "plain.", "")
+	}
+	return err
 }
 
 // The JSON forms of policies.Decision and its parts, field for field.

@@ -11,31 +11,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riskgate/riskgate/internal/golden"
 	"github.com/riskgate/riskgate/internal/inputerr"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-// golden compares got with testdata/<name>, or rewrites it with -update.
-func golden(t *testing.T, name string, got []byte) {
+// checkGolden compares got with testdata/<name>, or rewrites it with -update.
+func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("%s differs from the golden file (go test -update rewrites it)\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", name), got, *update)
 }
 
 // errorLine is the one-line shape every policy error must have.
@@ -72,7 +57,7 @@ func TestErrorsGolden(t *testing.T) {
 					t.Errorf("error %q is not an *inputerr.Error", e)
 				}
 			}
-			golden(t, "errors/"+strings.TrimSuffix(name, ".yaml")+".golden", []byte(msg+"\n"))
+			checkGolden(t, "errors/"+strings.TrimSuffix(name, ".yaml")+".golden", []byte(msg+"\n"))
 		})
 	}
 }
@@ -127,7 +112,7 @@ func TestExamplesValid(t *testing.T) {
 			if w := p.Warnings(explainNow); len(w) > 0 {
 				t.Errorf("shipped policy has warnings: %q", w)
 			}
-			golden(t, "explain/"+strings.TrimSuffix(filepath.Base(f), ".yaml")+".golden", []byte(p.Explain(explainNow)))
+			checkGolden(t, "explain/"+strings.TrimSuffix(filepath.Base(f), ".yaml")+".golden", []byte(p.Explain(explainNow)))
 		})
 	}
 }

@@ -3,6 +3,8 @@ package policies
 import (
 	"slices"
 	"strings"
+
+	"github.com/riskgate/riskgate/bayes"
 )
 
 // Kind is what sort of value a quantity takes, which decides the bounds a rule
@@ -143,8 +145,9 @@ func (q *Quantity) Weighted() bool { return slices.Contains(q.Params, ParamLossW
 // Accepts reports whether a rule on q may set parameter p.
 func (q *Quantity) Accepts(p Param) bool { return slices.Contains(q.Params, p) }
 
-// RopeOutcomes are the decisions of Zhang et al.'s HDI+ROPE rule (SIGIR 2016, §3.3).
-var RopeOutcomes = []string{"much_better", "better", "equivalent", "worse", "much_worse", "undecided"}
+// RopeOutcomes are the decisions of Zhang et al.'s HDI+ROPE rule (SIGIR 2016,
+// §3.3), as package bayes names them (bayes.Decisions).
+var RopeOutcomes = enumStrings(bayes.Decisions)
 
 // TestNames are the frequentist tests behind the tests.<name>.p quantities.
 var TestNames = []string{"paired_t", "welch_t", "wilcoxon", "sign", "permutation", "bootstrap"}

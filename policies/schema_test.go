@@ -30,7 +30,7 @@ func TestSchemaGolden(t *testing.T) {
 	if s["$schema"] != "https://json-schema.org/draft/2020-12/schema" {
 		t.Errorf("$schema = %v", s["$schema"])
 	}
-	golden(t, "schema.golden.json", Schema())
+	checkGolden(t, "schema.golden.json", Schema())
 }
 
 // schemaObjects maps each mapping of a policy to its schema object, and to a

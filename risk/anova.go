@@ -1,6 +1,10 @@
 package risk
 
-import "math"
+import (
+	"math"
+
+	"github.com/riskgate/riskgate/internal/stats"
+)
 
 // ANOVARow is one line of an analysis-of-variance table.
 type ANOVARow struct {
@@ -94,7 +98,7 @@ func (s Systems) OneWayANOVA() (ANOVA, error) {
 	}
 	m, n := len(s), len(s[0])
 	sysMean := s.means()
-	grand := mean(sysMean) // balanced: the mean of the means
+	grand := stats.Mean(sysMean) // balanced: the mean of the means
 	var ssSys, ssE, ssT float64
 	for i, row := range s {
 		d := sysMean[i] - grand

@@ -2,31 +2,21 @@ package risk
 
 import (
 	"math/rand/v2"
-	"syscall"
 	"testing"
 	"time"
-)
 
-// cpuTime returns the process's user + system CPU time. The benchmarks
-// report it per operation as "cpu-ms/op" next to the wall time: on a shared
-// machine the wall time grows with the load, the CPU time much less.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
+	"github.com/riskgate/riskgate/internal/cputime"
+)
 
 // loop runs body b.N times and reports the CPU time per operation.
 func loop(b *testing.B, body func()) {
-	start := cpuTime()
+	start := cputime.Process()
 	n := 0
 	for b.Loop() {
 		body()
 		n++
 	}
-	b.ReportMetric(float64(cpuTime()-start)/float64(time.Millisecond)/float64(n), "cpu-ms/op")
+	b.ReportMetric(float64(cputime.Process()-start)/float64(time.Millisecond)/float64(n), "cpu-ms/op")
 }
 
 // synthetic returns m systems × n topics of AP-like scores in [0, 1).

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/riskgate/riskgate/internal/stats"
 )
 
 // BootstrapOptions set a bootstrap: B replicates from the streams of Seed,
@@ -135,7 +137,7 @@ func bootstrapMeans(x []float64, b int, seed uint64) []float64 {
 func bcaFromReplicates(x, t []float64, level float64) BCa {
 	nan := math.NaN()
 	r := BCa{
-		Estimate:   mean(x),
+		Estimate:   stats.Mean(x),
 		B:          len(t),
 		BCa:        Interval{nan, nan, level},
 		Percentile: Interval{nan, nan, level},
@@ -149,7 +151,7 @@ func bcaFromReplicates(x, t []float64, level float64) BCa {
 	}
 	r.Acceleration = s3 / (6 * math.Pow(s2, 1.5))
 
-	tbar := mean(t)
+	tbar := stats.Mean(t)
 	lo, hi := slices.Min(t), slices.Max(t)
 	if lo == hi || math.Max(hi-tbar, tbar-lo) < math.Min(1e-8, math.Abs(tbar)/1e6) {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("all bootstrap replicates equal %.6g (constant data): no interval", tbar))

@@ -37,6 +37,27 @@ func tTwoSided(t, df float64) float64 {
 	return mathext.RegIncBeta(df/2, 0.5, df/(df+t*t))
 }
 
+// tGreater is P(T_df > t), R's pt(t, df, lower.tail = FALSE). For t > 0 it
+// is half the two-sided tail I_{df/(df+t²)}(df/2, 1/2), computed directly:
+// 1 − CDF would cancel the digits of a small p-value.
+func tGreater(t, df float64) float64 {
+	switch {
+	case math.IsNaN(t) || math.IsNaN(df):
+		return math.NaN()
+	case t == 0:
+		return 0.5
+	case math.IsInf(t, 1):
+		return 0
+	case math.IsInf(t, -1):
+		return 1
+	}
+	half := 0.5 * mathext.RegIncBeta(df/2, 0.5, df/(df+t*t))
+	if t > 0 {
+		return half
+	}
+	return 1 - half
+}
+
 // tQuantile is the p quantile of Student's t with df degrees of freedom (R's qt).
 func tQuantile(p, df float64) float64 {
 	switch {
@@ -72,21 +93,15 @@ func fSurvival(f, d1, d2 float64) float64 {
 	return mathext.RegIncBeta(d2/2, d1/2, d2/(d2+d1*f))
 }
 
-// binomialLowerHalf is P(X ≤ k) for X ~ Binomial(n, 1/2), summed term by term
-// from exact log binomial coefficients.
-func binomialLowerHalf(k, n int) float64 {
-	if k < 0 {
-		return 0
-	}
-	if k >= n {
+// signTwoSided is the two-sided p-value of k successes out of n with success
+// probability ½, as R's binom.test(k, n): by symmetry min(1, 2·P(X ≤ min(k, n − k))),
+// with P(X ≤ j) = I_½(n − j, j + 1), the regularised incomplete beta
+// function (constant time, where summing the terms would take O(j)). It is
+// 1 when 2k = n, and for n = 0.
+func signTwoSided(k, n int) float64 {
+	if n == 0 || 2*k == n {
 		return 1
 	}
-	lgN1, _ := math.Lgamma(float64(n + 1))
-	sum := 0.0
-	for i := 0; i <= k; i++ {
-		a, _ := math.Lgamma(float64(i + 1))
-		b, _ := math.Lgamma(float64(n - i + 1))
-		sum += math.Exp(lgN1 - a - b - float64(n)*math.Ln2)
-	}
-	return sum
+	j := min(k, n-k)
+	return math.Min(1, 2*mathext.RegIncBeta(float64(n-j), float64(j+1), 0.5))
 }

@@ -6,8 +6,9 @@
 // # Inputs
 //
 // A Pair holds two systems' per-topic scores, aligned topic by topic: X (in
-// riskgate a challenger) and Base (the champion). Systems holds a set of
-// systems' scores, Systems[s][t]. Scores must be finite; ZRisk and GeoRisk
+// riskgate a challenger) and Base (the champion). TwoSamples holds two
+// independent samples of any sizes, for the unpaired tests (Welch's t,
+// Glass's Δ). Systems holds a set of systems' scores, Systems[s][t]. Scores must be finite; ZRisk and GeoRisk
 // also need them non-negative. Every function checks its input and returns
 // an error (never panics) for fewer than two topics, mismatched lengths or
 // non-finite values.
@@ -36,6 +37,15 @@
 // mean is also 0); constant data leave the bootstrap without an interval
 // (NaN endpoints); an exact additive fit makes ANOVA's F infinite.
 //
+// # Classical tests beside the Bayesian ones
+//
+// The frequentist results that Sakai (SIGIR 2017) and Zhang et al. (SIGIR
+// 2016) tabulate beside their Bayesian tests live here too, and riskgate's
+// pair and classify reports call them: the one-sided p-value of the t tests
+// (TTest.PGreater), Pearson's correlation (Pair.Pearson), and Yang & Liu's
+// tests of two classifiers (SignTest over documents, ProportionTest; see
+// accuracy.go).
+//
 // # Randomness
 //
 // Randomised procedures (the bootstrap, the randomisation test, Sakai's
@@ -49,8 +59,8 @@
 //
 // # References checked by the tests
 //
-// R 4.2.2 (t.test, wilcox.test, binom.test, boot 1.3-28 boot.ci, aov,
-// TukeyHSD, ptukey, qtukey, psignrank, p.adjust) through
+// R 4.2.2 (t.test, wilcox.test, binom.test, cor, pnorm, boot 1.3-28
+// boot.ci, aov, TukeyHSD, ptukey, qtukey, psignrank, p.adjust) through
 // ../shared/reference/r_freq and testdata/reference.R, and the Robust04 rows
 // of Benham et al.'s Table 3.
 package risk

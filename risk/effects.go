@@ -1,6 +1,10 @@
 package risk
 
-import "math"
+import (
+	"math"
+
+	"github.com/riskgate/riskgate/internal/stats"
+)
 
 // Outcomes counts the topics where X beat Base (Wins), tied it exactly
 // (Ties) and lost to it (Losses).
@@ -42,13 +46,23 @@ type GlassDelta struct {
 }
 
 // GlassDelta returns Glass's Δ of X against Base: (x̄ − b̄)/s_b and (x̄ − b̄)/s_x
-// (Glass 1976; Sakai, SIGIR 2017).
+// (Glass 1976; Sakai, SIGIR 2017): TwoSamples.GlassDelta of the pair.
 func (p Pair) GlassDelta() (GlassDelta, error) {
 	if err := p.check(); err != nil {
 		return GlassDelta{}, err
 	}
-	diff := mean(p.X) - mean(p.Base)
-	sb, sx := math.Sqrt(variance(p.Base)), math.Sqrt(variance(p.X))
+	return TwoSamples(p).GlassDelta()
+}
+
+// GlassDelta returns Glass's Δ of sample X against sample Base,
+// (x̄ − b̄)/s_b and (x̄ − b̄)/s_x, Sakai's "classical Glass's Δ" beside his
+// unpaired Bayesian test (SIGIR 2017, §4).
+func (s TwoSamples) GlassDelta() (GlassDelta, error) {
+	if err := s.check(); err != nil {
+		return GlassDelta{}, err
+	}
+	diff := stats.Mean(s.X) - stats.Mean(s.Base)
+	sb, sx := math.Sqrt(stats.Variance(s.Base)), math.Sqrt(stats.Variance(s.X))
 	g := GlassDelta{ByBase: diff / sb, ByX: diff / sx}
 	if sb == 0 || sx == 0 {
 		g.Warnings = append(g.Warnings, "a system's scores have zero variance: Glass's Δ is infinite or undefined")
@@ -74,9 +88,43 @@ func (p Pair) CohenD() (CohenD, error) {
 		return CohenD{}, err
 	}
 	d := p.Deltas()
-	m, s := mean(d), math.Sqrt(variance(d))
+	m, s := stats.Mean(d), math.Sqrt(stats.Variance(d))
 	if essentiallyConstant(m, s) {
 		return CohenD{D: infOrNaN(m), Warnings: []string{"the differences are constant (zero variance): Cohen's d is infinite or undefined"}}, nil
 	}
 	return CohenD{D: m / s}, nil
+}
+
+// Correlation is Pearson's product-moment correlation of X and Base over the
+// topics,
+//
+//	r = Σ(x_i − x̄)(b_i − b̄) / √(Σ(x_i − x̄)² · Σ(b_i − b̄)²),
+//
+// R's cor(x, base), which Sakai (SIGIR 2017, §4) tabulates beside the paired
+// t test and the posterior of his paired model's ρ. A system with zero
+// variance makes r NaN, with a warning.
+type Correlation struct {
+	R        float64
+	Warnings []string
+}
+
+// Pearson returns Pearson's correlation of X and Base (Pearson 1896).
+func (p Pair) Pearson() (Correlation, error) {
+	if err := p.check(); err != nil {
+		return Correlation{}, err
+	}
+	mx, mb := stats.Mean(p.X), stats.Mean(p.Base)
+	var sxb, sxx, sbb float64
+	for i := range p.X {
+		dx, db := p.X[i]-mx, p.Base[i]-mb
+		sxb += dx * db
+		sxx += dx * dx
+		sbb += db * db
+	}
+	c := Correlation{R: sxb / math.Sqrt(sxx*sbb)}
+	if sxx == 0 || sbb == 0 {
+		c.R = math.NaN()
+		c.Warnings = append(c.Warnings, "a system's scores have zero variance: the correlation is undefined")
+	}
+	return c, nil
 }

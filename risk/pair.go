@@ -29,6 +29,32 @@ func (p Pair) check() error {
 	return nil
 }
 
+// TwoSamples holds the scores of two independent samples, X and Base, in
+// any order and of any sizes (at least two each): the unpaired view of two
+// systems, e.g. each system's scores on the topics it was scored on. A Pair
+// converts to TwoSamples(p).
+type TwoSamples struct {
+	X, Base []float64
+}
+
+// check validates s: at least two scores per sample, all finite.
+func (s TwoSamples) check() error {
+	for _, x := range []struct {
+		name   string
+		scores []float64
+	}{{"X", s.X}, {"Base", s.Base}} {
+		if len(x.scores) < 2 {
+			return fmt.Errorf("risk: sample %s has %d scores; need at least 2", x.name, len(x.scores))
+		}
+		for i, v := range x.scores {
+			if !finite(v) {
+				return fmt.Errorf("risk: score %d of sample %s is %v; expected a finite number", i, x.name, v)
+			}
+		}
+	}
+	return nil
+}
+
 // Deltas returns Δ_i = X_i − Base_i.
 func (p Pair) Deltas() []float64 {
 	d := make([]float64, len(p.X))
@@ -63,26 +89,6 @@ func checkWeight(w float64) error {
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
-
-// mean is the arithmetic mean.
-func mean(x []float64) float64 {
-	s := 0.0
-	for _, v := range x {
-		s += v
-	}
-	return s / float64(len(x))
-}
-
-// variance is the sample variance with the n − 1 denominator (R's var),
-// computed in two passes.
-func variance(x []float64) float64 {
-	m := mean(x)
-	ss := 0.0
-	for _, v := range x {
-		ss += (v - m) * (v - m)
-	}
-	return ss / float64(len(x)-1)
-}
 
 // essentiallyConstant reports whether a mean m with standard error se is, to
 // machine precision, a constant: R's t.test refuses such data ("data are

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/riskgate/riskgate/internal/shared"
+	"github.com/riskgate/riskgate/internal/stats"
 )
 
 // TestPairsAgainstR compares every column of reference/r_freq/rb04_pairs.csv
@@ -21,12 +24,12 @@ func TestPairsAgainstR(t *testing.T) {
 	const relTol, bootTol = 1e-8, 0.005
 	var det, boot worst
 	for _, row := range rows {
-		name, w := row["system"], num(t, row["r"])
+		name, w := row["system"], shared.ParseFloat(t, row["r"])
 		p := d.pair(name)
 		label := fmt.Sprintf("%s w=%v", name, w)
 		check := func(what string, got float64, col string) {
 			t.Helper()
-			want := num(t, row[col])
+			want := shared.ParseFloat(t, row[col])
 			if dev := det.rel(label+" "+what, got, want); !(dev <= relTol) {
 				t.Errorf("%s %s = %.15g, R %.15g (rel. dev. %.2g > %g)", label, what, got, want, dev, relTol)
 			}
@@ -77,7 +80,7 @@ func TestPairsAgainstR(t *testing.T) {
 			{"BCa lo", bc.BCa.Lo, "bca_lo"}, {"BCa hi", bc.BCa.Hi, "bca_hi"},
 			{"percentile lo", bc.Percentile.Lo, "perc_lo"}, {"percentile hi", bc.Percentile.Hi, "perc_hi"},
 		} {
-			want := num(t, row[c.col])
+			want := shared.ParseFloat(t, row[c.col])
 			if dev := boot.abs(label+" "+c.what, c.got, want); !(dev <= bootTol) {
 				t.Errorf("%s %s = %.5f, R %.5f (|dev| %.4f > %g)", label, c.what, c.got, want, dev, bootTol)
 			}
@@ -121,25 +124,25 @@ func TestTable3(t *testing.T) {
 		if i < 0 {
 			t.Fatalf("table3.csv names an unknown system %q", name)
 		}
-		near(name+" AP", mean(d.scores[name]), num(t, row["ap"]), 0.0005)
-		near(name+" ZRisk⁻", -z.Values[i], num(t, row["zrisk_minus"]), 0.005)
+		near(name+" AP", stats.Mean(d.Scores[name]), shared.ParseFloat(t, row["ap"]), 0.0005)
+		near(name+" ZRisk⁻", -z.Values[i], shared.ParseFloat(t, row["zrisk_minus"]), 0.005)
 		if name == "Champion" {
 			continue
 		}
 		p := d.pair(name)
 		u, _ := p.URisk(5)
-		near(name+" URisk⁻", -u.Value, num(t, row["urisk_minus"]), 0.0005)
+		near(name+" URisk⁻", -u.Value, shared.ParseFloat(t, row["urisk_minus"]), 0.0005)
 		tr, _ := p.TRisk(5)
-		near(name+" TRisk⁻", -tr.T, num(t, row["trisk_minus"]), 0.002)
+		near(name+" TRisk⁻", -tr.T, shared.ParseFloat(t, row["trisk_minus"]), 0.002)
 		bc, err := p.BCa(5, BootstrapOptions{B: 100_000, Level: Bonferroni.Level(0.95, 4), Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
-		near(name+" BCa⁻ estimate", -bc.Estimate, num(t, row["bca_minus"]), 0.0005)
+		near(name+" BCa⁻ estimate", -bc.Estimate, shared.ParseFloat(t, row["bca_minus"]), 0.0005)
 		// The paper's interval is R's with another random stream: the
 		// printed precision plus Monte-Carlo error, ±0.005.
-		near(name+" BCa⁻ lo", -bc.BCa.Hi, num(t, row["bca_minus_lo"]), 0.005)
-		near(name+" BCa⁻ hi", -bc.BCa.Lo, num(t, row["bca_minus_hi"]), 0.005)
+		near(name+" BCa⁻ lo", -bc.BCa.Hi, shared.ParseFloat(t, row["bca_minus_lo"]), 0.005)
+		near(name+" BCa⁻ hi", -bc.BCa.Lo, shared.ParseFloat(t, row["bca_minus_hi"]), 0.005)
 	}
 	t.Logf("worst deviation from Table 3: %.5f (%s)", dev.dev, dev.what)
 }
@@ -158,14 +161,14 @@ func TestGeoRiskPaperColumn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := float64(len(d.topics))
+	c := float64(len(d.Topics))
 	for i, row := range rows {
 		if row["system"] != names[i] {
 			t.Fatalf("row %d is %q, want %q", i, row["system"], names[i])
 		}
-		paper := num(t, row["georisk_minus"])
+		paper := shared.ParseFloat(t, row["georisk_minus"])
 		zMinus := -g.ZRisk.Values[i]
-		asPrinted := -math.Sqrt(mean(d.scores[names[i]]) * normalCDF(zMinus/c))
+		asPrinted := -math.Sqrt(stats.Mean(d.Scores[names[i]]) * normalCDF(zMinus/c))
 		if e := math.Abs(asPrinted - paper); e > 0.0005 {
 			t.Errorf("%s: −√(mean·Φ(ZRisk⁻/c)) = %.4f, paper %.3f", names[i], asPrinted, paper)
 		}

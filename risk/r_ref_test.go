@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/riskgate/riskgate/internal/stats"
 )
 
 // Reference values printed by testdata/reference.R (R 4.2.2, boot 1.3-28.1,
@@ -110,7 +112,7 @@ func TestPSignRank(t *testing.T) {
 // ("== wilcox exact ==").
 func TestWilcoxonExact(t *testing.T) {
 	d := loadRB04(t)
-	p := Pair{X: d.scores["Chal. 2"][:20], Base: d.scores["Champion"][:20]}
+	p := Pair{X: d.Scores["Chal. 2"][:20], Base: d.Scores["Champion"][:20]}
 	w, err := p.Wilcoxon(WilcoxonAuto)
 	if err != nil {
 		t.Fatal(err)
@@ -119,7 +121,7 @@ func TestWilcoxonExact(t *testing.T) {
 		t.Errorf("Chal. 2, 20 topics: %+v; R: exact, V = 169, p = 0.01531219482421875", w)
 	}
 	// Zeros among the differences: R falls back to the normal approximation.
-	p = Pair{X: d.scores["Chal. 3"][:30], Base: d.scores["Champion"][:30]}
+	p = Pair{X: d.Scores["Chal. 3"][:30], Base: d.Scores["Champion"][:30]}
 	w, _ = p.Wilcoxon(WilcoxonAuto)
 	if w.Exact || w.Zeros == 0 || w.V != 141 || !relClose(w.P, 0.10030779095420028, 1e-12) {
 		t.Errorf("Chal. 3, 30 topics: %+v; R: normal approximation, V = 141, p = 0.10030779095420028", w)
@@ -236,7 +238,7 @@ func TestZRiskGeoRisk(t *testing.T) {
 		check(fmt.Sprintf("ZRisk w=%v", c.w), g.ZRisk.Values, c.z)
 		check(fmt.Sprintf("GeoRisk w=%v", c.w), g.Values, c.geo)
 	}
-	all := d.systemsNamed(d.systems...)
+	all := d.systemsNamed(d.Systems...)
 	g, err := all.GeoRisk(5)
 	if err != nil {
 		t.Fatal(err)
@@ -263,7 +265,7 @@ func TestBCaOnFixedReplicates(t *testing.T) {
 		{1 - 0.05/4, [4]float64{-0.15418076701520153, -0.053696000000000001, -0.15226592915871962, -0.0510960708412804}},
 	} {
 		tb := make([]float64, b)
-		xbar := mean(x)
+		xbar := stats.Mean(x)
 		for i := range tb {
 			k := i + 1
 			tb[i] = xbar + float64((k*7919)%10007-5003)/100000 + float64(k%7)/1000
@@ -310,12 +312,95 @@ func TestBCaExpectationAgainstR(t *testing.T) {
 			}
 		}
 		for i := range ends {
-			m, sd := mean(ends[i]), math.Sqrt(variance(ends[i]))
+			m, sd := stats.Mean(ends[i]), math.Sqrt(stats.Variance(ends[i]))
 			tol := 4 * math.Sqrt((sd*sd+c.sd[i]*c.sd[i])/runs)
 			if math.Abs(m-c.mean[i]) > tol {
 				t.Errorf("%s w=%v end %d: mean %.5f (sd %.5f), R %.5f (sd %.5f): |diff| %.5f > %.5f",
 					c.name, c.w, i, m, sd, c.mean[i], c.sd[i], math.Abs(m-c.mean[i]), tol)
 			}
 		}
+	}
+}
+
+// TestOneSidedTAndCorrelation checks, for each challenger of rb04 against
+// the Champion, the one-sided p-values of H1: mean difference > 0 of the
+// paired and the Welch t test, and Pearson's r, against R ("== one-sided t
+// tests (alternative = "greater") and cor, by challenger ==" of
+// testdata/reference.R), 1e-12 relative; and that the one-sided p-value is
+// half the two-sided one when t > 0 (one minus half of it when t < 0), to
+// 1e-12.
+func TestOneSidedTAndCorrelation(t *testing.T) {
+	d := loadRB04(t)
+	want := map[string][3]float64{ // paired p, Welch p, r
+		"Chal. 1": {0.00010158879236660893, 0.13037980098913024, 0.9260443690721466},
+		"Chal. 2": {8.0506638463788177e-05, 0.13453242563039267, 0.93085818313422741},
+		"Chal. 3": {0.85988052274686355, 0.59854708781253796, 0.95059757976196946},
+		"Chal. 4": {3.5275270477653377e-08, 0.0073586032750848612, 0.84904569282487852},
+	}
+	var dev worst
+	for _, name := range challengers {
+		p := d.pair(name)
+		pt, err := p.PairedT(0.95)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wt, err := p.WelchT(0.95)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := p.Pearson()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, got := range []float64{pt.PGreater, wt.PGreater, r.R} {
+			what := name + " " + [...]string{"paired p_greater", "Welch p_greater", "r"}[i]
+			if e := dev.rel(what, got, want[name][i]); e > 1e-12 {
+				t.Errorf("%s = %.17g, R %.17g (rel. %.2g)", what, got, want[name][i], e)
+			}
+		}
+		for _, c := range []TTest{pt, wt} {
+			half := c.P / 2
+			if c.T < 0 {
+				half = 1 - c.P/2
+			}
+			if math.Abs(c.PGreater-half) > 1e-12 {
+				t.Errorf("%s: one-sided p %v, want %v", name, c.PGreater, half)
+			}
+		}
+	}
+	t.Logf("worst relative deviation from R: %.2g (%s)", dev.dev, dev.what)
+}
+
+// TestTwoSamplesUnequalSizes: Welch's t test and Glass's Δ of independent
+// samples of sizes 5 and 7 against R ("== Welch t test and Glass's delta of
+// two samples of sizes 5 and 7 ==" of testdata/reference.R), 1e-12 relative.
+func TestTwoSamplesUnequalSizes(t *testing.T) {
+	s := TwoSamples{X: []float64{0.31, 0.45, 0.12, 0.60, 0.28}, Base: []float64{0.25, 0.41, 0.15, 0.49, 0.20, 0.55, 0.02}}
+	w, err := s.WelchT(0.95)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := s.GlassDelta()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		what      string
+		got, want float64
+	}{
+		{"t", w.T, 0.51539344270471388}, {"df", w.DF, 9.1125828608041974}, {"p", w.P, 0.61854767334043048},
+		{"CI lo", w.CI.Lo, -0.19029821632447141}, {"CI hi", w.CI.Hi, 0.30286964489589996},
+		{"p_greater", w.PGreater, 0.30927383667021524},
+		{"Glass's Δ by Base", g.ByBase, 0.29132482681862343}, {"Glass's Δ by X", g.ByX, 0.30998359328510694},
+	} {
+		if !relClose(c.got, c.want, 1e-12) {
+			t.Errorf("%s = %.17g, R %.17g", c.what, c.got, c.want)
+		}
+	}
+	if _, err := (TwoSamples{X: []float64{1}, Base: []float64{1, 2}}).WelchT(0.95); err == nil {
+		t.Error("a sample of one: no error")
+	}
+	if _, err := (TwoSamples{X: []float64{1, math.NaN()}, Base: []float64{1, 2}}).GlassDelta(); err == nil {
+		t.Error("a NaN score: no error")
 	}
 }

@@ -128,7 +128,7 @@ func TestRandomizedTukeyAgainstR(t *testing.T) {
 // p-value (the p-values come from one null distribution of the range).
 func TestRandomizedTukeyMonotone(t *testing.T) {
 	d := loadRB04(t)
-	r, err := d.systemsNamed(d.systems[:12]...).RandomizedTukeyHSD(2000, 5)
+	r, err := d.systemsNamed(d.Systems[:12]...).RandomizedTukeyHSD(2000, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func TestRandomizedTukeyMonotone(t *testing.T) {
 func TestDeterminism(t *testing.T) {
 	d := loadRB04(t)
 	p := d.pair("Chal. 3")
-	sys := d.systemsNamed(d.systems...)
+	sys := d.systemsNamed(d.Systems...)
 	run := func(seed uint64) []any {
 		bc, _ := p.BCa(5, BootstrapOptions{B: 30_001, Level: 0.95, Seed: seed})
 		rz, _ := p.Randomization(30_001, seed)
@@ -261,6 +261,12 @@ func TestDegenerate(t *testing.T) {
 	pt, _ := c.PairedT(0.95)
 	if !math.IsInf(pt.T, 1) || pt.CI.Lo != 0.5 || pt.CI.Hi != 0.5 || len(pt.Warnings) == 0 {
 		t.Errorf("constant gain: paired t %+v", pt)
+	}
+	if pt.PGreater != 0 {
+		t.Errorf("constant gain: one-sided p %v, want 0", pt.PGreater)
+	}
+	if r, _ := (Pair{X: []float64{1, 1, 1}, Base: base[:3]}).Pearson(); !math.IsNaN(r.R) || len(r.Warnings) == 0 {
+		t.Errorf("constant system: correlation %+v; want NaN with a warning", r)
 	}
 	bc, err := c.BCa(5, BootstrapOptions{B: 1000, Level: 0.95, Seed: 1})
 	if err != nil || !math.IsNaN(bc.BCa.Lo) || !math.IsNaN(bc.Percentile.Hi) || len(bc.Warnings) == 0 {

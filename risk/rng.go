@@ -3,9 +3,8 @@ package risk
 import (
 	"math/bits"
 	"math/rand/v2"
-	"runtime"
-	"sync"
-	"sync/atomic"
+
+	"github.com/riskgate/riskgate/internal/parallel"
 )
 
 // Randomised procedures split their B replicates into chunks of a fixed size
@@ -31,24 +30,7 @@ func chunkSource(seed uint64, proc procedure, chunk int) *rand.PCG {
 // forChunks calls do(k, lo, hi) for every chunk k covering replicates
 // [lo, hi) of [0, b), on up to GOMAXPROCS goroutines.
 func forChunks(b, size int, do func(k, lo, hi int)) {
-	chunks := (b + size - 1) / size
-	workers := min(runtime.GOMAXPROCS(0), chunks)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				k := int(next.Add(1) - 1)
-				if k >= chunks {
-					return
-				}
-				do(k, k*size, min((k+1)*size, b))
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.Each((b+size-1)/size, func(k int) { do(k, k*size, min((k+1)*size, b)) })
 }
 
 // Uniform integers come from Lemire's multiply-and-reject method on 32-bit

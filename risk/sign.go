@@ -1,44 +1,40 @@
 package risk
 
-import "math"
-
-// Sign is the exact sign test of X against Base.
+// Sign is the result of an exact two-sided sign test.
 type Sign struct {
-	Pos, Neg int     // topics where X beat Base, and lost to it (ties are dropped)
+	Pos, Neg int     // pairs won by X, and lost to Base (ties are dropped)
 	P        float64 // two-sided p-value
 	Warnings []string
 }
 
-// Sign is the sign test as R's binom.test(pos, pos + neg) with p = ½: ties
-// are dropped, and under the null hypothesis Pos ~ Binomial(pos + neg, ½).
-// R's two-sided p-value sums the probabilities of every outcome no more
-// likely than the one observed, which for p = ½ is
+// SignTest is the exact sign test of pos wins against neg losses (ties
+// already dropped), R's binom.test(pos, pos + neg) with p = ½: under the null
+// hypothesis Pos ~ Binomial(pos + neg, ½), and R's two-sided p-value, the sum
+// of the probabilities of every outcome no more likely than the one observed,
+// is for p = ½
 //
 //	P = min(1, 2·P(X ≤ min(pos, neg)))   (1 when pos = neg).
 //
-// With no untied topic (pos + neg = 0, where R stops) P is 1 with a warning.
+// With no untied pair (pos + neg = 0, where R stops) P is 1; Pair.Sign warns.
+//
+// Over documents it is Yang & Liu's (SIGIR 1999, §4) micro sign test
+// ("s-test") of two classifiers: pos counts the documents only A classifies
+// correctly, neg those only B does; over categories (their measures, as a
+// Pair) it is their macro "S-test".
+func SignTest(pos, neg int) Sign {
+	return Sign{Pos: pos, Neg: neg, P: signTwoSided(pos, pos+neg)}
+}
+
+// Sign is the sign test of X against Base: SignTest of the topics where X
+// beat Base against those where it lost, ties dropped.
 func (p Pair) Sign() (Sign, error) {
-	if err := p.check(); err != nil {
+	o, err := p.Outcomes()
+	if err != nil {
 		return Sign{}, err
 	}
-	var r Sign
-	for i := range p.X {
-		switch {
-		case p.X[i] > p.Base[i]:
-			r.Pos++
-		case p.X[i] < p.Base[i]:
-			r.Neg++
-		}
-	}
-	n := r.Pos + r.Neg
-	switch {
-	case n == 0:
-		r.P = 1
+	r := SignTest(o.Wins, o.Losses)
+	if o.Wins+o.Losses == 0 {
 		r.Warnings = append(r.Warnings, "every topic is tied: the sign test has no evidence")
-	case r.Pos == r.Neg:
-		r.P = 1
-	default:
-		r.P = math.Min(1, 2*binomialLowerHalf(min(r.Pos, r.Neg), n))
 	}
 	return r, nil
 }

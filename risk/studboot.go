@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"sync/atomic"
+
+	"github.com/riskgate/riskgate/internal/stats"
 )
 
 // StudentizedBootstrap is Sakai's paired bootstrap test.
@@ -38,8 +40,8 @@ func (p Pair) StudentizedBootstrap(b int, seed uint64) (StudentizedBootstrap, er
 	z := p.Deltas()
 	n := len(z)
 	fn := float64(n)
-	zbar := mean(z)
-	se := math.Sqrt(variance(z) / fn)
+	zbar := stats.Mean(z)
+	se := math.Sqrt(stats.Variance(z) / fn)
 	r := StudentizedBootstrap{B: b}
 	if essentiallyConstant(zbar, se) {
 		r.T = infOrNaN(zbar)

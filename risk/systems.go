@@ -1,6 +1,10 @@
 package risk
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/riskgate/riskgate/internal/stats"
+)
 
 // Systems is a set of systems' per-topic scores, Systems[s][t] the score of
 // system s on topic t; every system has the same topics in the same order.
@@ -31,7 +35,7 @@ func (s Systems) check() error {
 func (s Systems) means() []float64 {
 	m := make([]float64, len(s))
 	for i, row := range s {
-		m[i] = mean(row)
+		m[i] = stats.Mean(row)
 	}
 	return m
 }

@@ -1,6 +1,10 @@
 package risk
 
-import "math"
+import (
+	"math"
+
+	"github.com/riskgate/riskgate/internal/stats"
+)
 
 // URisk is Wang, Bennett and Collins-Thompson's risk-sensitive utility
 // (SIGIR 2012, "Robust ranking models via risk-sensitive optimization") of a
@@ -40,7 +44,7 @@ func (p Pair) URisk(w float64) (URisk, error) {
 	return URisk{
 		// mean(d) rather than Reward − w·Risk: the same number, summed in
 		// topic order as TRisk and the bootstrap sum it.
-		Value:  mean(p.Adjusted(w)),
+		Value:  stats.Mean(p.Adjusted(w)),
 		Reward: reward / c,
 		Risk:   risk / c,
 		W:      w,
@@ -84,7 +88,7 @@ func (p Pair) TRisk(w float64) (TRisk, error) {
 	}
 	d := p.Adjusted(w)
 	n := float64(len(d))
-	r := TRisk{URisk: mean(d), SE: math.Sqrt(variance(d) / n), DF: n - 1, W: w}
+	r := TRisk{URisk: stats.Mean(d), SE: math.Sqrt(stats.Variance(d) / n), DF: n - 1, W: w}
 	if essentiallyConstant(r.URisk, r.SE) {
 		r.T = infOrNaN(r.URisk)
 		r.P = tTwoSided(r.T, r.DF)

@@ -3,6 +3,8 @@ package risk
 import (
 	"fmt"
 	"math"
+
+	"github.com/riskgate/riskgate/internal/stats"
 )
 
 // ZRisk is Dinçer, Macdonald and Ounis's multiple-baseline risk measure
@@ -107,7 +109,7 @@ func (s Systems) GeoRisk(w float64) (GeoRisk, error) {
 	c := float64(len(s[0]))
 	g := GeoRisk{Values: make([]float64, len(s)), ZRisk: z, W: w, Warnings: z.Warnings}
 	for i, row := range s {
-		g.Values[i] = math.Sqrt(mean(row) * normalCDF(z.Values[i]/c))
+		g.Values[i] = math.Sqrt(stats.Mean(row) * normalCDF(z.Values[i]/c))
 	}
 	return g, nil
 }

@@ -1,6 +1,7 @@
-// Package shared locates the developers' reference material (../shared beside
-// the checkout) for tests. The material is third-party and is never copied
-// into the repository, so a test that needs it skips on a fresh clone.
+// Package shared locates and reads the developers' reference material
+// (../shared beside the checkout) for tests. The material is third-party and
+// is never copied into the repository, so a test that needs it skips on a
+// fresh clone.
 package shared
 
 import (

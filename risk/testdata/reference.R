@@ -102,3 +102,24 @@ for (cw in list(list("Chal. 3", 10), list("Chal. 4", 10), list("Chal. 1", 5))) {
     ci <- boot.ci(b, conf = 1 - 0.05/4, type = c("bca", "perc")); c(ci$bca[4:5], ci$percent[4:5]) }))
   cat(cw[[1]], cw[[2]], "mean "); p17(colMeans(e)); cat("   sd "); p17(apply(e, 2, sd))
 }
+
+cat("== one-sided t tests (alternative = \"greater\") and cor, by challenger ==\n")
+for (s in sys5[-1]) {
+  x <- col(s); cat(s, "")
+  p17(t.test(x, champ, paired = TRUE, alternative = "greater")$p.value,
+      t.test(x, champ, alternative = "greater")$p.value, cor(x, champ))
+}
+
+cat("== binom.test(k, n) ==\n")
+for (kn in list(c(7, 20), c(3, 5), c(0, 10), c(60, 100), c(513, 1000), c(12, 40))) { cat(kn, ""); p17(binom.test(kn[1], kn[2])$p.value) }
+
+cat("== paired t over categories (Yang & Liu's macro T-test) ==\n")
+tp <- t.test(c(.6, .5, .7, .4), c(.5, .45, .72, .3), paired = TRUE); p17(tp$statistic, tp$parameter, tp$p.value)
+
+cat("== proportions test (Yang & Liu's p-test), 160 and 140 of 200 right ==\n")
+z <- (0.8 - 0.7) / sqrt(2 * 0.75 * 0.25 / 200); p17(z, 2 * pnorm(-abs(z)))
+
+cat("== Welch t test and Glass's delta of two samples of sizes 5 and 7 ==\n")
+x <- c(0.31, 0.45, 0.12, 0.60, 0.28); y <- c(0.25, 0.41, 0.15, 0.49, 0.20, 0.55, 0.02)
+tw <- t.test(x, y); p17(tw$statistic, tw$parameter, tw$p.value, tw$conf.int, t.test(x, y, alternative = "greater")$p.value)
+p17((mean(x) - mean(y)) / sd(y), (mean(x) - mean(y)) / sd(x))

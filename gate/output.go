@@ -1,0 +1,339 @@
+package gate
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/riskgate/riskgate/internal/jsonfloat"
+	"github.com/urfave/cli/v3"
+)
+
+// How every command writes what it reports: the output flags (--format,
+// -o/--output), the atomic writing of the result, and how numbers are spelled
+// in JSON, CSV, text and markdown. Commands render into a writer;
+// writeOutput sends the result whole to standard output or atomically to a
+// file, so that an error never leaves half a report behind.
+
+// reportFormats are the output formats of the report commands (compare, pair,
+// classify); the first is the default.
+var reportFormats = []string{"table", "md", "json", "csv"}
+
+// formatFlag is --format, the output format: one of formats, the first by default.
+func formatFlag(dst *string, formats []string) *cli.StringFlag {
+	return &cli.StringFlag{Name: "format", Value: formats[0], Destination: dst,
+		Usage: "output `FORMAT`: " + strings.Join(formats, ", ")}
+}
+
+// outputFlag is -o/--output, the file writeOutput writes instead of standard output.
+func outputFlag(dst *string) *cli.StringFlag {
+	return &cli.StringFlag{Name: "output", Aliases: []string{"o"}, Destination: dst,
+		Usage: "write to `FILE` (atomically: a temporary file renamed into place) instead of standard output"}
+}
+
+// checkFormat checks a --format value against the formats a command offers.
+func checkFormat(format string, formats []string) error {
+	if slices.Contains(formats, format) {
+		return nil
+	}
+	return fmt.Errorf("--format %q: expected one of %s", format, strings.Join(formats, ", "))
+}
+
+// writeOutput renders a report with write and sends it to path, or to stdout
+// when path is "" or "-" (the value of -o/--output). Standard output gets the
+// report only once it is complete; a file is written by writeFileAtomic.
+func writeOutput(stdout io.Writer, path string, write func(io.Writer) error) error {
+	if path != "" && path != "-" {
+		return writeFileAtomic(path, write)
+	}
+	var b bytes.Buffer
+	if err := write(&b); err != nil {
+		return err
+	}
+	_, err := stdout.Write(b.Bytes())
+	return err
+}
+
+// writeFileAtomic writes the file path through a temporary file in the same
+// folder, synced and then renamed over path, so that no reader ever sees a
+// half-written file and a failure leaves nothing behind. The file gets mode
+// 0644, as a shell redirection under the usual umask.
+func writeFileAtomic(path string, write func(io.Writer) error) error {
+	return atomicWrite(path, write, true)
+}
+
+// createFileAtomic is writeFileAtomic for a file that must not exist yet: it
+// refuses to replace one, atomically (a hard link fails if the name exists),
+// with an error that wraps fs.ErrExist.
+func createFileAtomic(path string, write func(io.Writer) error) error {
+	return atomicWrite(path, write, false)
+}
+
+func atomicWrite(path string, write func(io.Writer) error, replace bool) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		tmp.Close()           // a second close after success is harmless
+		os.Remove(tmp.Name()) // gone after a rename or link+remove; cleaned up after a failure
+	}()
+	if err := write(tmp); err != nil {
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if replace {
+		return os.Rename(tmp.Name(), path)
+	}
+	switch err := os.Link(tmp.Name(), path); {
+	case err == nil:
+		return nil
+	case errors.Is(err, fs.ErrExist):
+		return fmt.Errorf("%s: %w", path, fs.ErrExist)
+	default:
+		// No hard links on this file system: check, then rename.
+		if _, statErr := os.Lstat(path); statErr == nil {
+			return fmt.Errorf("%s: %w", path, fs.ErrExist)
+		}
+		return os.Rename(tmp.Name(), path)
+	}
+}
+
+// JSONFloat is a float64 in a JSON report: the shortest decimal that reads
+// back as the same number, or null when it is NaN or ±Inf (internal/jsonfloat).
+type JSONFloat float64
+
+// MarshalJSON writes the number, or null.
+func (x JSONFloat) MarshalJSON() ([]byte, error) { return jsonfloat.Append(nil, float64(x)), nil }
+
+// UnmarshalJSON reads a number, or null as NaN.
+func (x *JSONFloat) UnmarshalJSON(b []byte) error {
+	v, err := jsonfloat.Parse(b)
+	*x = JSONFloat(v)
+	return err
+}
+
+// jsonFloatPtr returns a pointer to v as a JSONFloat, for optional fields.
+func jsonFloatPtr(v float64) *JSONFloat { x := JSONFloat(v); return &x }
+
+// writeReport renders a report in format, one of reportFormats: JSON of v
+// (indented by two spaces), CSV by writeCSV, and the table and md views by
+// writeText.
+func writeReport(w io.Writer, format string, v any, writeCSV func(io.Writer) error, writeText func(w io.Writer, md bool) error) error {
+	switch format {
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(v)
+	case "csv":
+		return writeCSV(w)
+	case "table", "md":
+		return writeText(w, format == "md")
+	}
+	return checkFormat(format, reportFormats)
+}
+
+// writeTitle starts a text or markdown report: the title and the sentence
+// under it (a level-3 heading and a paragraph in markdown), then a blank line.
+// Names in them must already be escaped for markdown (mdEscapeIf).
+func writeTitle(w io.Writer, md bool, title, sub string) error {
+	var err error
+	if md {
+		_, err = fmt.Fprintf(w, "### %s\n\n%s.\n\n", title, sub)
+	} else {
+		_, err = fmt.Fprintf(w, "%s\n%s\n\n", title, sub)
+	}
+	return err
+}
+
+// writeWarnings ends a text or markdown report with one "warning: …" line
+// per warning.
+func writeWarnings(w io.Writer, md bool, warnings []string) error {
+	for _, msg := range warnings {
+		if _, err := fmt.Fprintf(w, "warning: %s\n", mdEscapeIf(md, msg)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// prefixed returns the warnings of a result, each prefixed with what
+// produced it ("TRisk: …"), for a report's list of warnings.
+func prefixed(what string, warnings []string) []string {
+	out := make([]string, len(warnings))
+	for i, w := range warnings {
+		out[i] = what + ": " + w
+	}
+	return out
+}
+
+// csvFloat spells a number in a CSV report: the shortest decimal that reads
+// back as the same number, or an empty cell for NaN and ±Inf.
+func csvFloat[F ~float64](x F) string {
+	v := float64(x)
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return ""
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// numberStyle is how a text or markdown report spells numbers. Two are in use:
+//   - rStyle (compare) prints as R does: NA for an undefined number, Inf and
+//     -Inf, and "<0.0001" for every p-value below 0.0001, zero included;
+//   - dashStyle (pair, classify) prints "–" for any number that is not
+//     finite, rounds p-values and probabilities to 4 decimals, and prints
+//     "<0.0001" only for a positive value that would round to 0.0000 (a share
+//     of posterior draws that is exactly 0 prints as 0.0000).
+type numberStyle struct {
+	nan, posInf, negInf string
+	roundP              bool
+}
+
+var (
+	rStyle    = numberStyle{nan: "NA", posInf: "Inf", negInf: "-Inf"}
+	dashStyle = numberStyle{nan: "–", posInf: "–", negInf: "–", roundP: true}
+)
+
+// fixed formats x with d decimals; negative zero prints as 0.
+func (st numberStyle) fixed(x float64, d int) string {
+	switch {
+	case math.IsNaN(x):
+		return st.nan
+	case math.IsInf(x, 1):
+		return st.posInf
+	case math.IsInf(x, -1):
+		return st.negInf
+	}
+	s := strconv.FormatFloat(x, 'f', d, 64)
+	if strings.Trim(s, "-0.") == "" {
+		s = strings.TrimPrefix(s, "-") // no "-0.000"
+	}
+	return s
+}
+
+// p formats a p-value or a probability with 4 decimals, "<0.0001" below.
+func (st numberStyle) p(p float64) string {
+	switch {
+	case math.IsNaN(p) || math.IsInf(p, 0):
+		return st.fixed(p, 4)
+	case st.roundP && p > 0 && p < 0.00005, !st.roundP && p < 0.0001:
+		return "<0.0001"
+	}
+	return st.fixed(p, 4)
+}
+
+// interval formats [lo, hi] with d decimals.
+func (st numberStyle) interval(lo, hi float64, d int) string {
+	return "[" + st.fixed(lo, d) + ", " + st.fixed(hi, d) + "]"
+}
+
+// pct formats a level as a percentage with at most four decimals: 0.9875 → "98.75%".
+func pct(level float64) string {
+	s := strconv.FormatFloat(100*level, 'f', 4, 64)
+	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	return s + "%"
+}
+
+// writeTable writes rows, the first of them the header, as a text table
+// (columns padded to their widths in runes, two spaces apart, no trailing
+// blanks) or, with md, as a markdown pipe table of escaped cells followed by
+// a blank line. align[j] is 'r' to right-align column j; other columns are
+// left-aligned.
+func writeTable(w io.Writer, md bool, align string, rows [][]string) error {
+	right := func(j int) bool { return j < len(align) && align[j] == 'r' }
+	var b strings.Builder
+	if md {
+		for i, row := range rows {
+			cells := make([]string, len(row))
+			for j, c := range row {
+				cells[j] = mdEscape(c)
+			}
+			b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+			if i == 0 {
+				seps := make([]string, len(row))
+				for j := range row {
+					seps[j] = "---"
+					if right(j) {
+						seps[j] = "--:"
+					}
+				}
+				b.WriteString("|" + strings.Join(seps, "|") + "|\n")
+			}
+		}
+		b.WriteString("\n")
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	var width []int
+	for _, row := range rows {
+		for j, c := range row {
+			if j == len(width) {
+				width = append(width, 0)
+			}
+			width[j] = max(width[j], utf8.RuneCountInString(c))
+		}
+	}
+	for _, row := range rows {
+		var line strings.Builder
+		for j, c := range row {
+			if j > 0 {
+				line.WriteString("  ")
+			}
+			pad := strings.Repeat(" ", width[j]-utf8.RuneCountInString(c))
+			if right(j) {
+				line.WriteString(pad + c)
+			} else {
+				line.WriteString(c + pad)
+			}
+		}
+		b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// mdEscape makes s safe as markdown text, in a table cell or not: it escapes
+// the characters that end a cell or start markup, so that a system, category
+// or file name cannot break a table or inject a link or an @-mention into a
+// pull-request comment.
+func mdEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '|', '\\', '`', '*', '_', '[', ']', '<', '>', '#', '@', '!', '~', '&':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case '\n', '\r', '\t':
+			b.WriteByte(' ')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// mdEscapeIf is mdEscape in a markdown report and s unchanged in a text one.
+func mdEscapeIf(md bool, s string) string {
+	if md {
+		return mdEscape(s)
+	}
+	return s
+}
