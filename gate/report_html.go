@@ -91,7 +91,6 @@ type htmlPage struct {
 	Provenance []htmlPair
 	Inputs     htmlTable
 	Command    string
-	Timings    []htmlPair
 
 	Tool          string
 	SchemaVersion int
@@ -355,12 +354,13 @@ func htmlRiskTable(r *Result, lim htmlLimits) htmlTable {
 	return t
 }
 
-// pValue prints an optional p-value.
+// pValue prints an optional p-value as R does ("<0.0001" below 0.0001, an
+// underflow to 0 included), "–" when absent.
 func pValue(p *JSONFloat) string {
-	if p == nil || math.IsNaN(float64(*p)) {
+	if p == nil || !finite(float64(*p)) {
 		return "–"
 	}
-	return fmtP(float64(*p))
+	return rStyle.p(float64(*p))
 }
 
 func htmlComparisons(fits []labelledFit, lim htmlLimits) htmlTable {
@@ -384,7 +384,7 @@ func htmlComparisons(fits []labelledFit, lim htmlLimits) htmlTable {
 				ropes = append(ropes, fmt.Sprintf("%s (ROPE [%s, %s], %s HDI [%s, %s], %s inside)", htmlSentence(rp.Decision, 40), fmtG(rp.Lo), fmtG(rp.Hi),
 					pct(rp.Level), num(rp.HDILo, 4), num(rp.HDIHi, 4), num(rp.Inside, 3)))
 			}
-			t.Rows = append(t.Rows, []string{lf.label, htmlName(c.Challenger), num(c.PBetter, 4), num(c.PWorse, 4), num(c.Diff.Mean, 4),
+			t.Rows = append(t.Rows, []string{lf.label, htmlName(c.Challenger), dashStyle.p(float64(c.PBetter)), dashStyle.p(float64(c.PWorse)), num(c.Diff.Mean, 4),
 				fmt.Sprintf("[%s, %s]", num(lo, 4), num(hi, 4)), orDash(strings.Join(other, "; ")), orDash(strings.Join(ropes, "; "))})
 			t.Classes = append(t.Classes, "")
 		}
@@ -574,8 +574,8 @@ func htmlProvenance(pg *htmlPage, r *Result, lim htmlLimits) {
 	if p.BootstrapSamples > 0 {
 		add("bootstrap", fmt.Sprintf("B = %d", p.BootstrapSamples))
 	}
-	add("started", htmlSentence(p.StartedAt, 40))
-	add("elapsed", fmt.Sprintf("%d ms", p.ElapsedMS))
+	// StartedAt, ElapsedMS and Timings vary from run to run: they stay in
+	// result.json, so that the page of a replayed run is the same page.
 	pg.Inputs = htmlTable{Align: "llrl", Head: []string{"Role", "Path", "Bytes", "SHA-256"}}
 	for i, in := range p.Inputs {
 		if i >= lim.lines {
@@ -586,14 +586,6 @@ func htmlProvenance(pg *htmlPage, r *Result, lim htmlLimits) {
 		pg.Inputs.Classes = append(pg.Inputs.Classes, "")
 	}
 	pg.Command = htmlSentence(p.Command, 4000)
-	keys := make([]string, 0, len(p.Timings))
-	for k := range p.Timings {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		pg.Timings = append(pg.Timings, htmlPair{htmlName(k), fmt.Sprintf("%d ms", p.Timings[k])})
-	}
 }
 
 // htmlCSS is the page's style sheet; the legend colours repeat the plots'.
@@ -838,19 +830,11 @@ var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 <h3>Inputs</h3>
 {{template "table" .Inputs}}
 {{- end}}
-{{- if .Timings}}
-<h3>Timings</h3>
-<dl class="facts">
-{{- range .Timings}}
-<dt>{{.Key}}</dt><dd>{{.Value}}</dd>
-{{- end}}
-</dl>
-{{- end}}
 <h3>Replay</h3>
 <pre><code>{{.Command}}</code></pre>
 </section>
 </main>
-<footer><p>Written by {{.Tool}} (result schema version {{.SchemaVersion}}). result.json beside this page holds every number. <a href="#top">Back to the top</a></p></footer>
+<footer><p>Written by {{.Tool}} (result schema version {{.SchemaVersion}}). result.json beside this page holds every number, and when the run started and how long it took. <a href="#top">Back to the top</a></p></footer>
 </body>
 </html>
 {{define "table"}}<div class="scroll"><table class="data">

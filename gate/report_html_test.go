@@ -36,7 +36,7 @@ func smallResult() *Result {
 func checkHTMLGolden(t *testing.T, name, got string) {
 	t.Helper()
 	golden := filepath.Join("testdata", name)
-	if updateGolden() {
+	if *update {
 		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
