@@ -47,50 +47,17 @@ func systemForest(f *FitResult) htmlFigure {
 		fig.Missing = msg
 		return fig
 	}
-	type row struct {
-		label string
-		item  intervalItem
+	rows, artifacts, drawn := forestRows(f.Systems)
+	if drawn < artifacts {
+		fig.Notes = append(fig.Notes, fmt.Sprintf("%d artifacts: %d of them are drawn, evenly spread by rank of the posterior mean (#1 is the best), and the last row shows the spread of all their posterior means (range, quartiles, median); result.json has every one.",
+			artifacts, drawn))
+		fig.Legend = append(fig.Legend, htmlKey{"k-aggregate", "all artifacts"})
 	}
-	effectItem := func(e Effect, c color.RGBA) intervalItem {
-		return intervalItem{Lo: float64(e.Q2_5), Hi: float64(e.Q97_5), Lo50: float64(e.Q25), Hi50: float64(e.Q75), Mid: float64(e.Mean), Color: c}
-	}
-	var rows []row
-	var arts []Effect
 	champMean := math.NaN()
 	for _, e := range f.Systems {
-		switch e.Role {
-		case roleChampion:
+		if e.Role == roleChampion {
 			champMean = float64(e.Mean)
-			rows = append(rows, row{plotLabel(e.Name, maxPlotLabel) + " (champion)", effectItem(e, colChampion)})
-		case roleChallenger:
-			rows = append(rows, row{plotLabel(e.Name, maxPlotLabel), effectItem(e, colChallenger)})
-		default:
-			arts = append(arts, e)
 		}
-	}
-	// Best first; ties keep data order.
-	slices.SortStableFunc(arts, func(a, b Effect) int { return cmpDesc(float64(a.Mean), float64(b.Mean)) })
-	keep := spread(len(arts), maxForestArtifacts)
-	sampled := len(keep) < len(arts)
-	for _, i := range keep {
-		label := plotLabel(arts[i].Name, maxPlotLabel)
-		if sampled {
-			label = fmt.Sprintf("#%d %s", i+1, label)
-		}
-		rows = append(rows, row{label, effectItem(arts[i], colArtifact)})
-	}
-	if sampled {
-		means := make([]float64, len(arts))
-		for i, e := range arts {
-			means[i] = float64(e.Mean)
-		}
-		slices.Sort(means)
-		q := func(p float64) float64 { return bayes.QuantileSorted(means, p) }
-		rows = append(rows, row{fmt.Sprintf("all %d artifacts (means)", len(arts)),
-			intervalItem{Lo: means[0], Hi: means[len(means)-1], Lo50: q(0.25), Hi50: q(0.75), Mid: q(0.5), Color: colAggregate}})
-		fig.Notes = append(fig.Notes, fmt.Sprintf("%d artifacts: %d of them are drawn, evenly spread by rank of the posterior mean (#1 is the best), and the last row shows the spread of all their posterior means (range, quartiles, median); result.json has every one.",
-			len(arts), len(keep)))
-		fig.Legend = append(fig.Legend, htmlKey{"k-aggregate", "all artifacts"})
 	}
 
 	n := len(rows)
@@ -126,6 +93,64 @@ func systemForest(f *FitResult) htmlFigure {
 	fig.render(p, plotWidth, vg.Length(plotMargin+plotRowHeight*n), "Forest plot of the system effects with 95% credible intervals")
 	fig.Caption = "Posterior system effects S_s of the hierarchical model on the raw scores (Benham et al., Figure 4, top): dot the posterior mean, thick line the 50% and thin line the 95% credible interval. The dashed blue line is the champion's mean; the grey one is zero, the average system."
 	return fig
+}
+
+// forestRow is one row of the forest plot.
+type forestRow struct {
+	label string
+	item  intervalItem
+}
+
+// forestRows are the rows of the forest plot of the system effects, top to
+// bottom: the champion, the challengers in data order, then the artifacts
+// best first — all of them, or beyond maxForestArtifacts that many evenly
+// spread by rank (labelled with their rank) and a last row summarising the
+// posterior means of all of them. It also returns how many artifacts there
+// are and how many are drawn one by one.
+func forestRows(systems []Effect) (rows []forestRow, artifacts, drawn int) {
+	effectItem := func(e Effect, c color.RGBA) intervalItem {
+		return intervalItem{Lo: float64(e.Q2_5), Hi: float64(e.Q97_5), Lo50: float64(e.Q25), Hi50: float64(e.Q75), Mid: float64(e.Mean), Color: c}
+	}
+	var chals []forestRow
+	var arts []Effect
+	for _, e := range systems {
+		switch e.Role {
+		case roleChampion:
+			rows = append(rows, forestRow{plotLabel(e.Name, maxPlotLabel) + " (champion)", effectItem(e, colChampion)})
+		case roleChallenger:
+			chals = append(chals, forestRow{plotLabel(e.Name, maxPlotLabel), effectItem(e, colChallenger)})
+		default:
+			arts = append(arts, e)
+		}
+	}
+	rows = append(rows, chals...)
+	// Best first; ties keep data order.
+	slices.SortStableFunc(arts, func(a, b Effect) int { return cmpDesc(float64(a.Mean), float64(b.Mean)) })
+	keep := spread(len(arts), maxForestArtifacts)
+	sampled := len(keep) < len(arts)
+	for _, i := range keep {
+		label := plotLabel(arts[i].Name, maxPlotLabel)
+		if sampled {
+			label = fmt.Sprintf("#%d %s", i+1, label)
+		}
+		rows = append(rows, forestRow{label, effectItem(arts[i], colArtifact)})
+	}
+	if sampled {
+		var means []float64
+		for _, e := range arts {
+			if finite(float64(e.Mean)) {
+				means = append(means, float64(e.Mean))
+			}
+		}
+		slices.Sort(means)
+		q := func(p float64) float64 { return bayes.QuantileSorted(means, p) }
+		summary := intervalItem{Lo: math.NaN(), Hi: math.NaN(), Lo50: math.NaN(), Hi50: math.NaN(), Mid: math.NaN(), Color: colAggregate}
+		if len(means) > 0 {
+			summary = intervalItem{Lo: means[0], Hi: means[len(means)-1], Lo50: q(0.25), Hi50: q(0.75), Mid: q(0.5), Color: colAggregate}
+		}
+		rows = append(rows, forestRow{fmt.Sprintf("all %d artifacts (means)", len(arts)), summary})
+	}
+	return rows, len(arts), len(keep)
 }
 
 // topicIntervals plots the topic effects T_t of fit f with their 95% and

@@ -353,3 +353,33 @@ func TestInlineSVG(t *testing.T) {
 		t.Errorf("the SVG lacks its escaped label, its font fallbacks or its end: %s", s)
 	}
 }
+
+// The forest plot's rows, top to bottom: the champion (wherever it is in the
+// data), the challengers in data order, the artifacts best first; beyond
+// maxForestArtifacts, artifacts spread by rank and a summary row.
+func TestForestRows(t *testing.T) {
+	var systems []Effect
+	for i := range 100 {
+		systems = append(systems, normalEffect(fmt.Sprintf("a%03d", i), roleArtifact, float64(i), 1))
+	}
+	systems = append(systems, normalEffect("c2", roleChallenger, -5, 1), normalEffect("champ", roleChampion, 0, 1))
+	systems = append([]Effect{normalEffect("c1", roleChallenger, 50, 1)}, systems...)
+	rows, arts, drawn := forestRows(systems)
+	if arts != 100 || drawn != maxForestArtifacts || len(rows) != 3+maxForestArtifacts+1 {
+		t.Fatalf("%d rows, %d artifacts, %d drawn; want %d rows, 100 artifacts, %d drawn", len(rows), arts, drawn, 3+maxForestArtifacts+1, maxForestArtifacts)
+	}
+	var labels []string
+	for _, r := range rows {
+		labels = append(labels, r.label)
+	}
+	want := []string{"champ (champion)", "c1", "c2", "#1 a099", "#3 a097"}
+	if fmt.Sprint(labels[:5]) != fmt.Sprint(want) {
+		t.Errorf("rows start %q, want %q", labels[:5], want)
+	}
+	if last := rows[len(rows)-1]; last.label != "all 100 artifacts (means)" || last.item.Lo != 0 || last.item.Hi != 99 || last.item.Mid != 49.5 {
+		t.Errorf("summary row %q [%g, %g] mid %g, want all 100 artifacts (means) [0, 99] mid 49.5", last.label, last.item.Lo, last.item.Hi, last.item.Mid)
+	}
+	if rows[len(rows)-2].label != "#100 a000" {
+		t.Errorf("the last artifact drawn is %q, want the worst, #100 a000", rows[len(rows)-2].label)
+	}
+}
