@@ -14,7 +14,7 @@ import (
 type CompareOptions struct {
 	Input        *InputOptions
 	Champion     string
-	Challengers  []string // names or path.Match globs over system names
+	Challengers  []string // names or globs over system names (* and ?, as in policies)
 	LossWeight   float64
 	Alpha        float64
 	alphaSet     bool
@@ -72,7 +72,7 @@ func (o *CompareOptions) flags() []cli.Flag {
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "champion", Destination: &o.Champion, Required: true, Usage: "the production system's `NAME`"},
 		&cli.StringSliceFlag{Name: "challenger", Destination: &o.Challengers, Required: true,
-			Usage: "a challenger's `NAME`, or a glob over system names (path.Match: * ? [...]); repeat for several"},
+			Usage: "a challenger's `NAME`, or a glob over system names (* any run of characters, ? one character); repeat for several"},
 		&cli.FloatFlag{Name: "loss-weight", Value: 5, Destination: &o.LossWeight,
 			Usage: "losses count `W` times in URisk, TRisk, the bootstrap and ZRisk/GeoRisk (W = 1 + α; Benham et al.'s r)"},
 		&cli.FloatFlag{Name: "alpha", Destination: &o.Alpha, HideDefault: true,

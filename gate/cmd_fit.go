@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"path"
 	"slices"
 	"time"
 
@@ -18,7 +17,7 @@ import (
 type FitOptions struct {
 	Input       *InputOptions
 	Champion    string
-	Challengers []string // names or globs (path.Match)
+	Challengers []string // names or globs (* and ?, as in policies)
 	Chains      int
 	Draws       int // per chain; 0 = enough for TargetESS on the collapsed path
 	Warmup      int
@@ -103,31 +102,23 @@ func newFitCommand(s *Streams) *cli.Command {
 	}
 }
 
-// roles names each system's role: champion, challenger or artifact.
+// fitRoles names each system's role: champion, challenger or artifact.
 func fitRoles(t *scores.Table, champion string, challengers []string) ([]string, error) {
-	ci := t.SystemIndex(champion)
-	if ci < 0 {
-		return nil, t.UnknownSystemError("--champion", champion)
+	ci, err := lookupSystem(t, "--champion", champion)
+	if err != nil {
+		return nil, err
+	}
+	chal, err := matchChallengers(t, challengers, ci)
+	if err != nil {
+		return nil, err
 	}
 	r := make([]string, len(t.Systems))
 	for i := range r {
 		r[i] = "artifact"
 	}
 	r[ci] = "champion"
-	for _, pat := range challengers {
-		if _, err := path.Match(pat, ""); err != nil {
-			return nil, fmt.Errorf("--challenger %q: bad glob: %v", pat, err)
-		}
-		n := 0
-		for i, name := range t.Systems {
-			if ok, _ := path.Match(pat, name); ok && i != ci {
-				r[i] = "challenger"
-				n++
-			}
-		}
-		if n == 0 {
-			return nil, t.UnknownSystemError("--challenger", pat)
-		}
+	for _, i := range chal {
+		r[i] = "challenger"
 	}
 	return r, nil
 }

@@ -90,34 +90,34 @@ func runPublish(ctx context.Context, o *PublishCommandOptions, s *Streams) error
 // maxResultSize bounds the result file read.
 const maxResultSize = 64 << 20
 
-// loadPublishReport reads what riskgate publish publishes: for now a
-// github.Report saved as JSON, with the markdown from reportMD when given.
-// (When the gate's result JSON lands, this reads it and renders the report.)
+// loadPublishReport reads what riskgate publish publishes: the result.json
+// of a gate run, with its markdown report rendered from the result (every name
+// escaped: the file may come from an untrusted fork), or read from reportMD
+// when given.
 func loadPublishReport(from, reportMD string) (github.Report, error) {
-	var rep github.Report
 	data, err := readLimited(from, maxResultSize)
 	if err != nil {
-		return rep, err
+		return github.Report{}, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&rep); err != nil {
-		return rep, jsonError(from, data, dec.InputOffset(), err)
+	r, err := readResult(from, data)
+	if err != nil {
+		return github.Report{}, err
 	}
-	if dec.More() {
-		return rep, jsonError(from, data, dec.InputOffset(), errors.New("unexpected data after the result object"))
+	var md strings.Builder
+	if reportMD != "" {
+		text, err := readLimited(reportMD, maxResultSize)
+		if err != nil {
+			return github.Report{}, err
+		}
+		md.Write(text)
+	} else if err := writeMarkdownReport(&md, r); err != nil {
+		return github.Report{}, err
 	}
+	rep := publishReport(r, md.String())
 	if err := rep.Validate(); err != nil {
 		return rep, inputerr.At(from, 0, "%v", err)
 	}
-	rep.JSONPath = from
-	if reportMD != "" {
-		md, err := readLimited(reportMD, maxResultSize)
-		if err != nil {
-			return rep, err
-		}
-		rep.Markdown, rep.MarkdownPath = string(md), reportMD
-	}
+	rep.JSONPath, rep.MarkdownPath = from, reportMD
 	return rep, nil
 }
 

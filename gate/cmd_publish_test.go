@@ -3,7 +3,6 @@ package gate
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,20 +33,31 @@ func actionsEnv(t *testing.T, srv *githubtest.Server) (summary, output string) {
 	return summary, output
 }
 
-func writeResult(t *testing.T, r github.Report) string {
-	data, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
+// failingPolicy fails cand-b of testdata/gate_small.csv on rule gains, at line 6.
+const failingPolicy = `version: 1
+name: release
+champion: prod
+challengers: ["cand-*"]
+rules:
+  - id: gains
+    quantity: mean_diff
+    at_least: 0
+select: all
+`
+
+// gateResult runs the gate with failingPolicy (written into the workspace
+// folder of actionsEnv, beside summary) and returns the report folder.
+func gateResult(t *testing.T, summary string, extra ...string) (out string, status int, stderr string) {
+	t.Helper()
+	ws := filepath.Dir(summary)
+	policy := filepath.Join(ws, "policy.yaml")
+	if err := os.WriteFile(policy, []byte(failingPolicy), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	name := filepath.Join(t.TempDir(), "result.json")
-	os.WriteFile(name, data, 0o644)
-	return name
-}
-
-var failingResult = github.Report{
-	PolicyName: "release", Verdict: "fail", Summary: "fail: Chal. 2 fails p_better",
-	Markdown:    "## riskgate: **fail**\n",
-	Annotations: []github.Annotation{{Level: "failure", Path: "policy.yaml", StartLine: 3, Title: "p_better", Message: "Chal. 2: 0.91 < 0.95"}},
+	out = filepath.Join(ws, "out")
+	args := append([]string{"gate", "--policy", policy, "--out", out}, extra...)
+	status, _, stderr = runMain(t, append(args, filepath.Join("testdata", "gate_small.csv"))...)
+	return out, status, stderr
 }
 
 func TestPublishCommand(t *testing.T) {
@@ -55,7 +65,11 @@ func TestPublishCommand(t *testing.T) {
 	defer srv.Close()
 	srv.Token = publishTestToken
 	summary, output := actionsEnv(t, srv)
-	from := writeResult(t, failingResult)
+	out, status, _ := gateResult(t, summary)
+	if status != ExitFail {
+		t.Fatalf("gate exit %d, want 1", status)
+	}
+	from := filepath.Join(out, "result.json")
 	md := filepath.Join(t.TempDir(), "report.md")
 	os.WriteFile(md, []byte("## full report from file\n"), 0o644)
 
@@ -67,7 +81,7 @@ func TestPublishCommand(t *testing.T) {
 	if len(cs) != 1 || !strings.HasSuffix(cs[0].Body, "## full report from file\n") {
 		t.Errorf("comments %+v", cs)
 	}
-	if !strings.Contains(stderr, "::error file=policy.yaml,line=3,endLine=3,title=p_better::Chal. 2: 0.91 < 0.95") {
+	if !strings.Contains(stderr, "::error file=policy.yaml,line=6,endLine=6,title=rule gains (mean_diff%2C at least 0)::cand-b: fail, observed -0.01667; needs at least 0") {
 		t.Errorf("no workflow command on standard error:\n%s", stderr)
 	}
 	outputs := readFile(t, output)
@@ -77,6 +91,45 @@ func TestPublishCommand(t *testing.T) {
 		}
 	}
 	assertNoToken(t, stdout, stderr, readFile(t, summary), outputs)
+
+	// Without --report-md the report is rendered from result.json: the
+	// gate's own report.md.
+	code, _, stderr = runMain(t, "publish", "--from", from)
+	if cs := srv.Comments(7); code != ExitPass || len(cs) != 1 || !strings.HasSuffix(cs[0].Body, readFile(t, filepath.Join(out, "report.md"))) {
+		t.Errorf("exit %d %s; the comment is not the gate's report.md:\n%+v", code, stderr, cs)
+	}
+}
+
+// riskgate gate --github and riskgate publish --from its result.json publish
+// the same decision: with --comment-mode on-change the second leaves the
+// comment alone.
+func TestGateAndPublishAgree(t *testing.T) {
+	srv := githubtest.NewServer("")
+	defer srv.Close()
+	srv.Token = publishTestToken
+	summary, _ := actionsEnv(t, srv)
+	out, status, stderr := gateResult(t, summary, "--github")
+	if status != ExitFail {
+		t.Fatalf("gate --github: exit %d\n%s", status, stderr)
+	}
+	cs := srv.Comments(7)
+	if len(cs) != 1 || !strings.HasSuffix(cs[0].Body, readFile(t, filepath.Join(out, "report.md"))) {
+		t.Fatalf("gate --github comment %+v", cs)
+	}
+	edits := func() int {
+		n := 0
+		for _, r := range srv.Requests() {
+			if r.Method == "PATCH" && strings.Contains(r.Path, "/issues/comments/") {
+				n++
+			}
+		}
+		return n
+	}
+	before := edits()
+	code, _, stderr := runMain(t, "publish", "--from", filepath.Join(out, "result.json"), "--comment-mode", "on-change")
+	if code != ExitPass || edits() != before {
+		t.Errorf("publish of the same result: exit %d, %d comment edits (want none)\n%s", code, edits()-before, stderr)
+	}
 }
 
 func TestPublishFailureKeepsTheExitStatus(t *testing.T) {
@@ -84,13 +137,14 @@ func TestPublishFailureKeepsTheExitStatus(t *testing.T) {
 	defer srv.Close()
 	srv.ReadOnly = true // a fork's pull_request token
 	summary, output := actionsEnv(t, srv)
-	from := writeResult(t, failingResult)
+	out, _, _ := gateResult(t, summary)
+	from := filepath.Join(out, "result.json")
 
 	code, stdout, stderr := runMain(t, "publish", "--from", from, "--verbose")
 	if code != ExitPass || !strings.Contains(stderr, "riskgate: warning: github: could not write the pull-request comment") {
 		t.Errorf("a read-only token: exit %d, want 0 with a warning\n%s", code, stderr)
 	}
-	if s := readFile(t, summary); !strings.Contains(s, "## riskgate: **fail**") || !strings.Contains(s, "could not publish everything") {
+	if s := readFile(t, summary); !strings.Contains(s, "## ❌ riskgate: **fail**") || !strings.Contains(s, "could not publish everything") {
 		t.Errorf("job summary:\n%s", s)
 	}
 	if !strings.Contains(readFile(t, output), "\nfail\n") {
@@ -100,7 +154,12 @@ func TestPublishFailureKeepsTheExitStatus(t *testing.T) {
 	if code2 != ExitError || !strings.Contains(stderr2, "riskgate: publishing to GitHub failed (--require-publish): 2 problems reported above") {
 		t.Errorf("--require-publish: exit %d, want 2\n%s", code2, stderr2)
 	}
-	assertNoToken(t, stdout, stderr, stdout2, stderr2, readFile(t, summary), readFile(t, output))
+	// gate --github: the verdict's exit status stands.
+	_, status, stderr3 := gateResult(t, summary, "--github")
+	if status != ExitFail || !strings.Contains(stderr3, "could not write the pull-request comment") {
+		t.Errorf("gate --github with a read-only token: exit %d, want 1\n%s", status, stderr3)
+	}
+	assertNoToken(t, stdout, stderr, stdout2, stderr2, stderr3, readFile(t, summary), readFile(t, output))
 }
 
 func TestPublishCommandBadInput(t *testing.T) {
@@ -115,9 +174,10 @@ func TestPublishCommandBadInput(t *testing.T) {
 		want string
 	}{
 		{[]string{"--from", write("syntax.json", "{\n  \"verdict\": \"fail\",\n  oops\n}")}, "syntax.json:3:3: not valid JSON"},
-		{[]string{"--from", write("unknown.json", "{\"verdict\": \"fail\", \"verdit\": 1}")}, `unknown.json:1:21: unknown field "verdit"`},
-		{[]string{"--from", write("type.json", "{\"verdict\": \"fail\",\n\"annotations\": 3}")}, "type.json:2:17: annotations: expected []github.Annotation, got JSON number"},
-		{[]string{"--from", write("verdict.json", `{"verdict": "passed"}`)}, `verdict.json: verdict "passed": expected one of pass, warn, fail, inconclusive`},
+		{[]string{"--from", write("old.json", "{\"verdict\": \"fail\", \"annotations\": []}")}, "old.json: not a riskgate gate result: no schema_version"},
+		{[]string{"--from", write("newer.json", "{\"schema_version\": 2, \"verdict\": \"fail\"}")}, "newer.json: result schema_version 2: this riskgate reads version 1"},
+		{[]string{"--from", write("type.json", "{\"schema_version\": 1,\n\"warnings\": 3}")}, "type.json:2:14: warnings: expected []string, got JSON number"},
+		{[]string{"--from", write("verdict.json", `{"schema_version": 1, "verdict": "passed", "decision": {"verdict": "passed"}}`)}, `verdict.json: verdict "passed": expected one of pass, warn, fail, inconclusive`},
 		{[]string{"--from", write("empty.json", "")}, "empty.json:1:1: empty file"},
 		{[]string{"--from", filepath.Join(dir, "missing.json")}, "missing.json: no such file"},
 		{[]string{"--from", write("ok.json", `{"verdict":"pass"}`), "--comment-mode", "sometimes"}, `comment mode "sometimes": expected one of always, on-change, on-fail, off`},

@@ -233,7 +233,7 @@ func TestFitErrors(t *testing.T) {
 	}{
 		{"unknown champion", []string{"--champion", "nope", pool}, `--champion "nope" is not in the data`},
 		{"unknown challenger", []string{"--champion", "s1", "--challenger", "z*", pool}, `--challenger "z*" is not in the data`},
-		{"bad glob", []string{"--champion", "s1", "--challenger", "[", pool}, "bad glob"},
+		{"literal bracket", []string{"--champion", "s1", "--challenger", "[", pool}, `--challenger "[" is not in the data`},
 		{"bad format", []string{"--champion", "s1", "--format", "xml", pool}, "--format"},
 		{"bad prior", []string{"--champion", "s1", "--prior-sigma", "normal(0)", pool}, "--prior-sigma"},
 		{"positive intercept prior", []string{"--champion", "s1", "--prior-intercept", "exponential(1)", pool}, "unbounded"},

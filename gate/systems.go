@@ -2,15 +2,15 @@ package gate
 
 import (
 	"fmt"
-	"path"
 	"slices"
 
 	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/policies"
 )
 
 // Systems named on the command line: the champion, the challengers, pair's
-// --a and --b. (A policy's roles are resolved by policies.Policy.Roles, with
-// its own glob syntax: * and ? only.)
+// --a and --b. Challenger globs have one syntax everywhere, the policies'
+// (policies.Pattern: * matches any run of characters, ? any one).
 
 // lookupSystem returns the index of the system called name in t; role says
 // what the name is for ("champion", "--a") in the error for an unknown name.
@@ -24,7 +24,7 @@ func lookupSystem(t *scores.Table, role, name string) (int, error) {
 // matchChallengers resolves --challenger patterns to system indices, in the
 // order the patterns and then the table name them, without duplicates. A
 // pattern that is a system's exact name selects that system; otherwise it is
-// a path.Match glob, which never selects the champion. Naming the champion
+// a policies.Pattern glob, which never selects the champion. Naming the champion
 // is an error, and so is a pattern that matches nothing.
 func matchChallengers(t *scores.Table, patterns []string, champ int) ([]int, error) {
 	var out []int
@@ -39,12 +39,10 @@ func matchChallengers(t *scores.Table, patterns []string, champ int) ([]int, err
 			}
 			continue
 		}
-		if _, err := path.Match(p, ""); err != nil {
-			return nil, fmt.Errorf("--challenger %q: bad glob: %v", p, err)
-		}
+		glob := policies.Pattern{Text: p}
 		found, champMatched := false, false
 		for s, name := range t.Systems {
-			if ok, _ := path.Match(p, name); !ok {
+			if !glob.Match(name) {
 				continue
 			}
 			if s == champ {
@@ -60,7 +58,7 @@ func matchChallengers(t *scores.Table, patterns []string, champ int) ([]int, err
 		case !found && champMatched:
 			return nil, fmt.Errorf("--challenger %q matches only the champion", p)
 		case !found:
-			return nil, t.UnknownSystemError("challenger", p)
+			return nil, t.UnknownSystemError("--challenger", p)
 		}
 	}
 	return out, nil

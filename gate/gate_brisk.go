@@ -1,0 +1,67 @@
+package gate
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/policies"
+)
+
+// BRisk (Benham et al., SIGIR 2020): the hierarchical model fitted to the
+// risk-adjusted pool, in which the champion keeps its scores and every other
+// system scores champion + d with losses in d counted w times (bayes.BRisk).
+// It gives the brisk.* quantities and topics_at_risk.count.
+
+// briskFit returns the BRisk fit at loss weight w, fitted once.
+func (g *gateRun) briskFit(w float64) *fitted {
+	if f, ok := g.brisk[w]; ok {
+		return f
+	}
+	g.prog.Phase(fmt.Sprintf("fitting BRisk at loss weight %s (%d systems × %d topics)", fmtG(w), len(g.t.Systems), len(g.t.Topics)))
+	var f *fitted
+	g.timed("brisk", func() { f = g.fitBRisk(w) })
+	g.brisk[w] = f
+	g.record(policies.AnalysisBRisk, f)
+	return f
+}
+
+// fitBRisk fits BRisk at w with the policy's model settings, and lists each
+// challenger's topics at risk at 95% and at every level a
+// topics_at_risk.count rule at this w asks for.
+func (g *gateRun) fitBRisk(w float64) *fitted {
+	res := &FitResult{Pool: PoolRiskAdjusted, LossWeight: w}
+	r, err := bayes.BRisk(bayesTable(g.t), g.champ, w, bayes.BRiskOptions{Hier: g.hierOptions(nil), Challengers: g.chals, Level: predictiveLevel})
+	if err != nil {
+		res.Unavailable = "the BRisk model could not be fitted: " + err.Error()
+		return &fitted{res: res}
+	}
+	f := summarizeFit(r.Fit, res, r.Pool, g.roles, g.ruleLevels(PoolRiskAdjusted), nil, g.p.Seed, g.p.Model.MaxRhat)
+	levels := []float64{predictiveLevel}
+	for _, q := range g.p.Queries() {
+		if q.Quantity == "topics_at_risk.count" && q.LossWeight == w && !slices.Contains(levels, q.Level) {
+			levels = append(levels, q.Level)
+		}
+	}
+	for _, level := range levels {
+		for _, c := range g.chals {
+			var trs []bayes.TopicRisk
+			var err error
+			if level == r.Level {
+				trs = r.Challenger(c).AtRisk // BRisk's own
+			} else {
+				trs, err = r.TopicsAtRisk(c, level)
+			}
+			if err != nil {
+				res.Warnings = append(res.Warnings, fmt.Sprintf("topics at risk of %s at %s: %v", g.t.Systems[c], pct(level), err))
+				continue
+			}
+			ta := TopicsAtRisk{Challenger: g.t.Systems[c], Level: level, Topics: []TopicAtRisk{}}
+			for _, tr := range trs {
+				ta.Topics = append(ta.Topics, TopicAtRisk{Topic: tr.Topic, Observed: JSONFloat(tr.Observed), Lo: JSONFloat(tr.Lo), Hi: JSONFloat(tr.Hi)})
+			}
+			res.TopicsAtRisk = append(res.TopicsAtRisk, ta)
+		}
+	}
+	return f
+}

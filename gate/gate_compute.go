@@ -1,0 +1,451 @@
+package gate
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/policies"
+	"github.com/riskgate/riskgate/risk"
+)
+
+// The analyses of a gate run and the observations they give the policy.
+// gateRun computes lazily and caches: each analysis runs at most once per
+// setting (loss weight, level), only when a query asks for it, and never
+// when the policy does not need it — except the cheap descriptive and
+// closed-form risk measures, which the risk table of every report shows.
+
+// gateBootstrapSamples is B of the BCa bootstrap and of the permutation and
+// bootstrap tests, as riskgate compare's default.
+const gateBootstrapSamples = 100_000
+
+// gateRun holds one run's data, settings and computed analyses.
+type gateRun struct {
+	p     *policies.Policy
+	t     *scores.Table
+	roles policies.Roles
+	champ int   // index of the champion in t
+	chals []int // indexes of the challengers in t, in roles order
+	prog  *progress
+	now   time.Time // of the run: waiver expiry
+
+	needs map[policies.Analysis]bool
+	// unmet maps an analysis to the requirements it fails; it is not run.
+	unmet map[policies.Analysis]string
+
+	warnings []string
+	timings  map[string]int64
+
+	pairs  map[int]risk.Pair                 // champion and challenger on their common topics
+	riskAt map[float64]*riskMeasures         // closed-form risk measures per loss weight
+	bcaAt  map[[2]float64]map[int]bcaOutcome // (w, level) → challenger → BCa
+	tests  map[testKey]testOutcome           // per test, alternative and challenger
+	bayes  *fitted                           // the raw-score fit
+	brisk  map[float64]*fitted               // the risk-adjusted fits per loss weight
+	ran    map[policies.Analysis]bool        // analyses that ran
+	failed map[policies.Analysis]string      // why an analysis that was tried gave nothing
+}
+
+type riskMeasures struct {
+	w       float64
+	urisk   map[int]risk.URisk
+	trisk   map[int]risk.TRisk
+	errs    map[int]error
+	pool    []int // systems of ZRisk/GeoRisk: champion and challengers
+	zrisk   map[int]float64
+	georisk map[int]float64
+	poolErr error
+}
+
+type bcaOutcome struct {
+	r   risk.BCa
+	err error
+}
+
+type testKey struct {
+	name string
+	alt  policies.Alternative
+	c    int
+}
+
+type testOutcome struct {
+	p   float64
+	err error
+}
+
+func newGateRun(p *policies.Policy, t *scores.Table, roles policies.Roles, unmet []policies.Unmet, now time.Time, prog *progress) *gateRun {
+	g := &gateRun{
+		p: p, t: t, roles: roles, champ: t.SystemIndex(roles.Champion), prog: prog, now: now,
+		needs: map[policies.Analysis]bool{}, unmet: map[policies.Analysis]string{},
+		timings: map[string]int64{}, pairs: map[int]risk.Pair{}, riskAt: map[float64]*riskMeasures{},
+		bcaAt: map[[2]float64]map[int]bcaOutcome{}, tests: map[testKey]testOutcome{}, brisk: map[float64]*fitted{},
+		ran: map[policies.Analysis]bool{}, failed: map[policies.Analysis]string{},
+	}
+	for _, c := range roles.Challengers {
+		g.chals = append(g.chals, t.SystemIndex(c))
+	}
+	for _, a := range p.Needs() {
+		g.needs[a] = true
+	}
+	for _, u := range unmet {
+		for _, a := range u.Affects {
+			if g.unmet[a] != "" {
+				g.unmet[a] += "; "
+			}
+			g.unmet[a] += u.Reason
+		}
+	}
+	return g
+}
+
+// tableLossWeight is the w of the risk table: the policy's, 1 when it has none.
+func (g *gateRun) tableLossWeight() float64 {
+	if g.p.LossWeight > 0 {
+		return g.p.LossWeight
+	}
+	return 1
+}
+
+// timed runs f and records its wall time under name.
+func (g *gateRun) timed(name string, f func()) {
+	start := time.Now()
+	f()
+	g.timings[name] += time.Since(start).Milliseconds()
+}
+
+// values computes every query of the policy for every challenger.
+func (g *gateRun) values() *policies.Values {
+	v := policies.NewValues()
+	for _, q := range g.p.Queries() {
+		a := q.Analysis()
+		for i, name := range g.roles.Challengers {
+			if reason, ok := g.unmet[a]; ok {
+				v.Set(name, q, policies.Unavailable("data requirements not met: "+reason))
+				continue
+			}
+			v.Set(name, q, g.observe(g.chals[i], q))
+		}
+	}
+	return v
+}
+
+// observe computes one query for challenger c (an index in the table).
+func (g *gateRun) observe(c int, q policies.Query) policies.Observation {
+	num := func(x float64, err error) policies.Observation {
+		if err != nil {
+			return policies.Unavailable(err.Error())
+		}
+		return policies.Number(x)
+	}
+	switch a := q.Analysis(); a {
+	case policies.AnalysisDescriptive:
+		return num(g.descriptive(c, q.Quantity))
+	case policies.AnalysisRisk:
+		return num(g.riskValue(c, q.Quantity, q.LossWeight))
+	case policies.AnalysisBCa:
+		b := g.bca(q.LossWeight, q.IntervalLevel(len(g.chals)))[c]
+		if b.err != nil {
+			return policies.Unavailable(b.err.Error())
+		}
+		if q.Quantity == "bca.lo" {
+			return policies.Number(b.r.BCa.Lo)
+		}
+		return policies.Number(b.r.BCa.Hi)
+	case policies.AnalysisTests:
+		name := strings.TrimSuffix(strings.TrimPrefix(q.Quantity, "tests."), ".p")
+		t := g.test(name, q.Alternative, c)
+		return num(t.p, t.err)
+	case policies.AnalysisBayes:
+		return g.bayesFit().observe(g.t.Systems[c], q)
+	case policies.AnalysisBRisk:
+		return g.briskFit(q.LossWeight).observe(g.t.Systems[c], q)
+	}
+	return policies.Unavailable(fmt.Sprintf("the gate cannot compute %s", q.Quantity))
+}
+
+// pair returns the champion's and challenger c's scores on the topics both
+// were scored on (every topic unless --topics keep left cells missing).
+func (g *gateRun) pair(c int) risk.Pair {
+	if p, ok := g.pairs[c]; ok {
+		return p
+	}
+	var p risk.Pair
+	x, base := g.t.Scores[c], g.t.Scores[g.champ]
+	for j := range x {
+		if !math.IsNaN(x[j]) && !math.IsNaN(base[j]) {
+			p.X = append(p.X, x[j])
+			p.Base = append(p.Base, base[j])
+		}
+	}
+	g.pairs[c] = p
+	return p
+}
+
+func (g *gateRun) descriptive(c int, quantity string) (float64, error) {
+	g.ran[policies.AnalysisDescriptive] = true
+	p := g.pair(c)
+	switch quantity {
+	case "mean":
+		return scoredMean(g.t.Scores[c]), nil
+	case "mean_diff":
+		if len(p.X) == 0 {
+			return math.NaN(), fmt.Errorf("the challenger and the champion have no topic in common")
+		}
+		return scoredMean(p.X) - scoredMean(p.Base), nil
+	}
+	o, err := p.Outcomes()
+	if err != nil {
+		return math.NaN(), err
+	}
+	switch quantity {
+	case "wins":
+		return float64(o.Wins), nil
+	case "losses":
+		return float64(o.Losses), nil
+	}
+	return float64(o.Ties), nil
+}
+
+// scoredMean is the mean of the scores that are not missing (NaN if none).
+func scoredMean(x []float64) float64 {
+	s, n := 0.0, 0
+	for _, v := range x {
+		if !math.IsNaN(v) {
+			s += v
+			n++
+		}
+	}
+	return s / float64(n)
+}
+
+// risk returns the closed-form risk measures at loss weight w.
+func (g *gateRun) risk(w float64) *riskMeasures {
+	if m, ok := g.riskAt[w]; ok {
+		return m
+	}
+	g.ran[policies.AnalysisRisk] = true
+	m := &riskMeasures{w: w, urisk: map[int]risk.URisk{}, trisk: map[int]risk.TRisk{}, errs: map[int]error{},
+		zrisk: map[int]float64{}, georisk: map[int]float64{}}
+	g.timed("risk", func() {
+		for _, c := range g.chals {
+			p := g.pair(c)
+			u, err := p.URisk(w)
+			if err != nil {
+				m.errs[c] = err
+				continue
+			}
+			t, err := p.TRisk(w)
+			if err != nil {
+				m.errs[c] = err
+				continue
+			}
+			m.urisk[c], m.trisk[c] = u, t
+			g.warn(c, "TRisk", t.Warnings)
+		}
+		// ZRisk and GeoRisk over the champion and the challengers, on the
+		// topics every one of them was scored on.
+		m.pool = append([]int{g.champ}, g.chals...)
+		sys := completeRows(g.t, m.pool)
+		geo, err := sys.GeoRisk(w)
+		if err != nil {
+			m.poolErr = err
+			return
+		}
+		for i, s := range m.pool {
+			m.zrisk[s], m.georisk[s] = geo.ZRisk.Values[i], geo.Values[i]
+		}
+		for _, msg := range geo.Warnings {
+			g.warnings = append(g.warnings, fmt.Sprintf("ZRisk/GeoRisk at w = %s: %s", fmtG(w), msg))
+		}
+	})
+	g.riskAt[w] = m
+	return m
+}
+
+// completeRows returns the rows of the systems idx on the topics every one
+// of them was scored on.
+func completeRows(t *scores.Table, idx []int) risk.Systems {
+	var keep []int
+	for j := range t.Topics {
+		ok := true
+		for _, s := range idx {
+			if math.IsNaN(t.Scores[s][j]) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			keep = append(keep, j)
+		}
+	}
+	out := make(risk.Systems, len(idx))
+	for i, s := range idx {
+		for _, j := range keep {
+			out[i] = append(out[i], t.Scores[s][j])
+		}
+	}
+	return out
+}
+
+func (g *gateRun) riskValue(c int, quantity string, w float64) (float64, error) {
+	m := g.risk(w)
+	switch quantity {
+	case "zrisk", "georisk":
+		if m.poolErr != nil {
+			return math.NaN(), m.poolErr
+		}
+		if quantity == "zrisk" {
+			return m.zrisk[c], nil
+		}
+		return m.georisk[c], nil
+	}
+	if err := m.errs[c]; err != nil {
+		return math.NaN(), err
+	}
+	switch quantity {
+	case "urisk":
+		return m.urisk[c].Value, nil
+	case "trisk":
+		return m.trisk[c].T, nil
+	}
+	return m.trisk[c].P, nil // trisk_p
+}
+
+// bca returns the BCa intervals of URisk at loss weight w and level.
+func (g *gateRun) bca(w, level float64) map[int]bcaOutcome {
+	key := [2]float64{w, level}
+	if m, ok := g.bcaAt[key]; ok {
+		return m
+	}
+	g.ran[policies.AnalysisBCa] = true
+	g.prog.Phase("bootstrapping URisk")
+	m := map[int]bcaOutcome{}
+	g.timed("bca", func() {
+		for _, c := range g.chals {
+			r, err := g.pair(c).BCa(w, risk.BootstrapOptions{B: gateBootstrapSamples, Level: level, Seed: g.p.Seed})
+			m[c] = bcaOutcome{r, err}
+			if err == nil {
+				g.warn(c, "BCa", r.Warnings)
+			}
+		}
+	})
+	g.bcaAt[key] = m
+	return m
+}
+
+func (g *gateRun) test(name string, alt policies.Alternative, c int) testOutcome {
+	key := testKey{name, alt, c}
+	if t, ok := g.tests[key]; ok {
+		return t
+	}
+	g.ran[policies.AnalysisTests] = true
+	g.prog.Phase("running the significance tests")
+	var t testOutcome
+	g.timed("tests", func() {
+		var warns []string
+		t.p, warns, t.err = testPValue(g.pair(c), name, alt, gateBootstrapSamples, g.p.Seed)
+		g.warn(c, strings.ReplaceAll(name, "_", " ")+" test", warns)
+	})
+	g.tests[key] = t
+	return t
+}
+
+// warn records the warnings of an analysis of challenger c, once each.
+func (g *gateRun) warn(c int, what string, warnings []string) {
+	for _, w := range warnings {
+		msg := fmt.Sprintf("%s, %s: %s", g.t.Systems[c], what, w)
+		if !slices.Contains(g.warnings, msg) {
+			g.warnings = append(g.warnings, msg)
+		}
+	}
+}
+
+// bayesFit fits the hierarchical model to the raw scores, once.
+func (g *gateRun) bayesFit() *fitted {
+	if g.bayes != nil {
+		return g.bayes
+	}
+	g.prog.Phase(fmt.Sprintf("fitting the hierarchical model (%d systems × %d topics)", len(g.t.Systems), len(g.t.Topics)))
+	g.timed("bayes", func() {
+		g.bayes = g.fitRaw()
+	})
+	g.record(policies.AnalysisBayes, g.bayes)
+	return g.bayes
+}
+
+// record notes whether an analysis's fit ran, and why not.
+func (g *gateRun) record(a policies.Analysis, f *fitted) {
+	if f.res.Unavailable != "" {
+		g.failed[a] = f.res.Unavailable
+		return
+	}
+	g.ran[a] = true
+}
+
+// hierOptions are the policy's settings of a hierarchical fit: its family,
+// chains, target ESS, R-hat limit and seed. With t, the priors are the
+// family's reference priors on t (rstanarm's for the Gaussian, brms's for the
+// skew normal); without, the caller's model chooses them on its own pool.
+func (g *gateRun) hierOptions(t *bayes.Table) bayes.HierOptions {
+	fam, err := parseFamily(string(g.p.Model.Family))
+	if err != nil {
+		panic("gate: a parsed policy holds an unknown family: " + err.Error()) // policies validates model.family
+	}
+	opt := bayes.HierOptions{
+		Family:    fam,
+		Sampler:   bayes.NUTSOptions{Chains: g.p.Model.Chains, Seed: g.p.Seed},
+		TargetESS: float64(g.p.Model.TargetESS),
+		RhatMax:   g.p.Model.MaxRhat,
+	}
+	if t != nil {
+		p := bayes.DefaultPriors(t, fam)
+		opt.Priors = &p
+	}
+	return opt
+}
+
+// fitRaw fits the hierarchical model to the raw scores of every system.
+func (g *gateRun) fitRaw() *fitted {
+	res := &FitResult{Pool: PoolRaw}
+	t := bayesTable(g.t)
+	f, err := bayes.FitHier(t, g.hierOptions(t))
+	if err != nil {
+		res.Unavailable = "the hierarchical model could not be fitted: " + err.Error()
+		return &fitted{res: res}
+	}
+	return summarizeFit(f, res, t, g.roles, g.ruleLevels(PoolRaw), g.ropes(PoolRaw), g.p.Seed, g.p.Model.MaxRhat)
+}
+
+// ruleLevels are the credible levels the rules ask of the difference δ in
+// the pool's fit (bayes.diff.lo|hi or brisk.diff.lo|hi).
+func (g *gateRun) ruleLevels(pool string) []float64 {
+	prefix := "bayes.diff."
+	if pool == PoolRiskAdjusted {
+		prefix = "brisk.diff."
+	}
+	var out []float64
+	for _, q := range g.p.Queries() {
+		if strings.HasPrefix(q.Quantity, prefix) && q.Level > 0 && !slices.Contains(out, q.Level) {
+			out = append(out, q.Level)
+		}
+	}
+	return out
+}
+
+// ropes are the ROPE queries of the rules (raw-score fit only).
+func (g *gateRun) ropes(pool string) []policies.Query {
+	var out []policies.Query
+	if pool != PoolRaw {
+		return out
+	}
+	for _, q := range g.p.Queries() {
+		if q.Quantity == "rope.decision" {
+			out = append(out, q)
+		}
+	}
+	return out
+}

@@ -1,0 +1,251 @@
+package gate
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/internal/parallel"
+	"github.com/riskgate/riskgate/policies"
+)
+
+// A fitted hierarchical model as the gate uses it: its FitResult for the
+// reports and, per challenger, the posterior draws of δ = S_challenger −
+// S_champion that the bayes.*, brisk.* and rope.* quantities are read from.
+type fitted struct {
+	res   *FitResult
+	diffs map[string][]float64 // challenger → δ draws, chains one after the other
+}
+
+// observe reads one query of a challenger off the fit. A fit that is
+// unavailable or did not converge gives no value: its rules are inconclusive.
+func (f *fitted) observe(challenger string, q policies.Query) policies.Observation {
+	if f.res.Unavailable != "" {
+		return policies.Unavailable(f.res.Unavailable)
+	}
+	what := "the Bayesian fit"
+	if f.res.Pool == PoolRiskAdjusted {
+		what = "the BRisk fit at loss weight " + fmtG(f.res.LossWeight)
+	}
+	if !f.res.Converged {
+		return policies.Unavailable(what + " did not converge: " + strings.Join(f.res.Warnings, "; "))
+	}
+	d := f.diffs[challenger]
+	level := q.Level
+	switch q.Quantity {
+	case "bayes.p_better":
+		return policies.Number(bayes.ProbGreater(d, 0))
+	case "brisk.p_riskier":
+		return policies.Number(probLess(d, 0))
+	case "bayes.diff.mean", "brisk.diff.mean":
+		return policies.Number(bayes.Mean(d))
+	case "bayes.diff.lo", "brisk.diff.lo":
+		return policies.Number(bayes.Quantile(d, (1-level)/2))
+	case "bayes.diff.hi", "brisk.diff.hi":
+		return policies.Number(bayes.Quantile(d, (1+level)/2))
+	case "rope.decision":
+		r := bayes.ROPEDecision(d, bayes.ROPE{Lo: q.Rope[0], Hi: q.Rope[1]}, level)
+		return policies.Category(string(r.Decision))
+	case "topics_at_risk.count":
+		for _, tr := range f.res.TopicsAtRisk {
+			if tr.Challenger == challenger && tr.Level == level {
+				return policies.Number(float64(len(tr.Topics)))
+			}
+		}
+		return policies.Unavailable(fmt.Sprintf("%s has no topics-at-risk analysis at level %s", what, fmtG(level)))
+	}
+	return policies.Unavailable(fmt.Sprintf("%s does not give %s", what, q.Quantity))
+}
+
+// probLess is the share of draws strictly below threshold: P(θ < threshold).
+func probLess(draws []float64, threshold float64) float64 {
+	n := 0
+	for _, v := range draws {
+		if v < threshold {
+			n++
+		}
+	}
+	return float64(n) / float64(len(draws))
+}
+
+// predictiveLevel is the level of the per-topic predictive intervals.
+const predictiveLevel = 0.95
+
+// densityPoints is the size of the grid of Comparison.Density.
+const densityPoints = 64
+
+// summarizeFit fills res from the fit f of table t: parameters, effects,
+// comparisons of every challenger with the champion (δ with its 95% and the
+// rules' central intervals, the ROPE decisions the rules ask for, a density
+// of δ), per-topic predictive intervals of the champion and the challengers
+// (replicates drawn from a stream of seed), and the sampler's diagnostics.
+func summarizeFit(f *bayes.HierFit, res *FitResult, t *bayes.Table, roles policies.Roles, levels []float64, ropes []policies.Query, seed uint64, maxRhat float64) *fitted {
+	res.Family = f.Family.Name()
+	res.Method = string(f.Method)
+	res.Priors = priorStrings(f.Priors, f.Family)
+	res.Converged = f.Converged
+	res.Warnings = slices.Clone(f.Warnings)
+
+	role := func(s string) string {
+		switch {
+		case s == roles.Champion:
+			return roleChampion
+		case slices.Contains(roles.Challengers, s):
+			return roleChallenger
+		}
+		return roleArtifact
+	}
+	// Every quantity of the model, summarised in parallel (each on its own):
+	// intercept, sigma, sd_topic, sd_system, the topics, the systems, then
+	// the family's parameters (alpha for the skew normal).
+	effects := make([]Effect, len(f.Names))
+	parallel.Each(len(f.Names), func(v int) {
+		name, r := f.Names[v], ""
+		switch {
+		case v >= f.TopicIndex(0) && v < f.SystemIndex(0):
+			name = f.Topics[v-f.TopicIndex(0)]
+		case v >= f.SystemIndex(0) && v < f.SystemIndex(len(f.Systems)):
+			name = f.Systems[v-f.SystemIndex(0)]
+			r = role(name)
+		}
+		effects[v] = effectOf(name, r, f.Summary[v], pooled(f.DrawsOf(v)))
+	})
+	res.Parameters = append(slices.Clone(effects[:f.TopicIndex(0)]), effects[f.SystemIndex(len(f.Systems)):]...)
+	res.Topics = effects[f.TopicIndex(0):f.SystemIndex(0)]
+	res.Systems = effects[f.SystemIndex(0):f.SystemIndex(len(f.Systems))]
+
+	out := &fitted{res: res, diffs: map[string][]float64{}}
+	champ := slices.Index(f.Systems, roles.Champion)
+	for _, c := range roles.Challengers {
+		s := slices.Index(f.Systems, c)
+		a, b := f.DrawsOf(f.SystemIndex(s)), f.DrawsOf(f.SystemIndex(champ))
+		chains := make([][]float64, len(a))
+		for m := range a {
+			chains[m] = make([]float64, len(a[m]))
+			for i := range a[m] {
+				chains[m][i] = a[m][i] - b[m][i]
+			}
+		}
+		d := pooled(chains)
+		out.diffs[c] = d
+		res.Comparisons = append(res.Comparisons, compare(c, chains, d, levels, ropes))
+	}
+
+	res.Predictive = predictive(f, t, append([]string{roles.Champion}, roles.Challengers...), seed)
+	res.Diagnostics = diagnostics(f, maxRhat)
+	return out
+}
+
+// pooled returns the draws of all chains, one chain after the other.
+func pooled(chains [][]float64) []float64 {
+	var out []float64
+	for _, c := range chains {
+		out = append(out, c...)
+	}
+	return out
+}
+
+// effectOf summarises a quantity from its summary and its pooled draws.
+func effectOf(name, role string, s bayes.VarSummary, draws []float64) Effect {
+	y := slices.Clone(draws)
+	slices.Sort(y)
+	return Effect{
+		Name: name, Role: role,
+		Mean: JSONFloat(s.Mean), SD: JSONFloat(s.SD),
+		Q2_5: JSONFloat(s.Q2_5), Q25: JSONFloat(bayes.QuantileSorted(y, 0.25)), Q50: JSONFloat(s.Q50),
+		Q75: JSONFloat(bayes.QuantileSorted(y, 0.75)), Q97_5: JSONFloat(s.Q97_5),
+		HDILo: JSONFloat(s.HDILo), HDIHi: JSONFloat(s.HDIHi),
+		Rhat: JSONFloat(s.Rhat), ESSBulk: JSONFloat(s.ESSBulk), ESSTail: JSONFloat(s.ESSTail),
+	}
+}
+
+// compare summarises δ = S_challenger − S_champion from its draws (per
+// chain, and pooled d).
+func compare(challenger string, chains [][]float64, d []float64, levels []float64, ropes []policies.Query) Comparison {
+	c := Comparison{
+		Challenger: challenger,
+		PBetter:    JSONFloat(bayes.ProbGreater(d, 0)),
+		PWorse:     JSONFloat(probLess(d, 0)),
+		Diff:       effectOf("diff", "", bayes.Summarize(chains), d),
+	}
+	y := slices.Clone(d)
+	slices.Sort(y)
+	all := []float64{0.95}
+	for _, l := range levels {
+		if !slices.Contains(all, l) {
+			all = append(all, l)
+		}
+	}
+	slices.Sort(all)
+	for _, l := range all {
+		c.Intervals = append(c.Intervals, ResultInterval{Estimate: JSONFloat(bayes.Mean(d)),
+			Lo: JSONFloat(bayes.QuantileSorted(y, (1-l)/2)), Hi: JSONFloat(bayes.QuantileSorted(y, (1+l)/2)), Level: l})
+	}
+	for _, q := range ropes {
+		r := bayes.ROPEDecision(d, bayes.ROPE{Lo: q.Rope[0], Hi: q.Rope[1]}, q.Level)
+		c.ROPE = append(c.ROPE, ROPEResult{Lo: r.Lo, Hi: r.Hi, Level: r.CredMass, HDILo: JSONFloat(r.HDILo), HDIHi: JSONFloat(r.HDIHi),
+			Inside: JSONFloat(r.Inside), Decision: string(r.Decision)})
+	}
+	c.Density = density(y, d)
+	return c
+}
+
+// density estimates the density of the draws (y sorted, d as drawn) with a
+// Gaussian kernel and R's default bandwidth (bayes.BandwidthNRD0) on an even
+// grid from the 0.05% to the 99.95% quantile, widened by two bandwidths.
+func density(y, d []float64) Density {
+	h := bayes.BandwidthNRD0(d)
+	out := Density{Bandwidth: JSONFloat(h)}
+	if !(h > 0) || len(y) < 2 {
+		return out
+	}
+	lo := bayes.QuantileSorted(y, 0.0005) - 2*h
+	hi := bayes.QuantileSorted(y, 0.9995) + 2*h
+	for i := range densityPoints {
+		x := lo + (hi-lo)*float64(i)/float64(densityPoints-1)
+		out.X = append(out.X, JSONFloat(x))
+		out.Y = append(out.Y, JSONFloat(bayes.KernelDensityBW(y, x, h)))
+	}
+	return out
+}
+
+// predictive returns the posterior predictive interval of every cell of the
+// named systems (bayes.HierFit.Forecast: one replicate per posterior draw,
+// from the fit's family, the source PCG(seed, …) per system), with the
+// predictive mean: E[y_rep] = E[β0] + E[T_t] + E[S_s], as the family's μ is
+// its mean (the Gaussian's, and brms's skew normal's).
+func predictive(f *bayes.HierFit, t *bayes.Table, systems []string, seed uint64) []Prediction {
+	idx := make([]int, len(systems))
+	for i, name := range systems {
+		idx[i] = slices.Index(f.Systems, name)
+	}
+	fc, err := f.Forecast(t, idx, predictiveLevel, seed)
+	if err != nil {
+		return nil // t is the fitted table and the level valid: cannot happen
+	}
+	mean := func(v int) float64 { return f.Summary[v].Mean }
+	var out []Prediction
+	for i, s := range fc.Systems {
+		for j, p := range fc.Cells[i] {
+			out = append(out, Prediction{System: f.Systems[s], Topic: f.Topics[j], Observed: JSONFloat(p.Observed),
+				Mean: JSONFloat(mean(bayes.IdxIntercept) + mean(f.TopicIndex(j)) + mean(f.SystemIndex(s))),
+				Lo:   JSONFloat(p.Lo), Hi: JSONFloat(p.Hi), Level: fc.Level})
+		}
+	}
+	return out
+}
+
+// diagnostics collects the sampler's settings and the worst convergence figures.
+func diagnostics(f *bayes.HierFit, maxRhat float64) *Diagnostics {
+	so := f.Sampler.Options
+	d := &Diagnostics{Chains: f.Chains, Draws: f.Draws, Warmup: max(so.Warmup, 0), Thin: so.Thin, Extended: f.Extended,
+		AdaptDelta: so.AdaptDelta, MaxDepth: so.MaxDepth, TargetESS: f.TargetESS, MaxRhat: maxRhat,
+		Divergences: f.Divergences, MaxDepthHits: f.MaxDepthHits}
+	for _, e := range f.EBFMI {
+		d.EBFMI = append(d.EBFMI, JSONFloat(e))
+	}
+	worstB, worstT, worstR := minMaxDiagnostics(f)
+	d.WorstRhat, d.WorstESSBulk, d.WorstESSTail = JSONFloat(worstR), JSONFloat(worstB), JSONFloat(worstT)
+	return d
+}

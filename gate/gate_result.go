@@ -1,0 +1,210 @@
+package gate
+
+import (
+	"slices"
+	"time"
+
+	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/policies"
+)
+
+// result assembles the Result of the run from the decision and what was
+// computed. It computes the risk table's closed-form measures when no rule
+// did, and BCa or BRisk for the table only when a rule already asked for them.
+func (g *gateRun) result(d *policies.Decision, facts policies.Facts, align scores.Alignment, example bool) *Result {
+	p := g.p
+	r := &Result{
+		SchemaVersion: ResultSchemaVersion,
+		Tool:          Tool{Name: "riskgate", Version: version()},
+		Verdict:       d.Verdict,
+		ExitStatus:    verdictStatus(d.Verdict),
+		Policy:        resultPolicy(p, g.now),
+		Decision:      d,
+		Warnings:      []string{},
+	}
+	r.Data = ResultData{
+		Measure: g.t.Measure, Champion: g.roles.Champion, Challengers: g.roles.Challengers, Artifacts: g.roles.Artifacts,
+		Topics: g.t.Topics, MissingCells: g.t.Missing(), TopicCoverage: JSONFloat(facts.TopicCoverage), Example: example,
+	}
+	if r.Data.Artifacts == nil {
+		r.Data.Artifacts = []string{}
+	}
+	if align.Summary() != "" {
+		a := align
+		r.Data.Alignment = &a
+		r.Warnings = append(r.Warnings, "inputs: "+align.Summary())
+	}
+	for _, s := range append([]int{g.champ}, g.chals...) {
+		role := roleChallenger
+		if s == g.champ {
+			role = roleChampion
+		}
+		row := SystemScores{System: g.t.Systems[s], Role: role}
+		for _, v := range g.t.Scores[s] {
+			row.Scores = append(row.Scores, JSONFloat(v))
+		}
+		r.Data.Scores = append(r.Data.Scores, row)
+	}
+
+	r.RiskTable = g.riskTable()
+
+	if g.needs[policies.AnalysisBayes] {
+		switch {
+		case g.unmet[policies.AnalysisBayes] != "":
+			r.Bayes = &FitResult{Pool: PoolRaw, Unavailable: "data requirements not met: " + g.unmet[policies.AnalysisBayes]}
+		default:
+			r.Bayes = g.bayesFit().res
+		}
+	}
+	for _, w := range p.BRiskWeights() {
+		if reason := g.unmet[policies.AnalysisBRisk]; reason != "" {
+			r.BRisk = append(r.BRisk, &FitResult{Pool: PoolRiskAdjusted, LossWeight: w, Unavailable: "data requirements not met: " + reason})
+			continue
+		}
+		r.BRisk = append(r.BRisk, g.briskFit(w).res)
+	}
+	for _, f := range append([]*FitResult{r.Bayes}, r.BRisk...) {
+		if f == nil {
+			continue
+		}
+		what := "Bayesian fit"
+		if f.Pool == PoolRiskAdjusted {
+			what = "BRisk fit at w = " + fmtG(f.LossWeight)
+		}
+		if f.Unavailable != "" {
+			r.Warnings = append(r.Warnings, what+": "+f.Unavailable)
+			continue
+		}
+		if !f.Converged {
+			r.Warnings = append(r.Warnings, what+" did NOT converge; its rules are inconclusive")
+		}
+		for _, w := range f.Warnings {
+			r.Warnings = append(r.Warnings, what+": "+w)
+		}
+	}
+	r.Warnings = append(r.Warnings, g.warnings...)
+	r.Analyses = g.analyses()
+	r.Provenance = Provenance{
+		ToolVersion: version(), PolicyFile: p.File, PolicySHA256: p.Digest, Seed: p.Seed, Inputs: []InputFile{},
+	}
+	if g.ran[policies.AnalysisBCa] || g.ran[policies.AnalysisTests] {
+		r.Provenance.BootstrapSamples = gateBootstrapSamples
+	}
+	if f := r.Bayes; f != nil && f.Diagnostics != nil {
+		r.Provenance.Sampler = &SamplerSettings{Family: f.Family, Method: f.Method, Chains: f.Diagnostics.Chains,
+			Warmup: f.Diagnostics.Warmup, TargetESS: p.Model.TargetESS, MaxRhat: p.Model.MaxRhat,
+			AdaptDelta: f.Diagnostics.AdaptDelta, MaxDepth: f.Diagnostics.MaxDepth}
+	}
+	return r
+}
+
+// resultPolicy describes the policy as applied.
+func resultPolicy(p *policies.Policy, now time.Time) ResultPolicy {
+	rp := ResultPolicy{
+		Name: p.Name, File: p.File, SHA256: p.Digest, Description: p.Description, Default: p.File == policies.StarterName,
+		LossWeight: p.LossWeight, Seed: p.Seed,
+		Model:          ResultModel{Family: p.Model.Family, Chains: p.Model.Chains, TargetESS: p.Model.TargetESS, MaxRhat: p.Model.MaxRhat},
+		Requirements:   ResultRequirements{MinTopics: p.Requirements.MinTopics, MinArtifacts: p.Requirements.MinArtifacts, MinTopicCoverage: p.Requirements.MinTopicCoverage},
+		Select:         p.Select,
+		OnInconclusive: p.OnInconclusive,
+		Rules:          []ResultRule{},
+	}
+	if p.Select == policies.SelectBest {
+		rp.RankBy = p.RankBy
+	}
+	for _, rule := range p.Rules {
+		rp.Rules = append(rp.Rules, ResultRule{
+			ID: rule.ID, Line: rule.Pos.Line, Column: rule.Pos.Column, Quantity: rule.Quantity.Name,
+			Query: p.Query(rule).String(), Bound: rule.Bound, BoundWords: rule.Bound.Words(),
+			Severity: rule.Severity, Description: rule.Description,
+		})
+	}
+	for _, w := range p.Waivers {
+		rp.Waivers = append(rp.Waivers, ResultWaiver{Rule: w.Rule, Challenger: w.Challenger.Text, Reason: w.Reason,
+			Approver: w.Approver, Expires: w.ExpiresText(), Active: w.Active(now)})
+	}
+	return rp
+}
+
+// riskTable computes the Table 3 view at the policy's loss weight.
+func (g *gateRun) riskTable() RiskTable {
+	w := g.tableLossWeight()
+	rt := RiskTable{LossWeight: w, Pool: "champion and challengers"}
+	m := g.risk(w)
+
+	var bca map[int]bcaOutcome
+	if g.needs[policies.AnalysisBCa] && g.unmet[policies.AnalysisBCa] == "" {
+		for _, q := range g.p.Queries() {
+			if q.Analysis() == policies.AnalysisBCa {
+				rt.BCaLevel = q.IntervalLevel(len(g.chals))
+				bca = g.bca(w, rt.BCaLevel)
+				break
+			}
+		}
+	}
+	var brisk *FitResult
+	if slices.Contains(g.p.BRiskWeights(), w) && g.unmet[policies.AnalysisBRisk] == "" {
+		if f := g.briskFit(w).res; f.Unavailable == "" {
+			brisk = f
+		}
+	}
+
+	for _, s := range append([]int{g.champ}, g.chals...) {
+		row := SystemRisk{Name: g.t.Systems[s], Role: roleChallenger, Mean: JSONFloat(scoredMean(g.t.Scores[s]))}
+		if s == g.champ {
+			row.Role = roleChampion
+		} else {
+			if o, err := g.pair(s).Outcomes(); err == nil {
+				row.Wins, row.Ties, row.Losses = &o.Wins, &o.Ties, &o.Losses
+			}
+			if v, err := g.descriptive(s, "mean_diff"); err == nil {
+				row.MeanDiff = jsonFloatPtr(v)
+			}
+			if m.errs[s] == nil {
+				row.URisk = jsonFloatPtr(m.urisk[s].Value)
+				row.TRisk = jsonFloatPtr(m.trisk[s].T)
+				row.TRiskP = jsonFloatPtr(m.trisk[s].P)
+			}
+			if b, ok := bca[s]; ok && b.err == nil {
+				row.BCa = &ResultInterval{Estimate: JSONFloat(b.r.Estimate), Lo: JSONFloat(b.r.BCa.Lo), Hi: JSONFloat(b.r.BCa.Hi), Level: b.r.BCa.Level}
+			}
+		}
+		if m.poolErr == nil {
+			row.ZRisk = jsonFloatPtr(m.zrisk[s])
+			row.GeoRisk = jsonFloatPtr(m.georisk[s])
+		}
+		if brisk != nil {
+			for _, e := range brisk.Systems {
+				if e.Name == row.Name {
+					row.BRisk = &ResultInterval{Estimate: e.Mean, Lo: e.Q2_5, Hi: e.Q97_5, Level: 0.95}
+				}
+			}
+		}
+		rt.Systems = append(rt.Systems, row)
+	}
+	if m.poolErr != nil {
+		g.warnings = append(g.warnings, "ZRisk and GeoRisk: "+m.poolErr.Error())
+	}
+	return rt
+}
+
+// analyses says, for every analysis a policy can ask for, whether it ran.
+func (g *gateRun) analyses() []ResultAnalysis {
+	var out []ResultAnalysis
+	for _, a := range []policies.Analysis{policies.AnalysisDescriptive, policies.AnalysisRisk, policies.AnalysisTests,
+		policies.AnalysisBCa, policies.AnalysisBayes, policies.AnalysisBRisk} {
+		ra := ResultAnalysis{Name: a, Needed: g.needs[a], Computed: g.ran[a]}
+		switch {
+		case g.needs[a] && g.unmet[a] != "":
+			ra.Reason = "its rules are inconclusive: data requirements not met: " + g.unmet[a]
+		case g.failed[a] != "":
+			ra.Reason = g.failed[a]
+		case !g.needs[a] && ra.Computed:
+			ra.Reason = "no rule uses it; computed for the risk table"
+		case !g.needs[a]:
+			ra.Reason = "no rule uses it"
+		}
+		out = append(out, ra)
+	}
+	return out
+}

@@ -1,0 +1,383 @@
+package gate
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/policies"
+)
+
+// runGate is riskgate gate: policy → inputs → roles → requirements →
+// analyses → decision → Result → reports → GitHub → exit status.
+func runGate(ctx context.Context, o *GateOptions, s *Streams) error {
+	now := time.Now
+	if o.now != nil {
+		now = o.now
+	}
+	start := now()
+	if err := o.Publish.Check(); err != nil {
+		return err
+	}
+	if err := checkFormat(o.Format, gateFormats); err != nil {
+		return err
+	}
+	if o.Example && len(o.Input.Paths) > 0 {
+		return fmt.Errorf("--example gates the built-in pool; give INPUT files or --example, not both")
+	}
+	p, err := o.policy()
+	if err != nil {
+		return err
+	}
+
+	var (
+		t      *scores.Table
+		align  scores.Alignment
+		inputs []InputFile
+	)
+	if o.Example {
+		t = examplePool()
+	} else {
+		o.applyPolicyInputs(p)
+		var hashStdin func() InputFile
+		hashStdin = o.hashStdin()
+		if t, align, err = o.Input.Load(s.Err); err != nil {
+			return err
+		}
+		if inputs, err = o.inputFiles(hashStdin); err != nil {
+			return err
+		}
+	}
+	roles, err := p.Roles(t.Systems)
+	if err != nil {
+		return err
+	}
+	facts := policies.Facts{Topics: len(t.Topics), Artifacts: len(roles.Artifacts), TopicCoverage: topicCoverage(t, align)}
+
+	prog := newProgress(s.Err, o.Progress)
+	g := newGateRun(p, t, roles, p.CheckRequirements(facts), start, prog)
+	values := g.values()
+	d := p.Evaluate(policies.Evidence{Challengers: roles.Challengers, Values: values, Facts: facts, Now: start})
+	r := g.result(d, facts, align, o.Example)
+	prog.Done()
+
+	r.DryRun = o.DryRun
+	r.Warnings = append(p.Warnings(start), r.Warnings...)
+	r.Provenance.Inputs = inputs
+	r.Provenance.Command = o.replayCommand(p)
+	r.Provenance.StartedAt = start.UTC().Format(time.RFC3339)
+	r.Provenance.ElapsedMS = now().Sub(start).Milliseconds()
+	r.Provenance.Timings = g.timings
+
+	reports, err := renderReports(r)
+	if err != nil {
+		return err
+	}
+	var jsonPath, mdPath string
+	if o.Out != "" {
+		if err := os.MkdirAll(o.Out, 0o755); err != nil {
+			return err
+		}
+		for _, name := range reportFiles {
+			if err := writeFileAtomic(filepath.Join(o.Out, name), func(w io.Writer) error {
+				_, err := w.Write(reports[name])
+				return err
+			}); err != nil {
+				return err
+			}
+		}
+		jsonPath, mdPath = filepath.Join(o.Out, "result.json"), filepath.Join(o.Out, "report.md")
+	}
+	var out []byte
+	switch o.Format {
+	case "md":
+		out = reports["report.md"]
+	case "json":
+		out = reports["result.json"]
+	case "junit":
+		out = reports["junit.xml"]
+	default:
+		var b bytes.Buffer
+		writeTextReport(&b, r, useColor(s.Out))
+		out = b.Bytes()
+	}
+	if _, err := s.Out.Write(out); err != nil {
+		return err
+	}
+
+	rep := publishReport(r, string(reports["report.md"]))
+	rep.JSONPath, rep.MarkdownPath = jsonPath, mdPath
+	if err := o.Publish.Publish(ctx, rep, s); err != nil {
+		return err
+	}
+	if o.DryRun {
+		fmt.Fprintf(s.Err, "riskgate: dry run: the verdict would be %s (exit status %d); exiting 0\n", r.Verdict, r.ExitStatus)
+		return nil
+	}
+	if r.ExitStatus != ExitPass {
+		return &StatusError{Code: r.ExitStatus}
+	}
+	return nil
+}
+
+// reportFiles are the files --out DIR receives, in the order they are written.
+var reportFiles = []string{"result.json", "report.md", "junit.xml", "report.html"}
+
+// renderReports renders every report file of r.
+func renderReports(r *Result) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	for _, name := range reportFiles {
+		var b bytes.Buffer
+		var err error
+		switch name {
+		case "result.json":
+			err = writeResultJSON(&b, r)
+		case "report.md":
+			err = writeMarkdownReport(&b, r)
+		case "junit.xml":
+			err = writeJUnitReport(&b, r)
+		case "report.html":
+			err = writeHTMLReport(&b, r)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		out[name] = b.Bytes()
+	}
+	return out, nil
+}
+
+// verdictStatus maps a verdict to the exit status.
+func verdictStatus(v policies.Verdict) int {
+	switch v {
+	case policies.Fail:
+		return ExitFail
+	case policies.Inconclusive:
+		return ExitInconclusive
+	}
+	return ExitPass
+}
+
+// policy loads the policy (or the default) and applies the overrides.
+func (o *GateOptions) policy() (*policies.Policy, error) {
+	var p *policies.Policy
+	if o.PolicyPath == "" {
+		p = policies.Default()
+	} else {
+		var err error
+		if p, err = policies.Load(o.PolicyPath); err != nil {
+			return nil, err
+		}
+	}
+	if o.set["champion"] {
+		p.Champion, p.ChampionPos = o.Champion, policies.Pos{}
+	}
+	if o.set["challenger"] {
+		p.Challengers = nil
+		for _, c := range o.Challengers {
+			p.Challengers = append(p.Challengers, policies.Pattern{Text: c})
+		}
+	}
+	switch {
+	case o.set["loss-weight"] && o.set["alpha"]:
+		return nil, errors.New("give --loss-weight W or --alpha A (meaning W = 1 + A), not both")
+	case o.set["loss-weight"]:
+		p.LossWeight, p.FromAlpha = o.LossWeight, false
+	case o.set["alpha"]:
+		p.LossWeight, p.FromAlpha = 1+o.Alpha, true
+	}
+	if w := p.LossWeight; (o.set["loss-weight"] || o.set["alpha"]) && (!(w > 0) || math.IsInf(w, 0)) {
+		return nil, fmt.Errorf("loss weight %v: expected a positive number (losses count W times; W = 1 + α)", w)
+	}
+	if o.set["seed"] {
+		p.Seed = o.Seed
+	}
+	return p, nil
+}
+
+// applyPolicyInputs fills the inputs the command line leaves unset from the
+// policy's inputs: paths (relative to the policy's folder) when no INPUT is
+// given, and each input flag not given.
+func (o *GateOptions) applyPolicyInputs(p *policies.Policy) {
+	in := p.Inputs
+	if len(o.Input.Paths) == 0 {
+		o.Input.Paths = p.InputPaths()
+	}
+	if !o.set["input-format"] && in.Format != "" {
+		o.Input.Format = in.Format
+	}
+	if !o.set["qrels"] && in.Qrels != "" {
+		o.Input.Qrels = in.Qrels
+		if !filepath.IsAbs(in.Qrels) && p.File != "" && p.File != policies.StarterName {
+			o.Input.Qrels = filepath.Join(filepath.Dir(p.File), in.Qrels)
+		}
+	}
+	if !o.set["measure"] && in.Measure != "" {
+		o.Input.Measure = in.Measure
+	}
+	if !o.set["topics"] && in.Topics != "" {
+		o.Input.Topics = in.Topics
+	}
+}
+
+// hashStdin makes the loader's standard input feed a SHA-256 as it is read,
+// and returns what it read as an input file.
+func (o *GateOptions) hashStdin() func() InputFile {
+	if !slices.Contains(o.Input.Paths, "-") {
+		return nil
+	}
+	in := o.Input.Stdin
+	if in == nil {
+		in = os.Stdin
+	}
+	h := sha256.New()
+	n := &countWriter{w: h}
+	o.Input.Stdin = io.TeeReader(in, n)
+	return func() InputFile {
+		return InputFile{Role: "scores", Path: "-", SHA256: hex.EncodeToString(h.Sum(nil)), Bytes: n.n}
+	}
+}
+
+type countWriter struct {
+	w hash.Hash
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	c.n += int64(len(p))
+	return c.w.Write(p)
+}
+
+// inputFiles hashes the input files (and the qrels) for provenance.
+func (o *GateOptions) inputFiles(stdin func() InputFile) ([]InputFile, error) {
+	var out []InputFile
+	add := func(role, path string) error {
+		if path == "-" {
+			out = append(out, stdin())
+			return nil
+		}
+		// Only a regular file can be read again: a named pipe (bash's
+		// <(command)) was consumed by the loader, and opening it again would
+		// wait for a writer that never comes. Its digest stays unknown.
+		if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
+			out = append(out, InputFile{Role: role, Path: path})
+			return nil
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		h := sha256.New()
+		n, err := io.Copy(h, f)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		out = append(out, InputFile{Role: role, Path: path, SHA256: hex.EncodeToString(h.Sum(nil)), Bytes: n})
+		return nil
+	}
+	for _, path := range o.Input.Paths {
+		if err := add("scores", path); err != nil {
+			return nil, err
+		}
+	}
+	if o.Input.Qrels != "" {
+		if err := add("qrels", o.Input.Qrels); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// topicCoverage is the share of the inputs' topics that every system scored:
+// those kept by --topics intersect, or, with zero or keep, those with no
+// filled or missing cell.
+func topicCoverage(t *scores.Table, a scores.Alignment) float64 {
+	all := len(t.Topics) + len(a.DroppedTopics)
+	if all == 0 {
+		return math.NaN()
+	}
+	filled := map[string]bool{}
+	for _, c := range a.FilledCells {
+		filled[c.Topic] = true
+	}
+	covered := 0
+	for j, topic := range t.Topics {
+		if filled[topic] {
+			continue
+		}
+		complete := true
+		for _, row := range t.Scores {
+			if math.IsNaN(row[j]) {
+				complete = false
+				break
+			}
+		}
+		if complete {
+			covered++
+		}
+	}
+	return float64(covered) / float64(all)
+}
+
+// replayCommand is the one-line command that replays the run: the policy,
+// the overrides and inputs as given, and the seed.
+func (o *GateOptions) replayCommand(p *policies.Policy) string {
+	args := []string{"riskgate", "gate"}
+	if o.PolicyPath != "" {
+		args = append(args, "--policy", o.PolicyPath)
+	}
+	if o.Example {
+		args = append(args, "--example")
+	}
+	if o.set["champion"] {
+		args = append(args, "--champion", o.Champion)
+	}
+	if o.set["challenger"] {
+		for _, c := range o.Challengers {
+			args = append(args, "--challenger", c)
+		}
+	}
+	if o.set["loss-weight"] || o.set["alpha"] {
+		args = append(args, "--loss-weight", fmtG(p.LossWeight))
+	}
+	args = append(args, "--seed", fmt.Sprint(p.Seed))
+	if !o.Example {
+		for _, f := range []struct{ flag, value, def string }{
+			{"--input-format", o.Input.Format, string(scores.Auto)}, {"--qrels", o.Input.Qrels, ""},
+			{"--measure", o.Input.Measure, ""}, {"--topics", o.Input.Topics, string(scores.Intersect)},
+		} {
+			if f.value != f.def {
+				args = append(args, f.flag, f.value)
+			}
+		}
+		args = append(args, o.Input.Paths...)
+	}
+	for i, a := range args {
+		args[i] = shellQuote(a)
+	}
+	return strings.Join(args, " ")
+}
+
+var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_./:=,+@%-]+$`)
+
+// shellQuote quotes s for a POSIX shell, only when it needs it.
+func shellQuote(s string) string {
+	if shellSafe.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,0 +1,349 @@
+package gate
+
+import (
+	"bytes"
+	"fmt"
+	"html"
+	"html/template"
+	"image/color"
+	"math"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// The building blocks of the HTML report's SVG plots, drawn with
+// gonum.org/v1/plot and its SVG backend (vg/vgsvg). Each plot becomes an
+// inline <svg> element: vgsvg escapes every string it draws with
+// html.EscapeString, and renderSVG replaces its XML prologue and root tag
+// with a tag of ours, so the page embeds nothing but markup gonum/plot drew.
+// The plotters below draw what the report's figures share: intervals with a
+// centre dot (forest plots), observed points, shaded bands and reference
+// lines.
+
+// Colours of the plots; the page's CSS repeats them for its legends.
+var (
+	colChampion   = color.RGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff}  // blue
+	colChallenger = color.RGBA{R: 0xd9, G: 0x5f, B: 0x02, A: 0xff}  // orange
+	colArtifact   = color.RGBA{R: 0xa0, G: 0xa0, B: 0xa0, A: 0xff}  // grey
+	colAggregate  = color.RGBA{R: 0x60, G: 0x60, B: 0x60, A: 0xff}  // dark grey: a summary of many artifacts
+	colAtRisk     = color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff}  // red
+	colAtRiskBand = color.NRGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0x38} // translucent red
+	colReference  = color.RGBA{R: 0x70, G: 0x70, B: 0x70, A: 0xff}
+)
+
+// fitColors colour the fits of a run in the loss-weight and density plots:
+// the raw fit (w = 1) first, then the risk-adjusted fits in increasing w
+// (Dark2 of ColorBrewer; a seventh fit reuses the palette).
+var fitColors = []color.RGBA{
+	{R: 0x33, G: 0x33, B: 0x33, A: 0xff},
+	{R: 0x1b, G: 0x9e, B: 0x77, A: 0xff},
+	{R: 0xd9, G: 0x5f, B: 0x02, A: 0xff},
+	{R: 0x75, G: 0x70, B: 0xb3, A: 0xff},
+	{R: 0xe7, G: 0x29, B: 0x8a, A: 0xff},
+	{R: 0x66, G: 0xa6, B: 0x1e, A: 0xff},
+	{R: 0xe6, G: 0xab, B: 0x02, A: 0xff},
+}
+
+func fitColor(k int) color.RGBA { return fitColors[k%len(fitColors)] }
+
+// cssColor is c as a CSS hex colour, for the page's legends.
+func cssColor(c color.RGBA) string { return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B) }
+
+// Sizes of the plots, in points (1/72 in); the page scales them to its width.
+const (
+	plotWidth     = 960
+	plotRowHeight = 17 // per row of a forest plot
+	plotMargin    = 76 // axes, ticks and padding of a forest plot
+)
+
+// plotFont is the font of every text of the plots. Its family is
+// metric-compatible with Arial and Helvetica, which the page names as
+// fallbacks for machines without it.
+func plotFont(size vg.Length) font.Font {
+	return font.Font{Typeface: "Liberation", Variant: "Sans", Size: size}
+}
+
+// svgFontFallback replaces the font family vgsvg writes for plotFont.
+const (
+	svgFontFamily   = "font-family:Liberation Sans;"
+	svgFontFallback = "font-family:Liberation Sans,Arial,Helvetica,sans-serif;"
+)
+
+// newPlot returns a plot with the report's fonts and no title (figures
+// carry their titles and legends in HTML).
+func newPlot() *plot.Plot {
+	p := plot.New()
+	p.Title.TextStyle.Font = plotFont(12)
+	p.X.Label.TextStyle.Font = plotFont(12)
+	p.Y.Label.TextStyle.Font = plotFont(12)
+	p.X.Tick.Label.Font = plotFont(11)
+	p.Y.Tick.Label.Font = plotFont(11)
+	p.Legend.TextStyle.Font = plotFont(10)
+	p.X.Tick.Marker, p.Y.Tick.Marker = cleanTicks{}, cleanTicks{}
+	return p
+}
+
+// plotLabel prepares a run or topic name for a plot: control characters
+// become U+FFFD and the name is cut to n runes. vgsvg escapes it.
+func plotLabel(s string, n int) string { return clipRunes(plainName(s), n) }
+
+// renderSVG draws p on a w × h canvas and returns it as an inline <svg>
+// element whose aria-label is label. A plot that cannot be drawn (gonum/plot
+// panics on some degenerate inputs) is an error, which the report prints in
+// place of the plot.
+func renderSVG(p *plot.Plot, w, h vg.Length, label string) (svg template.HTML, err error) {
+	defer func() {
+		if e := recover(); e != nil {
+			svg, err = "", fmt.Errorf("the plot could not be drawn: %v", e)
+		}
+	}()
+	c := vgsvg.New(w, h)
+	p.Draw(draw.New(c))
+	var b bytes.Buffer
+	if _, err := c.WriteTo(&b); err != nil {
+		return "", err
+	}
+	return inlineSVG(b.String(), float64(w.Points()), float64(h.Points()), label)
+}
+
+// inlineSVG turns a document written by vgsvg into an element for an HTML
+// page: the XML prologue and the root tag (with its XML namespaces, which
+// HTML does not need) are replaced by a root tag of ours, and the font
+// family gets its fallbacks.
+func inlineSVG(doc string, w, h float64, label string) (template.HTML, error) {
+	i := strings.Index(doc, "<svg")
+	if i < 0 {
+		return "", fmt.Errorf("the plot could not be drawn: no <svg> element")
+	}
+	j := strings.IndexByte(doc[i:], '>')
+	if j < 0 {
+		return "", fmt.Errorf("the plot could not be drawn: unterminated <svg> tag")
+	}
+	body := strings.ReplaceAll(doc[i+j+1:], svgFontFamily, svgFontFallback)
+	ws, hs := strconv.FormatFloat(w, 'f', -1, 64), strconv.FormatFloat(h, 'f', -1, 64)
+	root := `<svg class="plot" viewBox="0 0 ` + ws + " " + hs + `" width="` + ws + `" height="` + hs +
+		`" role="img" aria-label="` + html.EscapeString(label) + `">`
+	return template.HTML(root + body), nil
+}
+
+// finite reports whether x is a number other than ±Inf.
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// valueRange is the smallest interval holding every finite value, or (NaN,
+// NaN) when there is none.
+type valueRange struct{ lo, hi float64 }
+
+func newRange() valueRange { return valueRange{math.NaN(), math.NaN()} }
+
+func (r *valueRange) add(xs ...float64) {
+	for _, x := range xs {
+		if !finite(x) {
+			continue
+		}
+		if math.IsNaN(r.lo) || x < r.lo {
+			r.lo = x
+		}
+		if math.IsNaN(r.hi) || x > r.hi {
+			r.hi = x
+		}
+	}
+}
+
+func (r valueRange) empty() bool { return math.IsNaN(r.lo) }
+
+// padded widens the range by share of its width on each side (by share of
+// its magnitude, or share, when it is a single point).
+func (r valueRange) padded(share float64) (lo, hi float64) {
+	w := r.hi - r.lo
+	if w == 0 {
+		w = math.Max(math.Abs(r.lo), 1)
+	}
+	return r.lo - share*w, r.hi + share*w
+}
+
+// intervalItem is one interval of a forest plot: a thin line over the outer
+// interval [Lo, Hi], a thick line over the inner one [Lo50, Hi50] and a dot
+// at Mid, at position At of the categorical axis. NaN ends or centres are
+// not drawn.
+type intervalItem struct {
+	At         float64
+	Lo, Hi     float64
+	Lo50, Hi50 float64
+	Mid        float64
+	Color      color.Color
+}
+
+// intervals draws intervalItems, along x at height At (Vertical false: a
+// forest plot) or along y at abscissa At (Vertical true: the topic plots).
+type intervals struct {
+	Items    []intervalItem
+	Vertical bool
+	Width    vg.Length // of the outer line; the inner one is 2.5 times as wide
+	Radius   vg.Length // of the dot
+}
+
+func (iv *intervals) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	pt := func(at, v float64) vg.Point {
+		if iv.Vertical {
+			return vg.Point{X: trX(at), Y: trY(v)}
+		}
+		return vg.Point{X: trX(v), Y: trY(at)}
+	}
+	for _, it := range iv.Items {
+		if finite(it.Lo) && finite(it.Hi) {
+			a, b := pt(it.At, it.Lo), pt(it.At, it.Hi)
+			c.StrokeLines(draw.LineStyle{Color: it.Color, Width: iv.Width}, c.ClipLinesXY([]vg.Point{a, b})...)
+		}
+		if finite(it.Lo50) && finite(it.Hi50) {
+			a, b := pt(it.At, it.Lo50), pt(it.At, it.Hi50)
+			c.StrokeLines(draw.LineStyle{Color: it.Color, Width: 2.5 * iv.Width}, c.ClipLinesXY([]vg.Point{a, b})...)
+		}
+		if finite(it.Mid) {
+			c.DrawGlyph(draw.GlyphStyle{Color: it.Color, Radius: iv.Radius, Shape: draw.CircleGlyph{}}, pt(it.At, it.Mid))
+		}
+	}
+}
+
+// points draws a glyph at each (X, Y) with a finite Y.
+type points struct {
+	X, Y   []float64
+	Color  color.Color
+	Radius vg.Length
+	Shape  draw.GlyphDrawer
+}
+
+func (ps *points) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	sty := draw.GlyphStyle{Color: ps.Color, Radius: ps.Radius, Shape: ps.Shape}
+	for i := range ps.X {
+		if finite(ps.X[i]) && finite(ps.Y[i]) {
+			c.DrawGlyph(sty, vg.Point{X: trX(ps.X[i]), Y: trY(ps.Y[i])})
+		}
+	}
+}
+
+// bands shades the full height of the data area over [x − Half, x + Half]
+// for each x of At.
+type bands struct {
+	At    []float64
+	Half  float64
+	Color color.Color
+}
+
+func (bs *bands) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, _ := p.Transforms(&c)
+	for _, x := range bs.At {
+		x0, x1 := trX(x-bs.Half), trX(x+bs.Half)
+		c.FillPolygon(bs.Color, c.ClipPolygonX([]vg.Point{
+			{X: x0, Y: c.Min.Y}, {X: x1, Y: c.Min.Y}, {X: x1, Y: c.Max.Y}, {X: x0, Y: c.Max.Y},
+		}))
+	}
+}
+
+// refLine is a reference line across the data area: vertical at X = At
+// (Vertical true) or horizontal at Y = At.
+type refLine struct {
+	At       float64
+	Vertical bool
+	Style    draw.LineStyle
+}
+
+func (l *refLine) Plot(c draw.Canvas, p *plot.Plot) {
+	if !finite(l.At) {
+		return
+	}
+	trX, trY := p.Transforms(&c)
+	var a, b vg.Point
+	if l.Vertical {
+		a, b = vg.Point{X: trX(l.At), Y: c.Min.Y}, vg.Point{X: trX(l.At), Y: c.Max.Y}
+	} else {
+		a, b = vg.Point{X: c.Min.X, Y: trY(l.At)}, vg.Point{X: c.Max.X, Y: trY(l.At)}
+	}
+	c.StrokeLines(l.Style, c.ClipLinesXY([]vg.Point{a, b})...)
+}
+
+// curve is a polyline through (X, Y); a non-finite point breaks it.
+type curve struct {
+	X, Y  []float64
+	Style draw.LineStyle
+}
+
+func (cv *curve) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	var lines [][]vg.Point
+	var cur []vg.Point
+	for i := range cv.X {
+		if !finite(cv.X[i]) || !finite(cv.Y[i]) {
+			if len(cur) > 1 {
+				lines = append(lines, cur)
+			}
+			cur = nil
+			continue
+		}
+		cur = append(cur, vg.Point{X: trX(cv.X[i]), Y: trY(cv.Y[i])})
+	}
+	if len(cur) > 1 {
+		lines = append(lines, cur)
+	}
+	c.StrokeLines(cv.Style, c.ClipLinesXY(lines...)...)
+}
+
+// dashed is the line style of reference lines.
+func dashed(c color.Color) draw.LineStyle {
+	return draw.LineStyle{Color: c, Width: vg.Points(0.75), Dashes: []vg.Length{vg.Points(3), vg.Points(3)}}
+}
+
+// cleanTicks are gonum/plot's default ticks with their labels in the
+// shortest form ("25", not "25.00").
+type cleanTicks struct{}
+
+func (cleanTicks) Ticks(lo, hi float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i, t := range ticks {
+		if t.Label != "" {
+			v := t.Value
+			if v == 0 {
+				v = 0 // no "-0"
+			}
+			ticks[i].Label = strconv.FormatFloat(v, 'g', 10, 64)
+		}
+	}
+	return ticks
+}
+
+// nominalTicks labels the integer positions 0, 1, … of a categorical axis
+// with names; no tick marks.
+func nominalTicks(names []string) plot.ConstantTicks {
+	ticks := make([]plot.Tick, len(names))
+	for i, n := range names {
+		ticks[i] = plot.Tick{Value: float64(i), Label: n}
+	}
+	return plot.ConstantTicks(ticks)
+}
+
+// spread returns k indices of 0 … n−1 spread evenly, the first and the
+// last included, in increasing order; all n when n ≤ k.
+func spread(n, k int) []int {
+	if n <= k {
+		out := make([]int, n)
+		for i := range out {
+			out[i] = i
+		}
+		return out
+	}
+	if k < 2 {
+		return []int{0}
+	}
+	out := make([]int, k)
+	for i := range k {
+		out[i] = int(math.Round(float64(i) * float64(n-1) / float64(k-1)))
+	}
+	return out
+}

@@ -1,0 +1,591 @@
+package gate
+
+import (
+	"cmp"
+	"fmt"
+	"image/color"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/riskgate/riskgate/bayes"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// The figures of the HTML report, after Benham et al. (SIGIR 2020): the
+// system-effect forest plot and the topic-effect intervals (their Figure 4),
+// system effects against the loss weight (Figure 7), per-topic predictive
+// intervals of the champion and a challenger (Figure 8), and the posterior
+// densities of a challenger's difference to the champion at each loss weight
+// (Figure 6). Each function returns an htmlFigure: the plot, or in its place
+// one sentence saying why there is none.
+
+// Caps on what one plot draws; what is left out is summarised and said in
+// the figure's notes, never dropped silently.
+const (
+	maxForestArtifacts  = 60  // artifacts drawn one by one in the forest plot
+	maxTopicIntervals   = 400 // topics in the topic-effect plot
+	maxPredictiveTopics = 300 // topics in a predictive plot (topics at risk always kept)
+	maxTopicLabels      = 120 // topic names written under a topic axis
+	maxPlotLabel        = 36  // runes of a name in a plot
+)
+
+// systemForest is the forest plot of the system effects S_s of fit f
+// (Figure 4, top): 95% and 50% credible intervals and the posterior mean,
+// the champion first, then the challengers in data order, then the
+// artifacts best first. Beyond maxForestArtifacts artifacts, artifacts
+// evenly spread by rank are drawn and one more row summarises the posterior
+// means of all of them; the champion and every challenger are always drawn.
+func systemForest(f *FitResult) htmlFigure {
+	fig := htmlFigure{ID: "fig-systems", Title: "System effects",
+		Legend: []htmlKey{{"k-champion", "champion"}, {"k-challenger", "challenger"}, {"k-artifact", "artifact"}}}
+	if msg := fitMissing(f, "system effects"); msg != "" {
+		fig.Missing = msg
+		return fig
+	}
+	rows, artifacts, drawn := forestRows(f.Systems)
+	if drawn < artifacts {
+		fig.Notes = append(fig.Notes, fmt.Sprintf("%d artifacts: %d of them are drawn, evenly spread by rank of the posterior mean (#1 is the best), and the last row shows the spread of all their posterior means (range, quartiles, median); result.json has every one.",
+			artifacts, drawn))
+		fig.Legend = append(fig.Legend, htmlKey{"k-aggregate", "all artifacts"})
+	}
+	champMean := math.NaN()
+	for _, e := range f.Systems {
+		if e.Role == roleChampion {
+			champMean = float64(e.Mean)
+		}
+	}
+
+	n := len(rows)
+	labels := make([]string, n)
+	iv := &intervals{Width: vg.Points(1.2), Radius: vg.Points(2.6)}
+	xr := newRange()
+	for i, r := range rows {
+		y := float64(n - 1 - i) // the first row at the top
+		labels[n-1-i] = r.label
+		r.item.At = y
+		iv.Items = append(iv.Items, r.item)
+		xr.add(r.item.Lo, r.item.Hi, r.item.Mid)
+	}
+	if xr.empty() {
+		fig.Missing = "No system effect of this fit is a finite number."
+		return fig
+	}
+	xr.add(0)
+	p := newPlot()
+	p.X.Min, p.X.Max = xr.padded(0.04)
+	p.Y.Min, p.Y.Max = -0.7, float64(n)-0.3
+	p.Y.Tick.Marker = nominalTicks(labels)
+	p.Y.Tick.Length, p.Y.Width = 0, 0
+	p.X.Label.Text = "system effect (higher is better): posterior mean, 50% and 95% credible intervals"
+	p.Add(&refLine{At: 0, Vertical: true, Style: dashed(colArtifact)})
+	if finite(champMean) {
+		p.Add(&refLine{At: champMean, Vertical: true, Style: dashed(colChampion)})
+	}
+	p.Add(iv)
+	if !f.Converged {
+		fig.Notes = append(fig.Notes, "This fit did not converge (see Diagnostics): the rules that use it are inconclusive.")
+	}
+	fig.render(p, plotWidth, vg.Length(plotMargin+plotRowHeight*n), "Forest plot of the system effects with 95% credible intervals")
+	fig.Caption = "Posterior system effects S_s of the hierarchical model on the raw scores (Benham et al., Figure 4, top): dot the posterior mean, thick line the 50% and thin line the 95% credible interval. The dashed blue line is the champion's mean; the grey one is zero, the average system."
+	return fig
+}
+
+// forestRow is one row of the forest plot.
+type forestRow struct {
+	label string
+	item  intervalItem
+}
+
+// forestRows are the rows of the forest plot of the system effects, top to
+// bottom: the champion, the challengers in data order, then the artifacts
+// best first — all of them, or beyond maxForestArtifacts that many evenly
+// spread by rank (labelled with their rank) and a last row summarising the
+// posterior means of all of them. It also returns how many artifacts there
+// are and how many are drawn one by one.
+func forestRows(systems []Effect) (rows []forestRow, artifacts, drawn int) {
+	effectItem := func(e Effect, c color.RGBA) intervalItem {
+		return intervalItem{Lo: float64(e.Q2_5), Hi: float64(e.Q97_5), Lo50: float64(e.Q25), Hi50: float64(e.Q75), Mid: float64(e.Mean), Color: c}
+	}
+	var chals []forestRow
+	var arts []Effect
+	for _, e := range systems {
+		switch e.Role {
+		case roleChampion:
+			rows = append(rows, forestRow{plotLabel(e.Name, maxPlotLabel) + " (champion)", effectItem(e, colChampion)})
+		case roleChallenger:
+			chals = append(chals, forestRow{plotLabel(e.Name, maxPlotLabel), effectItem(e, colChallenger)})
+		default:
+			arts = append(arts, e)
+		}
+	}
+	rows = append(rows, chals...)
+	// Best first; ties keep data order.
+	slices.SortStableFunc(arts, func(a, b Effect) int { return cmpDesc(float64(a.Mean), float64(b.Mean)) })
+	keep := spread(len(arts), maxForestArtifacts)
+	sampled := len(keep) < len(arts)
+	for _, i := range keep {
+		label := plotLabel(arts[i].Name, maxPlotLabel)
+		if sampled {
+			label = fmt.Sprintf("#%d %s", i+1, label)
+		}
+		rows = append(rows, forestRow{label, effectItem(arts[i], colArtifact)})
+	}
+	if sampled {
+		var means []float64
+		for _, e := range arts {
+			if finite(float64(e.Mean)) {
+				means = append(means, float64(e.Mean))
+			}
+		}
+		slices.Sort(means)
+		q := func(p float64) float64 { return bayes.QuantileSorted(means, p) }
+		summary := intervalItem{Lo: math.NaN(), Hi: math.NaN(), Lo50: math.NaN(), Hi50: math.NaN(), Mid: math.NaN(), Color: colAggregate}
+		if len(means) > 0 {
+			summary = intervalItem{Lo: means[0], Hi: means[len(means)-1], Lo50: q(0.25), Hi50: q(0.75), Mid: q(0.5), Color: colAggregate}
+		}
+		rows = append(rows, forestRow{fmt.Sprintf("all %d artifacts (means)", len(arts)), summary})
+	}
+	return rows, len(arts), len(keep)
+}
+
+// topicIntervals plots the topic effects T_t of fit f with their 95% and
+// 50% credible intervals, topics ordered from hardest to easiest (Figure 4,
+// bottom). Beyond maxTopicIntervals topics, topics evenly spread by rank are
+// drawn.
+func topicIntervals(f *FitResult) htmlFigure {
+	fig := htmlFigure{ID: "fig-topics", Title: "Topic effects"}
+	if msg := fitMissing(f, "topic effects"); msg != "" {
+		fig.Missing = msg
+		return fig
+	}
+	if len(f.Topics) == 0 {
+		fig.Missing = "The fit has no topic effects."
+		return fig
+	}
+	topics := slices.Clone(f.Topics)
+	slices.SortStableFunc(topics, func(a, b Effect) int { return cmpAsc(float64(a.Mean), float64(b.Mean)) })
+	keep := spread(len(topics), maxTopicIntervals)
+	if len(keep) < len(topics) {
+		fig.Notes = append(fig.Notes, fmt.Sprintf("%d topics: %d of them are drawn, evenly spread by rank of the posterior mean; result.json has every one.", len(topics), len(keep)))
+	}
+	iv := &intervals{Vertical: true, Width: vg.Points(0.9), Radius: vg.Points(1.6)}
+	yr := newRange()
+	names := make([]string, len(keep))
+	for x, i := range keep {
+		e := topics[i]
+		iv.Items = append(iv.Items, intervalItem{At: float64(x), Lo: float64(e.Q2_5), Hi: float64(e.Q97_5),
+			Lo50: float64(e.Q25), Hi50: float64(e.Q75), Mid: float64(e.Mean), Color: colChampion})
+		yr.add(float64(e.Q2_5), float64(e.Q97_5), float64(e.Mean))
+		names[x] = plotLabel(e.Name, 20)
+	}
+	if yr.empty() {
+		fig.Missing = "No topic effect of this fit is a finite number."
+		return fig
+	}
+	yr.add(0)
+	p := newPlot()
+	p.X.Min, p.X.Max = -0.7, float64(len(keep))-0.3
+	p.Y.Min, p.Y.Max = yr.padded(0.04)
+	p.Y.Label.Text = "topic effect (higher is easier)"
+	h := vg.Length(260)
+	if len(keep) <= maxTopicLabels {
+		topicAxis(p, names)
+		p.X.Label.Text = "topics, hardest to easiest"
+		h += vg.Length(6 * longestRunes(names))
+	} else {
+		p.X.Label.Text = "topics by rank of the posterior mean, hardest to easiest"
+		p.X.Tick.Marker = rankTicks{}
+	}
+	p.Add(&refLine{At: 0, Style: dashed(colArtifact)})
+	p.Add(iv)
+	w := topicPlotWidth(len(keep), 12)
+	fig.render(p, w, h, "Topic effects with 95% credible intervals")
+	fig.Wide = w > plotWidth
+	fig.Caption = "Posterior topic effects T_t (Benham et al., Figure 4, bottom): dot the posterior mean, thick line the 50% and thin line the 95% credible interval; low effects are hard topics, on which every system scores low."
+	return fig
+}
+
+// riskByLossWeight plots the system effects of the champion and the
+// challengers with their credible intervals in each fit of the run: the raw
+// fit (w = 1) and the risk-adjusted fit at each loss weight (Figure 7). It
+// needs at least one risk-adjusted fit.
+func riskByLossWeight(r *Result, fits []labelledFit) htmlFigure {
+	fig := htmlFigure{ID: "fig-loss-weight", Title: "System effects at each loss weight"}
+	risk := 0
+	for _, lf := range fits {
+		if lf.fit.Pool == PoolRiskAdjusted {
+			risk++
+		}
+	}
+	if risk == 0 {
+		fig.Missing = noRiskFitReason(r)
+		return fig
+	}
+	systems := append([]string{r.Data.Champion}, r.Data.Challengers...)
+	K := len(fits)
+	step := math.Min(0.8/float64(K), 0.3)
+	iv := &intervals{Width: vg.Points(1), Radius: vg.Points(2)}
+	xr := newRange()
+	labels := make([]string, len(systems))
+	n := len(systems)
+	for i, s := range systems {
+		y := float64(n - 1 - i)
+		labels[n-1-i] = plotLabel(s, maxPlotLabel)
+		if i == 0 {
+			labels[n-1-i] += " (champion)"
+		}
+		for k, lf := range fits {
+			e, ok := systemEffect(lf.fit, s)
+			if !ok {
+				continue
+			}
+			// The first fit at the top of the row.
+			at := y + (float64(K-1)/2-float64(k))*step
+			iv.Items = append(iv.Items, intervalItem{At: at, Lo: float64(e.Q2_5), Hi: float64(e.Q97_5),
+				Lo50: float64(e.Q25), Hi50: float64(e.Q75), Mid: float64(e.Mean), Color: fitColor(lf.color)})
+			xr.add(float64(e.Q2_5), float64(e.Q97_5), float64(e.Mean))
+		}
+	}
+	if xr.empty() {
+		fig.Missing = "No system effect of these fits is a finite number."
+		return fig
+	}
+	for _, lf := range fits {
+		fig.Legend = append(fig.Legend, htmlKey{fmt.Sprintf("k-fit%d", lf.color%len(fitColors)), lf.label})
+	}
+	xr.add(0)
+	p := newPlot()
+	p.X.Min, p.X.Max = xr.padded(0.04)
+	p.Y.Min, p.Y.Max = -0.6, float64(n)-0.4
+	p.Y.Tick.Marker = nominalTicks(labels)
+	p.Y.Tick.Length, p.Y.Width = 0, 0
+	p.X.Label.Text = "system effect (higher is better; BRisk⁻ is its negation): mean, 50% and 95% credible intervals"
+	p.Add(&refLine{At: 0, Vertical: true, Style: dashed(colArtifact)})
+	for i := 1; i < n; i++ {
+		p.Add(&refLine{At: float64(i) - 0.5, Style: draw.LineStyle{Color: color.RGBA{R: 0xe0, G: 0xe0, B: 0xe0, A: 0xff}, Width: vg.Points(0.5)}})
+	}
+	p.Add(iv)
+	rowH := 8 + 9*K
+	fig.render(p, plotWidth, vg.Length(plotMargin+rowH*n), "System effects with 95% credible intervals at each loss weight")
+	fig.Caption = "System effects of the champion and the challengers in the hierarchical model fitted to the raw scores (w = 1) and to the risk-adjusted pool at each loss weight w of the run (Benham et al., Figure 7, drawn reward-positive: rightward is better). In the risk-adjusted pool the champion keeps its scores and every other system scores champion + d, losses in d counted w times; a challenger that falls behind the champion as w grows is riskier than its average suggests."
+	return fig
+}
+
+// densityPlot draws, for one challenger, the posterior density of δ =
+// S_challenger − S_champion in each fit that compared it (Figure 6): the raw
+// fit and the risk-adjusted fit at each loss weight.
+func densityPlot(challenger string, index int, fits []labelledFit) htmlFigure {
+	fig := htmlFigure{ID: fmt.Sprintf("fig-density-%d", index), Title: "δ of " + plainName(challenger)}
+	p := newPlot()
+	xr, yr := newRange(), newRange()
+	drawn := 0
+	for _, lf := range fits {
+		c, ok := comparison(lf.fit, challenger)
+		if !ok || len(c.Density.X) < 2 || len(c.Density.X) != len(c.Density.Y) {
+			continue
+		}
+		cv := &curve{Style: draw.LineStyle{Color: fitColor(lf.color), Width: vg.Points(1.5)}}
+		for i := range c.Density.X {
+			x, y := float64(c.Density.X[i]), float64(c.Density.Y[i])
+			cv.X, cv.Y = append(cv.X, x), append(cv.Y, y)
+			xr.add(x)
+			yr.add(y)
+		}
+		p.Add(cv)
+		fig.Legend = append(fig.Legend, htmlKey{fmt.Sprintf("k-fit%d", lf.color%len(fitColors)), lf.label})
+		drawn++
+	}
+	if drawn == 0 || xr.empty() || yr.empty() {
+		fig.Missing = "No fit has a posterior density of this challenger's difference to the champion."
+		fig.Legend = nil
+		return fig
+	}
+	xr.add(0)
+	yr.add(0)
+	p.Add(&refLine{At: 0, Vertical: true, Style: dashed(colReference)})
+	p.X.Min, p.X.Max = xr.padded(0.03)
+	p.Y.Min = 0
+	_, p.Y.Max = yr.padded(0.05)
+	p.X.Label.Text = "δ = S(challenger) − S(champion)"
+	p.Y.Label.Text = "posterior density"
+	fig.render(p, 480, 290, "Posterior densities of the challenger's difference to the champion")
+	return fig
+}
+
+// predictivePlot draws, for one challenger, the 95% posterior predictive
+// interval of every topic's score for the champion and for the challenger,
+// their observed scores, and the challenger's topics at risk (Figure 8).
+// In the risk-adjusted pool the challenger's scores are risk-adjusted
+// (champion + d with losses counted w times).
+func predictivePlot(challenger string, index int, lf labelledFit, champion string) htmlFigure {
+	fig := htmlFigure{ID: fmt.Sprintf("fig-predictive-%d", index), Title: plainName(challenger) + " against the champion, per topic (" + lf.label + ")",
+		Legend: []htmlKey{{"k-champion", "champion"}, {"k-challenger", "challenger"}}}
+	f := lf.fit
+	champ := map[string]Prediction{}
+	var order []Prediction
+	for _, pr := range f.Predictive {
+		if pr.System == champion {
+			champ[pr.Topic] = pr
+			order = append(order, pr)
+		}
+	}
+	chal := map[string]Prediction{}
+	for _, pr := range f.Predictive {
+		if pr.System == challenger {
+			chal[pr.Topic] = pr
+		}
+	}
+	if len(order) == 0 || len(chal) == 0 {
+		fig.Missing = "The fit has no predictive intervals of this challenger and the champion."
+		fig.Legend = nil
+		return fig
+	}
+	atRisk := map[string]TopicAtRisk{}
+	if tr, ok := topicsAtRisk(f, challenger); ok {
+		for _, t := range tr.Topics {
+			atRisk[t.Topic] = t
+		}
+		fig.Legend = append(fig.Legend, htmlKey{"k-at-risk", fmt.Sprintf("topic at risk (observed difference below its %s predictive interval)", pct(tr.Level))})
+		fig.AtRisk, fig.AtRiskKnown = tr.Topics, true
+	}
+	// Topics from the champion's lowest predicted score to its highest.
+	slices.SortStableFunc(order, func(a, b Prediction) int { return cmpAsc(float64(a.Mean), float64(b.Mean)) })
+	if len(order) > maxPredictiveTopics {
+		var risky, rest []Prediction
+		for _, pr := range order {
+			if _, ok := atRisk[pr.Topic]; ok {
+				risky = append(risky, pr)
+			} else {
+				rest = append(rest, pr)
+			}
+		}
+		// Every topic at risk (up to the cap), and others evenly spread.
+		var kept []Prediction
+		for _, i := range spread(len(risky), maxPredictiveTopics) {
+			kept = append(kept, risky[i])
+		}
+		for _, i := range spread(len(rest), max(maxPredictiveTopics-len(kept), 2)) {
+			kept = append(kept, rest[i])
+		}
+		slices.SortStableFunc(kept, func(a, b Prediction) int { return cmpAsc(float64(a.Mean), float64(b.Mean)) })
+		note := fmt.Sprintf("%d topics: %d of them are drawn, evenly spread by the champion's predicted score", len(order), len(kept))
+		switch nr := min(len(risky), maxPredictiveTopics); {
+		case nr == len(risky) && nr > 0:
+			note += fmt.Sprintf(", every topic at risk (%d) among them", nr)
+		case nr > 0:
+			note += fmt.Sprintf(", %d of the %d topics at risk among them", nr, len(risky))
+		}
+		fig.Notes = append(fig.Notes, note+"; result.json has every one.")
+		order = kept
+	}
+
+	const dodge = 0.18
+	ivChamp := &intervals{Vertical: true, Width: vg.Points(1.1)}
+	ivChal := &intervals{Vertical: true, Width: vg.Points(1.1)}
+	obsChamp := &points{Color: colChampion, Radius: vg.Points(2), Shape: draw.CircleGlyph{}}
+	obsChal := &points{Color: colChallenger, Radius: vg.Points(2), Shape: draw.CircleGlyph{}}
+	ring := &points{Color: colAtRisk, Radius: vg.Points(4), Shape: draw.RingGlyph{}}
+	band := &bands{Half: 0.5, Color: colAtRiskBand}
+	yr := newRange()
+	names := make([]string, len(order))
+	for x, cp := range order {
+		at := float64(x)
+		names[x] = plotLabel(cp.Topic, 20)
+		ivChamp.Items = append(ivChamp.Items, intervalItem{At: at - dodge, Lo: float64(cp.Lo), Hi: float64(cp.Hi),
+			Lo50: math.NaN(), Hi50: math.NaN(), Mid: math.NaN(), Color: colChampion})
+		obsChamp.X, obsChamp.Y = append(obsChamp.X, at-dodge), append(obsChamp.Y, float64(cp.Observed))
+		yr.add(float64(cp.Lo), float64(cp.Hi), float64(cp.Observed))
+		if cc, ok := chal[cp.Topic]; ok {
+			ivChal.Items = append(ivChal.Items, intervalItem{At: at + dodge, Lo: float64(cc.Lo), Hi: float64(cc.Hi),
+				Lo50: math.NaN(), Hi50: math.NaN(), Mid: math.NaN(), Color: colChallenger})
+			obsChal.X, obsChal.Y = append(obsChal.X, at+dodge), append(obsChal.Y, float64(cc.Observed))
+			yr.add(float64(cc.Lo), float64(cc.Hi), float64(cc.Observed))
+			if _, risky := atRisk[cp.Topic]; risky {
+				band.At = append(band.At, at)
+				ring.X, ring.Y = append(ring.X, at+dodge), append(ring.Y, float64(cc.Observed))
+			}
+		}
+	}
+	if yr.empty() {
+		fig.Missing = "No predictive interval of this challenger is a finite number."
+		fig.Legend = nil
+		return fig
+	}
+	p := newPlot()
+	p.X.Min, p.X.Max = -0.7, float64(len(order))-0.3
+	p.Y.Min, p.Y.Max = yr.padded(0.04)
+	p.Y.Label.Text = "score"
+	if f.Pool == PoolRiskAdjusted {
+		p.Y.Label.Text = "score (the challenger's risk-adjusted)"
+	}
+	h := vg.Length(280)
+	if len(order) <= maxTopicLabels {
+		topicAxis(p, names)
+		p.X.Label.Text = "topics, by the champion's predicted score"
+		h += vg.Length(6 * longestRunes(names))
+	} else {
+		p.X.Label.Text = "topics (rank by the champion's predicted score)"
+		p.X.Tick.Marker = rankTicks{}
+	}
+	p.Add(band, ivChamp, ivChal, obsChamp, obsChal, ring)
+	w := topicPlotWidth(len(order), 18)
+	fig.Wide = w > plotWidth
+	fig.render(p, w, h, "Per-topic 95% predictive intervals of the champion and the challenger with the observed scores")
+	return fig
+}
+
+// topicAxis labels a topic axis with the topic names, written upwards.
+func topicAxis(p *plot.Plot, names []string) {
+	p.X.Tick.Marker = nominalTicks(names)
+	p.X.Tick.Label.Rotation = math.Pi / 2
+	p.X.Tick.Label.XAlign = draw.XRight
+	p.X.Tick.Label.YAlign = draw.YCenter
+	p.X.Tick.Length = 2
+}
+
+// rankTicks labels a topic axis by rank (1-based) every 1, 2 or 5 × 10^k
+// topics, about eight labels in all.
+type rankTicks struct{}
+
+func (rankTicks) Ticks(lo, hi float64) []plot.Tick {
+	n := hi - lo
+	step := math.Pow(10, math.Floor(math.Log10(math.Max(n/8, 1))))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if n/(m*step) <= 10 {
+			step *= m
+			break
+		}
+	}
+	var out []plot.Tick
+	for rank := step; rank-1 <= hi; rank += step {
+		if rank-1 >= lo {
+			out = append(out, plot.Tick{Value: rank - 1, Label: strconv.FormatFloat(rank, 'f', -1, 64)})
+		}
+	}
+	return out
+}
+
+// topicPlotWidth is the width of a plot of n topics side by side: perTopic
+// points each when their names are written under the axis, else a fixed
+// width that shows the shape of the whole.
+func topicPlotWidth(n, perTopic int) vg.Length {
+	if n > maxTopicLabels {
+		return plotWidth
+	}
+	return vg.Length(max(plotWidth, 120+perTopic*n))
+}
+
+func longestRunes(names []string) int {
+	n := 0
+	for _, s := range names {
+		n = max(n, len([]rune(s)))
+	}
+	return n
+}
+
+// labelledFit is a fit with its name in the report and its colour index.
+type labelledFit struct {
+	fit   *FitResult
+	label string
+	color int
+}
+
+// drawableFits are the fits of r with effects to plot: the raw fit, then
+// the risk-adjusted fits in increasing loss weight. Colours follow the
+// position among all of r's fits, so that a fit keeps its colour from plot
+// to plot.
+func drawableFits(r *Result) []labelledFit {
+	var out []labelledFit
+	if r.Bayes != nil && r.Bayes.Unavailable == "" && len(r.Bayes.Systems) > 0 {
+		out = append(out, labelledFit{r.Bayes, "raw scores (w = 1)", 0})
+	}
+	for k, f := range r.BRisk {
+		if f == nil || f.Unavailable != "" || len(f.Systems) == 0 {
+			continue
+		}
+		label := "BRisk, w = " + fmtG(f.LossWeight)
+		if !f.Converged {
+			label += " (not converged)"
+		}
+		out = append(out, labelledFit{f, label, k + 1})
+	}
+	if len(out) > 0 && !out[0].fit.Converged && out[0].fit.Pool == PoolRaw {
+		out[0].label += " (not converged)"
+	}
+	return out
+}
+
+// noRiskFitReason says why a run has no risk-adjusted fit to plot.
+func noRiskFitReason(r *Result) string {
+	if len(r.BRisk) == 0 {
+		return "No risk-adjusted (BRisk) fit in this run: no rule of the policy uses a brisk.* or topics_at_risk quantity."
+	}
+	var why []string
+	for _, f := range r.BRisk {
+		if f != nil && f.Unavailable != "" {
+			why = append(why, fmt.Sprintf("at w = %s, %s", fmtG(f.LossWeight), strings.TrimSuffix(f.Unavailable, ".")))
+		}
+	}
+	if len(why) == 0 {
+		return "No risk-adjusted (BRisk) fit of this run has system effects to draw."
+	}
+	return "No risk-adjusted (BRisk) fit to draw: " + strings.Join(why, "; ") + "."
+}
+
+// fitMissing says why fit f has nothing to plot, or "".
+func fitMissing(f *FitResult, what string) string {
+	switch {
+	case f == nil:
+		return "No Bayesian fit in this run: no rule of the policy uses a bayes.*, rope.* or brisk.* quantity, so there are no " + what + " to draw."
+	case f.Unavailable != "":
+		return "No Bayesian fit: " + strings.TrimSuffix(f.Unavailable, ".") + "."
+	case len(f.Systems) == 0:
+		return "The fit has no " + what + "."
+	}
+	return ""
+}
+
+func systemEffect(f *FitResult, name string) (Effect, bool) {
+	for _, e := range f.Systems {
+		if e.Name == name {
+			return e, true
+		}
+	}
+	return Effect{}, false
+}
+
+func comparison(f *FitResult, challenger string) (Comparison, bool) {
+	for _, c := range f.Comparisons {
+		if c.Challenger == challenger {
+			return c, true
+		}
+	}
+	return Comparison{}, false
+}
+
+// topicsAtRisk returns a challenger's topics at risk in f, at the 95% level
+// when the fit has that level, else at the first level it has.
+func topicsAtRisk(f *FitResult, challenger string) (TopicsAtRisk, bool) {
+	var found []TopicsAtRisk
+	for _, tr := range f.TopicsAtRisk {
+		if tr.Challenger == challenger {
+			found = append(found, tr)
+		}
+	}
+	if len(found) == 0 {
+		return TopicsAtRisk{}, false
+	}
+	for _, tr := range found {
+		if tr.Level == 0.95 {
+			return tr, true
+		}
+	}
+	return found[0], true
+}
+
+func cmpAsc(a, b float64) int { return cmp.Compare(a, b) }

@@ -1,0 +1,869 @@
+package gate
+
+import (
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/riskgate/riskgate/policies"
+)
+
+// The HTML report (report.html): one self-contained page — inline CSS and
+// inline SVG, no script, no external reference — that works offline and as
+// a CI artifact. Its plots follow Benham et al. (SIGIR 2020): the
+// system-effect forest plot and the topic-effect intervals (Figure 4), risk
+// against the loss weight (Figure 7), per-topic predictive intervals
+// (Figure 8) and posterior densities of the differences to the champion
+// (Figure 6). Everything comes from the Result; the page is built as an
+// htmlPage of plain strings and rendered by html/template, which escapes
+// every name and sentence, while the plots' own text is escaped by vgsvg.
+// A Content-Security-Policy forbids the page any script or any load, so even
+// a mistake in escaping could not fetch or run anything.
+
+// htmlLimits cap the lists of the page; what is cut is said in a note.
+type htmlLimits struct {
+	ruleRows        int // rows of the rules table (whole challengers are kept)
+	riskRows        int // challengers in the risk table and the comparisons
+	challengerPlots int // challengers given a predictive and a density plot
+	topicsAtRisk    int // rows of a challenger's topics-at-risk table
+	lines           int // notes, warnings, inputs
+}
+
+var htmlDefaultLimits = htmlLimits{ruleRows: 2000, riskRows: 500, challengerPlots: 12, topicsAtRisk: 50, lines: 200}
+
+// writeHTMLReport writes the HTML report of a gate run (report.html).
+func writeHTMLReport(w io.Writer, r *Result) error {
+	return htmlTemplate.Execute(w, buildHTMLPage(r, htmlDefaultLimits))
+}
+
+// htmlPage is everything the page shows, as plain text (escaped by the
+// template) and rendered plots.
+type htmlPage struct {
+	Verdict      string
+	VerdictClass string
+	Ship         []string
+	DryRun       bool
+	ExitStatus   int
+	Policy       string
+	Champion     string
+	Challengers  int
+	Artifacts    int
+	Topics       int
+	Measure      string
+	Example      bool
+	Reason       string
+	Unmet        []htmlPair
+	Notes        []string
+	NotesLeft    int
+
+	PolicyFacts []htmlPair
+	Rules       []htmlRuleRow
+	RulesLeft   int
+	Waivers     []htmlWaiver
+
+	Risk htmlTable
+
+	SystemsFig  htmlFigure
+	TopicsFig   htmlFigure
+	LossWeight  htmlFigure
+	Comparisons htmlTable
+
+	PredictiveMissing string
+	PredictiveNote    string
+	Predictive        []htmlFigure
+	DensityMissing    string
+	Densities         []htmlFigure
+	ChallengerNote    string
+
+	Analyses     htmlTable
+	Fits         htmlTable
+	Parameters   htmlTable
+	FitWarnings  []string
+	Warnings     []string
+	WarningsLeft int
+
+	Provenance []htmlPair
+	Inputs     htmlTable
+	Command    string
+
+	Tool          string
+	SchemaVersion int
+}
+
+// htmlPair is a labelled value.
+type htmlPair struct{ Key, Value string }
+
+// htmlKey is one entry of a figure's legend: a CSS class giving its colour.
+type htmlKey struct{ Class, Label string }
+
+// htmlFigure is one plot, or in its place the sentence saying why there is none.
+type htmlFigure struct {
+	ID      string
+	Title   string
+	SVG     template.HTML // empty when Missing
+	Missing string
+	Legend  []htmlKey
+	Caption string
+	Notes   []string
+	Wide    bool // wider than the page: the figure scrolls
+	// AtRisk are the challenger's topics at risk (predictive plots).
+	AtRisk      []TopicAtRisk
+	AtRiskKnown bool // the fit has a topics-at-risk analysis of the challenger
+	AtRiskRows  []htmlTopicRow
+	AtRiskLeft  int
+	AtRiskNote  string
+}
+
+// render draws p into the figure, or says why it could not.
+func (fig *htmlFigure) render(p *plot.Plot, w, h vg.Length, label string) {
+	svg, err := renderSVG(p, w, h, label)
+	if err != nil {
+		fig.Missing = err.Error()
+		return
+	}
+	fig.SVG = svg
+}
+
+type htmlTopicRow struct{ Topic, Observed, Interval string }
+
+// htmlTable is a table of text cells; Classes[i] is the class of row i and
+// Align[j] says how column j is aligned: 'l' text, 'r' numbers.
+type htmlTable struct {
+	Align   string
+	Head    []string
+	Rows    [][]string
+	Classes []string
+	Left    int // rows left out
+}
+
+type htmlRuleRow struct {
+	First            bool // the challenger's first rule: the row carries the challenger's cells
+	Span             int
+	Challenger       string
+	Selected         bool
+	Verdict          string
+	VerdictClass     string
+	ChallengerReason string
+	Rule             string
+	Description      string
+	Severity         string
+	Query            string
+	Observed         string
+	Unadjusted       string
+	Bound            string
+	Outcome          string
+	OutcomeClass     string
+	Waiver           string
+	Why              string
+}
+
+type htmlWaiver struct {
+	Rule, Challenger, Reason, Approver, Expires string
+	Active                                      bool
+}
+
+// verdictClass is the CSS class of a verdict or outcome.
+func verdictClass(v string) string {
+	switch v {
+	case "pass", "warn", "fail", "inconclusive", "waived":
+		return "v-" + v
+	}
+	return "v-other"
+}
+
+// htmlName prepares a run, topic or rule name for the page (html/template
+// escapes it): control characters become U+FFFD and it is cut to 60 runes.
+func htmlName(s string) string { return plainName(s) }
+
+// htmlSentence prepares a sentence: control characters become U+FFFD and
+// it is cut to n runes.
+func htmlSentence(s string, n int) string { return clipRunes(printable(s), n) }
+
+// printable replaces control characters with U+FFFD.
+func printable(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			r = '\uFFFD'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func buildHTMLPage(r *Result, lim htmlLimits) *htmlPage {
+	d := r.Decision
+	if d == nil {
+		d = &policies.Decision{}
+	}
+	pg := &htmlPage{
+		Verdict: string(r.Verdict), VerdictClass: verdictClass(string(r.Verdict)),
+		DryRun: r.DryRun, ExitStatus: r.ExitStatus,
+		Policy: htmlName(r.Policy.Name), Champion: htmlName(r.Data.Champion),
+		Challengers: len(r.Data.Challengers), Artifacts: len(r.Data.Artifacts), Topics: len(r.Data.Topics),
+		Measure: htmlName(r.Data.Measure), Example: r.Data.Example,
+		Reason:        htmlSentence(d.Reason, 2000),
+		Tool:          htmlName(r.Tool.Name + " " + r.Tool.Version),
+		SchemaVersion: r.SchemaVersion,
+	}
+	for _, s := range d.Selected {
+		pg.Ship = append(pg.Ship, htmlName(s))
+	}
+	for _, u := range d.Unmet {
+		pg.Unmet = append(pg.Unmet, htmlPair{htmlName(u.Requirement), htmlSentence(u.Reason, 1000)})
+	}
+	for i, n := range d.Notes {
+		if i >= lim.lines {
+			pg.NotesLeft = len(d.Notes) - i
+			break
+		}
+		pg.Notes = append(pg.Notes, htmlSentence(n, 1000))
+	}
+	htmlPolicy(pg, r)
+	htmlRules(pg, r, d, lim)
+	pg.Risk = htmlRiskTable(r, lim)
+
+	pg.SystemsFig = systemForest(r.Bayes)
+	pg.TopicsFig = topicIntervals(r.Bayes)
+	pg.TopicsFig.Legend = nil
+	fits := drawableFits(r)
+	pg.LossWeight = riskByLossWeight(r, fits)
+	pg.Comparisons = htmlComparisons(fits, lim)
+	htmlChallengerPlots(pg, r, fits, lim)
+	htmlDiagnostics(pg, r, lim)
+	htmlProvenance(pg, r, lim)
+	return pg
+}
+
+func htmlPolicy(pg *htmlPage, r *Result) {
+	p := r.Policy
+	add := func(k, v string) { pg.PolicyFacts = append(pg.PolicyFacts, htmlPair{k, v}) }
+	if p.Description != "" {
+		add("description", htmlSentence(p.Description, 1000))
+	}
+	add("file", htmlSentence(p.File, 300))
+	if p.LossWeight > 0 {
+		add("loss weight", "w = "+fmtG(p.LossWeight)+" (losses count w times)")
+	}
+	sel := string(p.Select)
+	if p.RankBy != "" {
+		sel += ", ranked by " + htmlSentence(p.RankBy, 200)
+	}
+	add("select", sel)
+	add("on inconclusive", string(p.OnInconclusive))
+	rq := p.Requirements
+	add("requirements", fmt.Sprintf("at least %d topics, %d artifacts, topic coverage %s", rq.MinTopics, rq.MinArtifacts, pct(rq.MinTopicCoverage)))
+	add("model", fmt.Sprintf("%s, %d chains, target ESS %d, max R-hat %s", p.Model.Family, p.Model.Chains, p.Model.TargetESS, fmtG(p.Model.MaxRhat)))
+	add("seed", fmt.Sprint(p.Seed))
+}
+
+func htmlRules(pg *htmlPage, r *Result, d *policies.Decision, lim htmlLimits) {
+	total := 0
+	for _, c := range d.Challengers {
+		total += len(c.Rules)
+		if len(pg.Rules) > 0 && len(pg.Rules)+len(c.Rules) > lim.ruleRows {
+			continue
+		}
+		for i, rr := range c.Rules {
+			row := htmlRuleRow{
+				First: i == 0, Span: len(c.Rules),
+				Challenger: htmlName(c.Name), Selected: c.Selected,
+				Verdict: string(c.Verdict), VerdictClass: verdictClass(string(c.Verdict)),
+				ChallengerReason: htmlSentence(c.Reason, 600),
+				Rule:             htmlName(rr.Rule), Description: htmlSentence(rr.Description, 600),
+				Severity: string(rr.Severity), Query: htmlSentence(rr.Query.String(), 200),
+				Observed: htmlSentence(observedText(rr.Observed, rr.Bound), 80),
+				Bound:    htmlSentence(rr.Bound.String(), 120),
+				Outcome:  string(rr.Outcome), OutcomeClass: verdictClass(string(rr.Outcome)),
+			}
+			if rr.Unadjusted != nil {
+				row.Unadjusted = fmt.Sprintf("%s before %s correction", htmlSentence(observedText(*rr.Unadjusted, rr.Bound), 80), htmlSentence(string(rr.Correction), 40))
+			}
+			if w := rr.Waiver; w != nil {
+				state := "applied"
+				if !w.Applied {
+					state = "expired, not applied"
+				}
+				row.Waiver = fmt.Sprintf("%s: %s (approved by %s, expires %s)", state, htmlSentence(w.Reason, 300), htmlSentence(w.Approver, 100), htmlSentence(w.Expires, 20))
+				if w.Note != "" {
+					row.Waiver += "; " + htmlSentence(w.Note, 300)
+				}
+				if rr.WaivedOutcome != "" {
+					row.Waiver += "; without it: " + string(rr.WaivedOutcome)
+				}
+			}
+			if rr.Outcome != policies.OutcomePass {
+				row.Why = htmlSentence(rr.Reason, 600)
+			}
+			pg.Rules = append(pg.Rules, row)
+		}
+	}
+	pg.RulesLeft = total - len(pg.Rules)
+	for _, w := range r.Policy.Waivers {
+		pg.Waivers = append(pg.Waivers, htmlWaiver{Rule: htmlName(w.Rule), Challenger: htmlName(w.Challenger),
+			Reason: htmlSentence(w.Reason, 600), Approver: htmlSentence(w.Approver, 100), Expires: htmlSentence(w.Expires, 20), Active: w.Active})
+	}
+}
+
+func htmlRiskTable(r *Result, lim htmlLimits) htmlTable {
+	rt := r.RiskTable
+	hasBCa, hasBRisk := false, false
+	for _, s := range rt.Systems {
+		hasBCa = hasBCa || s.BCa != nil
+		hasBRisk = hasBRisk || s.BRisk != nil
+	}
+	t := htmlTable{Align: "lrrrrrrrrrr", Head: []string{"System", "Mean", "Mean diff.", "Wins / ties / losses", "URisk", "TRisk", "TRisk p"}}
+	if hasBCa {
+		t.Head = append(t.Head, "BCa "+pct(rt.BCaLevel)+" of URisk")
+	}
+	t.Head = append(t.Head, "ZRisk", "GeoRisk")
+	if hasBRisk {
+		t.Head = append(t.Head, "BRisk 95%")
+	}
+	for i, s := range rt.Systems {
+		if i > lim.riskRows {
+			t.Left = len(rt.Systems) - i
+			break
+		}
+		name, class := htmlName(s.Name), ""
+		if s.Role == roleChampion {
+			name += " (champion)"
+			class = "champion"
+		}
+		wtl := "–"
+		if s.Wins != nil && s.Ties != nil && s.Losses != nil {
+			wtl = fmt.Sprintf("%d / %d / %d", *s.Wins, *s.Ties, *s.Losses)
+		}
+		row := []string{name, num(s.Mean, 4), numPtr(s.MeanDiff, 4), wtl, numPtr(s.URisk, 4), numPtr(s.TRisk, 2), pValue(s.TRiskP)}
+		if hasBCa {
+			row = append(row, intervalText(s.BCa))
+		}
+		row = append(row, numPtr(s.ZRisk, 2), numPtr(s.GeoRisk, 4))
+		if hasBRisk {
+			row = append(row, intervalText(s.BRisk))
+		}
+		t.Rows = append(t.Rows, row)
+		t.Classes = append(t.Classes, class)
+	}
+	return t
+}
+
+// pValue prints an optional p-value as R does ("<0.0001" below 0.0001, an
+// underflow to 0 included), "–" when absent.
+func pValue(p *JSONFloat) string {
+	if p == nil || !finite(float64(*p)) {
+		return "–"
+	}
+	return rStyle.p(float64(*p))
+}
+
+func htmlComparisons(fits []labelledFit, lim htmlLimits) htmlTable {
+	t := htmlTable{Align: "llrrrrll", Head: []string{"Fit", "Challenger", "P(δ > 0)", "P(δ < 0)", "Mean δ", "95% interval", "Other intervals", "ROPE"}}
+	for _, lf := range fits {
+		for i, c := range lf.fit.Comparisons {
+			if i >= lim.riskRows {
+				t.Left += len(lf.fit.Comparisons) - i
+				break
+			}
+			var lo, hi JSONFloat = JSONFloat(math.NaN()), JSONFloat(math.NaN())
+			var other, ropes []string
+			for _, in := range c.Intervals {
+				if in.Level == 0.95 {
+					lo, hi = in.Lo, in.Hi
+					continue
+				}
+				other = append(other, fmt.Sprintf("%s [%s, %s]", pct(in.Level), num(in.Lo, 4), num(in.Hi, 4)))
+			}
+			for _, rp := range c.ROPE {
+				ropes = append(ropes, fmt.Sprintf("%s (ROPE [%s, %s], %s HDI [%s, %s], %s inside)", htmlSentence(rp.Decision, 40), fmtG(rp.Lo), fmtG(rp.Hi),
+					pct(rp.Level), num(rp.HDILo, 4), num(rp.HDIHi, 4), num(rp.Inside, 3)))
+			}
+			t.Rows = append(t.Rows, []string{lf.label, htmlName(c.Challenger), dashStyle.p(float64(c.PBetter)), dashStyle.p(float64(c.PWorse)), num(c.Diff.Mean, 4),
+				fmt.Sprintf("[%s, %s]", num(lo, 4), num(hi, 4)), orDash(strings.Join(other, "; ")), orDash(strings.Join(ropes, "; "))})
+			t.Classes = append(t.Classes, "")
+		}
+	}
+	return t
+}
+
+// htmlChallengerPlots draws the per-topic predictive plot and the density
+// plot of each challenger, the selected ones first, at most
+// lim.challengerPlots of them.
+func htmlChallengerPlots(pg *htmlPage, r *Result, fits []labelledFit, lim htmlLimits) {
+	var order []string
+	if r.Decision != nil {
+		order = slices.Clone(r.Decision.Selected)
+	}
+	for _, c := range r.Data.Challengers {
+		if !slices.Contains(order, c) {
+			order = append(order, c)
+		}
+	}
+	if len(order) > lim.challengerPlots {
+		pg.ChallengerNote = fmt.Sprintf("Plots are drawn for %d of the %d challengers (the selected ones first, then in data order); result.json has the values of every one.",
+			lim.challengerPlots, len(order))
+		order = order[:lim.challengerPlots]
+	}
+
+	pf, ok := predictiveFit(r, fits)
+	switch {
+	case len(order) == 0:
+		pg.PredictiveMissing = "The run has no challenger."
+	case !ok && len(fits) == 0:
+		pg.PredictiveMissing = fitMissing(r.Bayes, "predictive intervals")
+	case !ok:
+		pg.PredictiveMissing = "No fit of this run has per-topic predictive intervals."
+	default:
+		if pf.fit.Pool == PoolRiskAdjusted {
+			pg.PredictiveNote = fmt.Sprintf("From the hierarchical model fitted to the risk-adjusted pool at w = %s (Benham et al., Figure 8): for each topic, the 95%% posterior predictive interval of the champion's score (blue) and of the challenger's risk-adjusted score, champion + d with losses counted %s times (orange), with the observed scores as dots. A topic is at risk when the challenger's observed difference to the champion falls below the lower end of its predictive interval; such topics are shaded red and their dot is ringed.",
+				fmtG(pf.fit.LossWeight), fmtG(pf.fit.LossWeight))
+		} else {
+			pg.PredictiveNote = "From the hierarchical model fitted to the raw scores: for each topic, the 95% posterior predictive interval of the champion's score (blue) and of the challenger's (orange), with the observed scores as dots. Topics at risk come from a risk-adjusted (BRisk) fit; none is marked here. " + noRiskFitReason(r)
+		}
+		for i, c := range order {
+			fig := predictivePlot(c, i+1, pf, r.Data.Champion)
+			htmlAtRiskRows(&fig, pf, lim)
+			pg.Predictive = append(pg.Predictive, fig)
+		}
+	}
+
+	if len(fits) == 0 {
+		pg.DensityMissing = fitMissing(r.Bayes, "posterior densities")
+		return
+	}
+	if len(order) == 0 {
+		pg.DensityMissing = "The run has no challenger."
+		return
+	}
+	for i, c := range order {
+		pg.Densities = append(pg.Densities, densityPlot(c, i+1, fits))
+	}
+}
+
+// predictiveFit is the fit whose predictive intervals the per-topic plots
+// show: the risk-adjusted fit at the policy's loss weight, else the
+// risk-adjusted fit with the largest loss weight, else the raw fit.
+func predictiveFit(r *Result, fits []labelledFit) (labelledFit, bool) {
+	var best labelledFit
+	found := false
+	for _, lf := range fits {
+		if len(lf.fit.Predictive) == 0 {
+			continue
+		}
+		switch {
+		case !found:
+			best, found = lf, true
+		case lf.fit.Pool == PoolRiskAdjusted && best.fit.Pool == PoolRiskAdjusted && best.fit.LossWeight == r.RiskTable.LossWeight:
+			// keep the fit at the policy's loss weight
+		case lf.fit.Pool == PoolRiskAdjusted:
+			best = lf
+		}
+	}
+	return best, found
+}
+
+func htmlAtRiskRows(fig *htmlFigure, lf labelledFit, lim htmlLimits) {
+	if fig.Missing != "" {
+		return
+	}
+	if lf.fit.Pool != PoolRiskAdjusted {
+		return
+	}
+	if !fig.AtRiskKnown {
+		fig.AtRiskNote = "This fit has no topics-at-risk analysis for this challenger."
+		return
+	}
+	if len(fig.AtRisk) == 0 {
+		fig.AtRiskNote = "No topic at risk."
+		return
+	}
+	for i, t := range fig.AtRisk {
+		if i >= lim.topicsAtRisk {
+			fig.AtRiskLeft = len(fig.AtRisk) - i
+			break
+		}
+		fig.AtRiskRows = append(fig.AtRiskRows, htmlTopicRow{htmlName(t.Topic), num(t.Observed, 4), fmt.Sprintf("[%s, %s]", num(t.Lo, 4), num(t.Hi, 4))})
+	}
+}
+
+func htmlDiagnostics(pg *htmlPage, r *Result, lim htmlLimits) {
+	pg.Analyses = htmlTable{Align: "llll", Head: []string{"Analysis", "Needed by a rule", "Computed", "Note"}}
+	for _, a := range r.Analyses {
+		pg.Analyses.Rows = append(pg.Analyses.Rows, []string{htmlName(string(a.Name)), yesNo(a.Needed), yesNo(a.Computed), orDash(htmlSentence(a.Reason, 600))})
+		pg.Analyses.Classes = append(pg.Analyses.Classes, "")
+	}
+	pg.Fits = htmlTable{Align: "lllrrrrrrrr", Head: []string{"Fit", "Converged", "Method", "Chains × draws", "Warmup", "Worst R-hat", "Worst bulk-ESS", "Worst tail-ESS", "Divergences", "Max-depth hits", "Lowest E-BFMI"}}
+	pg.Parameters = htmlTable{Align: "lllrrrrrr", Head: []string{"Fit", "Parameter", "Prior", "Mean", "SD", "95% interval", "R-hat", "Bulk-ESS", "Tail-ESS"}}
+	fits := []*FitResult{r.Bayes}
+	fits = append(fits, r.BRisk...)
+	for _, f := range fits {
+		if f == nil {
+			continue
+		}
+		name := "raw scores"
+		if f.Pool == PoolRiskAdjusted {
+			name = "BRisk, w = " + fmtG(f.LossWeight)
+		}
+		if f.Unavailable != "" {
+			pg.Fits.Rows = append(pg.Fits.Rows, []string{name, "not fitted: " + htmlSentence(f.Unavailable, 300), "–", "–", "–", "–", "–", "–", "–", "–", "–"})
+			pg.Fits.Classes = append(pg.Fits.Classes, "")
+			continue
+		}
+		for _, w := range f.Warnings {
+			pg.FitWarnings = append(pg.FitWarnings, name+": "+htmlSentence(w, 600))
+		}
+		row := []string{name, yesNo(f.Converged), htmlSentence(f.Family+", "+f.Method, 80)}
+		if dg := f.Diagnostics; dg != nil {
+			ebfmi := math.Inf(1)
+			for _, e := range dg.EBFMI {
+				ebfmi = math.Min(ebfmi, float64(e))
+			}
+			if math.IsInf(ebfmi, 1) {
+				ebfmi = math.NaN()
+			}
+			draws := fmt.Sprintf("%d × %d", dg.Chains, dg.Draws)
+			if dg.Extended > 0 {
+				draws += fmt.Sprintf(" (%d added per chain)", dg.Extended)
+			}
+			row = append(row, draws, fmt.Sprint(dg.Warmup),
+				fmt.Sprintf("%s (≤ %s)", num(dg.WorstRhat, 4), fmtG(dg.MaxRhat)),
+				fmt.Sprintf("%s (≥ %s)", num(dg.WorstESSBulk, 0), fmtG(dg.TargetESS)), num(dg.WorstESSTail, 0),
+				fmt.Sprint(dg.Divergences), fmt.Sprint(dg.MaxDepthHits), num(JSONFloat(ebfmi), 2))
+		} else {
+			row = append(row, "–", "–", "–", "–", "–", "–", "–", "–")
+		}
+		class := ""
+		if !f.Converged {
+			class = "bad"
+		}
+		pg.Fits.Rows = append(pg.Fits.Rows, row)
+		pg.Fits.Classes = append(pg.Fits.Classes, class)
+		for _, e := range f.Parameters {
+			pg.Parameters.Rows = append(pg.Parameters.Rows, []string{name, htmlName(e.Name), orDash(htmlSentence(f.Priors[e.Name], 200)),
+				num(e.Mean, 4), num(e.SD, 4), fmt.Sprintf("[%s, %s]", num(e.Q2_5, 4), num(e.Q97_5, 4)),
+				num(e.Rhat, 4), num(e.ESSBulk, 0), num(e.ESSTail, 0)})
+			pg.Parameters.Classes = append(pg.Parameters.Classes, "")
+		}
+	}
+	for i, w := range r.Warnings {
+		if i >= lim.lines {
+			pg.WarningsLeft = len(r.Warnings) - i
+			break
+		}
+		pg.Warnings = append(pg.Warnings, htmlSentence(w, 1000))
+	}
+}
+
+func htmlProvenance(pg *htmlPage, r *Result, lim htmlLimits) {
+	p := r.Provenance
+	add := func(k, v string) { pg.Provenance = append(pg.Provenance, htmlPair{k, v}) }
+	add("riskgate", htmlSentence(p.ToolVersion, 80))
+	add("policy", htmlSentence(p.PolicyFile, 300))
+	add("policy SHA-256", htmlSentence(p.PolicySHA256, 64))
+	add("seed", fmt.Sprint(p.Seed))
+	if s := p.Sampler; s != nil {
+		add("sampler", fmt.Sprintf("NUTS, %s path, %s likelihood, %d chains, %d warmup, target ESS %d, max R-hat %s, adapt delta %s, max depth %d",
+			htmlSentence(s.Method, 40), htmlSentence(s.Family, 40), s.Chains, s.Warmup, s.TargetESS, fmtG(s.MaxRhat), fmtG(s.AdaptDelta), s.MaxDepth))
+	}
+	if p.BootstrapSamples > 0 {
+		add("bootstrap", fmt.Sprintf("B = %d", p.BootstrapSamples))
+	}
+	// StartedAt, ElapsedMS and Timings vary from run to run: they stay in
+	// result.json, so that the page of a replayed run is the same page.
+	pg.Inputs = htmlTable{Align: "llrl", Head: []string{"Role", "Path", "Bytes", "SHA-256"}}
+	for i, in := range p.Inputs {
+		if i >= lim.lines {
+			pg.Inputs.Left = len(p.Inputs) - i
+			break
+		}
+		pg.Inputs.Rows = append(pg.Inputs.Rows, []string{htmlSentence(in.Role, 20), htmlSentence(in.Path, 300), fmt.Sprint(in.Bytes), orDash(htmlSentence(in.SHA256, 64))})
+		pg.Inputs.Classes = append(pg.Inputs.Classes, "")
+	}
+	pg.Command = htmlSentence(p.Command, 4000)
+}
+
+// htmlCSS is the page's style sheet; the legend colours repeat the plots'.
+var htmlCSS = template.CSS(`
+:root{--fg:#1b1f24;--muted:#59636e;--line:#d1d9e0;--bg2:#f6f8fa}
+*{box-sizing:border-box}
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;color:var(--fg);margin:0;background:#fff}
+main,header.banner>div,nav>div,footer{max-width:1100px;margin:0 auto;padding:0 20px}
+header.banner{padding:18px 0 14px;border-bottom:4px solid var(--line);background:var(--bg2)}
+header.banner h1{margin:0 0 6px;font-size:26px}
+header.banner p{margin:4px 0}
+.v-pass{--v:#1a7f37}.v-warn{--v:#9a6700}.v-fail{--v:#cf222e}.v-inconclusive{--v:#8250df}.v-waived{--v:#0969da}.v-other{--v:#59636e}
+header.banner.v-pass,header.banner.v-warn,header.banner.v-fail,header.banner.v-inconclusive,header.banner.v-other{border-bottom-color:var(--v)}
+.verdict{color:var(--v);text-transform:uppercase;letter-spacing:.04em}
+.badge{display:inline-block;padding:0 7px;border-radius:10px;color:#fff;background:var(--v);font-size:12px;font-weight:600;white-space:nowrap}
+nav{border-bottom:1px solid var(--line);padding:6px 0;font-size:13px}
+nav a{margin-right:14px}
+a{color:#0969da;text-decoration:none}
+h2{margin:28px 0 10px;padding-bottom:4px;border-bottom:1px solid var(--line);font-size:20px}
+h3{margin:20px 0 8px;font-size:16px}
+table{border-collapse:collapse;margin:8px 0 12px;font-size:13px}
+th,td{border:1px solid var(--line);padding:3px 8px;text-align:left;vertical-align:top}
+th{background:var(--bg2)}
+table.data td:first-child{white-space:nowrap}
+td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+tr.champion td{background:#eef5fb}
+tr.bad td{background:#fff1f0}
+.scroll{overflow-x:auto;max-width:100%}
+code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace;font-size:12px}
+pre{background:var(--bg2);padding:8px;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
+figure{margin:12px 0 20px}
+figure svg.plot{display:block;max-width:100%;height:auto}
+figure.wide svg.plot{max-width:none}
+figcaption{color:var(--muted);font-size:13px;max-width:900px}
+.legend{margin:4px 0;font-size:13px}
+.legend span{margin-right:14px;white-space:nowrap}
+.legend span::before{content:"";display:inline-block;width:18px;height:4px;margin-right:5px;vertical-align:middle;background:var(--k)}
+.k-champion{--k:` + cssColor(colChampion) + `}.k-challenger{--k:` + cssColor(colChallenger) + `}.k-artifact{--k:` + cssColor(colArtifact) + `}.k-aggregate{--k:` + cssColor(colAggregate) + `}.k-at-risk{--k:` + cssColor(colAtRisk) + `}
+` + fitKeyCSS() + `
+.missing{color:var(--muted);font-style:italic}
+.note{color:var(--muted);font-size:13px}
+.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(480px,1fr));gap:0 24px}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;margin:8px 0}
+dl.facts dt{color:var(--muted)}dl.facts dd{margin:0}
+footer{color:var(--muted);font-size:12px;margin-top:32px;padding-bottom:24px}
+`)
+
+func fitKeyCSS() string {
+	var b strings.Builder
+	for k, c := range fitColors {
+		fmt.Fprintf(&b, ".k-fit%d{--k:%s}", k, cssColor(c))
+	}
+	return b.String()
+}
+
+var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
+	"css":     func() template.CSS { return htmlCSS },
+	"numeric": func(align string, j int) bool { return j < len(align) && align[j] == 'r' },
+}).Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="{{.Tool}}">
+<title>riskgate: {{.Verdict}} — {{.Policy}}</title>
+<style>{{css}}</style>
+</head>
+<body>
+<header class="banner {{.VerdictClass}}" id="top"><div>
+<h1>riskgate: <span class="verdict">{{.Verdict}}</span>{{if .Ship}} — ship {{range $i, $s := .Ship}}{{if $i}}, {{end}}<strong>{{$s}}</strong>{{end}}{{end}}</h1>
+{{- if .DryRun}}
+<p><strong>Dry run:</strong> the gate would exit with status {{.ExitStatus}}; it exits 0.</p>
+{{- end}}
+<p>Policy <strong>{{.Policy}}</strong> · champion <strong>{{.Champion}}</strong> · {{.Challengers}} challenger(s) · {{.Artifacts}} artifact(s) · {{.Topics}} topic(s){{if .Measure}} of {{.Measure}}{{end}}{{if .Example}} (the built-in simulated example){{end}}</p>
+<p>{{.Reason}}</p>
+{{- if or .Unmet .Notes}}
+<ul>
+{{- range .Unmet}}
+<li><strong>Requirement {{.Key}} not met:</strong> {{.Value}}</li>
+{{- end}}
+{{- range .Notes}}
+<li>Note: {{.}}</li>
+{{- end}}
+{{- if .NotesLeft}}
+<li>… and {{.NotesLeft}} more notes (result.json lists every one).</li>
+{{- end}}
+</ul>
+{{- end}}
+</div></header>
+<nav><div><a href="#rules">Rules</a><a href="#risk">Risk measures</a><a href="#effects">System and topic effects</a><a href="#loss-weight">Risk against loss weight</a><a href="#predictive">Per-topic predictions</a><a href="#densities">Posterior densities</a><a href="#diagnostics">Diagnostics</a><a href="#provenance">Provenance</a></div></nav>
+<main>
+
+<section id="rules">
+<h2>Rules</h2>
+<dl class="facts">
+{{- range .PolicyFacts}}
+<dt>{{.Key}}</dt><dd>{{.Value}}</dd>
+{{- end}}
+</dl>
+<div class="scroll"><table>
+<thead><tr><th>Challenger</th><th>Rule</th><th>Quantity</th><th>Observed</th><th>Bound</th><th>Outcome</th><th>Waiver</th><th>Why</th></tr></thead>
+<tbody>
+{{- range .Rules}}
+<tr>
+{{- if .First}}<td rowspan="{{.Span}}"><strong>{{.Challenger}}</strong>{{if .Selected}} (selected){{end}}<br><span class="badge {{.VerdictClass}}">{{.Verdict}}</span>{{if .ChallengerReason}}<br><span class="note">{{.ChallengerReason}}</span>{{end}}</td>{{end}}
+<td>{{.Rule}}{{if .Description}}<br><span class="note">{{.Description}}</span>{{end}}</td>
+<td><code>{{.Query}}</code><br><span class="note">severity {{.Severity}}</span></td>
+<td class="num">{{.Observed}}{{if .Unadjusted}}<br><span class="note">{{.Unadjusted}}</span>{{end}}</td>
+<td class="num">{{.Bound}}</td>
+<td><span class="badge {{.OutcomeClass}}">{{.Outcome}}</span></td>
+<td>{{if .Waiver}}{{.Waiver}}{{else}}–{{end}}</td>
+<td>{{if .Why}}{{.Why}}{{else}}–{{end}}</td>
+</tr>
+{{- end}}
+</tbody>
+</table></div>
+{{- if .RulesLeft}}
+<p class="note">… and {{.RulesLeft}} more rule results (result.json lists every one).</p>
+{{- end}}
+{{- if .Waivers}}
+<h3>Waivers</h3>
+<table>
+<thead><tr><th>Rule</th><th>Challenger</th><th>Reason</th><th>Approver</th><th>Expires</th><th>Status</th></tr></thead>
+<tbody>
+{{- range .Waivers}}
+<tr><td>{{.Rule}}</td><td>{{.Challenger}}</td><td>{{.Reason}}</td><td>{{.Approver}}</td><td>{{.Expires}}</td><td>{{if .Active}}active{{else}}<strong>expired: no longer applies</strong>{{end}}</td></tr>
+{{- end}}
+</tbody>
+</table>
+{{- end}}
+</section>
+
+<section id="risk">
+<h2>Risk measures (Table 3 view)</h2>
+{{template "table" .Risk}}
+<p class="note">Reward-positive: higher is better. URisk, TRisk and BCa are against the champion, with losses counted by the loss weight; ZRisk and GeoRisk are over the champion and the challengers. Benham et al.'s “⁻” columns are the negations.</p>
+</section>
+
+<section id="effects">
+<h2>System and topic effects</h2>
+{{template "figure" .SystemsFig}}
+{{template "figure" .TopicsFig}}
+</section>
+
+<section id="loss-weight">
+<h2>Risk against loss weight</h2>
+{{template "figure" .LossWeight}}
+</section>
+
+<section id="predictive">
+<h2>Per-topic predictions</h2>
+{{- if .PredictiveMissing}}
+<p class="missing">{{.PredictiveMissing}}</p>
+{{- else}}
+<p class="note">{{.PredictiveNote}}</p>
+{{- if .ChallengerNote}}
+<p class="note">{{.ChallengerNote}}</p>
+{{- end}}
+{{- range .Predictive}}
+{{template "figure" .}}
+{{- if .AtRiskRows}}
+<table>
+<thead><tr><th>Topic at risk</th><th>Observed difference</th><th>Predictive interval</th></tr></thead>
+<tbody>
+{{- range .AtRiskRows}}
+<tr><td>{{.Topic}}</td><td class="num">{{.Observed}}</td><td class="num">{{.Interval}}</td></tr>
+{{- end}}
+</tbody>
+</table>
+{{- if .AtRiskLeft}}
+<p class="note">… and {{.AtRiskLeft}} more topics at risk (result.json lists every one).</p>
+{{- end}}
+{{- else if .AtRiskNote}}
+<p class="note">{{.AtRiskNote}}</p>
+{{- end}}
+{{- end}}
+{{- end}}
+</section>
+
+<section id="densities">
+<h2>Posterior densities of the difference to the champion</h2>
+{{- if .DensityMissing}}
+<p class="missing">{{.DensityMissing}}</p>
+{{- else}}
+<p class="note">For each challenger, the posterior density of δ = S(challenger) − S(champion) in each fit of the run (after Benham et al., Figure 6): on the raw scores δ &gt; 0 means better on average (bayes.p_better = P(δ &gt; 0)); in the risk-adjusted pool δ &lt; 0 means riskier (brisk.p_riskier = P(δ &lt; 0)).</p>
+<div class="grid">
+{{- range .Densities}}
+{{template "figure" .}}
+{{- end}}
+</div>
+{{- end}}
+{{- if .Comparisons.Rows}}
+<h3>Differences to the champion</h3>
+{{template "table" .Comparisons}}
+{{- end}}
+</section>
+
+<section id="diagnostics">
+<h2>Diagnostics</h2>
+<h3>Analyses</h3>
+{{template "table" .Analyses}}
+{{- if .Fits.Rows}}
+<h3>Bayesian fits</h3>
+{{template "table" .Fits}}
+{{- end}}
+{{- if .Parameters.Rows}}
+<h3>Model parameters</h3>
+{{template "table" .Parameters}}
+{{- end}}
+{{- if .FitWarnings}}
+<h3>Sampler warnings</h3>
+<ul>
+{{- range .FitWarnings}}
+<li>{{.}}</li>
+{{- end}}
+</ul>
+{{- end}}
+<h3>Warnings</h3>
+{{- if .Warnings}}
+<ul>
+{{- range .Warnings}}
+<li>{{.}}</li>
+{{- end}}
+{{- if .WarningsLeft}}
+<li>… and {{.WarningsLeft}} more warnings (result.json lists every one).</li>
+{{- end}}
+</ul>
+{{- else}}
+<p>None.</p>
+{{- end}}
+</section>
+
+<section id="provenance">
+<h2>Provenance</h2>
+<dl class="facts">
+{{- range .Provenance}}
+<dt>{{.Key}}</dt><dd><code>{{.Value}}</code></dd>
+{{- end}}
+</dl>
+{{- if .Inputs.Rows}}
+<h3>Inputs</h3>
+{{template "table" .Inputs}}
+{{- end}}
+<h3>Replay</h3>
+<pre><code>{{.Command}}</code></pre>
+</section>
+</main>
+<footer><p>Written by {{.Tool}} (result schema version {{.SchemaVersion}}). result.json beside this page holds every number, and when the run started and how long it took. <a href="#top">Back to the top</a></p></footer>
+</body>
+</html>
+{{define "table"}}<div class="scroll"><table class="data">
+<thead><tr>{{range .Head}}<th>{{.}}</th>{{end}}</tr></thead>
+<tbody>
+{{- range $i, $row := .Rows}}
+<tr{{with index $.Classes $i}} class="{{.}}"{{end}}>{{range $j, $c := $row}}{{if numeric $.Align $j}}<td class="num">{{else}}<td>{{end}}{{$c}}</td>{{end}}</tr>
+{{- end}}
+</tbody>
+</table></div>
+{{- if .Left}}
+<p class="note">… and {{.Left}} more rows (result.json lists every one).</p>
+{{- end}}{{end}}
+{{define "figure"}}<figure id="{{.ID}}"{{if .Wide}} class="wide"{{end}}>
+<h3>{{.Title}}</h3>
+{{- if .Missing}}
+<p class="missing">{{.Missing}}</p>
+{{- else}}
+{{- if .Legend}}
+<div class="legend">{{range .Legend}}<span class="{{.Class}}">{{.Label}}</span>{{end}}</div>
+{{- end}}
+<div class="scroll">
+{{.SVG}}</div>
+{{- range .Notes}}
+<p class="note">{{.}}</p>
+{{- end}}
+{{- if .Caption}}
+<figcaption>{{.Caption}}</figcaption>
+{{- end}}
+{{- end}}
+</figure>{{end}}
+`))

@@ -1,0 +1,177 @@
+package gate
+
+import (
+	"bytes"
+	"context"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The HTML report in a real browser: headless Chromium (Debian's chromium)
+// loads report.html from disk, and the test checks the DOM it built — the
+// page parsed, every plot is an <svg> in its figure, nothing refers outside
+// the page, no injected element — and a screenshot — the plots were painted.
+//
+// Without Chromium the test is skipped, unless RISKGATE_REQUIRE_CHROMIUM is
+// set, as .ci/run sets it after installing Chromium: CI never skips it.
+
+// chromiumBinary returns the path of Chromium, or skips the test.
+func chromiumBinary(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	const msg = "no headless Chromium on PATH (Debian: apt-get install -y chromium): the HTML report's browser test did not run"
+	if os.Getenv("RISKGATE_REQUIRE_CHROMIUM") != "" {
+		t.Fatal(msg + ", and RISKGATE_REQUIRE_CHROMIUM is set")
+	}
+	t.Skip(msg)
+	return ""
+}
+
+// runChromium runs headless Chromium with a fresh profile, no network
+// services and args, and returns its standard output.
+func runChromium(t *testing.T, bin string, args ...string) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	profile, err := os.MkdirTemp("", "riskgate-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Chromium's helper processes may write to the profile for a moment
+	// after it exits; a failure to remove it is no failure of the test.
+	defer os.RemoveAll(profile)
+	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+		"--disable-extensions", "--hide-scrollbars", "--user-data-dir=" + profile}
+	cmd := exec.CommandContext(ctx, bin, append(base, args...)...)
+	cmd.Env = append(os.Environ(), "HOME="+profile)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("chromium %s: %v\n%s", strings.Join(args, " "), err, lastLines(stderr.String(), 20))
+	}
+	return stdout.Bytes()
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return strings.Join(lines[max(len(lines)-n, 0):], "\n")
+}
+
+func TestHTMLReportInChromium(t *testing.T) {
+	bin := chromiumBinary(t)
+	dir := t.TempDir()
+
+	// A synthetic run with every plot (four fits, 45 systems × 50 topics)
+	// and a hostile challenger name.
+	synth := synthResult(synthConfig{challengers: []string{"Chal. 1", "Chal. 2", hostileName, "Chal. 4"}, artifacts: 40, topics: 50,
+		weights: []float64{2, 5, 10}, seed: 29})
+	synthPage := filepath.Join(dir, "synthetic", "report.html")
+	if err := os.MkdirAll(filepath.Dir(synthPage), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(synthPage, []byte(renderHTML(t, synth)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	// A real run: riskgate gate --example --out DIR writes report.html
+	// beside result.json, from which the expected plots are read.
+	exDir := filepath.Join(dir, "example")
+	if status, _, stderr := runMain(t, "gate", "--example", "--out", exDir); status != 0 && status != 1 && status != 3 {
+		t.Fatalf("riskgate gate --example: exit status %d\n%s", status, stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(exDir, "result.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	example, err := readResult("result.json", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	shotDir := dir
+	if keep := os.Getenv("RISKGATE_HTML_SCREENSHOT_DIR"); keep != "" {
+		shotDir = keep
+	}
+	for _, c := range []struct {
+		name, page string
+		r          *Result
+	}{{"synthetic", synthPage, synth}, {"example", filepath.Join(exDir, "report.html"), example}} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel() // Chromium mostly waits: the two pages load side by side
+			shot := filepath.Join(shotDir, "report-"+c.name+".png")
+			dom := string(runChromium(t, bin, "--dump-dom", "--window-size=1280,7200", "--screenshot="+shot, "file://"+c.page))
+			if !strings.Contains(dom, "<h1>riskgate: ") || !strings.Contains(dom, `<section id="provenance">`) {
+				t.Fatalf("Chromium did not render the page (%d bytes of DOM): %.300s", len(dom), dom)
+			}
+			want := expectedPlots(c.r)
+			if len(want) == 0 {
+				t.Fatal("the run has no plot to check")
+			}
+			if got := strings.Count(strings.ToLower(dom), "<svg"); got != len(want) {
+				t.Errorf("the rendered DOM has %d <svg> elements, want %d (%v)", got, len(want), want)
+			}
+			for _, id := range want {
+				if fig := figureHTML(t, dom, id); !strings.Contains(fig, "<svg") || !strings.Contains(fig, "<path") {
+					t.Errorf("figure %s has no drawn <svg> in the rendered DOM", id)
+				}
+			}
+			checkSelfContained(t, dom)
+			checkScreenshot(t, shot)
+		})
+	}
+}
+
+// checkScreenshot checks that the screenshot of a page shows its plots: it
+// has thousands of pixels in the colours of the champion's and the
+// challengers' intervals, where the legends alone have a few hundred.
+func checkScreenshot(t *testing.T, shot string) {
+	t.Helper()
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("the screenshot: %v", err)
+	}
+	b := img.Bounds()
+	if b.Dx() != 1280 || b.Dy() != 7200 {
+		t.Fatalf("the screenshot is %v, want 1280 × 7200", b)
+	}
+	rgba := image.NewRGBA(b) // Chromium writes RGB or RGBA; one form to scan
+	draw.Draw(rgba, b, img, b.Min, draw.Src)
+	blue, orange := 0, 0
+	for i := 0; i+3 < len(rgba.Pix); i += 4 {
+		px := rgba.Pix[i : i+3]
+		switch {
+		case nearColor(px, colChampion):
+			blue++
+		case nearColor(px, colChallenger):
+			orange++
+		}
+	}
+	t.Logf("screenshot %s: %d champion-blue and %d challenger-orange pixels", shot, blue, orange)
+	if blue < 2000 || orange < 2000 {
+		t.Errorf("the screenshot has %d champion-blue and %d challenger-orange pixels, want ≥ 2000 each: the plots were not painted", blue, orange)
+	}
+}
+
+// nearColor reports whether an RGB pixel is within 24/255 of c in every channel.
+func nearColor(px []uint8, c color.RGBA) bool {
+	d := func(a, b uint8) bool { return int(a)-int(b) > -24 && int(a)-int(b) < 24 }
+	return d(px[0], c.R) && d(px[1], c.G) && d(px[2], c.B)
+}

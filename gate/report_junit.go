@@ -1,0 +1,103 @@
+package gate
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+
+	"github.com/riskgate/riskgate/policies"
+)
+
+// The JUnit XML report (junit.xml): one test suite per challenger, one test
+// case per rule, for CI systems that show test results (GitLab, Jenkins).
+// Only a failed rule is a <failure>: it is what makes the gate fail. A rule
+// that warned, was inconclusive or was waived is <skipped> with a message
+// saying which, so that a CI system does not count it as a failure (the exit
+// status carries the verdict); a passed rule is a plain test case.
+
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
+	Skipped  int          `xml:"skipped,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name       string          `xml:"name,attr"`
+	Tests      int             `xml:"tests,attr"`
+	Failures   int             `xml:"failures,attr"`
+	Errors     int             `xml:"errors,attr"`
+	Skipped    int             `xml:"skipped,attr"`
+	Properties []junitProperty `xml:"properties>property"`
+	Cases      []junitCase     `xml:"testcase"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Failure   *junitMessage `xml:"failure"`
+	Skipped   *junitMessage `xml:"skipped"`
+	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+type junitMessage struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr,omitempty"`
+	Text    string `xml:",chardata"`
+}
+
+// writeJUnitReport writes the JUnit XML report of r.
+func writeJUnitReport(w io.Writer, r *Result) error {
+	d := r.Decision
+	out := junitSuites{Name: "riskgate gate: policy " + r.Policy.Name}
+	for _, c := range d.Challengers {
+		s := junitSuite{Name: c.Name, Properties: []junitProperty{
+			{"verdict", string(c.Verdict)}, {"reason", c.Reason}, {"selected", fmt.Sprint(c.Selected)},
+			{"policy", r.Policy.Name}, {"champion", r.Data.Champion},
+		}}
+		for _, rr := range c.Rules {
+			tc := junitCase{
+				Name:      fmt.Sprintf("%s: %s %s", rr.Rule, rr.Query.String(), rr.BoundWords),
+				Classname: "riskgate." + r.Policy.Name + "." + c.Name,
+				SystemOut: fmt.Sprintf("%s (severity %s): %s", rr.Outcome, rr.Severity, rr.Reason),
+			}
+			msg := &junitMessage{Message: string(rr.Outcome) + ": " + rr.Reason, Type: string(rr.Outcome)}
+			if rr.Waiver != nil && rr.Waiver.Note != "" {
+				msg.Message += "; " + rr.Waiver.Note
+			}
+			switch rr.Outcome {
+			case policies.OutcomePass:
+			case policies.OutcomeFail:
+				tc.Failure = msg
+				s.Failures++
+			default:
+				tc.Skipped = msg
+				s.Skipped++
+			}
+			s.Tests++
+			s.Cases = append(s.Cases, tc)
+		}
+		out.Tests += s.Tests
+		out.Failures += s.Failures
+		out.Skipped += s.Skipped
+		out.Suites = append(out.Suites, s)
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}

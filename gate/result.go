@@ -1,0 +1,417 @@
+package gate
+
+import (
+	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/policies"
+)
+
+// ResultSchemaVersion is the version of the layout of Result and of its JSON
+// form, result.json. Within a version fields are only added, never renamed or
+// removed; a reader refuses a result of another version.
+const ResultSchemaVersion = 1
+
+// Result is everything one run of riskgate gate decided and computed. Every
+// report — the terminal table, markdown, JSON (result.json is Result itself),
+// JUnit XML and HTML — is rendered from a Result and from nothing else, and
+// riskgate publish reads result.json back into one.
+//
+// Numbers are reward-positive (higher is better for the system) unless a
+// field says otherwise; a number that could not be computed is NaN in Go and
+// null in JSON. Sections of analyses the policy did not need are absent
+// (nil); Analyses says which ran and why the others did not.
+type Result struct {
+	SchemaVersion int  `json:"schema_version"`
+	Tool          Tool `json:"tool"`
+
+	// Verdict is the run's verdict after on_inconclusive: pass, warn, fail or
+	// inconclusive (Decision.Verdict, repeated at the top level for
+	// pipelines that read only this).
+	Verdict policies.Verdict `json:"verdict"`
+	// ExitStatus is the exit status the verdict maps to: 0 pass or warn, 1
+	// fail, 3 inconclusive. Under DryRun the process exits 0 instead.
+	ExitStatus int  `json:"exit_status"`
+	DryRun     bool `json:"dry_run"`
+
+	Policy   ResultPolicy       `json:"policy"`
+	Decision *policies.Decision `json:"decision"`
+	Data     ResultData         `json:"data"`
+	// Analyses lists every analysis a policy can ask for, cheapest first,
+	// with whether it ran and, if not, why.
+	Analyses []ResultAnalysis `json:"analyses"`
+
+	// RiskTable is Benham et al.'s Table 3 view: the champion and every
+	// challenger with mean, URisk, TRisk, BCa, ZRisk, GeoRisk and BRisk.
+	RiskTable RiskTable `json:"risk_table"`
+	// Bayes is the hierarchical model fitted to the raw scores of every
+	// system; nil when no rule needs it.
+	Bayes *FitResult `json:"bayes,omitempty"`
+	// BRisk holds the hierarchical model fitted to the risk-adjusted pool,
+	// one fit per loss weight the rules use, in increasing order.
+	BRisk []*FitResult `json:"brisk,omitempty"`
+
+	// Warnings are everything a reader should know that is not a verdict:
+	// policy warnings, alignment of the inputs, degenerate statistics,
+	// sampler warnings. Never empty in JSON ([] when there are none).
+	Warnings   []string   `json:"warnings"`
+	Provenance Provenance `json:"provenance"`
+}
+
+// Tool names the program that wrote the result.
+type Tool struct {
+	Name    string `json:"name"`    // "riskgate"
+	Version string `json:"version"` // the release, or "(devel)"
+}
+
+// ResultPolicy is the policy as the run applied it, after command-line
+// overrides (champion, challengers, loss weight, seed).
+type ResultPolicy struct {
+	Name        string `json:"name"`
+	File        string `json:"file"`   // as given to --policy; "default policy" for the built-in one
+	SHA256      string `json:"sha256"` // of the policy file's bytes
+	Description string `json:"description,omitempty"`
+	Default     bool   `json:"default"` // the built-in default policy (no --policy)
+
+	// LossWeight w: losses against the champion count w times (w = 1 + α);
+	// 0 when neither the policy nor --loss-weight sets one.
+	LossWeight     float64            `json:"loss_weight"`
+	Seed           uint64             `json:"seed"`
+	Model          ResultModel        `json:"model"`
+	Requirements   ResultRequirements `json:"requirements"`
+	Select         policies.Select    `json:"select"`
+	RankBy         string             `json:"rank_by,omitempty"` // select: best only
+	OnInconclusive policies.Verdict   `json:"on_inconclusive"`
+	Rules          []ResultRule       `json:"rules"`
+	Waivers        []ResultWaiver     `json:"waivers,omitempty"`
+}
+
+// ResultModel are the policy's settings of the Bayesian fits.
+type ResultModel struct {
+	Family    policies.Family `json:"family"`
+	Chains    int             `json:"chains"`
+	TargetESS int             `json:"target_ess"`
+	MaxRhat   float64         `json:"max_rhat"`
+}
+
+// ResultRequirements are the policy's data requirements (0: none).
+type ResultRequirements struct {
+	MinTopics        int     `json:"min_topics"`
+	MinArtifacts     int     `json:"min_artifacts"`
+	MinTopicCoverage float64 `json:"min_topic_coverage"`
+}
+
+// ResultRule is one rule of the policy.
+type ResultRule struct {
+	ID       string `json:"id"`
+	Line     int    `json:"line,omitempty"` // of the rule in the policy file (0 for the built-in policy's)
+	Column   int    `json:"column,omitempty"`
+	Quantity string `json:"quantity"`
+	// Query is the quantity with its parameters, e.g. "brisk.p_riskier(loss_weight=5)".
+	Query       string            `json:"query"`
+	Bound       policies.Bound    `json:"bound"`
+	BoundWords  string            `json:"bound_words"` // "at most 0.05"
+	Severity    policies.Severity `json:"severity"`
+	Description string            `json:"description,omitempty"`
+}
+
+// ResultWaiver is one waiver of the policy, active or not on the run's date.
+type ResultWaiver struct {
+	Rule       string `json:"rule"`
+	Challenger string `json:"challenger"` // name or glob
+	Reason     string `json:"reason"`
+	Approver   string `json:"approver"`
+	Expires    string `json:"expires"` // YYYY-MM-DD, the last day it applies (UTC)
+	Active     bool   `json:"active"`
+}
+
+// ResultData describes the score table the analyses ran on.
+type ResultData struct {
+	Measure     string   `json:"measure,omitempty"`
+	Champion    string   `json:"champion"`
+	Challengers []string `json:"challengers"` // in data order
+	Artifacts   []string `json:"artifacts"`   // every other system, in data order
+	Topics      []string `json:"topics"`      // the aligned table's topics, in data order
+	// MissingCells counts the cells left missing (--topics keep).
+	MissingCells int `json:"missing_cells"`
+	// TopicCoverage is the share of the inputs' topics scored by every
+	// system (requirements.min_topic_coverage), in [0, 1].
+	TopicCoverage JSONFloat `json:"topic_coverage"`
+	// Alignment says what aligning the inputs changed; absent when nothing.
+	Alignment *scores.Alignment `json:"alignment,omitempty"`
+	// Example is true for the built-in simulated pool of --example.
+	Example bool `json:"example,omitempty"`
+	// Scores are the per-topic scores of the champion and the challengers,
+	// aligned with Topics (NaN/null where missing).
+	Scores []SystemScores `json:"scores"`
+}
+
+// SystemScores are one system's scores, aligned with ResultData.Topics.
+type SystemScores struct {
+	System string      `json:"system"`
+	Role   string      `json:"role"` // champion or challenger
+	Scores []JSONFloat `json:"scores"`
+}
+
+// Roles of the systems in a result.
+const (
+	roleChampion   = "champion"
+	roleChallenger = "challenger"
+	roleArtifact   = "artifact"
+)
+
+// ResultAnalysis says whether one analysis ran.
+type ResultAnalysis struct {
+	Name     policies.Analysis `json:"name"`
+	Computed bool              `json:"computed"`
+	// Needed is true when a rule (or rank_by) uses the analysis; cheap
+	// analyses also run for the reports when not needed.
+	Needed bool `json:"needed"`
+	// Reason says why the analysis did not run, or what limited it.
+	Reason string `json:"reason,omitempty"`
+}
+
+// RiskTable is the Table 3 view of Benham et al. (SIGIR 2020): one row for
+// the champion and one per challenger, in the reward-positive signs of
+// package risk (the paper's "⁻" columns are their negations).
+type RiskTable struct {
+	// LossWeight is the w of URisk, TRisk, BCa, ZRisk, GeoRisk and BRisk in
+	// this view: the policy's (1 when it sets none). Rules with their own
+	// loss_weight show their values in the decision.
+	LossWeight float64 `json:"loss_weight"`
+	// BCaLevel is the level of the BCa intervals; 0 when no rule needed BCa.
+	BCaLevel float64 `json:"bca_level,omitempty"`
+	// Pool is the systems ZRisk and GeoRisk are computed over.
+	Pool    string       `json:"pool"`
+	Systems []SystemRisk `json:"systems"`
+}
+
+// SystemRisk is one row of the Table 3 view. Fields that do not apply to
+// the system (the champion against itself) or were not computed are absent.
+type SystemRisk struct {
+	Name string    `json:"name"`
+	Role string    `json:"role"` // champion or challenger
+	Mean JSONFloat `json:"mean"` // mean score over the topics it was scored on
+	// Against the champion, challengers only:
+	MeanDiff *JSONFloat `json:"mean_diff,omitempty"`
+	Wins     *int       `json:"wins,omitempty"`
+	Ties     *int       `json:"ties,omitempty"`
+	Losses   *int       `json:"losses,omitempty"`
+	URisk    *JSONFloat `json:"urisk,omitempty"`
+	TRisk    *JSONFloat `json:"trisk,omitempty"`
+	TRiskP   *JSONFloat `json:"trisk_p,omitempty"` // two-sided, uncorrected
+	// BCa is the bootstrap interval of URisk at RiskTable.BCaLevel.
+	BCa *ResultInterval `json:"bca,omitempty"`
+	// Over the pool, champion included:
+	ZRisk   *JSONFloat `json:"zrisk,omitempty"`
+	GeoRisk *JSONFloat `json:"georisk,omitempty"`
+	// BRisk is the system effect in the risk-adjusted pool at LossWeight
+	// with its 95% credible interval (BRisk⁻ in the paper is its negation).
+	BRisk *ResultInterval `json:"brisk,omitempty"`
+}
+
+// ResultInterval is an estimate with an interval at Level.
+type ResultInterval struct {
+	Estimate JSONFloat `json:"estimate"`
+	Lo       JSONFloat `json:"lo"`
+	Hi       JSONFloat `json:"hi"`
+	Level    float64   `json:"level"`
+}
+
+// Pools of FitResult.
+const (
+	PoolRaw          = "raw"           // the observed scores
+	PoolRiskAdjusted = "risk-adjusted" // BRisk: champion unchanged, others champion + risk-adjusted difference
+)
+
+// FitResult is one fit of the hierarchical model
+//
+//	y_st = β0 + T_t + S_s + e_st,  T_t ~ N(0, sd_topic²),  S_s ~ N(0, sd_system²),  e_st ~ N(0, σ²)
+//
+// (Benham et al., SIGIR 2020, eq. 3) over the champion, the challengers and
+// the artifacts, on the raw scores (the bayes.* quantities) or on the
+// risk-adjusted pool at one loss weight (BRisk, the brisk.* quantities).
+// Everything a forest plot, a density plot or a predictive plot needs is
+// here: effects with quantiles and HDIs, the densities of the differences,
+// and per-topic posterior predictive intervals.
+type FitResult struct {
+	Pool       string  `json:"pool"`                  // PoolRaw or PoolRiskAdjusted
+	LossWeight float64 `json:"loss_weight,omitempty"` // the risk-adjusted pool's w
+	// Unavailable says why there is no fit (requirements unmet, the model
+	// could not be fitted); the other fields are then empty.
+	Unavailable string `json:"unavailable,omitempty"`
+
+	Family string            `json:"family,omitempty"` // likelihood: gaussian or skew_normal
+	Method string            `json:"method,omitempty"` // sampler path: collapsed or general
+	Priors map[string]string `json:"priors,omitempty"`
+	// Converged is false when any R-hat exceeds the policy's max_rhat, any
+	// bulk- or tail-ESS stays below its target_ess, or a transition
+	// diverged. The rules using a fit that did not converge are inconclusive.
+	Converged bool     `json:"converged"`
+	Warnings  []string `json:"warnings,omitempty"`
+
+	// Parameters are intercept, sigma, sd_topic and sd_system, then the
+	// family's own (alpha, the skewness of the skew normal).
+	Parameters []Effect `json:"parameters,omitempty"`
+	// Systems are the system effects S_s of every system, in data order.
+	Systems []Effect `json:"systems,omitempty"`
+	// Topics are the topic effects T_t, in data order.
+	Topics []Effect `json:"topics,omitempty"`
+	// Comparisons compare each challenger's system effect with the champion's.
+	Comparisons []Comparison `json:"comparisons,omitempty"`
+	// Predictive are the posterior predictive intervals of every
+	// observation of the champion and the challengers.
+	Predictive []Prediction `json:"predictive,omitempty"`
+	// TopicsAtRisk (risk-adjusted pool only) are, per challenger, the topics
+	// whose observed difference to the champion falls below the lower end of
+	// its central posterior predictive interval.
+	TopicsAtRisk []TopicsAtRisk `json:"topics_at_risk,omitempty"`
+	Diagnostics  *Diagnostics   `json:"diagnostics,omitempty"`
+}
+
+// Effect summarises the posterior draws of one quantity of the model.
+type Effect struct {
+	Name  string    `json:"name"`
+	Role  string    `json:"role,omitempty"` // for system effects: champion, challenger or artifact
+	Mean  JSONFloat `json:"mean"`
+	SD    JSONFloat `json:"sd"`
+	Q2_5  JSONFloat `json:"q2_5"`
+	Q25   JSONFloat `json:"q25"`
+	Q50   JSONFloat `json:"q50"`
+	Q75   JSONFloat `json:"q75"`
+	Q97_5 JSONFloat `json:"q97_5"`
+	HDILo JSONFloat `json:"hdi_lo"` // 95% highest-density interval
+	HDIHi JSONFloat `json:"hdi_hi"`
+	// Convergence of this quantity (R-hat, bulk- and tail-ESS; Vehtari et al. 2021).
+	Rhat    JSONFloat `json:"rhat"`
+	ESSBulk JSONFloat `json:"ess_bulk"`
+	ESSTail JSONFloat `json:"ess_tail"`
+}
+
+// Comparison is the posterior of δ = S_challenger − S_champion.
+type Comparison struct {
+	Challenger string `json:"challenger"`
+	// PBetter is P(δ > 0): bayes.p_better on the raw pool.
+	PBetter JSONFloat `json:"p_better"`
+	// PWorse is P(δ < 0): brisk.p_riskier on the risk-adjusted pool.
+	PWorse JSONFloat `json:"p_worse"`
+	// Diff summarises δ (Name is "diff"; no convergence fields are set).
+	Diff Effect `json:"diff"`
+	// Intervals are central credible intervals of δ at the levels the rules
+	// ask for (bayes.diff.lo|hi, brisk.diff.lo|hi), 95% always included.
+	Intervals []ResultInterval `json:"intervals"`
+	// ROPE are the HDI+ROPE decisions the rules ask for (rope.decision).
+	ROPE []ROPEResult `json:"rope,omitempty"`
+	// Density is a kernel density estimate of δ's posterior.
+	Density Density `json:"density"`
+}
+
+// ROPEResult is Zhang et al.'s HDI+ROPE decision on δ.
+type ROPEResult struct {
+	Lo       float64   `json:"lo"` // the region of practical equivalence
+	Hi       float64   `json:"hi"`
+	Level    float64   `json:"level"` // mass of the HDI
+	HDILo    JSONFloat `json:"hdi_lo"`
+	HDIHi    JSONFloat `json:"hdi_hi"`
+	Inside   JSONFloat `json:"inside"` // share of the draws inside the ROPE
+	Decision string    `json:"decision"`
+}
+
+// Density is a density curve on an even grid: Y[i] is the density at X[i].
+type Density struct {
+	X []JSONFloat `json:"x"`
+	Y []JSONFloat `json:"y"`
+	// Bandwidth of the Gaussian kernel (R's bw.nrd0).
+	Bandwidth JSONFloat `json:"bandwidth"`
+}
+
+// Prediction is the posterior predictive distribution of one observation
+// y_st (one replicate y_st = β0 + T_t + S_s + e_st per posterior draw, e_st
+// from the family): its mean and central interval, beside the observed value
+// (risk-adjusted in the risk-adjusted pool). These are Figure 8's intervals.
+type Prediction struct {
+	System   string    `json:"system"`
+	Topic    string    `json:"topic"`
+	Observed JSONFloat `json:"observed"` // NaN/null for a missing cell
+	Mean     JSONFloat `json:"mean"`
+	Lo       JSONFloat `json:"lo"`
+	Hi       JSONFloat `json:"hi"`
+	Level    float64   `json:"level"`
+}
+
+// TopicsAtRisk lists one challenger's topics at risk.
+type TopicsAtRisk struct {
+	Challenger string        `json:"challenger"`
+	Level      float64       `json:"level"` // of the central predictive interval
+	Topics     []TopicAtRisk `json:"topics"`
+}
+
+// TopicAtRisk is a topic whose observed risk-adjusted difference to the
+// champion fell below its predictive interval [Lo, Hi].
+type TopicAtRisk struct {
+	Topic    string    `json:"topic"`
+	Observed JSONFloat `json:"observed"`
+	Lo       JSONFloat `json:"lo"`
+	Hi       JSONFloat `json:"hi"`
+}
+
+// Diagnostics are the sampler's settings and convergence checks of a fit.
+type Diagnostics struct {
+	Chains       int         `json:"chains"`
+	Draws        int         `json:"draws"` // kept draws per chain, after any extension
+	Warmup       int         `json:"warmup"`
+	Thin         int         `json:"thin"`
+	Extended     int         `json:"extended"` // draws per chain added to reach TargetESS
+	AdaptDelta   float64     `json:"adapt_delta"`
+	MaxDepth     int         `json:"max_depth"`
+	TargetESS    float64     `json:"target_ess"`
+	MaxRhat      float64     `json:"max_rhat"` // the threshold
+	Divergences  int         `json:"divergences"`
+	MaxDepthHits int         `json:"max_depth_hits"`
+	EBFMI        []JSONFloat `json:"ebfmi"` // per chain
+	// The worst values over every quantity of the model.
+	WorstRhat    JSONFloat `json:"worst_rhat"`
+	WorstESSBulk JSONFloat `json:"worst_ess_bulk"`
+	WorstESSTail JSONFloat `json:"worst_ess_tail"`
+}
+
+// Provenance is what it takes to reproduce the run.
+type Provenance struct {
+	ToolVersion  string `json:"tool_version"`
+	PolicyFile   string `json:"policy_file"`
+	PolicySHA256 string `json:"policy_sha256"`
+	// Inputs are the files read, with their SHA-256 (empty for standard
+	// input or the simulated example).
+	Inputs []InputFile `json:"inputs"`
+	Seed   uint64      `json:"seed"`
+	// Sampler are the settings of the Bayesian fits (absent when none ran).
+	Sampler *SamplerSettings `json:"sampler,omitempty"`
+	// Bootstrap replicates of BCa and of the permutation and bootstrap tests.
+	BootstrapSamples int `json:"bootstrap_samples,omitempty"`
+	// Command is one line that replays the run (shell-quoted), from the
+	// folder it ran in.
+	Command string `json:"command"`
+	// StartedAt (RFC 3339, UTC) and ElapsedMS vary from run to run; nothing
+	// else in a result does for the same inputs, policy and seed.
+	StartedAt string           `json:"started_at"`
+	ElapsedMS int64            `json:"elapsed_ms"`
+	Timings   map[string]int64 `json:"timings_ms,omitempty"` // per analysis
+}
+
+// InputFile is one input file and its digest.
+type InputFile struct {
+	Role   string `json:"role"` // scores or qrels
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256,omitempty"`
+	Bytes  int64  `json:"bytes"`
+}
+
+// SamplerSettings are the NUTS settings every Bayesian fit of the run used.
+type SamplerSettings struct {
+	Family     string  `json:"family"`
+	Method     string  `json:"method"`
+	Chains     int     `json:"chains"`
+	Warmup     int     `json:"warmup"`
+	TargetESS  int     `json:"target_ess"`
+	MaxRhat    float64 `json:"max_rhat"`
+	AdaptDelta float64 `json:"adapt_delta,omitempty"`
+	MaxDepth   int     `json:"max_depth,omitempty"`
+}

@@ -1,0 +1,235 @@
+package gate
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/riskgate/riskgate/internal/inputerr"
+	"github.com/riskgate/riskgate/policies"
+)
+
+// Reading result.json back into a Result. Result's JSON form is written by
+// encoding/json; two of its parts come from package policies, which writes
+// them in their own forms and does not read them: an Observation
+// ({"number": v}, {"category": c} or {"unavailable": reason}) and a Bound
+// ({"at_least": v}, {"at_most": v}, {"in": [lo, hi]} or {"in": [outcomes]}).
+// The readers below turn those forms back into the values they came from, so
+// that a Result read from its JSON writes the same JSON again (a test checks).
+
+// writeResultJSON writes r as indented JSON, the form of result.json.
+func writeResultJSON(w io.Writer, r *Result) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(r)
+}
+
+// readResult parses result.json. Errors are positioned in file; a result of
+// another schema version is refused.
+func readResult(file string, data []byte) (*Result, error) {
+	var r Result
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&r); err != nil {
+		return nil, jsonError(file, data, dec.InputOffset(), err)
+	}
+	if dec.More() {
+		return nil, jsonError(file, data, dec.InputOffset(), errors.New("unexpected data after the result object"))
+	}
+	switch {
+	case r.SchemaVersion == 0:
+		return nil, inputerr.At(file, 0, "not a riskgate gate result: no schema_version (write it with riskgate gate --out DIR)")
+	case r.SchemaVersion != ResultSchemaVersion:
+		return nil, inputerr.At(file, 0, "result schema_version %d: this riskgate reads version %d; publish with the riskgate that computed it", r.SchemaVersion, ResultSchemaVersion)
+	case r.Decision == nil:
+		return nil, inputerr.At(file, 0, "the result has no decision")
+	}
+	return &r, nil
+}
+
+// UnmarshalJSON reads a Result, including its policies.Decision.
+func (r *Result) UnmarshalJSON(data []byte) error {
+	type plain Result // without this method
+	aux := struct {
+		*plain
+		Decision *decisionJSON `json:"decision"`
+	}{plain: (*plain)(r)}
+	if err := json.Unmarshal(data, &aux); err != nil {
+		return withoutAlias(err)
+	}
+	r.Decision = aux.Decision.decision()
+	return nil
+}
+
+// UnmarshalJSON reads a rule, including its policies.Bound.
+func (rr *ResultRule) UnmarshalJSON(data []byte) error {
+	type plain ResultRule
+	aux := struct {
+		*plain
+		Bound boundJSON `json:"bound"`
+	}{plain: (*plain)(rr)}
+	if err := json.Unmarshal(data, &aux); err != nil {
+		return withoutAlias(err)
+	}
+	rr.Bound = aux.Bound.Bound
+	return nil
+}
+
+// withoutAlias drops the name of the alias types above from the field path of
+// a type error ("plain.policy" → "policy").
+func withoutAlias(err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		te.Field = strings.ReplaceAll(te.Field, "plain.", "")
+	}
+	return err
+}
+
+// The JSON forms of policies.Decision and its parts, field for field.
+type decisionJSON struct {
+	Policy      string           `json:"policy"`
+	Verdict     policies.Verdict `json:"verdict"`
+	Raw         policies.Verdict `json:"raw_verdict"`
+	Reason      string           `json:"reason"`
+	Select      policies.Select  `json:"select"`
+	RankBy      string           `json:"rank_by"`
+	Selected    []string         `json:"selected"`
+	Challengers []challengerJSON `json:"challengers"`
+	Unmet       []policies.Unmet `json:"unmet_requirements"`
+	Notes       []string         `json:"notes"`
+}
+
+type challengerJSON struct {
+	Name     string           `json:"name"`
+	Verdict  policies.Verdict `json:"verdict"`
+	Reason   string           `json:"reason"`
+	Rank     *observationJSON `json:"rank"`
+	Selected bool             `json:"selected"`
+	Rules    []ruleResultJSON `json:"rules"`
+}
+
+type ruleResultJSON struct {
+	Rule          string              `json:"rule"`
+	Description   string              `json:"description"`
+	Quantity      string              `json:"quantity"`
+	Query         policies.Query      `json:"query"`
+	Severity      policies.Severity   `json:"severity"`
+	Bound         boundJSON           `json:"bound"`
+	BoundWords    string              `json:"bound_words"`
+	Observed      observationJSON     `json:"observed"`
+	Unadjusted    *observationJSON    `json:"unadjusted"`
+	Correction    policies.Correction `json:"correction"`
+	Outcome       policies.Outcome    `json:"outcome"`
+	WaivedOutcome policies.Outcome    `json:"waived_outcome"`
+	Reason        string              `json:"reason"`
+	Waiver        *policies.WaiverUse `json:"waiver"`
+}
+
+func (d *decisionJSON) decision() *policies.Decision {
+	if d == nil {
+		return nil
+	}
+	out := &policies.Decision{
+		Policy: d.Policy, Verdict: d.Verdict, Raw: d.Raw, Reason: d.Reason, Select: d.Select, RankBy: d.RankBy,
+		Selected: d.Selected, Challengers: make([]policies.ChallengerDecision, len(d.Challengers)), Unmet: d.Unmet, Notes: d.Notes,
+	}
+	if out.Selected == nil {
+		out.Selected = []string{}
+	}
+	for i, c := range d.Challengers {
+		cd := policies.ChallengerDecision{Name: c.Name, Verdict: c.Verdict, Reason: c.Reason, Selected: c.Selected,
+			Rank: c.Rank.observation(), Rules: make([]policies.RuleResult, len(c.Rules))}
+		for j, r := range c.Rules {
+			cd.Rules[j] = policies.RuleResult{
+				Rule: r.Rule, Description: r.Description, Quantity: r.Quantity, Query: r.Query, Severity: r.Severity,
+				Bound: r.Bound.Bound, BoundWords: r.BoundWords, Observed: r.Observed.Observation,
+				Unadjusted: r.Unadjusted.observation(), Correction: r.Correction, Outcome: r.Outcome,
+				WaivedOutcome: r.WaivedOutcome, Reason: r.Reason, Waiver: r.Waiver,
+			}
+		}
+		out.Challengers[i] = cd
+	}
+	return out
+}
+
+// observationJSON reads what policies.Observation.MarshalJSON writes.
+type observationJSON struct{ policies.Observation }
+
+func (o *observationJSON) observation() *policies.Observation {
+	if o == nil {
+		return nil
+	}
+	obs := o.Observation
+	return &obs
+}
+
+func (o *observationJSON) UnmarshalJSON(data []byte) error {
+	var v struct {
+		Number      *float64 `json:"number"`
+		Category    *string  `json:"category"`
+		Unavailable *string  `json:"unavailable"`
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	switch {
+	case v.Number != nil && v.Category == nil && v.Unavailable == nil:
+		o.Observation = policies.Number(*v.Number)
+	case v.Category != nil && v.Number == nil && v.Unavailable == nil:
+		o.Observation = policies.Category(*v.Category)
+	case v.Unavailable != nil && v.Number == nil && v.Category == nil:
+		o.Observation = policies.Unavailable(*v.Unavailable)
+	default:
+		return fmt.Errorf("an observation: expected one of {\"number\": …}, {\"category\": …} or {\"unavailable\": …}, got %s", clipJSON(data))
+	}
+	return nil
+}
+
+// boundJSON reads what policies.Bound.MarshalJSON writes.
+type boundJSON struct{ policies.Bound }
+
+func (b *boundJSON) UnmarshalJSON(data []byte) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(data, &m); err != nil {
+		return err
+	}
+	bad := fmt.Errorf("a bound: expected {\"at_least\": v}, {\"at_most\": v}, {\"in\": [lo, hi]} or {\"in\": [outcome, …]}, got %s", clipJSON(data))
+	if len(m) != 1 {
+		return bad
+	}
+	for op, raw := range m {
+		switch policies.BoundOp(op) {
+		case policies.AtLeast, policies.AtMost:
+			var v float64
+			if json.Unmarshal(raw, &v) != nil {
+				return bad
+			}
+			b.Bound = policies.Bound{Op: policies.BoundOp(op), Value: v}
+		case policies.In:
+			var pair []float64
+			if json.Unmarshal(raw, &pair) == nil && len(pair) == 2 {
+				b.Bound = policies.Bound{Op: policies.In, Lo: pair[0], Hi: pair[1]}
+				return nil
+			}
+			var outcomes []string
+			if json.Unmarshal(raw, &outcomes) != nil || outcomes == nil {
+				return bad
+			}
+			b.Bound = policies.Bound{Op: policies.In, Outcomes: outcomes}
+		default:
+			return bad
+		}
+	}
+	return nil
+}
+
+// clipJSON quotes at most 60 bytes of data for an error message.
+func clipJSON(data []byte) string {
+	if len(data) > 60 {
+		return string(data[:60]) + "…"
+	}
+	return string(data)
+}
