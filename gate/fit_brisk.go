@@ -187,9 +187,9 @@ func (r *fitReport) writeBRiskText(w io.Writer, md bool, heading func(string)) {
 			pool = fmt.Sprintf("the risk-adjusted pool (losses × %s)", fmtG(b.LossWeight))
 		}
 		heading(fmt.Sprintf("Risk against the champion in %s", pool))
-		rows := [][]string{{b.Systems[0], "–", fitCell(float64(b.PBest[0]), 3), "–"}}
+		rows := [][]string{{b.Systems[0], "–", rStyle.fixed(float64(b.PBest[0]), 3), "–"}}
 		for i, c := range b.Challengers {
-			rows = append(rows, []string{c.Name, fitCell(float64(c.PRiskier), 3), fitCell(float64(b.PBest[1+i]), 3), strconv.Itoa(c.AtRisk)})
+			rows = append(rows, []string{c.Name, rStyle.fixed(float64(c.PRiskier), 3), rStyle.fixed(float64(b.PBest[1+i]), 3), strconv.Itoa(c.AtRisk)})
 		}
 		fitTable(w, md, []string{"system", "P(riskier)", "P(best)", "topics at risk"}, rows)
 		heading("P(row system's effect > column system's)")
@@ -200,7 +200,7 @@ func (r *fitReport) writeBRiskText(w io.Writer, md bool, heading func(string)) {
 				if i == j {
 					row = append(row, "–")
 				} else {
-					row = append(row, fitCell(float64(p), 3))
+					row = append(row, rStyle.fixed(float64(p), 3))
 				}
 			}
 			rows = append(rows, row)
@@ -211,7 +211,7 @@ func (r *fitReport) writeBRiskText(w io.Writer, md bool, heading func(string)) {
 		for _, c := range b.Challengers {
 			for _, t := range c.Topics {
 				if t.AtRisk {
-					rows = append(rows, []string{c.Name, t.Topic, fitCell(float64(t.Observed), 4), fitCell(float64(t.Lo), 4), fitCell(float64(t.Hi), 4)})
+					rows = append(rows, []string{c.Name, t.Topic, rStyle.fixed(float64(t.Observed), 4), rStyle.fixed(float64(t.Lo), 4), rStyle.fixed(float64(t.Hi), 4)})
 				}
 			}
 		}
@@ -230,8 +230,8 @@ func (r *fitReport) writeBRiskText(w io.Writer, md bool, heading func(string)) {
 				conv = " NOT CONVERGED"
 			}
 			for _, c := range s.Challengers {
-				rows = append(rows, []string{strconv.Itoa(s.M) + conv, c.Name, fitCell(float64(c.Diff.Mean), 4), fitCell(float64(c.Diff.Lo), 4), fitCell(float64(c.Diff.Hi), 4),
-					fitCell(float64(c.PRiskier), 3), fitCell(float64(c.Gap), 4)})
+				rows = append(rows, []string{strconv.Itoa(s.M) + conv, c.Name, rStyle.fixed(float64(c.Diff.Mean), 4), rStyle.fixed(float64(c.Diff.Lo), 4), rStyle.fixed(float64(c.Diff.Hi), 4),
+					rStyle.fixed(float64(c.PRiskier), 3), rStyle.fixed(float64(c.Gap), 4)})
 			}
 		}
 		fitTable(w, md, []string{"m", "challenger", "S − S_champion", "lo", "hi", "P(riskier)", "interval gap"}, rows)
@@ -249,7 +249,7 @@ func (r *fitReport) writeBRiskText(w io.Writer, md bool, heading func(string)) {
 				conv = " (NOT CONVERGED)"
 			}
 			for _, c := range f.Challengers {
-				rows = append(rows, []string{f.Name + conv, c.Name, fitCell(float64(c.Diff.Mean), 4), fitCell(float64(c.Diff.Lo), 4), fitCell(float64(c.Diff.Hi), 4), fitCell(float64(c.PRiskier), 3)})
+				rows = append(rows, []string{f.Name + conv, c.Name, rStyle.fixed(float64(c.Diff.Mean), 4), rStyle.fixed(float64(c.Diff.Lo), 4), rStyle.fixed(float64(c.Diff.Hi), 4), rStyle.fixed(float64(c.PRiskier), 3)})
 			}
 		}
 		fitTable(w, md, []string{"priors", "challenger", "S − S_champion", "lo", "hi", "P(riskier)"}, rows)

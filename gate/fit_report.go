@@ -7,11 +7,8 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/riskgate/riskgate/bayes"
@@ -238,46 +235,24 @@ func (r *fitReport) writeCSV(w io.Writer) error {
 	return cw.Error()
 }
 
-// fitCell formats a number for the table views.
-func fitCell(x float64, digits int) string {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return "NA"
-	}
-	return strconv.FormatFloat(x, 'f', digits, 64)
-}
-
-// fitTable writes rows as an aligned text table or a Markdown table.
+// fitTable writes a header and rows with writeTable, numeric columns
+// right-aligned and the others (names, roles) left-aligned, and ends a text
+// table with a blank line as markdown ends its own.
 func fitTable(w io.Writer, md bool, header []string, rows [][]string) {
-	if md {
-		esc := func(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), "|", `\|`) }
-		line := func(cells []string) {
-			for i, c := range cells {
-				cells[i] = esc(c)
-			}
-			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
-		}
-		line(append([]string{}, header...))
-		sep := make([]string, len(header))
-		for i := range sep {
-			sep[i] = "---"
-			if i > 0 {
-				sep[i] = "---:"
+	align := make([]byte, len(header))
+	for j := range align {
+		align[j] = 'r'
+		for _, row := range rows {
+			if j < len(row) && !numericCell(row[j]) {
+				align[j] = 'l'
+				break
 			}
 		}
-		fmt.Fprintf(w, "|%s|\n", strings.Join(sep, "|"))
-		for _, r := range rows {
-			line(r)
-		}
+	}
+	writeTable(w, md, string(align), append([][]string{header}, rows...))
+	if !md {
 		fmt.Fprintln(w)
-		return
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, strings.Join(header, "\t")+"\t")
-	for _, r := range rows {
-		fmt.Fprintln(tw, strings.Join(r, "\t")+"\t")
-	}
-	tw.Flush()
-	fmt.Fprintln(w)
 }
 
 func (r *fitReport) writeText(w io.Writer, md bool) error {
@@ -328,8 +303,8 @@ func (r *fitReport) writeText(w io.Writer, md bool) error {
 	}
 	sumHeader := []string{"mean", "sd", "2.5%", "50%", "97.5%", "hdi_lo", "hdi_hi", "rhat", "ess_bulk", "ess_tail"}
 	sumCells := func(s bayes.VarSummary) []string {
-		return []string{fitCell(s.Mean, 4), fitCell(s.SD, 4), fitCell(s.Q2_5, 4), fitCell(s.Q50, 4), fitCell(s.Q97_5, 4),
-			fitCell(s.HDILo, 4), fitCell(s.HDIHi, 4), fitCell(s.Rhat, 3), fitCell(s.ESSBulk, 0), fitCell(s.ESSTail, 0)}
+		return []string{rStyle.fixed(s.Mean, 4), rStyle.fixed(s.SD, 4), rStyle.fixed(s.Q2_5, 4), rStyle.fixed(s.Q50, 4), rStyle.fixed(s.Q97_5, 4),
+			rStyle.fixed(s.HDILo, 4), rStyle.fixed(s.HDIHi, 4), rStyle.fixed(s.Rhat, 3), rStyle.fixed(s.ESSBulk, 0), rStyle.fixed(s.ESSTail, 0)}
 	}
 	heading("Variance components")
 	var rows [][]string
@@ -353,8 +328,8 @@ func (r *fitReport) writeText(w io.Writer, md bool) error {
 		heading("Challengers against the champion (system effects)")
 		rows = rows[:0]
 		for _, c := range r.Comparisons {
-			rows = append(rows, []string{c.Challenger, fitCell(float64(c.PBetter), 3), fitCell(float64(c.DiffMean), 4),
-				fitCell(float64(c.DiffQ2_5), 4), fitCell(float64(c.DiffQ97_5), 4)})
+			rows = append(rows, []string{c.Challenger, rStyle.fixed(float64(c.PBetter), 3), rStyle.fixed(float64(c.DiffMean), 4),
+				rStyle.fixed(float64(c.DiffQ2_5), 4), rStyle.fixed(float64(c.DiffQ97_5), 4)})
 		}
 		fitTable(bw, md, []string{"challenger", "P(better)", "diff", "2.5%", "97.5%"}, rows)
 	}
@@ -371,10 +346,10 @@ func (r *fitReport) writeText(w io.Writer, md bool) error {
 	d := r.Diagnostics
 	ebfmi := make([]string, len(d.EBFMI))
 	for i, e := range d.EBFMI {
-		ebfmi[i] = fitCell(float64(e), 2)
+		ebfmi[i] = rStyle.fixed(float64(e), 2)
 	}
 	fmt.Fprintf(bw, "max R-hat %s; min bulk-ESS %s; min tail-ESS %s (target %s; %d extra draws per chain); divergences %d; max tree depth (%d) hits %d; E-BFMI %s\n",
-		fitCell(float64(d.MaxRhat), 4), fitCell(float64(d.MinESSBulk), 0), fitCell(float64(d.MinESSTail), 0), fitCell(float64(d.TargetESS), 0),
+		rStyle.fixed(float64(d.MaxRhat), 4), rStyle.fixed(float64(d.MinESSBulk), 0), rStyle.fixed(float64(d.MinESSTail), 0), rStyle.fixed(float64(d.TargetESS), 0),
 		d.ExtendedDraws, d.Divergences, d.MaxTreedepth, d.MaxTreedepthHits, strings.Join(ebfmi, " "))
 	return bw.Flush()
 }
@@ -405,34 +380,4 @@ func fitWriteDraws(w io.Writer, f *bayes.HierFit) error {
 		}
 	}
 	return bw.Flush()
-}
-
-// fitWriteAtomic writes a file through a temporary file in the same
-// directory and renames it into place, so that a failure never leaves a
-// half-written file.
-func fitWriteAtomic(name string, write func(io.Writer) error) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	// CreateTemp makes the file 0600; an output file is the user's to share.
-	if err = tmp.Chmod(0o644); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	if err = write(tmp); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	if err = os.Rename(tmp.Name(), name); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	return nil
 }

@@ -324,16 +324,25 @@ func mdEscape(s string) string { return github.MarkdownText(s) }
 // brackets, "<" and exponent letters cannot form markup: without ">" there is
 // no tag or autolink, without "(" after "]" no link, and no letter but e/E.
 func mdCell(s string) string {
+	if numericCell(s) {
+		return s
+	}
+	return mdEscape(s)
+}
+
+// numericCell reports whether a table cell is a number, an interval of
+// numbers, or a placeholder for one (NA, Inf, –).
+func numericCell(s string) bool {
 	switch s {
 	case "NA", "NaN", "Inf", "-Inf", "–", "-":
-		return s
+		return true
 	}
 	for _, r := range s {
 		if !strings.ContainsRune("0123456789.,%+-–−[] <eE", r) {
-			return mdEscape(s)
+			return false
 		}
 	}
-	return s
+	return true
 }
 
 // mdEscapeIf is mdEscape in a markdown report and s unchanged in a text one.
