@@ -15,45 +15,34 @@ import (
 	"github.com/riskgate/riskgate/gate/scores"
 )
 
-// fitNum is a float that encodes NaN and ±Inf as JSON null.
-type fitNum float64
-
-func (x fitNum) MarshalJSON() ([]byte, error) {
-	f := float64(x)
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return []byte("null"), nil
-	}
-	return strconv.AppendFloat(nil, f, 'g', -1, 64), nil
-}
-
 // fitEffect is a system or topic effect in the JSON report.
 type fitEffect struct {
-	Name  string `json:"name"`
-	Role  string `json:"role,omitempty"`
-	Mean  fitNum `json:"mean"`
-	SD    fitNum `json:"sd"`
-	Q2_5  fitNum `json:"q2_5"`
-	Q50   fitNum `json:"q50"`
-	Q97_5 fitNum `json:"q97_5"`
-	HDILo fitNum `json:"hdi_lo"`
-	HDIHi fitNum `json:"hdi_hi"`
+	Name  string    `json:"name"`
+	Role  string    `json:"role,omitempty"`
+	Mean  JSONFloat `json:"mean"`
+	SD    JSONFloat `json:"sd"`
+	Q2_5  JSONFloat `json:"q2_5"`
+	Q50   JSONFloat `json:"q50"`
+	Q97_5 JSONFloat `json:"q97_5"`
+	HDILo JSONFloat `json:"hdi_lo"`
+	HDIHi JSONFloat `json:"hdi_hi"`
 }
 
 // fitComparison is a challenger's system effect against the champion's.
 type fitComparison struct {
-	Challenger string `json:"challenger"`
-	Champion   string `json:"champion"`
-	PBetter    fitNum `json:"p_better"` // P(S_challenger > S_champion)
-	DiffMean   fitNum `json:"diff_mean"`
-	DiffQ2_5   fitNum `json:"diff_q2_5"`
-	DiffQ97_5  fitNum `json:"diff_q97_5"`
+	Challenger string    `json:"challenger"`
+	Champion   string    `json:"champion"`
+	PBetter    JSONFloat `json:"p_better"` // P(S_challenger > S_champion)
+	DiffMean   JSONFloat `json:"diff_mean"`
+	DiffQ2_5   JSONFloat `json:"diff_q2_5"`
+	DiffQ97_5  JSONFloat `json:"diff_q97_5"`
 }
 
 type fitParamDiag struct {
-	Name    string `json:"name"`
-	Rhat    fitNum `json:"rhat"`
-	ESSBulk fitNum `json:"ess_bulk"`
-	ESSTail fitNum `json:"ess_tail"`
+	Name    string    `json:"name"`
+	Rhat    JSONFloat `json:"rhat"`
+	ESSBulk JSONFloat `json:"ess_bulk"`
+	ESSTail JSONFloat `json:"ess_tail"`
 }
 
 type fitDiagnostics struct {
@@ -61,11 +50,11 @@ type fitDiagnostics struct {
 	Divergences      int            `json:"divergences"`
 	MaxTreedepthHits int            `json:"max_treedepth_hits"`
 	MaxTreedepth     int            `json:"max_treedepth"`
-	EBFMI            []fitNum       `json:"ebfmi"`
-	MaxRhat          fitNum         `json:"max_rhat"`
-	MinESSBulk       fitNum         `json:"min_ess_bulk"`
-	MinESSTail       fitNum         `json:"min_ess_tail"`
-	TargetESS        fitNum         `json:"target_ess"`
+	EBFMI            []JSONFloat    `json:"ebfmi"`
+	MaxRhat          JSONFloat      `json:"max_rhat"`
+	MinESSBulk       JSONFloat      `json:"min_ess_bulk"`
+	MinESSTail       JSONFloat      `json:"min_ess_tail"`
+	TargetESS        JSONFloat      `json:"target_ess"`
 	ExtendedDraws    int            `json:"extended_draws"`
 }
 
@@ -111,7 +100,7 @@ type fitReport struct {
 }
 
 func fitEffectOf(name, role string, s bayes.VarSummary) fitEffect {
-	return fitEffect{name, role, fitNum(s.Mean), fitNum(s.SD), fitNum(s.Q2_5), fitNum(s.Q50), fitNum(s.Q97_5), fitNum(s.HDILo), fitNum(s.HDIHi)}
+	return fitEffect{name, role, JSONFloat(s.Mean), JSONFloat(s.SD), JSONFloat(s.Q2_5), JSONFloat(s.Q50), JSONFloat(s.Q97_5), JSONFloat(s.HDILo), JSONFloat(s.HDIHi)}
 }
 
 func newFitReport(fit *bayes.HierFit, measure string, role []string, o *FitOptions, elapsed time.Duration, align scores.Alignment) *fitReport {
@@ -159,22 +148,22 @@ func newFitReport(fit *bayes.HierFit, measure string, role []string, o *FitOptio
 		}
 		r.Comparisons = append(r.Comparisons, fitComparison{
 			Challenger: fit.Systems[s], Champion: fit.Systems[champ],
-			PBetter:  fitNum(bayes.ProbGreater(diff, 0)),
-			DiffMean: fitNum(bayes.Mean(diff)), DiffQ2_5: fitNum(bayes.Quantile(diff, 0.025)), DiffQ97_5: fitNum(bayes.Quantile(diff, 0.975)),
+			PBetter:  JSONFloat(bayes.ProbGreater(diff, 0)),
+			DiffMean: JSONFloat(bayes.Mean(diff)), DiffQ2_5: JSONFloat(bayes.Quantile(diff, 0.025)), DiffQ97_5: JSONFloat(bayes.Quantile(diff, 0.975)),
 		})
 	}
 	d := &r.Diagnostics
 	d.Divergences, d.MaxTreedepthHits, d.MaxTreedepth = fit.Divergences, fit.MaxDepthHits, so.MaxDepth
-	d.TargetESS, d.ExtendedDraws = fitNum(fit.TargetESS), fit.Extended
+	d.TargetESS, d.ExtendedDraws = JSONFloat(fit.TargetESS), fit.Extended
 	maxR, minB, minT := math.Inf(-1), math.Inf(1), math.Inf(1)
 	for v, name := range fit.Names {
 		s := fit.Summary[v]
-		d.Parameters = append(d.Parameters, fitParamDiag{name, fitNum(s.Rhat), fitNum(s.ESSBulk), fitNum(s.ESSTail)})
+		d.Parameters = append(d.Parameters, fitParamDiag{name, JSONFloat(s.Rhat), JSONFloat(s.ESSBulk), JSONFloat(s.ESSTail)})
 		maxR, minB, minT = nanMax(maxR, s.Rhat), nanMin(minB, s.ESSBulk), nanMin(minT, s.ESSTail)
 	}
-	d.MaxRhat, d.MinESSBulk, d.MinESSTail = fitNum(maxR), fitNum(minB), fitNum(minT)
+	d.MaxRhat, d.MinESSBulk, d.MinESSTail = JSONFloat(maxR), JSONFloat(minB), JSONFloat(minT)
 	for _, e := range fit.EBFMI {
-		d.EBFMI = append(d.EBFMI, fitNum(e))
+		d.EBFMI = append(d.EBFMI, JSONFloat(e))
 	}
 	return r
 }
