@@ -258,22 +258,7 @@ func (w *workspace) fillCentredIndicator() {
 }
 
 // dotLag returns Σᵢ c[i]·c[i+lag].
-func dotLag(c []float64, lag int) float64 {
-	a, b := c[:len(c)-lag], c[lag:]
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float64
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return (s0 + s1) + (s2 + s3)
-}
+func dotLag(c []float64, lag int) float64 { return dot4(c[:len(c)-lag], c[lag:]) }
 
 // acovFFT fills w.acov from lag w.acovDone on with autocovariances computed by
 // FFT of each zero-padded centred chain (padded to twice the next 2·3·5-smooth

@@ -39,14 +39,6 @@ type FitOptions struct {
 	targetESSSet     bool // --target-ess given; otherwise the family's default
 }
 
-// Output formats shared by the reporting commands.
-const (
-	fitOutTable = "table"
-	fitOutMD    = "md"
-	fitOutJSON  = "json"
-	fitOutCSV   = "csv"
-)
-
 func newFitCommand(s *Streams) *cli.Command {
 	o := &FitOptions{Input: NewInputOptions(s)}
 	flags := []cli.Flag{
@@ -64,9 +56,8 @@ func newFitCommand(s *Streams) *cli.Command {
 		&cli.StringFlag{Name: "prior-sigma", Destination: &o.PriorSigma, Usage: "residual SD prior `DIST`, e.g. exponential(5) (default rstanarm's exponential(1/sd y))"},
 		&cli.StringFlag{Name: "prior-tau", Destination: &o.PriorTau, Usage: "prior `DIST` of τ in group SD = τ·σ, rstanarm's decov (default gamma(1, 1))"},
 		&cli.StringFlag{Name: "prior-sd", Destination: &o.PriorSD, Usage: "prior `DIST` on each group SD itself, brms style, e.g. half_student_t(3, 2.5); excludes --prior-tau"},
-		&cli.StringFlag{Name: "format", Value: fitOutTable, Destination: &o.Format, Usage: "output `FORMAT`: table, md, json, csv"},
-		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Destination: &o.Output,
-			Usage: "write the report to `FILE` (atomically: a temporary file renamed into place) instead of standard output"},
+		formatFlag(&o.Format, reportFormats),
+		outputFlag(&o.Output),
 		&cli.FloatFlag{Name: "loss-weight", Value: 1, Destination: &o.LossWeight,
 			Usage: "fit the BRisk pool: the champion's scores kept, every other system's replaced by champion + d with losses counted `W` times (1: the scores themselves)"},
 		&cli.StringFlag{Name: "family", Value: "gaussian", Destination: &o.Family, Usage: familyFlagUsage},
@@ -176,10 +167,8 @@ func fitHierPriors(o *FitOptions, t *bayes.Table, fam bayes.Family) (*bayes.Hier
 }
 
 func runFit(s *Streams, o *FitOptions) error {
-	switch o.Format {
-	case fitOutTable, fitOutMD, fitOutJSON, fitOutCSV:
-	default:
-		return fmt.Errorf("--format %q: expected one of table, md, json, csv (input formats go in --input-format)", o.Format)
+	if err := checkFormat(o.Format, reportFormats); err != nil {
+		return err
 	}
 	if o.Chains < 1 || o.Warmup < 0 || o.Draws < 0 || o.MaxDraws < 0 {
 		return fmt.Errorf("--chains must be at least 1 and --warmup, --draws, --max-draws not negative")
@@ -299,16 +288,10 @@ func runFit(s *Streams, o *FitOptions) error {
 		fmt.Fprintf(s.Err, "riskgate: warning: the fit did NOT CONVERGE; do not treat it as evidence\n")
 	}
 	write := func(w io.Writer) error {
-		switch o.Format {
-		case fitOutJSON:
-			return rep.writeJSON(w)
-		case fitOutCSV:
-			return rep.writeCSV(w)
-		case fitOutMD:
-			return rep.writeText(w, true)
-		default:
-			return rep.writeText(w, false)
+		if o.Format == "json" {
+			return rep.writeJSON(w) // its own encoder: NaN as null, the fit's field order
 		}
+		return writeReport(w, o.Format, nil, rep.writeCSV, rep.writeText)
 	}
 	return writeOutput(s.Out, o.Output, write)
 }

@@ -19,6 +19,11 @@ type GateOptions struct {
 	Alpha       float64
 	Seed        uint64
 
+	// RiskSweep lists extra loss weights at which BRisk is fitted, when a rule
+	// needs BRisk, for the report's risk-against-loss-weight plot (Figure 7 of
+	// Benham et al.); "" fits only the rules' weights.
+	RiskSweep string
+
 	Out      string // report folder; "" writes none
 	Format   string // standard output: table, md, json, junit
 	DryRun   bool
@@ -32,6 +37,9 @@ type GateOptions struct {
 	// now is the clock (waiver expiry, provenance); time.Now when nil.
 	now func() time.Time
 }
+
+// defaultRiskSweep are the loss weights of Benham et al.'s Figure 7.
+const defaultRiskSweep = "1,2,5,10"
 
 // gateFormats are the output formats of riskgate gate on standard output.
 var gateFormats = []string{"table", "md", "json", "junit"}
@@ -78,6 +86,8 @@ func newGateCommand(s *Streams) *cli.Command {
 		&cli.StringFlag{Name: "out", Destination: &o.Out,
 			Usage: "write result.json, report.md, junit.xml and report.html into `DIR` (created if needed; other files are left alone)"},
 		formatFlag(&o.Format, gateFormats),
+		&cli.StringFlag{Name: "risk-sweep", Destination: &o.RiskSweep, Value: defaultRiskSweep,
+			Usage: "when a rule needs BRisk, also fit it at these loss weights `LIST` for the report's risk-against-loss-weight plot (\"\" for none; with the skew-normal family each fit takes seconds)"},
 		&cli.BoolFlag{Name: "dry-run", Destination: &o.DryRun, Usage: "do everything, say what the verdict would be, and exit 0"},
 		&cli.BoolFlag{Name: "example", Destination: &o.Example, Usage: "gate the built-in simulated example pool instead of INPUT files"},
 		&cli.BoolFlag{Name: "progress", Destination: &o.Progress,
@@ -95,7 +105,7 @@ func newGateCommand(s *Streams) *cli.Command {
 		Action: func(ctx context.Context, c *cli.Command) error {
 			o.Input.Paths = c.Args().Slice()
 			o.set = map[string]bool{}
-			for _, name := range []string{"champion", "challenger", "loss-weight", "alpha", "seed", "input-format", "qrels", "measure", "topics"} {
+			for _, name := range []string{"champion", "challenger", "loss-weight", "alpha", "seed", "risk-sweep", "input-format", "qrels", "measure", "topics"} {
 				o.set[name] = c.IsSet(name)
 			}
 			return runGate(ctx, o, s)

@@ -106,10 +106,10 @@ func runSimulate(s *Streams, o *SimulateOptions) error {
 		if err := writePool(s.Out); err != nil {
 			return err
 		}
-	} else if err := fitWriteAtomic(o.Out, writePool); err != nil {
+	} else if err := writeFileAtomic(o.Out, writePool); err != nil {
 		return err
 	}
-	return fitWriteAtomic(truthPath, func(w io.Writer) error { return simWriteTruth(w, truth, systems, topics) })
+	return writeFileAtomic(truthPath, func(w io.Writer) error { return simWriteTruth(w, truth, systems, topics) })
 }
 
 // simWritePool writes the table in the CSV long format, missing cells left out.

@@ -47,13 +47,13 @@ type CompareBRiskSystem struct {
 	Mean         JSONFloat           `json:"mean"`
 	Lo           JSONFloat           `json:"lo"`
 	Hi           JSONFloat           `json:"hi"`
-	Diff         *CompareEstimate    `json:"diff,omitempty"`      // S_challenger − S_champion
+	Diff         *IntervalEstimate   `json:"diff,omitempty"`      // S_challenger − S_champion
 	PRiskier     *JSONFloat          `json:"p_riskier,omitempty"` // P(S_challenger < S_champion)
 	TopicsAtRisk *[]CompareTopicRisk `json:"topics_at_risk,omitempty"`
 }
 
-// CompareEstimate is a posterior mean with its credible interval.
-type CompareEstimate struct {
+// IntervalEstimate is a posterior mean with its credible interval.
+type IntervalEstimate struct {
 	Mean JSONFloat `json:"mean"`
 	Lo   JSONFloat `json:"lo"`
 	Hi   JSONFloat `json:"hi"`
@@ -69,8 +69,8 @@ type CompareTopicRisk struct {
 	Hi       JSONFloat `json:"hi"`
 }
 
-func compareEstimate(e bayes.Estimate) *CompareEstimate {
-	return &CompareEstimate{JSONFloat(e.Mean), JSONFloat(e.Lo), JSONFloat(e.Hi)}
+func compareEstimate(e bayes.Estimate) *IntervalEstimate {
+	return &IntervalEstimate{JSONFloat(e.Mean), JSONFloat(e.Lo), JSONFloat(e.Hi)}
 }
 
 // fillCompareBRisk fits BRisk over every system of t and fills rep.BRisk and

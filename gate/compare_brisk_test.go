@@ -4,11 +4,12 @@ import (
 	"io"
 
 	"encoding/json"
-	"github.com/riskgate/riskgate/gate/scores"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/riskgate/riskgate/gate/scores"
 
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/internal/shared"

@@ -21,39 +21,33 @@ type fitBRisk struct {
 	Challengers []fitBRiskChallenger `json:"challengers"`
 	// Systems are the champion and the challengers; PGreater[i][j] =
 	// P(S_i > S_j), PBest[i] = P(S_i is the largest of them).
-	Systems  []string   `json:"systems"`
-	PGreater [][]fitNum `json:"p_greater"`
-	PBest    []fitNum   `json:"p_best"`
+	Systems  []string      `json:"systems"`
+	PGreater [][]JSONFloat `json:"p_greater"`
+	PBest    []JSONFloat   `json:"p_best"`
 }
 
-type fitEstimate struct {
-	Mean fitNum `json:"mean"`
-	Lo   fitNum `json:"lo"`
-	Hi   fitNum `json:"hi"`
-}
-
-func fitEstimateOf(e bayes.Estimate) fitEstimate {
-	return fitEstimate{fitNum(e.Mean), fitNum(e.Lo), fitNum(e.Hi)}
+func fitEstimateOf(e bayes.Estimate) IntervalEstimate {
+	return IntervalEstimate{JSONFloat(e.Mean), JSONFloat(e.Lo), JSONFloat(e.Hi)}
 }
 
 // fitBRiskChallenger is a challenger against the champion in the pool.
 type fitBRiskChallenger struct {
-	Name     string         `json:"name"`
-	Diff     fitEstimate    `json:"diff"`      // S_challenger − S_champion
-	PRiskier fitNum         `json:"p_riskier"` // P(S_challenger < S_champion)
-	AtRisk   int            `json:"topics_at_risk"`
-	Topics   []fitTopicRisk `json:"topics"` // every topic, with its predictive interval
+	Name     string           `json:"name"`
+	Diff     IntervalEstimate `json:"diff"`      // S_challenger − S_champion
+	PRiskier JSONFloat        `json:"p_riskier"` // P(S_challenger < S_champion)
+	AtRisk   int              `json:"topics_at_risk"`
+	Topics   []fitTopicRisk   `json:"topics"` // every topic, with its predictive interval
 }
 
 // fitTopicRisk is a challenger's difference to the champion on a topic
 // (risk-adjusted when the loss weight is not 1) and its posterior predictive
 // interval.
 type fitTopicRisk struct {
-	Topic    string `json:"topic"`
-	Observed fitNum `json:"observed"`
-	Lo       fitNum `json:"lo"`
-	Hi       fitNum `json:"hi"`
-	AtRisk   bool   `json:"at_risk"`
+	Topic    string    `json:"topic"`
+	Observed JSONFloat `json:"observed"`
+	Lo       JSONFloat `json:"lo"`
+	Hi       JSONFloat `json:"hi"`
+	AtRisk   bool      `json:"at_risk"`
 }
 
 func newFitBRisk(r *bayes.BRiskResult) *fitBRisk {
@@ -61,9 +55,9 @@ func newFitBRisk(r *bayes.BRiskResult) *fitBRisk {
 	compared := []int{r.Champion}
 	for _, c := range r.Challengers {
 		compared = append(compared, c.System)
-		fc := fitBRiskChallenger{Name: c.Name, Diff: fitEstimateOf(c.Diff), PRiskier: fitNum(c.PRiskier), AtRisk: len(c.AtRisk)}
+		fc := fitBRiskChallenger{Name: c.Name, Diff: fitEstimateOf(c.Diff), PRiskier: JSONFloat(c.PRiskier), AtRisk: len(c.AtRisk)}
 		for _, t := range c.Topics {
-			fc.Topics = append(fc.Topics, fitTopicRisk{t.Topic, fitNum(t.Observed), fitNum(t.Lo), fitNum(t.Hi), t.AtRisk})
+			fc.Topics = append(fc.Topics, fitTopicRisk{t.Topic, JSONFloat(t.Observed), JSONFloat(t.Lo), JSONFloat(t.Hi), t.AtRisk})
 		}
 		b.Challengers = append(b.Challengers, fc)
 	}
@@ -71,32 +65,32 @@ func newFitBRisk(r *bayes.BRiskResult) *fitBRisk {
 		b.Systems = append(b.Systems, r.Pool.Systems[s])
 	}
 	for _, row := range r.Fit.PairwiseProb(compared) {
-		var out []fitNum
+		var out []JSONFloat
 		for _, p := range row {
-			out = append(out, fitNum(p))
+			out = append(out, JSONFloat(p))
 		}
 		b.PGreater = append(b.PGreater, out)
 	}
 	for _, p := range r.Fit.ProbBest(compared) {
-		b.PBest = append(b.PBest, fitNum(p))
+		b.PBest = append(b.PBest, JSONFloat(p))
 	}
 	return b
 }
 
 // fitForecast is one cell's posterior predictive interval.
 type fitForecast struct {
-	System   string `json:"system"`
-	Topic    string `json:"topic"`
-	Observed fitNum `json:"observed"` // null when the cell is missing
-	Lo       fitNum `json:"lo"`
-	Hi       fitNum `json:"hi"`
+	System   string    `json:"system"`
+	Topic    string    `json:"topic"`
+	Observed JSONFloat `json:"observed"` // null when the cell is missing
+	Lo       JSONFloat `json:"lo"`
+	Hi       JSONFloat `json:"hi"`
 }
 
 func newFitForecasts(f *bayes.Forecast, t *bayes.Table) []fitForecast {
 	var out []fitForecast
 	for i, s := range f.Systems {
 		for j, c := range f.Cells[i] {
-			out = append(out, fitForecast{t.Systems[s], t.Topics[j], fitNum(c.Observed), fitNum(c.Lo), fitNum(c.Hi)})
+			out = append(out, fitForecast{t.Systems[s], t.Topics[j], JSONFloat(c.Observed), JSONFloat(c.Lo), JSONFloat(c.Hi)})
 		}
 	}
 	return out
@@ -106,18 +100,18 @@ func newFitForecasts(f *bayes.Forecast, t *bayes.Table) []fitForecast {
 type fitSweepStep struct {
 	M           int                  `json:"m"`
 	Artifacts   []string             `json:"artifacts"`
-	Champion    fitEstimate          `json:"champion"`
+	Champion    IntervalEstimate     `json:"champion"`
 	Challengers []fitSweepSeparation `json:"challengers"`
 	Converged   bool                 `json:"converged"`
 	Warnings    []string             `json:"warnings,omitempty"`
 }
 
 type fitSweepSeparation struct {
-	Name     string      `json:"name"`
-	Effect   fitEstimate `json:"effect"`
-	Diff     fitEstimate `json:"diff"`
-	PRiskier fitNum      `json:"p_riskier"`
-	Gap      fitNum      `json:"gap"` // between the two credible intervals; negative: they overlap
+	Name     string           `json:"name"`
+	Effect   IntervalEstimate `json:"effect"`
+	Diff     IntervalEstimate `json:"diff"`
+	PRiskier JSONFloat        `json:"p_riskier"`
+	Gap      JSONFloat        `json:"gap"` // between the two credible intervals; negative: they overlap
 }
 
 func newFitSweep(steps []bayes.PoolSweepStep) []fitSweepStep {
@@ -125,7 +119,7 @@ func newFitSweep(steps []bayes.PoolSweepStep) []fitSweepStep {
 	for _, s := range steps {
 		st := fitSweepStep{M: s.M, Artifacts: append([]string{}, s.Artifacts...), Champion: fitEstimateOf(s.Champion), Converged: s.Converged, Warnings: s.Warnings}
 		for _, c := range s.Challengers {
-			st.Challengers = append(st.Challengers, fitSweepSeparation{c.Name, fitEstimateOf(c.Effect), fitEstimateOf(c.Diff), fitNum(c.PRiskier), fitNum(c.Gap)})
+			st.Challengers = append(st.Challengers, fitSweepSeparation{c.Name, fitEstimateOf(c.Effect), fitEstimateOf(c.Diff), JSONFloat(c.PRiskier), JSONFloat(c.Gap)})
 		}
 		out = append(out, st)
 	}
@@ -148,9 +142,9 @@ type fitPriorFit struct {
 }
 
 type fitPriorReading struct {
-	Name     string      `json:"name"`
-	Diff     fitEstimate `json:"diff"`
-	PRiskier fitNum      `json:"p_riskier"`
+	Name     string           `json:"name"`
+	Diff     IntervalEstimate `json:"diff"`
+	PRiskier JSONFloat        `json:"p_riskier"`
 }
 
 func newFitPriorSensitivity(ps *bayes.PriorSensitivity) *fitPriorSensitivity {
@@ -158,7 +152,7 @@ func newFitPriorSensitivity(ps *bayes.PriorSensitivity) *fitPriorSensitivity {
 	for _, f := range ps.Fits {
 		pf := fitPriorFit{Name: f.Name, Priors: priorStrings(f.Priors, f.Family), Converged: f.Converged, Warnings: f.Warnings}
 		for _, c := range f.Challengers {
-			pf.Challengers = append(pf.Challengers, fitPriorReading{c.Name, fitEstimateOf(c.Diff), fitNum(c.PRiskier)})
+			pf.Challengers = append(pf.Challengers, fitPriorReading{c.Name, fitEstimateOf(c.Diff), JSONFloat(c.PRiskier)})
 		}
 		out.Fits = append(out.Fits, pf)
 	}
@@ -187,9 +181,9 @@ func (r *fitReport) writeBRiskText(w io.Writer, md bool, heading func(string)) {
 			pool = fmt.Sprintf("the risk-adjusted pool (losses × %s)", fmtG(b.LossWeight))
 		}
 		heading(fmt.Sprintf("Risk against the champion in %s", pool))
-		rows := [][]string{{b.Systems[0], "–", fitCell(float64(b.PBest[0]), 3), "–"}}
+		rows := [][]string{{b.Systems[0], "–", rStyle.fixed(float64(b.PBest[0]), 3), "–"}}
 		for i, c := range b.Challengers {
-			rows = append(rows, []string{c.Name, fitCell(float64(c.PRiskier), 3), fitCell(float64(b.PBest[1+i]), 3), strconv.Itoa(c.AtRisk)})
+			rows = append(rows, []string{c.Name, rStyle.fixed(float64(c.PRiskier), 3), rStyle.fixed(float64(b.PBest[1+i]), 3), strconv.Itoa(c.AtRisk)})
 		}
 		fitTable(w, md, []string{"system", "P(riskier)", "P(best)", "topics at risk"}, rows)
 		heading("P(row system's effect > column system's)")
@@ -200,7 +194,7 @@ func (r *fitReport) writeBRiskText(w io.Writer, md bool, heading func(string)) {
 				if i == j {
 					row = append(row, "–")
 				} else {
-					row = append(row, fitCell(float64(p), 3))
+					row = append(row, rStyle.fixed(float64(p), 3))
 				}
 			}
 			rows = append(rows, row)
@@ -211,7 +205,7 @@ func (r *fitReport) writeBRiskText(w io.Writer, md bool, heading func(string)) {
 		for _, c := range b.Challengers {
 			for _, t := range c.Topics {
 				if t.AtRisk {
-					rows = append(rows, []string{c.Name, t.Topic, fitCell(float64(t.Observed), 4), fitCell(float64(t.Lo), 4), fitCell(float64(t.Hi), 4)})
+					rows = append(rows, []string{c.Name, t.Topic, rStyle.fixed(float64(t.Observed), 4), rStyle.fixed(float64(t.Lo), 4), rStyle.fixed(float64(t.Hi), 4)})
 				}
 			}
 		}
@@ -230,8 +224,8 @@ func (r *fitReport) writeBRiskText(w io.Writer, md bool, heading func(string)) {
 				conv = " NOT CONVERGED"
 			}
 			for _, c := range s.Challengers {
-				rows = append(rows, []string{strconv.Itoa(s.M) + conv, c.Name, fitCell(float64(c.Diff.Mean), 4), fitCell(float64(c.Diff.Lo), 4), fitCell(float64(c.Diff.Hi), 4),
-					fitCell(float64(c.PRiskier), 3), fitCell(float64(c.Gap), 4)})
+				rows = append(rows, []string{strconv.Itoa(s.M) + conv, c.Name, rStyle.fixed(float64(c.Diff.Mean), 4), rStyle.fixed(float64(c.Diff.Lo), 4), rStyle.fixed(float64(c.Diff.Hi), 4),
+					rStyle.fixed(float64(c.PRiskier), 3), rStyle.fixed(float64(c.Gap), 4)})
 			}
 		}
 		fitTable(w, md, []string{"m", "challenger", "S − S_champion", "lo", "hi", "P(riskier)", "interval gap"}, rows)
@@ -249,7 +243,7 @@ func (r *fitReport) writeBRiskText(w io.Writer, md bool, heading func(string)) {
 				conv = " (NOT CONVERGED)"
 			}
 			for _, c := range f.Challengers {
-				rows = append(rows, []string{f.Name + conv, c.Name, fitCell(float64(c.Diff.Mean), 4), fitCell(float64(c.Diff.Lo), 4), fitCell(float64(c.Diff.Hi), 4), fitCell(float64(c.PRiskier), 3)})
+				rows = append(rows, []string{f.Name + conv, c.Name, rStyle.fixed(float64(c.Diff.Mean), 4), rStyle.fixed(float64(c.Diff.Lo), 4), rStyle.fixed(float64(c.Diff.Hi), 4), rStyle.fixed(float64(c.PRiskier), 3)})
 			}
 		}
 		fitTable(w, md, []string{"priors", "challenger", "S − S_champion", "lo", "hi", "P(riskier)"}, rows)

@@ -7,56 +7,42 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/gate/scores"
 )
 
-// fitNum is a float that encodes NaN and ±Inf as JSON null.
-type fitNum float64
-
-func (x fitNum) MarshalJSON() ([]byte, error) {
-	f := float64(x)
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return []byte("null"), nil
-	}
-	return strconv.AppendFloat(nil, f, 'g', -1, 64), nil
-}
-
 // fitEffect is a system or topic effect in the JSON report.
 type fitEffect struct {
-	Name  string `json:"name"`
-	Role  string `json:"role,omitempty"`
-	Mean  fitNum `json:"mean"`
-	SD    fitNum `json:"sd"`
-	Q2_5  fitNum `json:"q2_5"`
-	Q50   fitNum `json:"q50"`
-	Q97_5 fitNum `json:"q97_5"`
-	HDILo fitNum `json:"hdi_lo"`
-	HDIHi fitNum `json:"hdi_hi"`
+	Name  string    `json:"name"`
+	Role  string    `json:"role,omitempty"`
+	Mean  JSONFloat `json:"mean"`
+	SD    JSONFloat `json:"sd"`
+	Q2_5  JSONFloat `json:"q2_5"`
+	Q50   JSONFloat `json:"q50"`
+	Q97_5 JSONFloat `json:"q97_5"`
+	HDILo JSONFloat `json:"hdi_lo"`
+	HDIHi JSONFloat `json:"hdi_hi"`
 }
 
 // fitComparison is a challenger's system effect against the champion's.
 type fitComparison struct {
-	Challenger string `json:"challenger"`
-	Champion   string `json:"champion"`
-	PBetter    fitNum `json:"p_better"` // P(S_challenger > S_champion)
-	DiffMean   fitNum `json:"diff_mean"`
-	DiffQ2_5   fitNum `json:"diff_q2_5"`
-	DiffQ97_5  fitNum `json:"diff_q97_5"`
+	Challenger string    `json:"challenger"`
+	Champion   string    `json:"champion"`
+	PBetter    JSONFloat `json:"p_better"` // P(S_challenger > S_champion)
+	DiffMean   JSONFloat `json:"diff_mean"`
+	DiffQ2_5   JSONFloat `json:"diff_q2_5"`
+	DiffQ97_5  JSONFloat `json:"diff_q97_5"`
 }
 
 type fitParamDiag struct {
-	Name    string `json:"name"`
-	Rhat    fitNum `json:"rhat"`
-	ESSBulk fitNum `json:"ess_bulk"`
-	ESSTail fitNum `json:"ess_tail"`
+	Name    string    `json:"name"`
+	Rhat    JSONFloat `json:"rhat"`
+	ESSBulk JSONFloat `json:"ess_bulk"`
+	ESSTail JSONFloat `json:"ess_tail"`
 }
 
 type fitDiagnostics struct {
@@ -64,11 +50,11 @@ type fitDiagnostics struct {
 	Divergences      int            `json:"divergences"`
 	MaxTreedepthHits int            `json:"max_treedepth_hits"`
 	MaxTreedepth     int            `json:"max_treedepth"`
-	EBFMI            []fitNum       `json:"ebfmi"`
-	MaxRhat          fitNum         `json:"max_rhat"`
-	MinESSBulk       fitNum         `json:"min_ess_bulk"`
-	MinESSTail       fitNum         `json:"min_ess_tail"`
-	TargetESS        fitNum         `json:"target_ess"`
+	EBFMI            []JSONFloat    `json:"ebfmi"`
+	MaxRhat          JSONFloat      `json:"max_rhat"`
+	MinESSBulk       JSONFloat      `json:"min_ess_bulk"`
+	MinESSTail       JSONFloat      `json:"min_ess_tail"`
+	TargetESS        JSONFloat      `json:"target_ess"`
 	ExtendedDraws    int            `json:"extended_draws"`
 }
 
@@ -114,7 +100,7 @@ type fitReport struct {
 }
 
 func fitEffectOf(name, role string, s bayes.VarSummary) fitEffect {
-	return fitEffect{name, role, fitNum(s.Mean), fitNum(s.SD), fitNum(s.Q2_5), fitNum(s.Q50), fitNum(s.Q97_5), fitNum(s.HDILo), fitNum(s.HDIHi)}
+	return fitEffect{name, role, JSONFloat(s.Mean), JSONFloat(s.SD), JSONFloat(s.Q2_5), JSONFloat(s.Q50), JSONFloat(s.Q97_5), JSONFloat(s.HDILo), JSONFloat(s.HDIHi)}
 }
 
 func newFitReport(fit *bayes.HierFit, measure string, role []string, o *FitOptions, elapsed time.Duration, align scores.Alignment) *fitReport {
@@ -162,22 +148,22 @@ func newFitReport(fit *bayes.HierFit, measure string, role []string, o *FitOptio
 		}
 		r.Comparisons = append(r.Comparisons, fitComparison{
 			Challenger: fit.Systems[s], Champion: fit.Systems[champ],
-			PBetter:  fitNum(bayes.ProbGreater(diff, 0)),
-			DiffMean: fitNum(bayes.Mean(diff)), DiffQ2_5: fitNum(bayes.Quantile(diff, 0.025)), DiffQ97_5: fitNum(bayes.Quantile(diff, 0.975)),
+			PBetter:  JSONFloat(bayes.ProbGreater(diff, 0)),
+			DiffMean: JSONFloat(bayes.Mean(diff)), DiffQ2_5: JSONFloat(bayes.Quantile(diff, 0.025)), DiffQ97_5: JSONFloat(bayes.Quantile(diff, 0.975)),
 		})
 	}
 	d := &r.Diagnostics
 	d.Divergences, d.MaxTreedepthHits, d.MaxTreedepth = fit.Divergences, fit.MaxDepthHits, so.MaxDepth
-	d.TargetESS, d.ExtendedDraws = fitNum(fit.TargetESS), fit.Extended
+	d.TargetESS, d.ExtendedDraws = JSONFloat(fit.TargetESS), fit.Extended
 	maxR, minB, minT := math.Inf(-1), math.Inf(1), math.Inf(1)
 	for v, name := range fit.Names {
 		s := fit.Summary[v]
-		d.Parameters = append(d.Parameters, fitParamDiag{name, fitNum(s.Rhat), fitNum(s.ESSBulk), fitNum(s.ESSTail)})
+		d.Parameters = append(d.Parameters, fitParamDiag{name, JSONFloat(s.Rhat), JSONFloat(s.ESSBulk), JSONFloat(s.ESSTail)})
 		maxR, minB, minT = nanMax(maxR, s.Rhat), nanMin(minB, s.ESSBulk), nanMin(minT, s.ESSTail)
 	}
-	d.MaxRhat, d.MinESSBulk, d.MinESSTail = fitNum(maxR), fitNum(minB), fitNum(minT)
+	d.MaxRhat, d.MinESSBulk, d.MinESSTail = JSONFloat(maxR), JSONFloat(minB), JSONFloat(minT)
 	for _, e := range fit.EBFMI {
-		d.EBFMI = append(d.EBFMI, fitNum(e))
+		d.EBFMI = append(d.EBFMI, JSONFloat(e))
 	}
 	return r
 }
@@ -238,46 +224,24 @@ func (r *fitReport) writeCSV(w io.Writer) error {
 	return cw.Error()
 }
 
-// fitCell formats a number for the table views.
-func fitCell(x float64, digits int) string {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return "NA"
-	}
-	return strconv.FormatFloat(x, 'f', digits, 64)
-}
-
-// fitTable writes rows as an aligned text table or a Markdown table.
+// fitTable writes a header and rows with writeTable, numeric columns
+// right-aligned and the others (names, roles) left-aligned, and ends a text
+// table with a blank line as markdown ends its own.
 func fitTable(w io.Writer, md bool, header []string, rows [][]string) {
-	if md {
-		esc := func(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), "|", `\|`) }
-		line := func(cells []string) {
-			for i, c := range cells {
-				cells[i] = esc(c)
-			}
-			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
-		}
-		line(append([]string{}, header...))
-		sep := make([]string, len(header))
-		for i := range sep {
-			sep[i] = "---"
-			if i > 0 {
-				sep[i] = "---:"
+	align := make([]byte, len(header))
+	for j := range align {
+		align[j] = 'r'
+		for _, row := range rows {
+			if j < len(row) && !numericCell(row[j]) {
+				align[j] = 'l'
+				break
 			}
 		}
-		fmt.Fprintf(w, "|%s|\n", strings.Join(sep, "|"))
-		for _, r := range rows {
-			line(r)
-		}
+	}
+	writeTable(w, md, string(align), append([][]string{header}, rows...))
+	if !md {
 		fmt.Fprintln(w)
-		return
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, strings.Join(header, "\t")+"\t")
-	for _, r := range rows {
-		fmt.Fprintln(tw, strings.Join(r, "\t")+"\t")
-	}
-	tw.Flush()
-	fmt.Fprintln(w)
 }
 
 func (r *fitReport) writeText(w io.Writer, md bool) error {
@@ -328,8 +292,8 @@ func (r *fitReport) writeText(w io.Writer, md bool) error {
 	}
 	sumHeader := []string{"mean", "sd", "2.5%", "50%", "97.5%", "hdi_lo", "hdi_hi", "rhat", "ess_bulk", "ess_tail"}
 	sumCells := func(s bayes.VarSummary) []string {
-		return []string{fitCell(s.Mean, 4), fitCell(s.SD, 4), fitCell(s.Q2_5, 4), fitCell(s.Q50, 4), fitCell(s.Q97_5, 4),
-			fitCell(s.HDILo, 4), fitCell(s.HDIHi, 4), fitCell(s.Rhat, 3), fitCell(s.ESSBulk, 0), fitCell(s.ESSTail, 0)}
+		return []string{rStyle.fixed(s.Mean, 4), rStyle.fixed(s.SD, 4), rStyle.fixed(s.Q2_5, 4), rStyle.fixed(s.Q50, 4), rStyle.fixed(s.Q97_5, 4),
+			rStyle.fixed(s.HDILo, 4), rStyle.fixed(s.HDIHi, 4), rStyle.fixed(s.Rhat, 3), rStyle.fixed(s.ESSBulk, 0), rStyle.fixed(s.ESSTail, 0)}
 	}
 	heading("Variance components")
 	var rows [][]string
@@ -353,8 +317,8 @@ func (r *fitReport) writeText(w io.Writer, md bool) error {
 		heading("Challengers against the champion (system effects)")
 		rows = rows[:0]
 		for _, c := range r.Comparisons {
-			rows = append(rows, []string{c.Challenger, fitCell(float64(c.PBetter), 3), fitCell(float64(c.DiffMean), 4),
-				fitCell(float64(c.DiffQ2_5), 4), fitCell(float64(c.DiffQ97_5), 4)})
+			rows = append(rows, []string{c.Challenger, rStyle.fixed(float64(c.PBetter), 3), rStyle.fixed(float64(c.DiffMean), 4),
+				rStyle.fixed(float64(c.DiffQ2_5), 4), rStyle.fixed(float64(c.DiffQ97_5), 4)})
 		}
 		fitTable(bw, md, []string{"challenger", "P(better)", "diff", "2.5%", "97.5%"}, rows)
 	}
@@ -371,10 +335,10 @@ func (r *fitReport) writeText(w io.Writer, md bool) error {
 	d := r.Diagnostics
 	ebfmi := make([]string, len(d.EBFMI))
 	for i, e := range d.EBFMI {
-		ebfmi[i] = fitCell(float64(e), 2)
+		ebfmi[i] = rStyle.fixed(float64(e), 2)
 	}
 	fmt.Fprintf(bw, "max R-hat %s; min bulk-ESS %s; min tail-ESS %s (target %s; %d extra draws per chain); divergences %d; max tree depth (%d) hits %d; E-BFMI %s\n",
-		fitCell(float64(d.MaxRhat), 4), fitCell(float64(d.MinESSBulk), 0), fitCell(float64(d.MinESSTail), 0), fitCell(float64(d.TargetESS), 0),
+		rStyle.fixed(float64(d.MaxRhat), 4), rStyle.fixed(float64(d.MinESSBulk), 0), rStyle.fixed(float64(d.MinESSTail), 0), rStyle.fixed(float64(d.TargetESS), 0),
 		d.ExtendedDraws, d.Divergences, d.MaxTreedepth, d.MaxTreedepthHits, strings.Join(ebfmi, " "))
 	return bw.Flush()
 }
@@ -405,34 +369,4 @@ func fitWriteDraws(w io.Writer, f *bayes.HierFit) error {
 		}
 	}
 	return bw.Flush()
-}
-
-// fitWriteAtomic writes a file through a temporary file in the same
-// directory and renames it into place, so that a failure never leaves a
-// half-written file.
-func fitWriteAtomic(name string, write func(io.Writer) error) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	// CreateTemp makes the file 0600; an output file is the user's to share.
-	if err = tmp.Chmod(0o644); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	if err = write(tmp); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	if err = os.Rename(tmp.Name(), name); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	return nil
 }

@@ -33,6 +33,10 @@ type gateRun struct {
 	prog  *progress
 	now   time.Time // of the run: waiver expiry
 
+	// sweep are extra loss weights at which BRisk is fitted for the report's
+	// risk-against-loss-weight plot when a rule needs BRisk anyway (--risk-sweep).
+	sweep []float64
+
 	needs map[policies.Analysis]bool
 	// unmet maps an analysis to the requirements it fails; it is not run.
 	unmet map[policies.Analysis]string

@@ -61,7 +61,17 @@ func TestGateRB04Walkthrough(t *testing.T) {
 	for _, c := range r.Bayes.Comparisons {
 		check("P(better)", c.Challenger, float64(c.PBetter), want[c.Challenger].pBetter)
 	}
-	for _, c := range r.BRisk[0].Comparisons {
+	// The BRisk fit at the rules' w = 5 (the others are the --risk-sweep's).
+	var brisk5 *FitResult
+	for _, f := range r.BRisk {
+		if f.LossWeight == 5 {
+			brisk5 = f
+		}
+	}
+	if brisk5 == nil {
+		t.Fatalf("no BRisk fit at w = 5 among %d", len(r.BRisk))
+	}
+	for _, c := range brisk5.Comparisons {
 		check("P(riskier)", c.Challenger, float64(c.PWorse), want[c.Challenger].pRiskier)
 	}
 	for _, c := range r.Decision.Challengers {
@@ -70,7 +80,7 @@ func TestGateRB04Walkthrough(t *testing.T) {
 			t.Errorf("%s: %s (better %s, not-riskier %s); want fail (%s, %s)", c.Name, c.Verdict, c.Rules[0].Outcome, c.Rules[1].Outcome, w.better, w.riskier)
 		}
 	}
-	if !r.Bayes.Converged || !r.BRisk[0].Converged || r.Verdict != policies.Fail {
-		t.Errorf("converged %v and %v, verdict %s", r.Bayes.Converged, r.BRisk[0].Converged, r.Verdict)
+	if !r.Bayes.Converged || !brisk5.Converged || r.Verdict != policies.Fail {
+		t.Errorf("converged %v and %v, verdict %s", r.Bayes.Converged, brisk5.Converged, r.Verdict)
 	}
 }

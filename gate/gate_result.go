@@ -56,7 +56,7 @@ func (g *gateRun) result(d *policies.Decision, facts policies.Facts, align score
 			r.Bayes = g.bayesFit().res
 		}
 	}
-	for _, w := range p.BRiskWeights() {
+	for _, w := range g.briskWeights(r.Bayes != nil) {
 		if reason := g.unmet[policies.AnalysisBRisk]; reason != "" {
 			r.BRisk = append(r.BRisk, &FitResult{Pool: PoolRiskAdjusted, LossWeight: w, Unavailable: "data requirements not met: " + reason})
 			continue
@@ -207,4 +207,22 @@ func (g *gateRun) analyses() []ResultAnalysis {
 		out = append(out, ra)
 	}
 	return out
+}
+
+// briskWeights are the loss weights of the run's BRisk fits, ascending: those
+// the rules use and, when they use any, the --risk-sweep weights for the
+// risk-against-loss-weight plot (w = 1 is the raw-score fit, so it is left
+// out when that fit is in the result anyway).
+func (g *gateRun) briskWeights(haveRaw bool) []float64 {
+	ws := slices.Clone(g.p.BRiskWeights())
+	if len(ws) == 0 {
+		return nil
+	}
+	for _, w := range g.sweep {
+		if !(w == 1 && haveRaw) && !slices.Contains(ws, w) {
+			ws = append(ws, w)
+		}
+	}
+	slices.Sort(ws)
+	return ws
 }

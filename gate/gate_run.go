@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -69,6 +70,12 @@ func runGate(ctx context.Context, o *GateOptions, s *Streams) error {
 
 	prog := newProgress(s.Err, o.Progress)
 	g := newGateRun(p, t, roles, p.CheckRequirements(facts), start, prog)
+	if g.sweep, err = parseLossWeights("--risk-sweep", o.RiskSweep); err != nil {
+		return err
+	}
+	if p.Model.Family != policies.Gaussian && !o.set["risk-sweep"] {
+		g.sweep = nil // a skew-normal fit takes seconds: sweep only when asked
+	}
 	values := g.values()
 	d := p.Evaluate(policies.Evidence{Challengers: roles.Challengers, Values: values, Facts: facts, Now: start})
 	r := g.result(d, facts, align, o.Example)
@@ -355,6 +362,9 @@ func (o *GateOptions) replayCommand(p *policies.Policy) string {
 		args = append(args, "--loss-weight", fmtG(p.LossWeight))
 	}
 	args = append(args, "--seed", fmt.Sprint(p.Seed))
+	if o.RiskSweep != defaultRiskSweep {
+		args = append(args, "--risk-sweep", o.RiskSweep)
+	}
 	if !o.Example {
 		for _, f := range []struct{ flag, value, def string }{
 			{"--input-format", o.Input.Format, string(scores.Auto)}, {"--qrels", o.Input.Qrels, ""},
@@ -380,4 +390,20 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// parseLossWeights parses a comma-separated list of loss weights (each > 0).
+func parseLossWeights(flag, s string) ([]float64, error) {
+	var ws []float64
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		w, err := strconv.ParseFloat(f, 64)
+		if err != nil || !(w > 0) || math.IsInf(w, 0) {
+			return nil, fmt.Errorf("%s %q: expected loss weights > 0 separated by commas, e.g. 1,2,5,10", flag, s)
+		}
+		ws = append(ws, w)
+	}
+	return ws, nil
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -394,10 +395,48 @@ func TestGateMissingCells(t *testing.T) {
 
 // --progress writes one line per phase when standard error is not a
 // terminal; without it nothing (TestGateExampleGolden checks stderr is empty).
+// The rules' BRisk fit comes first, then the --risk-sweep's.
 func TestGateProgressLines(t *testing.T) {
 	code, _, stderr := runMain(t, "gate", "--example", "--progress", "--format", "json")
-	want := "riskgate: fitting the hierarchical model (44 systems × 50 topics)…\nriskgate: fitting BRisk at loss weight 5 (44 systems × 50 topics)…\n"
+	want := "riskgate: fitting the hierarchical model (44 systems × 50 topics)…\n" +
+		"riskgate: fitting BRisk at loss weight 5 (44 systems × 50 topics)…\n" +
+		"riskgate: fitting BRisk at loss weight 2 (44 systems × 50 topics)…\n" +
+		"riskgate: fitting BRisk at loss weight 10 (44 systems × 50 topics)…\n"
 	if code == ExitError || stderr != want {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
+}
+
+// --risk-sweep adds BRisk fits for the risk-against-loss-weight plot only
+// when a rule needs BRisk: the default policy's rules use w = 5, the sweep
+// adds 2 and 10 (w = 1 is the raw fit, already there); "" adds none; a bad
+// list is a usage error.
+func TestGateRiskSweep(t *testing.T) {
+	weights := func(args ...string) []float64 {
+		t.Helper()
+		code, out, stderr := runMain(t, append([]string{"gate", "--example", "--format", "json"}, args...)...)
+		if code == ExitError {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		var r Result
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		var ws []float64
+		for _, f := range r.BRisk {
+			ws = append(ws, f.LossWeight)
+		}
+		return ws
+	}
+	if got := weights(); !slices.Equal(got, []float64{2, 5, 10}) {
+		t.Errorf("default sweep: BRisk at %v, want [2 5 10]", got)
+	}
+	if got := weights("--risk-sweep", ""); !slices.Equal(got, []float64{5}) {
+		t.Errorf("--risk-sweep \"\": BRisk at %v, want [5]", got)
+	}
+	if got := weights("--risk-sweep", "3"); !slices.Equal(got, []float64{3, 5}) {
+		t.Errorf("--risk-sweep 3: BRisk at %v, want [3 5]", got)
+	}
+	code, out, stderr := runMain(t, "gate", "--example", "--risk-sweep", "1,x")
+	checkOneLineError(t, code, out, stderr, `--risk-sweep "1,x": expected loss weights > 0`)
 }

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/riskgate/riskgate/gate/github"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/urfave/cli/v3"
 )
@@ -264,7 +265,7 @@ func writeTable(w io.Writer, md bool, align string, rows [][]string) error {
 		for i, row := range rows {
 			cells := make([]string, len(row))
 			for j, c := range row {
-				cells[j] = mdEscape(c)
+				cells[j] = mdCell(c)
 			}
 			b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
 			if i == 0 {
@@ -310,24 +311,38 @@ func writeTable(w io.Writer, md bool, align string, rows [][]string) error {
 	return err
 }
 
-// mdEscape makes s safe as markdown text, in a table cell or not: it escapes
-// the characters that end a cell or start markup, so that a system, category
-// or file name cannot break a table or inject a link or an @-mention into a
-// pull-request comment.
-func mdEscape(s string) string {
-	var b strings.Builder
+// mdEscape makes s safe as markdown text, in a table cell or not, so that a
+// system, category or file name cannot break a table, inject markup or
+// @-mention anyone in a pull-request comment. It is github.MarkdownText, the
+// one markdown escaper of riskgate (a backslash does not stop a GitHub
+// mention; a zero-width space after @ does).
+func mdEscape(s string) string { return github.MarkdownText(s) }
+
+// mdCell is a markdown table cell: numbers and intervals as they are (so
+// "-0.068 [-0.289, 0.113]" stays readable in the source), anything else
+// escaped by mdEscape. A cell made only of digits, signs, separators,
+// brackets, "<" and exponent letters cannot form markup: without ">" there is
+// no tag or autolink, without "(" after "]" no link, and no letter but e/E.
+func mdCell(s string) string {
+	if numericCell(s) {
+		return s
+	}
+	return mdEscape(s)
+}
+
+// numericCell reports whether a table cell is a number, an interval of
+// numbers, or a placeholder for one (NA, Inf, –).
+func numericCell(s string) bool {
+	switch s {
+	case "NA", "NaN", "Inf", "-Inf", "–", "-":
+		return true
+	}
 	for _, r := range s {
-		switch r {
-		case '|', '\\', '`', '*', '_', '[', ']', '<', '>', '#', '@', '!', '~', '&':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case '\n', '\r', '\t':
-			b.WriteByte(' ')
-		default:
-			b.WriteRune(r)
+		if !strings.ContainsRune("0123456789.,%+-–−[] <eE", r) {
+			return false
 		}
 	}
-	return b.String()
+	return true
 }
 
 // mdEscapeIf is mdEscape in a markdown report and s unchanged in a text one.

@@ -2,9 +2,7 @@ package gate
 
 import (
 	"io"
-	"math"
 	"os"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -14,43 +12,9 @@ import (
 
 // Spelling shared by the gate's reports.
 
-// observedText prints an observation for a report: a category as is; a
-// number with four significant digits, or more when four would seem to
-// contradict the outcome (0.94996 against "at least 0.95" prints 0.94996,
-// not 0.95), as policies' own reasons do; "–" when there is no value.
-func observedText(o policies.Observation, b policies.Bound) string {
-	if c, ok := o.Category(); ok {
-		return c
-	}
-	v, ok := o.Number()
-	if !ok {
-		return "–"
-	}
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return strconv.FormatFloat(v, 'g', -1, 64)
-	}
-	holds := b.Holds(policies.Number(v))
-	for prec := 4; prec < 17; prec++ {
-		s := strconv.FormatFloat(v, 'g', prec, 64)
-		r, err := strconv.ParseFloat(s, 64)
-		if err == nil && b.Holds(policies.Number(r)) == holds && (r == v || !boundEnd(r, b)) {
-			return s
-		}
-	}
-	return strconv.FormatFloat(v, 'g', -1, 64)
-}
-
-// boundEnd reports whether r is an end of the bound, where a rounded value
-// would read as exactly the bound.
-func boundEnd(r float64, b policies.Bound) bool {
-	switch b.Op {
-	case policies.AtLeast, policies.AtMost:
-		return r == b.Value
-	case policies.In:
-		return b.Outcomes == nil && (r == b.Lo || r == b.Hi)
-	}
-	return false
-}
+// observedText prints an observation for a report (policies' spelling, so
+// reports and the decision's reasons agree).
+func observedText(o policies.Observation, b policies.Bound) string { return b.FormatObserved(o) }
 
 // num prints x with d decimals, "–" when it is not finite.
 func num(x JSONFloat, d int) string { return dashStyle.fixed(float64(x), d) }

@@ -464,11 +464,26 @@ func formatNumber(v float64) string {
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
-// formatObserved prints an observed value with four significant digits, or
-// more when four would put it on the other side of the bound (0.94996 against
-// "at least 0.95" prints as 0.94996, not 0.95), so that a report never shows a
-// number that seems to contradict its outcome.
+// FormatObserved prints an observation for a report: a category as is; a
+// number with four significant digits, or more when four would put it on the
+// other side of the bound (0.94996 against "at least 0.95" prints as 0.94996,
+// not 0.95), so that a report never shows a number that seems to contradict
+// its outcome; "–" when there is no value.
+func (b Bound) FormatObserved(o Observation) string {
+	if c, ok := o.Category(); ok {
+		return c
+	}
+	v, ok := o.Number()
+	if !ok {
+		return "–"
+	}
+	return formatObserved(v, b)
+}
+
 func formatObserved(v float64, b Bound) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return formatNumber(v)
+	}
 	holds := b.Holds(Number(v))
 	for prec := 4; prec < 17; prec++ {
 		s := strconv.FormatFloat(v, 'g', prec, 64)

@@ -98,6 +98,18 @@ func fSurvival(f, d1, d2 float64) float64 {
 // with P(X ≤ j) = I_½(n − j, j + 1), the regularised incomplete beta
 // function (constant time, where summing the terms would take O(j)). It is
 // 1 when 2k = n, and for n = 0.
+// binomHalfAtMost is P(B ≤ j) for B ~ Binomial(n, ½): I_½(n − j, j + 1), the
+// regularised incomplete beta function (1 for j ≥ n, 0 for j < 0).
+func binomHalfAtMost(j, n int) float64 {
+	switch {
+	case j < 0:
+		return 0
+	case j >= n:
+		return 1
+	}
+	return mathext.RegIncBeta(float64(n-j), float64(j+1), 0.5)
+}
+
 func signTwoSided(k, n int) float64 {
 	if n == 0 || 2*k == n {
 		return 1

@@ -4,7 +4,11 @@ package risk
 type Sign struct {
 	Pos, Neg int     // pairs won by X, and lost to Base (ties are dropped)
 	P        float64 // two-sided p-value
-	Warnings []string
+	// PGreater and PLess are the one-sided p-values of H1: X wins more often
+	// (P(B ≥ Pos)) and less often (P(B ≤ Pos)), B ~ Binomial(Pos + Neg, ½):
+	// R's binom.test(…, alternative = "greater" / "less").
+	PGreater, PLess float64
+	Warnings        []string
 }
 
 // SignTest is the exact sign test of pos wins against neg losses (ties
@@ -22,7 +26,10 @@ type Sign struct {
 // correctly, neg those only B does; over categories (their measures, as a
 // Pair) it is their macro "S-test".
 func SignTest(pos, neg int) Sign {
-	return Sign{Pos: pos, Neg: neg, P: signTwoSided(pos, pos+neg)}
+	n := pos + neg
+	return Sign{Pos: pos, Neg: neg, P: signTwoSided(pos, n),
+		PGreater: binomHalfAtMost(neg, n), // P(B ≥ pos) = P(B ≤ neg) by symmetry
+		PLess:    binomHalfAtMost(pos, n)}
 }
 
 // Sign is the sign test of X against Base: SignTest of the topics where X

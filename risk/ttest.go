@@ -16,6 +16,9 @@ type TTest struct {
 	// P(T_df > t), R's t.test(…, alternative = "greater")$p.value; Sakai
 	// (SIGIR 2017, §4) tabulates it beside his Bayesian tests.
 	PGreater float64
+	// PLess is the one-sided p-value of H1: the mean difference is below 0,
+	// P(T_df < t), R's t.test(…, alternative = "less")$p.value.
+	PLess    float64
 	Estimate float64  // mean difference X − Base
 	CI       Interval // confidence interval for Estimate
 	Warnings []string
@@ -77,13 +80,13 @@ func tTest(m, se, df, level float64) TTest {
 	r := TTest{Estimate: m, DF: df, CI: Interval{Level: level}}
 	if essentiallyConstant(m, se) {
 		r.T = infOrNaN(m)
-		r.P, r.PGreater = tTwoSided(r.T, df), tGreater(r.T, df)
+		r.P, r.PGreater, r.PLess = tTwoSided(r.T, df), tGreater(r.T, df), tGreater(-r.T, df)
 		r.CI.Lo, r.CI.Hi = m, m
 		r.Warnings = append(r.Warnings, "the data are essentially constant (zero variance): t is infinite or undefined")
 		return r
 	}
 	r.T = m / se
-	r.P, r.PGreater = tTwoSided(r.T, df), tGreater(r.T, df)
+	r.P, r.PGreater, r.PLess = tTwoSided(r.T, df), tGreater(r.T, df), tGreater(-r.T, df)
 	q := tQuantile((1+level)/2, df)
 	r.CI.Lo, r.CI.Hi = m-q*se, m+q*se
 	return r

@@ -19,13 +19,18 @@ const (
 
 // Wilcoxon is the Wilcoxon signed-rank test of X against Base.
 type Wilcoxon struct {
-	V        float64 // sum of the ranks of |d_i| over the positive d_i (R's V)
-	P        float64 // two-sided p-value
-	N        int     // non-zero differences used
-	Zeros    int     // zero differences dropped
-	Ties     bool    // some |d_i| are tied (average ranks were used)
-	Exact    bool    // P is from the exact null distribution
-	Warnings []string
+	V float64 // sum of the ranks of |d_i| over the positive d_i (R's V)
+	P float64 // two-sided p-value
+	// PGreater and PLess are the one-sided p-values of H1: X's differences
+	// lie above (below) 0, R's wilcox.test(…, alternative = "greater" /
+	// "less"): P(V' ≥ V) and P(V' ≤ V) exactly, or 1 − Φ(z₋) and Φ(z₊) with
+	// the continuity correction ∓½ in the normal approximation.
+	PGreater, PLess float64
+	N               int  // non-zero differences used
+	Zeros           int  // zero differences dropped
+	Ties            bool // some |d_i| are tied (average ranks were used)
+	Exact           bool // P is from the exact null distribution
+	Warnings        []string
 }
 
 // Wilcoxon is R's wilcox.test(x, base, paired = TRUE, correct = TRUE) with
@@ -68,13 +73,8 @@ func (p Pair) Wilcoxon(method WilcoxonMethod) (Wilcoxon, error) {
 	fn := float64(n)
 	if method == WilcoxonAuto && n < 50 && !r.Ties && r.Zeros == 0 {
 		r.Exact = true
-		var tail float64
-		if r.V > fn*(fn+1)/4 {
-			tail = signRankUpper(r.V, n)
-		} else {
-			tail = PSignRank(r.V, n)
-		}
-		r.P = math.Min(1, 2*tail)
+		r.PGreater, r.PLess = signRankUpper(r.V, n), PSignRank(r.V, n)
+		r.P = math.Min(1, 2*math.Min(r.PGreater, r.PLess))
 		return r, nil
 	}
 	z := r.V - fn*(fn+1)/4
@@ -91,6 +91,8 @@ func (p Pair) Wilcoxon(method WilcoxonMethod) (Wilcoxon, error) {
 	case z < 0:
 		correction = -0.5
 	}
+	r.PGreater = normalCDF(-(z - 0.5) / sigma)
+	r.PLess = normalCDF((z + 0.5) / sigma)
 	z = (z - correction) / sigma
 	r.P = 2 * math.Min(normalCDF(z), normalCDF(-z))
 	if n == 0 {
