@@ -132,7 +132,7 @@ func runRstanarm(rscript string, t *bayes.Table, iter int) (seconds, ess float64
 	cmd := exec.Command(rscript, script, data, strconv.Itoa(iter), "12345")
 	cmd.Stdout, cmd.Stderr = &out, &errw
 	if err := cmd.Run(); err != nil {
-		return 0, 0, "", fmt.Errorf("%s: %v: %s", rscript, err, lastLines(errw.String(), 5))
+		return 0, 0, "", fmt.Errorf("%s: %v: %s", rscript, err, tailLines(errw.String(), 5))
 	}
 	fields := map[string]string{}
 	for _, f := range strings.Fields(out.String()) {
@@ -152,8 +152,8 @@ func runRstanarm(rscript string, t *bayes.Table, iter int) (seconds, ess float64
 	return seconds, ess, how + ", rstanarm " + fields["rstanarm"], nil
 }
 
-// lastLines returns the last n lines of s.
-func lastLines(s string, n int) string {
+// tailLines returns the last n lines of s, joined by " | ".
+func tailLines(s string, n int) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	if len(lines) > n {
 		lines = lines[len(lines)-n:]
