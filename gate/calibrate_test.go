@@ -248,4 +248,3 @@ func TestWilson(t *testing.T) {
 		t.Errorf("wilson(0.5, 20) = [%v, %v]", lo, hi)
 	}
 }
-
