@@ -16,6 +16,7 @@ import (
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/gate/trec"
 	"github.com/riskgate/riskgate/internal/cputime"
+	"github.com/riskgate/riskgate/policies"
 	"github.com/riskgate/riskgate/risk"
 )
 
@@ -471,5 +472,66 @@ func fillRatios(rows []BenchRow) {
 	}
 }
 
-// benchCalibrateCases is filled in with calibrate.
-func benchCalibrateCases(benchConfig) []benchCase { return nil }
+// benchCalibrateCases time riskgate calibrate with the default policy and
+// its default effects: on an rb04-like pool, and on the user's data.
+func benchCalibrateCases(cfg benchConfig) []benchCase {
+	reps, scale := benchCalibReps, 0.0
+	what := fmt.Sprintf("riskgate calibrate, default policy, --reps %d × %d effects (%s)", benchCalibReps, len(benchCalibEffects()), defaultEffects)
+	if cfg.quick {
+		reps, scale = benchQuickCalibR, float64(benchCalibReps)/benchQuickCalibR
+		what += fmt.Sprintf("; --quick times %d replicates and extrapolates", benchQuickCalibR)
+	}
+	cs := []benchCase{{ID: "calibrate-45x50", What: what, Once: true,
+		Data: "simulated rb04-like pool: 45 systems × 50 topics from rb04.csv's moment estimates",
+		prepare: func() (*benchWork, error) {
+			return &benchWork{run: benchCalibrate(policies.Default(), benchCalibPool(), reps, scale)}, nil
+		}}}
+	if u := cfg.user; u != nil {
+		p := policies.Default()
+		p.Champion, p.ChampionPos = u.table.Systems[u.champion], policies.Pos{}
+		p.Challengers = []policies.Pattern{{Text: u.table.Systems[u.challenger]}}
+		cs = append(cs, benchCase{ID: "user-calibrate", What: what, Once: true,
+			Data: fmt.Sprintf("your data: %s systems × %s topics", thousands(len(u.table.Systems)), thousands(len(u.table.Topics))),
+			prepare: func() (*benchWork, error) {
+				return &benchWork{run: benchCalibrate(p, u.table, reps, scale)}, nil
+			}})
+	}
+	return cs
+}
+
+// benchCalibEffects are calibrate's default effects.
+func benchCalibEffects() []float64 {
+	e, err := parseEffects(defaultEffects)
+	if err != nil {
+		panic("gate: the default effects: " + err.Error()) // a constant: cannot happen
+	}
+	return e
+}
+
+// benchCalibPool is an rb04-like pool named for the default policy: a
+// champion, one challenger and 43 artifacts over 50 topics, drawn from the
+// generating model calibrate estimates from rb04.csv (champion Champion,
+// challengers Chal. 1–4; the estimates calibrate prints, rounded).
+func benchCalibPool() *scores.Table {
+	m := bayes.PoolModel{Intercept: 0.314, Sigma: 0.1068, SDTopic: 0.1932, SDSystem: 0.01038, DiffSD: 0.09013, DiffSkew: 0.6625}
+	systems := append([]string{"production", "candidate-1"}, simNames("artifact-", 43)...)
+	pool, _, err := m.Simulate(rand1(3), 0, systems, plainNames("t", 50))
+	if err != nil {
+		panic("gate: the calibrate bench pool: " + err.Error()) // fixed sizes: cannot happen
+	}
+	return bayesToScores(pool)
+}
+
+func benchCalibrate(p *policies.Policy, t *scores.Table, reps int, scale float64) func() (benchOutcome, error) {
+	return func() (benchOutcome, error) {
+		r, err := calibrate(p, t, calibration{Reps: reps, Effects: benchCalibEffects(), MinEffect: 0.01, Seed: 1, Now: time.Now()})
+		if err != nil {
+			return benchOutcome{}, err
+		}
+		o := benchOutcome{Scale: scale}
+		if f := r.FalseShip; f != nil {
+			o.Note = fmt.Sprintf("false-ship rate %s ± %s at %s", dashStyle.fixed(float64(f.Rate), 3), dashStyle.fixed(float64(f.SE), 3), fmtG(float64(f.Effect)))
+		}
+		return o, nil
+	}
+}

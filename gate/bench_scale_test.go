@@ -142,6 +142,37 @@ func TestScaleMSMARCOEval(t *testing.T) {
 	}
 }
 
+// TestScaleMSMARCOGate runs riskgate gate with the default policy on the
+// same 100 runs scored by reciprocal rank (production against candidate-1 …
+// 4, 95 artifacts, 7,000 topics: two hierarchical fits of 700,000 cells)
+// and checks its peak memory against 4 GB and that it reaches a verdict.
+func TestScaleMSMARCOGate(t *testing.T) {
+	requireScale(t)
+	qrels, runs := scaleDir(t, msmarcoSetting)
+	bin := buildRiskgate(t)
+	out := t.TempDir()
+	args := append([]string{"gate", "--qrels", qrels, "--measure", "recip_rank", "--out", out}, runs...)
+	f := measureProcess(t, bin, args...)
+	if f.ExitCode == ExitError {
+		t.Fatalf("riskgate gate exit %d: %s", f.ExitCode, f.Stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, "result.json")); err != nil {
+		t.Error(err)
+	}
+	t.Logf("riskgate gate, %d runs × %d × %d lines, default policy: exit %d, wall %s, CPU %s, peak RSS %.2f GiB\n%s",
+		len(runs), msmarcoSetting.Queries, msmarcoSetting.Depth, f.ExitCode, f.Wall.Round(time.Millisecond), f.CPU.Round(time.Millisecond),
+		float64(f.MaxRSS)/(1<<30), firstLines(string(f.Stdout), 3))
+	if f.MaxRSS > scaleMemoryLimit {
+		t.Errorf("peak RSS %.2f GiB > 4 GiB", float64(f.MaxRSS)/(1<<30))
+	}
+}
+
+// firstLines returns the first n lines of s.
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	return strings.Join(lines[:min(n, len(lines))], "\n")
+}
+
 // TestScaleSettingSmall checks the generator on a small setting: riskgate
 // loads it as a complete table with the default policy's roles, and the
 // runs' mean reciprocal ranks are MS MARCO-like and not all equal.

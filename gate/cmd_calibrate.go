@@ -62,7 +62,12 @@ on pools like yours:
     riskgate gate — and reports, per effect, the pass, warn, fail and inconclusive rates
     with Monte Carlo standard errors, and the ship rate (pass or warn: the gate exits 0)
     with Wilson's 95% interval. Below 0 the ship rate is the false-ship rate; at or above
-    --min-effect it is the power.
+    --min-effect it is the power. Beside each effect it prints the challenger's mean URisk
+    at the policy's loss weight: a challenger better on average can be worse once losses
+    count w times, and then a risk rule rightly blocks it.
+
+The shape of the simulated challenger's differences comes from every challenger the
+policy finds in your pool; name one with --challenger to simulate challengers like it.
 
 Pools are simulated and judged in parallel on every core, each from its own random
 stream PCG(--seed, effect index·2³² + replicate): the output is the same whatever the
