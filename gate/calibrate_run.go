@@ -194,18 +194,19 @@ func wilson(p, n float64) (lo, hi float64) {
 }
 
 // summarize fills the headline figures: the largest false-ship rate over
-// the negative effects and the smallest power over the effects that matter.
+// the negative effects and the smallest power over the effects that matter,
+// ties going to the effect nearest 0 (the hardest one to judge).
 func (r *CalibrateReport) summarize() {
 	for i := range r.Effects {
 		e := &r.Effects[i]
 		fig := &CalibrateFigure{Effect: e.Effect, Rate: e.ShipRate, SE: e.SE}
 		switch e.ReadsAs {
 		case readsFalseShip:
-			if r.FalseShip == nil || e.ShipRate > r.FalseShip.Rate {
+			if f := r.FalseShip; f == nil || e.ShipRate > f.Rate || (e.ShipRate == f.Rate && e.Effect > f.Effect) {
 				r.FalseShip = fig
 			}
 		case readsPower:
-			if r.Power == nil || e.ShipRate < r.Power.Rate {
+			if p := r.Power; p == nil || e.ShipRate < p.Rate || (e.ShipRate == p.Rate && e.Effect < p.Effect) {
 				r.Power = fig
 			}
 		}
