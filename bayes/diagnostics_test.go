@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -88,6 +89,32 @@ func TestSummarizeAllDeterministic(t *testing.T) {
 				b, _ := json.Marshal(want[v])
 				if string(a) != string(b) {
 					t.Fatalf("GOMAXPROCS %d, %d workers, variable %d:\n%s\nwant\n%s", procs, workers, v, a, b)
+				}
+			}
+		}
+	}
+}
+
+// SummarizeConvergence gives SummarizeAll's Mean, SD, R̂, bulk- and
+// tail-ESS bit for bit (a fit's convergence verdict must not depend on
+// which one ran) and NaN for everything else.
+func TestSummarizeConvergence(t *testing.T) {
+	vars := benchDraws(26, 3, 301)
+	vars = append(vars, [][]float64{{1, 2, 3}, {4, math.NaN(), 6}})
+	full, conv := SummarizeAll(vars, 2), SummarizeConvergence(vars, 3)
+	for v := range vars {
+		f, c := reflect.ValueOf(full[v]), reflect.ValueOf(conv[v])
+		for i := range f.NumField() {
+			name := f.Type().Field(i).Name
+			a, b := f.Field(i).Float(), c.Field(i).Float()
+			switch name {
+			case "Mean", "SD", "Rhat", "ESSBulk", "ESSTail":
+				if math.Float64bits(a) != math.Float64bits(b) {
+					t.Errorf("variable %d: %s %v, SummarizeAll's %v", v, name, b, a)
+				}
+			default:
+				if !math.IsNaN(b) {
+					t.Errorf("variable %d: %s = %v, want NaN", v, name, b)
 				}
 			}
 		}

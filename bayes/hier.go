@@ -125,6 +125,10 @@ type HierOptions struct {
 	// for the Gaussian family, MixedModel.MomentParam's otherwise].
 	Param   *MixedParam
 	Workers int // goroutines for the diagnostics [GOMAXPROCS]
+	// ConvergenceOnly fills HierFit.Summary with SummarizeConvergence (Mean,
+	// SD, R̂, bulk- and tail-ESS) instead of SummarizeAll: the same draws,
+	// convergence verdict and warnings, for callers that only decide.
+	ConvergenceOnly bool
 
 	forceSchur bool // tests: the Schur path even on a complete table
 }
@@ -334,7 +338,7 @@ func FitHier(t *Table, opt HierOptions) (*HierFit, error) {
 		}
 	}
 	f.TargetESS = target
-	if err := f.sample(model, so, opt.MaxDraws, opt.RhatMax, opt.Workers); err != nil {
+	if err := f.sample(model, so, opt.MaxDraws, opt.RhatMax, opt.Workers, opt.ConvergenceOnly); err != nil {
 		return nil, err
 	}
 	return f, nil
@@ -343,7 +347,7 @@ func FitHier(t *Table, opt HierOptions) (*HierFit, error) {
 // sample runs NUTS on model until every bulk- and tail-ESS reaches
 // f.TargetESS or maxDraws [10 × so.Draws] per chain, then fills f's draws,
 // summaries and diagnostics and checks convergence (R̂ ≤ rhatMax [1.01]).
-func (f *HierFit) sample(model Model, so NUTSOptions, maxDraws int, rhatMax float64, workers int) error {
+func (f *HierFit) sample(model Model, so NUTSOptions, maxDraws int, rhatMax float64, workers int, convergenceOnly bool) error {
 	if maxDraws <= 0 {
 		maxDraws = 10 * so.Draws
 	}
@@ -354,7 +358,11 @@ func (f *HierFit) sample(model Model, so NUTSOptions, maxDraws int, rhatMax floa
 	if err := f.Sampler.Run(); err != nil {
 		return err
 	}
-	f.Summary = SummarizeAll(f.Sampler.Draws, workers)
+	summarize := SummarizeAll
+	if convergenceOnly {
+		summarize = SummarizeConvergence
+	}
+	f.Summary = summarize(f.Sampler.Draws, workers)
 	for {
 		n := f.Sampler.Len()
 		minESS := f.minESS()
@@ -367,7 +375,7 @@ func (f *HierFit) sample(model Model, so NUTSOptions, maxDraws int, rhatMax floa
 		if err := f.Sampler.Extend(want - n); err != nil {
 			return err
 		}
-		f.Summary = SummarizeAll(f.Sampler.Draws, workers)
+		f.Summary = summarize(f.Sampler.Draws, workers)
 	}
 	f.Draws = f.Sampler.Len()
 	f.Extended = f.Draws - so.Draws

@@ -1,8 +1,147 @@
 package gate
 
-import "github.com/urfave/cli/v3"
+import (
+	"context"
+	"fmt"
+	"io"
+	"regexp"
+	"time"
 
-// Placeholder until the bench command lands.
+	"github.com/urfave/cli/v3"
+)
+
+// BenchOptions are the options of riskgate bench.
+type BenchOptions struct {
+	Input        *InputOptions // the user's data, when INPUT paths are given
+	Champion     string        // the user's champion [the first system]
+	Challenger   string        // the user's challenger for calibrate [the second system]
+	Quick        bool
+	Count        int // repetitions of each figure [3, or 1 with --quick]
+	countSet     bool
+	Only         string // regular expression over the figures' ids
+	WithRstanarm bool
+	Rscript      string // the Rscript program
+	RstanarmIter int    // rstanarm's iterations per chain (warmup included); 0 = 4,000, or 1,000 with --quick
+	Format       string
+	Output       string
+}
+
+const benchDescription = `Measures riskgate's speed on built-in simulated data, and on your data when INPUT paths
+are given, and prints one row per figure:
+
+  eval        riskgate eval (trec_eval's default measures): run lines per second, on a
+              simulated MS MARCO-like setting written to a temporary folder (and on your runs
+              with --qrels);
+  fit         the hierarchical model at ESS ≥ 10,000 (every bulk- and tail-ESS): time and
+              ESS per second on an rb04-sized pool (45 systems × 50 topics) and on pools of
+              growing size, with how the time grows with systems × topics;
+  brisk       BRisk at loss weight 5 on the rb04-sized pool (fit, differences, topics at risk);
+  bca         the BCa bootstrap, B = 100,000, four challengers against the champion;
+  tukey       the randomised Tukey HSD, B = 10,000, over every system;
+  calibrate   riskgate calibrate --reps 500 with the default policy on an rb04-like pool
+              (--quick times 10 replicates and extrapolates, and says so);
+  rstanarm    with --with-rstanarm: rstanarm's stan_glmer on the rb04-sized pool when Rscript
+              with rstanarm is installed, else the figures recorded with R, with their source.
+
+Each figure is the median of --count runs (wall and CPU time; calibrate runs once). The
+same cases run as Go benchmarks: go test ./gate -run X -bench BenchCases. The report
+names the machine, its load average before and after, and the peak memory so far.`
+
 func newBenchCommand(s *Streams) *cli.Command {
-	return &cli.Command{Name: "bench", Usage: "(not implemented yet)", Action: notYet("bench")}
+	o := &BenchOptions{Input: NewInputOptions(s)}
+	flags := []cli.Flag{
+		&cli.BoolFlag{Name: "quick", Destination: &o.Quick, Usage: "smaller settings and one run of each (about a minute)"},
+		&cli.IntFlag{Name: "count", Usage: "`N` runs of each figure, the median reported (default 3; 1 with --quick)"},
+		&cli.StringFlag{Name: "only", Destination: &o.Only, Usage: "run only the figures whose id matches `REGEXP` (e.g. fit|bca)"},
+		&cli.BoolFlag{Name: "with-rstanarm", Destination: &o.WithRstanarm,
+			Usage: "time rstanarm's stan_glmer on the same pool when Rscript with rstanarm is installed; otherwise print the recorded figures"},
+		&cli.StringFlag{Name: "rscript", Value: "Rscript", Destination: &o.Rscript, Usage: "the `PROGRAM` that runs R scripts"},
+		&cli.IntFlag{Name: "rstanarm-iter", HideDefault: true, Usage: "rstanarm's `ITER` per chain, warmup included (default 4000; 1000 with --quick)"},
+		&cli.StringFlag{Name: "champion", Destination: &o.Champion, Usage: "the champion's `NAME` in your data (default: the first system)"},
+		&cli.StringFlag{Name: "challenger", Destination: &o.Challenger, Usage: "the challenger's `NAME` in your data for calibrate (default: the second system)"},
+		formatFlag(&o.Format, reportFormats),
+		outputFlag(&o.Output),
+	}
+	return &cli.Command{
+		Name:        "bench",
+		Usage:       "measure riskgate's speed (eval, fits, bootstrap, Tukey HSD, calibrate) on simulated data and yours",
+		UsageText:   "riskgate bench [--quick] [--with-rstanarm] [--only REGEXP] [--format table|md|json|csv] [INPUT...]",
+		Description: benchDescription,
+		Flags:       append(flags, o.Input.Flags()...),
+		Action: func(ctx context.Context, c *cli.Command) error {
+			o.Input.Paths = c.Args().Slice()
+			o.Count, o.RstanarmIter = int(c.Int("count")), int(c.Int("rstanarm-iter"))
+			o.countSet = c.IsSet("count")
+			return runBench(ctx, o, s)
+		},
+	}
+}
+
+func runBench(ctx context.Context, o *BenchOptions, s *Streams) error {
+	if err := checkFormat(o.Format, reportFormats); err != nil {
+		return err
+	}
+	count := o.Count
+	switch {
+	case o.countSet && count < 1:
+		return fmt.Errorf("--count %d: expected 1 or more", count)
+	case o.countSet:
+	case o.Quick:
+		count = 1
+	default:
+		count = 3
+	}
+	only, err := regexp.Compile(o.Only)
+	if err != nil {
+		return fmt.Errorf("--only %q: %v", o.Only, err)
+	}
+	iter := o.RstanarmIter
+	switch {
+	case iter == 0 && o.Quick:
+		iter = 1000
+	case iter == 0:
+		iter = 4000
+	case iter < 20:
+		return fmt.Errorf("--rstanarm-iter %d: expected at least 20", iter)
+	}
+	cfg := benchConfig{quick: o.Quick, count: count, only: only, rscript: o.Rscript, rstanarmIter: iter, withRstanarm: o.WithRstanarm}
+	if len(o.Input.Paths) > 0 {
+		t, _, err := o.Input.Load(s.Err)
+		if err != nil {
+			return err
+		}
+		u := &benchUserData{table: t, paths: o.Input.Paths, qrels: o.Input.Qrels}
+		if u.champion, err = benchRole(t, "--champion", o.Champion, 0); err != nil {
+			return err
+		}
+		if u.challenger, err = benchRole(t, "--challenger", o.Challenger, 1); err != nil {
+			return err
+		}
+		if u.challenger == u.champion {
+			return fmt.Errorf("--challenger %q is the champion; name another system", t.Systems[u.challenger])
+		}
+		if o.Input.Qrels != "" { // the inputs are TREC runs
+			u.runs = o.Input.Paths
+		}
+		cfg.user = u
+	}
+	rep, err := runBenchCases(ctx, cfg, s.Err)
+	if err != nil {
+		return err
+	}
+	return writeOutput(s.Out, o.Output, func(w io.Writer) error {
+		return writeReport(w, o.Format, rep, rep.writeCSV, rep.writeText)
+	})
+}
+
+// benchConfig is what runBenchCases needs.
+type benchConfig struct {
+	quick        bool
+	count        int
+	only         *regexp.Regexp
+	withRstanarm bool
+	rscript      string
+	rstanarmIter int
+	user         *benchUserData
+	now          func() time.Time
 }

@@ -1,8 +1,189 @@
 package gate
 
-import "github.com/urfave/cli/v3"
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
 
-// Placeholder until the calibrate command lands.
+	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/urfave/cli/v3"
+)
+
+// CalibrateOptions are the options of riskgate calibrate.
+type CalibrateOptions struct {
+	Input      *InputOptions
+	PolicyPath string // "" for the built-in default policy
+	// Overrides of the policy's roles and loss weight, as riskgate gate's.
+	Champion    string
+	Challengers []string
+	LossWeight  float64
+	Alpha       float64
+
+	Example   bool
+	Reps      int
+	Effects   string // comma-separated true effects
+	MinEffect float64
+	Seed      uint64 // of the simulation; the analyses keep the policy's seed
+	Format    string
+	Output    string
+	Progress  bool
+
+	set map[string]bool
+	now func() time.Time
+}
+
+// calibrateFormats are calibrate's output formats.
+var calibrateFormats = []string{"table", "md", "json", "csv", "html"}
+
+// defaultEffects are the true effects calibrate simulates by default.
+const defaultEffects = "-0.02,-0.01,0,0.01,0.02"
+
+const calibrateDescription = `How often would this policy ship a challenger that is truly worse than the champion,
+and how often would it ship one that is truly better? calibrate answers for your policy
+on pools like yours:
+
+ 1. It estimates how your pool was generated (by moments, no MCMC): from the champion and
+    the artifacts the intercept, the residual σ and the topic and system spreads (the
+    two-way ANOVA's variance components); from the challengers' per-topic differences to
+    the champion their spread and skewness (the shape of the losses the risk measures
+    weigh).
+ 2. For each true effect in --effects it simulates --reps pools of your size: topic and
+    system effects drawn from those spreads, the champion and the artifacts from the
+    hierarchical model, one challenger paired with the champion topic by topic (its
+    differences skew-normal with your spread and skewness), every score clamped to [0, 1].
+    The true effect is on the score scale: the challenger's expected score minus the
+    champion's over the population of topics; the challenger's shift is solved so that
+    clamping does not bias it.
+ 3. It runs the gate's own decision on each pool — the same analyses, seed and rules as
+    riskgate gate — and reports, per effect, the pass, warn, fail and inconclusive rates
+    with Monte Carlo standard errors, and the ship rate (pass or warn: the gate exits 0)
+    with Wilson's 95% interval. Below 0 the ship rate is the false-ship rate; at or above
+    --min-effect it is the power. Beside each effect it prints the challenger's mean URisk
+    at the policy's loss weight: a challenger better on average can be worse once losses
+    count w times, and then a risk rule rightly blocks it.
+
+The shape of the simulated challenger's differences comes from every challenger the
+policy finds in your pool; name one with --challenger to simulate challengers like it.
+
+Pools are simulated and judged in parallel on every core, each from its own random
+stream PCG(--seed, effect index·2³² + replicate): the output is the same whatever the
+number of cores. --format html writes a page with the operating-characteristic curve.
+--example calibrates on the built-in example pool (riskgate gate --example's).`
+
 func newCalibrateCommand(s *Streams) *cli.Command {
-	return &cli.Command{Name: "calibrate", Usage: "(not implemented yet)", Action: notYet("calibrate")}
+	o := &CalibrateOptions{Input: NewInputOptions(s)}
+	flags := []cli.Flag{
+		&cli.StringFlag{Name: "policy", Destination: &o.PolicyPath, Usage: "the policy `FILE` (YAML); the built-in default policy when not given"},
+		&cli.StringFlag{Name: "champion", Destination: &o.Champion, Usage: "the production system's `NAME`, overriding the policy's"},
+		&cli.StringSliceFlag{Name: "challenger", Destination: &o.Challengers,
+			Usage: "a challenger's `NAME` or glob, repeatable; replaces the policy's (the first one names the simulated challenger)"},
+		&cli.FloatFlag{Name: "loss-weight", Destination: &o.LossWeight, HideDefault: true, Usage: "losses count `W` times, overriding the policy's loss_weight"},
+		&cli.FloatFlag{Name: "alpha", Destination: &o.Alpha, HideDefault: true, Usage: "the loss weight as W = 1 + `A` (not with --loss-weight)"},
+		&cli.BoolFlag{Name: "example", Destination: &o.Example, Usage: "calibrate on the built-in simulated example pool instead of INPUT files"},
+		&cli.IntFlag{Name: "reps", Value: 500, Usage: "`N` simulated pools per effect"},
+		&cli.StringFlag{Name: "effects", Value: defaultEffects, Destination: &o.Effects, Usage: "the challenger's true `EFFECTS`, comma-separated, on the score scale"},
+		&cli.FloatFlag{Name: "min-effect", Value: 0.01, Destination: &o.MinEffect,
+			Usage: "the smallest `EFFECT` that matters: the ship rate at effects this large or larger is the power"},
+		&cli.Uint64Flag{Name: "seed", Value: 1, Destination: &o.Seed, Usage: "`SEED` of the simulation (the analyses use the policy's seed, as the gate does)"},
+		formatFlag(&o.Format, calibrateFormats),
+		outputFlag(&o.Output),
+		&cli.BoolFlag{Name: "progress", Destination: &o.Progress,
+			Usage: "show progress on standard error even when it is not a terminal (by default only on a terminal outside CI)"},
+	}
+	return &cli.Command{
+		Name:        "calibrate",
+		Usage:       "measure a policy's false-ship rate and power on simulated pools like yours",
+		UsageText:   "riskgate calibrate [--policy FILE] [--champion NAME] [--challenger NAME...] [--reps 500] [--effects " + defaultEffects + "] [--min-effect 0.01] [--seed S] [--format table|md|json|csv|html] [-o FILE] INPUT...\nriskgate calibrate --example [...]",
+		Description: calibrateDescription,
+		Flags:       append(flags, o.Input.Flags()...),
+		Action: func(_ context.Context, c *cli.Command) error {
+			o.Input.Paths = c.Args().Slice()
+			o.Reps = int(c.Int("reps"))
+			o.set = map[string]bool{}
+			for _, name := range []string{"champion", "challenger", "loss-weight", "alpha", "input-format", "qrels", "measure", "topics"} {
+				o.set[name] = c.IsSet(name)
+			}
+			return runCalibrate(o, s)
+		},
+	}
+}
+
+// parseEffects reads --effects: distinct finite numbers in (−1, 1), kept in
+// the order given.
+func parseEffects(s string) ([]float64, error) {
+	var out []float64
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		v, err := strconv.ParseFloat(f, 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v <= -1 || v >= 1 {
+			return nil, fmt.Errorf("--effects %q: %q is not an effect; expected numbers between -1 and 1 on the score scale, e.g. %s", s, f, defaultEffects)
+		}
+		for _, w := range out {
+			if w == v {
+				return nil, fmt.Errorf("--effects %q: %s is given twice", s, f)
+			}
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func runCalibrate(o *CalibrateOptions, s *Streams) error {
+	if err := checkFormat(o.Format, calibrateFormats); err != nil {
+		return err
+	}
+	if o.Reps < 1 {
+		return fmt.Errorf("--reps %d: expected 1 or more pools per effect", o.Reps)
+	}
+	if o.Reps > 1<<31 {
+		return fmt.Errorf("--reps %d: expected at most %d", o.Reps, 1<<31)
+	}
+	effects, err := parseEffects(o.Effects)
+	if err != nil {
+		return err
+	}
+	if !(o.MinEffect > 0 && o.MinEffect < 1) {
+		return fmt.Errorf("--min-effect %v: expected a number between 0 and 1 (exclusive)", o.MinEffect)
+	}
+	if o.Example && len(o.Input.Paths) > 0 {
+		return fmt.Errorf("--example calibrates on the built-in pool; give INPUT files or --example, not both")
+	}
+	// The policy and its overrides, exactly as riskgate gate reads them.
+	g := &GateOptions{Input: o.Input, PolicyPath: o.PolicyPath, Champion: o.Champion, Challengers: o.Challengers,
+		LossWeight: o.LossWeight, Alpha: o.Alpha, set: o.set}
+	p, err := g.policy()
+	if err != nil {
+		return err
+	}
+	var t *scores.Table
+	if o.Example {
+		t = examplePool()
+	} else {
+		g.applyPolicyInputs(p)
+		if t, _, err = o.Input.Load(s.Err); err != nil {
+			return err
+		}
+	}
+	now := time.Now
+	if o.now != nil {
+		now = o.now
+	}
+	prog := newProgress(s.Err, o.Progress)
+	c := calibration{Reps: o.Reps, Effects: effects, MinEffect: o.MinEffect, Seed: o.Seed, Now: now(),
+		Progress: func(done, total int) {
+			// Every 5% (one line each with --progress in a log).
+			if step := max(1, total/20); done%step == 0 || done == total {
+				prog.Phase(fmt.Sprintf("deciding simulated pools: %s of %s", thousands(done), thousands(total)))
+			}
+		}}
+	rep, err := calibrate(p, t, c)
+	prog.Done()
+	if err != nil {
+		return err
+	}
+	return writeOutput(s.Out, o.Output, func(w io.Writer) error { return rep.write(w, o.Format) })
 }

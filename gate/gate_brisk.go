@@ -36,7 +36,7 @@ func (g *gateRun) fitBRisk(w float64) *fitted {
 		res.Unavailable = "the BRisk model could not be fitted: " + err.Error()
 		return &fitted{res: res}
 	}
-	f := summarizeFit(r.Fit, res, r.Pool, g.roles, g.ruleLevels(PoolRiskAdjusted), nil, g.p.Seed, g.p.Model.MaxRhat)
+	f := summarizeFit(r.Fit, res, r.Pool, g.roles, g.ruleLevels(PoolRiskAdjusted), nil, g.p.Seed, g.p.Model.MaxRhat, !g.decisionOnly)
 	levels := []float64{predictiveLevel}
 	for _, q := range g.p.Queries() {
 		if q.Quantity == "topics_at_risk.count" && q.LossWeight == w && !slices.Contains(levels, q.Level) {

@@ -52,6 +52,14 @@ type gateRun struct {
 	brisk  map[float64]*fitted               // the risk-adjusted fits per loss weight
 	ran    map[policies.Analysis]bool        // analyses that ran
 	failed map[policies.Analysis]string      // why an analysis that was tried gave nothing
+
+	// decisionOnly skips what only the reports show (the fits' summaries of
+	// every quantity, predictive intervals, densities): riskgate calibrate
+	// needs the decision alone (gateDecision).
+	decisionOnly bool
+	// computeOnly, when set, limits values to these analyses: the queries of
+	// any other are left unavailable (gateDecision's stages).
+	computeOnly map[policies.Analysis]bool
 }
 
 type riskMeasures struct {
@@ -129,6 +137,10 @@ func (g *gateRun) values() *policies.Values {
 		for i, name := range g.roles.Challengers {
 			if reason, ok := g.unmet[a]; ok {
 				v.Set(name, q, policies.Unavailable("data requirements not met: "+reason))
+				continue
+			}
+			if g.computeOnly != nil && !g.computeOnly[a] {
+				v.Set(name, q, policies.Unavailable("not computed yet"))
 				continue
 			}
 			v.Set(name, q, g.observe(g.chals[i], q))
@@ -404,6 +416,8 @@ func (g *gateRun) hierOptions(t *bayes.Table) bayes.HierOptions {
 		Sampler:   bayes.NUTSOptions{Chains: g.p.Model.Chains, Seed: g.p.Seed},
 		TargetESS: float64(g.p.Model.TargetESS),
 		RhatMax:   g.p.Model.MaxRhat,
+		// A decision reads only the convergence of the summaries.
+		ConvergenceOnly: g.decisionOnly,
 	}
 	if t != nil {
 		p := bayes.DefaultPriors(t, fam)
@@ -421,7 +435,7 @@ func (g *gateRun) fitRaw() *fitted {
 		res.Unavailable = "the hierarchical model could not be fitted: " + err.Error()
 		return &fitted{res: res}
 	}
-	return summarizeFit(f, res, t, g.roles, g.ruleLevels(PoolRaw), g.ropes(PoolRaw), g.p.Seed, g.p.Model.MaxRhat)
+	return summarizeFit(f, res, t, g.roles, g.ruleLevels(PoolRaw), g.ropes(PoolRaw), g.p.Seed, g.p.Model.MaxRhat, !g.decisionOnly)
 }
 
 // ruleLevels are the credible levels the rules ask of the difference δ in

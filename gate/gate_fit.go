@@ -80,12 +80,21 @@ const densityPoints = 64
 // rules' central intervals, the ROPE decisions the rules ask for, a density
 // of δ), per-topic predictive intervals of the champion and the challengers
 // (replicates drawn from a stream of seed), and the sampler's diagnostics.
-func summarizeFit(f *bayes.HierFit, res *FitResult, t *bayes.Table, roles policies.Roles, levels []float64, ropes []policies.Query, seed uint64, maxRhat float64) *fitted {
+// Without report, only what the decision reads (fitted.observe): the
+// convergence, the warnings and each challenger's δ draws.
+func summarizeFit(f *bayes.HierFit, res *FitResult, t *bayes.Table, roles policies.Roles, levels []float64, ropes []policies.Query, seed uint64, maxRhat float64, report bool) *fitted {
 	res.Family = f.Family.Name()
 	res.Method = string(f.Method)
 	res.Priors = priorStrings(f.Priors, f.Family)
 	res.Converged = f.Converged
 	res.Warnings = slices.Clone(f.Warnings)
+	if !report {
+		out := &fitted{res: res, diffs: map[string][]float64{}}
+		for _, c := range roles.Challengers {
+			out.diffs[c] = pooled(diffChains(f, roles.Champion, c))
+		}
+		return out
+	}
 
 	role := func(s string) string {
 		switch {
@@ -116,17 +125,8 @@ func summarizeFit(f *bayes.HierFit, res *FitResult, t *bayes.Table, roles polici
 	res.Systems = effects[f.SystemIndex(0):f.SystemIndex(len(f.Systems))]
 
 	out := &fitted{res: res, diffs: map[string][]float64{}}
-	champ := slices.Index(f.Systems, roles.Champion)
 	for _, c := range roles.Challengers {
-		s := slices.Index(f.Systems, c)
-		a, b := f.DrawsOf(f.SystemIndex(s)), f.DrawsOf(f.SystemIndex(champ))
-		chains := make([][]float64, len(a))
-		for m := range a {
-			chains[m] = make([]float64, len(a[m]))
-			for i := range a[m] {
-				chains[m][i] = a[m][i] - b[m][i]
-			}
-		}
+		chains := diffChains(f, roles.Champion, c)
 		d := pooled(chains)
 		out.diffs[c] = d
 		res.Comparisons = append(res.Comparisons, compare(c, chains, d, levels, ropes))
@@ -135,6 +135,20 @@ func summarizeFit(f *bayes.HierFit, res *FitResult, t *bayes.Table, roles polici
 	res.Predictive = predictive(f, t, append([]string{roles.Champion}, roles.Challengers...), seed)
 	res.Diagnostics = diagnostics(f, maxRhat)
 	return out
+}
+
+// diffChains are the draws of δ = S_challenger − S_champion, chain by chain.
+func diffChains(f *bayes.HierFit, champion, challenger string) [][]float64 {
+	a := f.DrawsOf(f.SystemIndex(slices.Index(f.Systems, challenger)))
+	b := f.DrawsOf(f.SystemIndex(slices.Index(f.Systems, champion)))
+	chains := make([][]float64, len(a))
+	for m := range a {
+		chains[m] = make([]float64, len(a[m]))
+		for i := range a[m] {
+			chains[m][i] = a[m][i] - b[m][i]
+		}
+	}
+	return chains
 }
 
 // pooled returns the draws of all chains, one chain after the other.

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 
 	"github.com/riskgate/riskgate/gate/trec"
 	"github.com/riskgate/riskgate/internal/inputerr"
+	"github.com/riskgate/riskgate/internal/parallel"
 )
 
 // loadRuns scores TREC run files against the qrels file with the named
@@ -35,28 +37,55 @@ func loadRuns(b *Builder, paths []string, qrels, measure string) error {
 	}
 	opt := trec.DefaultOptions()
 	opt.Missing = trec.MissingSkip
-	ev := trec.NewEvaluator(q, ms, opt)
-	seen := map[string]string{} // system name → file
-	for _, path := range paths {
+	// Runs are read and scored in parallel (as riskgate eval does) and added
+	// to the table in argument order, so the table does not depend on it.
+	type scored struct {
+		system string
+		cells  []runCell
+		err    error
+	}
+	score := func(i int) scored {
+		path := paths[i]
 		run, err := trec.ReadRunFile(path, os.Stdin)
 		if err != nil {
-			return err
+			return scored{err: err}
 		}
-		system := run.RunID
-		if system == "" {
-			system = filepath.Base(path)
+		r := scored{system: run.RunID}
+		if r.system == "" {
+			r.system = filepath.Base(path)
 		}
-		if other, dup := seen[system]; dup {
-			return inputerr.At(path, 0, "run name %q is also the name of %s; expected distinct run_id fields", system, other)
-		}
-		seen[system] = path
-		_, err = ev.Evaluate(run, func(tr *trec.TopicResult) error {
+		_, r.err = trec.NewEvaluator(q, ms, opt).Evaluate(run, func(tr *trec.TopicResult) error {
 			v, _ := tr.Value(ms, measure)
-			return b.Add(system, tr.Topic, v, path, tr.Line)
+			r.cells = append(r.cells, runCell{tr.Topic, v, tr.Line})
+			return nil
 		})
-		if err != nil {
-			return err
-		}
+		return r
 	}
-	return nil
+	seen := map[string]string{} // system name → file
+	return parallel.InOrder(len(paths), runWorkers(), score, func(i int, r scored) error {
+		path := paths[i]
+		if other, dup := seen[r.system]; dup && r.system != "" {
+			return inputerr.At(path, 0, "run name %q is also the name of %s; expected distinct run_id fields", r.system, other)
+		}
+		seen[r.system] = path
+		// Cells scored before an error are added first, as when runs were
+		// scored one after another.
+		for _, c := range r.cells {
+			if err := b.Add(r.system, c.topic, c.value, path, c.line); err != nil {
+				return err
+			}
+		}
+		return r.err
+	})
 }
+
+// runCell is one topic's score of a run, with the line it starts at.
+type runCell struct {
+	topic string
+	value float64
+	line  int
+}
+
+// runWorkers is how many runs are read and scored at once: one per core, at
+// most 4, which bounds memory to four parsed runs (riskgate eval's bound).
+func runWorkers() int { return min(runtime.GOMAXPROCS(0), 4) }

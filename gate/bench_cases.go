@@ -1,0 +1,537 @@
+package gate
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/gate/trec"
+	"github.com/riskgate/riskgate/internal/cputime"
+	"github.com/riskgate/riskgate/policies"
+	"github.com/riskgate/riskgate/risk"
+)
+
+// The figures of riskgate bench. Each is a benchCase: prepare builds its
+// data (not timed) and returns the timed work, which runBenchCases runs
+// --count times. The Go benchmark BenchmarkBenchCases runs the same cases.
+
+// benchCase is one figure.
+type benchCase struct {
+	ID   string // stable id: --only matches it, and it names the Go sub-benchmark
+	What string // what is timed, with its settings
+	Data string // on what data
+	// Once: the case runs once whatever --count (calibrate, rstanarm).
+	Once    bool
+	prepare func() (*benchWork, error)
+}
+
+// benchWork is a prepared case: run does the timed work once.
+type benchWork struct {
+	run     func() (benchOutcome, error)
+	cleanup func()
+}
+
+// benchOutcome is what one timed run reports beside its time.
+type benchOutcome struct {
+	Lines float64 // eval: run lines read
+	ESS   float64 // fits: the smallest bulk- or tail-ESS over every quantity
+	Cells int     // fits: systems × topics
+	// Scale > 0 multiplies the measured time: an extrapolation (calibrate
+	// with --quick times a fraction of the replicates).
+	Scale float64
+	// Seconds, when set, is the time the work measured itself (rstanarm's
+	// fit inside R), reported instead of the wall time of run.
+	Seconds float64
+	Note    string
+	// Source names where a recorded figure comes from; it was not measured.
+	Source string
+	// Ratio compares with riskgate's own figure (rstanarm).
+	Ratio *BenchRatio
+}
+
+// benchUserData is the user's data for the figures on it.
+type benchUserData struct {
+	table                *scores.Table
+	paths                []string
+	qrels                string
+	runs                 []string // TREC runs to time eval on (when --qrels is given)
+	champion, challenger int
+}
+
+func benchRole(t *scores.Table, flag, name string, def int) (int, error) {
+	if name == "" {
+		if def >= len(t.Systems) {
+			return 0, fmt.Errorf("your data has %d system(s); bench needs at least 2", len(t.Systems))
+		}
+		return def, nil
+	}
+	i := t.SystemIndex(name)
+	if i < 0 {
+		return 0, t.UnknownSystemError(flag, name)
+	}
+	return i, nil
+}
+
+// benchFitSizes are the pools the fit is timed on (systems × topics): rb04's
+// size, then growing to 1,000 × 10,000 (issue 9's scale target).
+func benchFitSizes(quick bool) [][2]int {
+	if quick {
+		return [][2]int{{45, 50}, {100, 200}, {200, 1000}}
+	}
+	return [][2]int{{45, 50}, {100, 200}, {200, 1000}, {1000, 2000}, {1000, 10000}}
+}
+
+// benchEvalSetting is the simulated TREC setting eval is timed on.
+func benchEvalSetting(quick bool) scaleSetting {
+	s := msmarcoSetting
+	s.Queries, s.Runs = 2000, 4
+	if quick {
+		s.Queries, s.Runs = 250, 2
+	}
+	return s
+}
+
+const (
+	benchTargetESS   = 10000   // the fits' ESS target, as the bayes benchmarks
+	benchBootstrapB  = 100_000 // BCa replicates, as riskgate compare
+	benchTukeyB      = 10_000  // randomised Tukey HSD replicates, as riskgate compare
+	benchLossWeight  = 5
+	benchCalibReps   = 500 // issue 9's calibrate target
+	benchQuickCalibR = 10  // replicates per effect timed with --quick
+)
+
+// benchCases lists the figures for cfg, in the order they are reported.
+func benchCases(cfg benchConfig) []benchCase {
+	var cs []benchCase
+	es := benchEvalSetting(cfg.quick)
+	cs = append(cs, benchCase{ID: "eval",
+		What: "riskgate eval, trec_eval's default measures",
+		Data: fmt.Sprintf("simulated MS MARCO-like: %s queries × %s documents × %d runs (%s lines)", thousands(es.Queries), thousands(es.Depth), es.Runs, thousands(es.Queries*es.Depth*es.Runs)),
+		prepare: func() (*benchWork, error) {
+			dir, err := os.MkdirTemp("", "riskgate-bench-")
+			if err != nil {
+				return nil, err
+			}
+			qrels, runs, err := es.write(dir)
+			if err != nil {
+				os.RemoveAll(dir)
+				return nil, err
+			}
+			return &benchWork{run: benchEval(qrels, runs, float64(es.Queries*es.Depth*es.Runs)), cleanup: func() { os.RemoveAll(dir) }}, nil
+		}})
+	for _, sz := range benchFitSizes(cfg.quick) {
+		nS, nT := sz[0], sz[1]
+		what := "hierarchical fit, 4 chains, every bulk- and tail-ESS ≥ 10,000"
+		data := fmt.Sprintf("simulated %s systems × %s topics", thousands(nS), thousands(nT))
+		if nS == 45 && nT == 50 {
+			data += " (rb04's size)"
+		}
+		cs = append(cs, benchCase{ID: fmt.Sprintf("fit-%dx%d", nS, nT), What: what, Data: data,
+			prepare: func() (*benchWork, error) {
+				t := benchPool(nS, nT)
+				return &benchWork{run: benchFit(t)}, nil
+			}})
+	}
+	rb := func() *bayes.Table { return benchPool(45, 50) }
+	cs = append(cs,
+		benchCase{ID: "brisk-45x50", What: "BRisk at w = 5: fit (ESS ≥ 10,000), 4 challengers' differences and topics at risk",
+			Data: "simulated 45 systems × 50 topics",
+			prepare: func() (*benchWork, error) {
+				return &benchWork{run: benchBRisk(rb(), 0, []int{1, 2, 3, 4})}, nil
+			}},
+		benchCase{ID: "bca-45x50", What: "BCa bootstrap (and percentile), B = 100,000, 4 challengers, w = 5",
+			Data: "simulated 45 systems × 50 topics",
+			prepare: func() (*benchWork, error) {
+				return &benchWork{run: benchBCa(rb().Scores, 0, []int{1, 2, 3, 4})}, nil
+			}},
+		benchCase{ID: "tukey-45x50", What: "randomised Tukey HSD, B = 10,000",
+			Data: "simulated 45 systems × 50 topics",
+			prepare: func() (*benchWork, error) {
+				return &benchWork{run: benchTukey(rb().Scores)}, nil
+			}},
+	)
+	cs = append(cs, benchCalibrateCases(cfg)...)
+	if u := cfg.user; u != nil {
+		cs = append(cs, benchUserCases(cfg, u)...)
+	}
+	if cfg.withRstanarm {
+		cs = append(cs, benchRstanarmCases(cfg)...)
+	}
+	return cs
+}
+
+// benchUserCases are the figures on the user's data.
+func benchUserCases(cfg benchConfig, u *benchUserData) []benchCase {
+	t := u.table
+	data := fmt.Sprintf("your data: %s systems × %s topics", thousands(len(t.Systems)), thousands(len(t.Topics)))
+	var cs []benchCase
+	if len(u.runs) > 0 {
+		cs = append(cs, benchCase{ID: "user-eval", What: "riskgate eval, trec_eval's default measures",
+			Data: fmt.Sprintf("your %d run file(s)", len(u.runs)),
+			prepare: func() (*benchWork, error) {
+				lines, err := countLines(u.runs)
+				if err != nil {
+					return nil, err
+				}
+				return &benchWork{run: benchEval(u.qrels, u.runs, float64(lines))}, nil
+			}})
+	}
+	chals := []int{u.challenger}
+	for s := range t.Systems {
+		if len(chals) < 4 && s != u.champion && s != u.challenger {
+			chals = append(chals, s)
+		}
+	}
+	bt := bayesTable(t)
+	cs = append(cs,
+		benchCase{ID: "user-fit", What: "hierarchical fit, 4 chains, every bulk- and tail-ESS ≥ 10,000", Data: data,
+			prepare: func() (*benchWork, error) { return &benchWork{run: benchFit(bt)}, nil }},
+		benchCase{ID: "user-brisk", What: fmt.Sprintf("BRisk at w = 5: fit (ESS ≥ 10,000), %d challenger(s)' differences and topics at risk", len(chals)), Data: data,
+			prepare: func() (*benchWork, error) { return &benchWork{run: benchBRisk(bt, u.champion, chals)}, nil }},
+		benchCase{ID: "user-bca", What: fmt.Sprintf("BCa bootstrap (and percentile), B = 100,000, %d challenger(s), w = 5", len(chals)), Data: data,
+			prepare: func() (*benchWork, error) { return &benchWork{run: benchBCa(t.Scores, u.champion, chals)}, nil }},
+		benchCase{ID: "user-tukey", What: "randomised Tukey HSD, B = 10,000", Data: data,
+			prepare: func() (*benchWork, error) { return &benchWork{run: benchTukey(t.Scores)}, nil }},
+	)
+	return cs
+}
+
+// benchPool is the simulated pool of the fit figures: nS systems × nT topics
+// from the hierarchical model at Robust04's scale (intercept 0.3, σ 0.1,
+// SD_topic 0.2, SD_system 0.02; bayes's BenchmarkFitPool1000x10000 draws its
+// pool with the same settings and streams), complete and unbounded.
+func benchPool(nS, nT int) *bayes.Table {
+	h := bayes.NewHierParams(rand1(1), 0.3, 0.1, 0.2, 0.02, nS, nT)
+	t, err := h.Scores(rand1(2), plainNames("s", nS), plainNames("t", nT), bayes.ScoreOptions{})
+	if err != nil {
+		panic("gate: bench pool: " + err.Error()) // names match the sizes: cannot happen
+	}
+	return t
+}
+
+// plainNames returns prefix1 … prefixN (not zero-padded, as bayes's benchmark pools).
+func plainNames(prefix string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("%s%d", prefix, i+1)
+	}
+	return out
+}
+
+func benchEval(qrels string, runs []string, lines float64) func() (benchOutcome, error) {
+	return func() (benchOutcome, error) {
+		cl, err := trec.ParseCommandLine(append([]string{qrels}, runs...))
+		if err != nil {
+			return benchOutcome{}, err
+		}
+		if err := cl.Execute(nil, io.Discard, io.Discard); err != nil {
+			return benchOutcome{}, err
+		}
+		return benchOutcome{Lines: lines}, nil
+	}
+}
+
+// countLines counts the lines of files.
+func countLines(paths []string) (int, error) {
+	n := 0
+	buf := make([]byte, 1<<20)
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			return 0, err
+		}
+		for {
+			k, err := f.Read(buf)
+			n += bytes.Count(buf[:k], []byte{'\n'})
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				f.Close()
+				return 0, err
+			}
+		}
+		f.Close()
+	}
+	return n, nil
+}
+
+func benchFitOptions() bayes.HierOptions {
+	return bayes.HierOptions{Sampler: bayes.NUTSOptions{Seed: 42}, TargetESS: benchTargetESS}
+}
+
+func benchFit(t *bayes.Table) func() (benchOutcome, error) {
+	return func() (benchOutcome, error) {
+		f, err := bayes.FitHier(t, benchFitOptions())
+		if err != nil {
+			return benchOutcome{}, err
+		}
+		bulk, tail, _ := minMaxDiagnostics(f)
+		o := benchOutcome{ESS: math.Min(bulk, tail), Cells: len(t.Systems) * len(t.Topics)}
+		if !f.Converged {
+			o.Note = "did not converge: " + f.Warnings[0]
+		}
+		return o, nil
+	}
+}
+
+func benchBRisk(t *bayes.Table, champion int, chals []int) func() (benchOutcome, error) {
+	return func() (benchOutcome, error) {
+		r, err := bayes.BRisk(t, champion, benchLossWeight, bayes.BRiskOptions{Challengers: chals, Hier: benchFitOptions()})
+		if err != nil {
+			return benchOutcome{}, err
+		}
+		bulk, tail, _ := minMaxDiagnostics(r.Fit)
+		o := benchOutcome{ESS: math.Min(bulk, tail), Cells: len(t.Systems) * len(t.Topics)}
+		if !r.Converged {
+			o.Note = "did not converge: " + r.Warnings[0]
+		}
+		return o, nil
+	}
+}
+
+func benchBCa(s [][]float64, champion int, chals []int) func() (benchOutcome, error) {
+	return func() (benchOutcome, error) {
+		o := risk.BootstrapOptions{B: benchBootstrapB, Level: 1 - 0.05/float64(len(chals)), Seed: 1}
+		for _, c := range chals {
+			if _, err := (risk.Pair{X: s[c], Base: s[champion]}).BCa(benchLossWeight, o); err != nil {
+				return benchOutcome{}, err
+			}
+		}
+		return benchOutcome{}, nil
+	}
+}
+
+func benchTukey(s [][]float64) func() (benchOutcome, error) {
+	return func() (benchOutcome, error) {
+		_, err := risk.Systems(s).RandomizedTukeyHSD(benchTukeyB, 1)
+		return benchOutcome{}, err
+	}
+}
+
+// runBenchCases runs the cases cfg selects and builds the report. Progress
+// goes to errw when it is a terminal.
+func runBenchCases(ctx context.Context, cfg benchConfig, errw io.Writer) (*BenchReport, error) {
+	now := time.Now
+	if cfg.now != nil {
+		now = cfg.now
+	}
+	rep := &BenchReport{SchemaVersion: 1, Tool: version(), Quick: cfg.quick, Count: cfg.count, Machine: benchMachine()}
+	rep.Machine.LoadBefore = loadAverage()
+	start := now()
+	for _, c := range benchCases(cfg) {
+		if !cfg.only.MatchString(c.ID) {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		benchStatus(errw, "bench: %s (%s)…", c.ID, c.Data)
+		row, err := runBenchCase(c, cfg.count)
+		if err != nil {
+			return nil, fmt.Errorf("bench %s: %w", c.ID, err)
+		}
+		rep.Rows = append(rep.Rows, row)
+	}
+	benchStatus(errw, "")
+	fillRatios(rep.Rows)
+	rep.Machine.LoadAfter = loadAverage()
+	rep.ElapsedSeconds = JSONFloat(now().Sub(start).Seconds())
+	rep.Growth = benchGrowth(rep.Rows)
+	return rep, nil
+}
+
+// runBenchCase prepares c and runs it count times (once if c.Once).
+func runBenchCase(c benchCase, count int) (BenchRow, error) {
+	row := BenchRow{ID: c.ID, What: c.What, Data: c.Data, Reproduce: "go test ./gate -run X -bench 'BenchCases/" + c.ID + "$'"}
+	w, err := c.prepare()
+	if err != nil {
+		return row, err
+	}
+	if w.cleanup != nil {
+		defer w.cleanup()
+	}
+	if c.Once {
+		count = 1
+	}
+	var walls, cpus []float64
+	var last benchOutcome
+	for range count {
+		runtime.GC()
+		c0, t0 := cputime.Process(), time.Now()
+		o, err := w.run()
+		wall, cpu := time.Since(t0).Seconds(), (cputime.Process() - c0).Seconds()
+		if err != nil {
+			return row, err
+		}
+		if o.Seconds > 0 {
+			wall, cpu = o.Seconds, math.NaN()
+		}
+		if o.Scale > 0 {
+			wall, cpu = wall*o.Scale, cpu*o.Scale
+			row.Extrapolated = true
+		}
+		walls, cpus = append(walls, wall), append(cpus, cpu)
+		last = o
+	}
+	row.Runs = count
+	row.Seconds, row.CPUSeconds = JSONFloat(median(walls)), JSONFloat(median(cpus))
+	if rss := peakRSS(); rss > 0 && last.Source == "" {
+		row.PeakRSSMB = jsonFloatPtr(float64(rss) / (1 << 20))
+	}
+	switch {
+	case last.Lines > 0:
+		row.Rate, row.RateUnit = jsonFloatPtr(last.Lines/float64(row.Seconds)), "run lines/s"
+	case last.ESS > 0:
+		row.MinESS = jsonFloatPtr(last.ESS)
+		row.Rate, row.RateUnit = jsonFloatPtr(last.ESS/float64(row.Seconds)), "ESS/s"
+	}
+	row.Cells, row.Note, row.Ratio, row.Source = last.Cells, last.Note, last.Ratio, last.Source
+	if row.Source != "" {
+		row.Reproduce = ""
+	}
+	return row, nil
+}
+
+// median of xs (NaN if empty or any is NaN).
+func median(xs []float64) float64 {
+	if len(xs) == 0 || slices.ContainsFunc(xs, math.IsNaN) {
+		return math.NaN()
+	}
+	s := slices.Sorted(slices.Values(xs))
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// benchGrowth fits log(time) = a + b·log(systems × topics) by least squares
+// over the simulated fit figures: b is how the fit's cost grows with the
+// pool's size (1: linearly).
+func benchGrowth(rows []BenchRow) *BenchGrowth {
+	var xs, ys []float64
+	for _, r := range rows {
+		if len(r.ID) > 4 && r.ID[:4] == "fit-" && r.Cells > 0 && r.Seconds > 0 {
+			xs = append(xs, math.Log(float64(r.Cells)))
+			ys = append(ys, math.Log(float64(r.Seconds)))
+		}
+	}
+	if len(xs) < 2 {
+		return nil
+	}
+	mx, my := bayes.Mean(xs), bayes.Mean(ys)
+	sxy, sxx := 0.0, 0.0
+	for i := range xs {
+		sxy += (xs[i] - mx) * (ys[i] - my)
+		sxx += (xs[i] - mx) * (xs[i] - mx)
+	}
+	return &BenchGrowth{Exponent: JSONFloat(sxy / sxx), FromCells: int(math.Round(math.Exp(slices.Min(xs)))), ToCells: int(math.Round(math.Exp(slices.Max(xs)))), Fits: len(xs)}
+}
+
+// thousands prints n with commas: 10000 → "10,000".
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	if n < 0 {
+		return "-" + thousands(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// fillRatios completes each ratio with the figure it is against; a ratio
+// whose figure was not run (--only) is dropped, with a note.
+func fillRatios(rows []BenchRow) {
+	for i := range rows {
+		q := rows[i].Ratio
+		if q == nil {
+			continue
+		}
+		j := slices.IndexFunc(rows, func(r BenchRow) bool { return r.ID == q.Against })
+		if j < 0 {
+			rows[i].Ratio = nil
+			rows[i].Note = strings.TrimPrefix(rows[i].Note+"; ", "; ") + "run " + q.Against + " too for the ratio"
+			continue
+		}
+		q.Time = rows[i].Seconds / rows[j].Seconds
+		q.ESSPerSecond = JSONFloat(math.NaN())
+		if rows[i].Rate != nil && rows[j].Rate != nil {
+			q.ESSPerSecond = *rows[j].Rate / *rows[i].Rate
+		}
+	}
+}
+
+// benchCalibrateCases time riskgate calibrate with the default policy and
+// its default effects: on an rb04-like pool, and on the user's data.
+func benchCalibrateCases(cfg benchConfig) []benchCase {
+	reps, scale := benchCalibReps, 0.0
+	what := fmt.Sprintf("riskgate calibrate, default policy, --reps %d × %d effects (%s)", benchCalibReps, len(benchCalibEffects()), defaultEffects)
+	if cfg.quick {
+		reps, scale = benchQuickCalibR, float64(benchCalibReps)/benchQuickCalibR
+		what += fmt.Sprintf("; --quick times %d replicates and extrapolates", benchQuickCalibR)
+	}
+	cs := []benchCase{{ID: "calibrate-45x50", What: what, Once: true,
+		Data: "simulated rb04-like pool: 45 systems × 50 topics from rb04.csv's moment estimates",
+		prepare: func() (*benchWork, error) {
+			return &benchWork{run: benchCalibrate(policies.Default(), benchCalibPool(), reps, scale)}, nil
+		}}}
+	if u := cfg.user; u != nil {
+		p := policies.Default()
+		p.Champion, p.ChampionPos = u.table.Systems[u.champion], policies.Pos{}
+		p.Challengers = []policies.Pattern{{Text: u.table.Systems[u.challenger]}}
+		cs = append(cs, benchCase{ID: "user-calibrate", What: what, Once: true,
+			Data: fmt.Sprintf("your data: %s systems × %s topics", thousands(len(u.table.Systems)), thousands(len(u.table.Topics))),
+			prepare: func() (*benchWork, error) {
+				return &benchWork{run: benchCalibrate(p, u.table, reps, scale)}, nil
+			}})
+	}
+	return cs
+}
+
+// benchCalibEffects are calibrate's default effects.
+func benchCalibEffects() []float64 {
+	e, err := parseEffects(defaultEffects)
+	if err != nil {
+		panic("gate: the default effects: " + err.Error()) // a constant: cannot happen
+	}
+	return e
+}
+
+// benchCalibPool is an rb04-like pool named for the default policy: a
+// champion, one challenger and 43 artifacts over 50 topics, drawn from the
+// generating model calibrate estimates from rb04.csv (champion Champion,
+// challengers Chal. 1–4; the estimates calibrate prints, rounded).
+func benchCalibPool() *scores.Table {
+	m := bayes.PoolModel{Intercept: 0.314, Sigma: 0.1068, SDTopic: 0.1932, SDSystem: 0.01038, DiffSD: 0.09013, DiffSkew: 0.6625}
+	systems := append([]string{"production", "candidate-1"}, simNames("artifact-", 43)...)
+	pool, _, err := m.Simulate(rand1(3), 0, systems, plainNames("t", 50))
+	if err != nil {
+		panic("gate: the calibrate bench pool: " + err.Error()) // fixed sizes: cannot happen
+	}
+	return bayesToScores(pool)
+}
+
+func benchCalibrate(p *policies.Policy, t *scores.Table, reps int, scale float64) func() (benchOutcome, error) {
+	return func() (benchOutcome, error) {
+		r, err := calibrate(p, t, calibration{Reps: reps, Effects: benchCalibEffects(), MinEffect: 0.01, Seed: 1, Now: time.Now()})
+		if err != nil {
+			return benchOutcome{}, err
+		}
+		o := benchOutcome{Scale: scale}
+		if f := r.FalseShip; f != nil {
+			o.Note = fmt.Sprintf("false-ship rate %s ± %s at %s", dashStyle.fixed(float64(f.Rate), 3), dashStyle.fixed(float64(f.SE), 3), fmtG(float64(f.Effect)))
+		}
+		return o, nil
+	}
+}

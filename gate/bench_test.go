@@ -1,0 +1,179 @@
+package gate
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/riskgate/riskgate/internal/shared"
+)
+
+// BenchmarkBenchCases runs riskgate bench's figures (the full settings) as
+// Go benchmarks, one sub-benchmark per figure id:
+//
+//	go test ./gate -run X -bench 'BenchCases/fit-45x50$' -count 3
+func BenchmarkBenchCases(b *testing.B) {
+	for _, c := range benchCases(benchConfig{count: 1, only: regexp.MustCompile("")}) {
+		b.Run(c.ID, func(b *testing.B) {
+			w, err := c.prepare()
+			if err != nil {
+				b.Fatal(err)
+			}
+			if w.cleanup != nil {
+				defer w.cleanup()
+			}
+			var last benchOutcome
+			for b.Loop() {
+				if last, err = w.run(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			per := b.Elapsed().Seconds() / float64(b.N)
+			if last.Scale > 0 {
+				b.ReportMetric(per*last.Scale, "extrapolated-s/op")
+			}
+			if last.Lines > 0 {
+				b.ReportMetric(last.Lines/per, "runlines/s")
+			}
+			if last.ESS > 0 {
+				b.ReportMetric(last.ESS, "min_ess")
+				b.ReportMetric(last.ESS/per, "min_ess/s")
+			}
+		})
+	}
+}
+
+// benchJSON runs riskgate bench with args and --format json and decodes its report.
+func benchJSON(t *testing.T, args ...string) BenchReport {
+	t.Helper()
+	code, out, errw := runMain(t, append([]string{"bench", "--format", "json"}, args...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errw)
+	}
+	var rep BenchReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	return rep
+}
+
+func benchRowByID(t *testing.T, rep BenchReport, id string) BenchRow {
+	t.Helper()
+	for _, r := range rep.Rows {
+		if r.ID == id {
+			return r
+		}
+	}
+	t.Fatalf("no figure %q in %+v", id, rep.Rows)
+	return BenchRow{}
+}
+
+func TestBenchQuickSelected(t *testing.T) {
+	rep := benchJSON(t, "--quick", "--only", "^(bca|tukey)-")
+	if len(rep.Rows) != 2 || rep.Count != 1 || !rep.Quick {
+		t.Fatalf("rows %+v, count %d, quick %v: want bca and tukey once", rep.Rows, rep.Count, rep.Quick)
+	}
+	for _, r := range rep.Rows {
+		if !(r.Seconds > 0) || r.Runs != 1 || !strings.Contains(r.Reproduce, "BenchCases/"+r.ID) {
+			t.Errorf("%+v: want a positive time, 1 run and the Go benchmark that reproduces it", r)
+		}
+	}
+	if rep.Machine.Cores < 1 || rep.Machine.Go == "" {
+		t.Errorf("machine %+v", rep.Machine)
+	}
+}
+
+// TestBenchEvalAndFitRates checks the rates: eval's lines per second and a
+// fit's ESS per second are their counts over the median time.
+func TestBenchEvalAndFitRates(t *testing.T) {
+	rep := benchJSON(t, "--quick", "--only", "^(eval|fit-45x50)$")
+	ev := benchRowByID(t, rep, "eval")
+	es := benchEvalSetting(true)
+	lines := float64(es.Queries * es.Depth * es.Runs)
+	if ev.Rate == nil || ev.RateUnit != "run lines/s" || math.Abs(float64(*ev.Rate)*float64(ev.Seconds)/lines-1) > 1e-9 {
+		t.Errorf("eval %+v: want %g lines over its time", ev, lines)
+	}
+	fit := benchRowByID(t, rep, "fit-45x50")
+	if fit.MinESS == nil || *fit.MinESS < benchTargetESS || fit.Cells != 45*50 || fit.Note != "" {
+		t.Errorf("fit %+v: want a converged fit with ESS ≥ %d over 2,250 cells", fit, benchTargetESS)
+	}
+	if math.Abs(float64(*fit.Rate)*float64(fit.Seconds)/float64(*fit.MinESS)-1) > 1e-9 {
+		t.Errorf("fit rate %v × %v s ≠ ESS %v", *fit.Rate, fit.Seconds, *fit.MinESS)
+	}
+}
+
+// TestBenchRecordedRstanarm: without Rscript, --with-rstanarm prints the
+// figures recorded with R, and they are the ones in the reference files.
+func TestBenchRecordedRstanarm(t *testing.T) {
+	rep := benchJSON(t, "--quick", "--only", "^(fit-45x50|rstanarm.*)$", "--with-rstanarm", "--rscript", "/nonexistent/Rscript")
+	for _, rec := range rstanarmRecorded {
+		row := benchRowByID(t, rep, rec.id)
+		if float64(row.Seconds) != rec.seconds || row.Source == "" || !strings.Contains(row.Note, "not found") {
+			t.Errorf("%+v: want the recorded %g s with its source", row, rec.seconds)
+		}
+		file := strings.TrimRight(strings.Fields(strings.TrimPrefix(rec.source, "../shared/"))[0], ";") // reference/rstanarm/…_time.txt
+		b, err := os.ReadFile(shared.Path(t, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "elapsed_s=" + strconv.FormatFloat(rec.seconds, 'f', 1, 64) + " "
+		if !strings.HasPrefix(string(b), want) {
+			t.Errorf("%s says %q; bench prints %s", file, b, want)
+		}
+	}
+	rb := benchRowByID(t, rep, "rstanarm-recorded-rb04")
+	fit := benchRowByID(t, rep, "fit-45x50")
+	if rb.Ratio == nil || math.Abs(float64(rb.Ratio.Time)-278.3/float64(fit.Seconds)) > 1e-9 {
+		t.Errorf("ratio %+v against fit %v s", rb.Ratio, fit.Seconds)
+	}
+}
+
+// TestBenchRecordedRstanarmESS checks the recorded smallest n_eff against
+// the summaries they come from.
+func TestBenchRecordedRstanarmESS(t *testing.T) {
+	for _, rec := range rstanarmRecorded {
+		if math.IsNaN(rec.minESS) {
+			continue
+		}
+		i := strings.Index(rec.source, "and ")
+		file := "reference/rstanarm/" + strings.Fields(rec.source[i+4:])[0]
+		least := math.Inf(1)
+		for _, r := range shared.Records(t, shared.Path(t, file)) {
+			v, err := strconv.ParseFloat(r["n_eff"], 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			least = math.Min(least, v)
+		}
+		if least != rec.minESS {
+			t.Errorf("%s: smallest n_eff %g, bench prints %g", file, least, rec.minESS)
+		}
+	}
+}
+
+func TestBenchUserData(t *testing.T) {
+	rep := benchJSON(t, "--quick", "--only", "^user-", "--champion", "base", "testdata/compare_small.csv")
+	for _, id := range []string{"user-fit", "user-brisk", "user-bca", "user-tukey"} {
+		if r := benchRowByID(t, rep, id); !(r.Seconds > 0) || !strings.HasPrefix(r.Data, "your data") {
+			t.Errorf("%+v", r)
+		}
+	}
+}
+
+func TestBenchErrors(t *testing.T) {
+	for _, c := range []struct{ args, want string }{
+		{"--count 0 --only nothing", "--count 0"},
+		{"--only ( ", "--only"},
+		{"--champion nope testdata/compare_small.csv", `--champion "nope" is not in the data`},
+		{"--format xml", `--format "xml"`},
+	} {
+		code, _, errw := runMain(t, append([]string{"bench"}, strings.Fields(c.args)...)...)
+		if code != ExitError || !strings.Contains(errw, c.want) {
+			t.Errorf("bench %s: exit %d, %q; want 2 and %q", c.args, code, errw, c.want)
+		}
+	}
+}

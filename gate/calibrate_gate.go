@@ -1,0 +1,58 @@
+package gate
+
+import (
+	"time"
+
+	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/policies"
+)
+
+// gateDecision is the gate's verdict on an in-memory table: roles from the
+// policy, the facts and data requirements, the analyses the policy needs
+// (newGateRun.values: exactly what riskgate gate computes) and
+// policies.Evaluate — runGate's steps between loading the inputs and
+// building the Result, with no input files, reports or progress, and
+// without the fits' summaries that only reports show (gateRun.decisionOnly).
+// The topic coverage is that of the table itself (1 when no cell is missing).
+//
+// It computes the analyses in the policy's order of cost (policies.Needs:
+// closed-form measures, tests and bootstrap, then the MCMC fits) and stops
+// as soon as every challenger fails: a failed fail-severity rule fails its
+// challenger whatever the other rules say (policies: a failure outranks an
+// inconclusive rule, a warning and a pass), and a run whose challengers all
+// fail fails. A worse challenger thus usually costs one MCMC fit, not two.
+// The verdicts are those of the full evaluation (TestGateDecisionIsTheGates);
+// the Decision's rules are complete only when it did not stop early.
+func gateDecision(p *policies.Policy, t *scores.Table, now time.Time) (*policies.Decision, error) {
+	roles, err := p.Roles(t.Systems)
+	if err != nil {
+		return nil, err
+	}
+	facts := policies.Facts{Topics: len(t.Topics), Artifacts: len(roles.Artifacts), TopicCoverage: topicCoverage(t, scores.Alignment{})}
+	g := newGateRun(p, t, roles, p.CheckRequirements(facts), now, nil)
+	g.decisionOnly = true
+	g.computeOnly = map[policies.Analysis]bool{}
+	needs := p.Needs()
+	for i, a := range needs {
+		g.computeOnly[a] = true
+		if i == len(needs)-1 {
+			g.computeOnly = nil
+		}
+		d := p.Evaluate(policies.Evidence{Challengers: roles.Challengers, Values: g.values(), Facts: facts, Now: now})
+		if g.computeOnly == nil || allFail(d) {
+			return d, nil
+		}
+	}
+	// A policy needs at least one analysis (policies validates its rules).
+	return p.Evaluate(policies.Evidence{Challengers: roles.Challengers, Values: g.values(), Facts: facts, Now: now}), nil
+}
+
+// allFail reports whether every challenger of d fails.
+func allFail(d *policies.Decision) bool {
+	for _, c := range d.Challengers {
+		if c.Verdict != policies.Fail {
+			return false
+		}
+	}
+	return len(d.Challengers) > 0
+}

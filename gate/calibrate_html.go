@@ -1,0 +1,161 @@
+package gate
+
+import (
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// The HTML report of riskgate calibrate: one self-contained page (the gate
+// report's style sheet and Content-Security-Policy, no script, no external
+// reference) with the operating-characteristic curve — the ship rate
+// against the challenger's true effect — drawn with the gate report's plot
+// helpers (plot.go), the table of rates and the estimated model.
+
+type calibratePage struct {
+	Tool      string
+	Policy    string
+	Subtitle  []string
+	Headlines []string
+	OC        htmlFigure
+	Rates     htmlTable
+	Model     []htmlPair
+	Warnings  []string
+}
+
+func writeCalibrateHTML(w io.Writer, r *CalibrateReport) error {
+	page := calibratePage{Tool: "riskgate " + r.Tool, Policy: htmlName(r.Policy.Name), Headlines: r.headlines(), OC: operatingCharacteristic(r)}
+	for _, s := range r.subtitle() {
+		page.Subtitle = append(page.Subtitle, htmlSentence(s, 1000))
+	}
+	rows := r.rows()
+	page.Rates = htmlTable{Align: "rrrrrrrrl", Head: rows[0], Rows: rows[1:]}
+	m := r.Model
+	page.Model = []htmlPair{
+		{"intercept β0", fmtG4(float64(m.Intercept))}, {"σ (residual)", fmtG4(float64(m.Sigma))},
+		{"sd_topic", fmtG4(float64(m.SDTopic))}, {"sd_system", fmtG4(float64(m.SDSystem))},
+		{"challenger − champion: SD", fmtG4(float64(m.DiffSD))}, {"challenger − champion: skewness", fmtG4(float64(m.DiffSkew))},
+		{"policy file", htmlName(r.Policy.File)}, {"policy SHA-256", r.Policy.SHA256},
+	}
+	for _, s := range r.Warnings {
+		page.Warnings = append(page.Warnings, htmlSentence(s, 1000))
+	}
+	return calibrateTemplate.Execute(w, page)
+}
+
+// operatingCharacteristic plots each effect's ship rate with its Wilson 95%
+// interval, the pass rate alone when warnings made a difference, and
+// reference lines at effect 0, at the smallest effect that matters, and at
+// the rates 0.05 and 0.8 that false-ship rates and power are usually held to.
+func operatingCharacteristic(r *CalibrateReport) htmlFigure {
+	fig := htmlFigure{ID: "fig-oc", Title: "Operating characteristic"}
+	if len(r.Effects) == 0 {
+		fig.Missing = "No effect was simulated."
+		return fig
+	}
+	var xs, ship, pass []float64
+	iv := &intervals{Vertical: true, Width: vg.Points(1.2), Radius: vg.Points(3)}
+	xr := newRange()
+	warned := false
+	for _, e := range r.Effects {
+		x := float64(e.Effect)
+		xs, ship, pass = append(xs, x), append(ship, float64(e.ShipRate)), append(pass, float64(e.PassRate))
+		iv.Items = append(iv.Items, intervalItem{At: x, Lo: float64(e.ShipCI95[0]), Hi: float64(e.ShipCI95[1]),
+			Lo50: math.NaN(), Hi50: math.NaN(), Mid: float64(e.ShipRate), Color: colChallenger})
+		xr.add(x)
+		warned = warned || e.WarnRate > 0
+	}
+	xr.add(0, float64(r.MinEffect))
+	p := newPlot()
+	p.X.Min, p.X.Max = xr.padded(0.06)
+	p.Y.Min, p.Y.Max = -0.02, 1.02
+	p.X.Label.Text = "true effect of the challenger (its expected score minus the champion's)"
+	p.Y.Label.Text = "share of pools in which the gate ships it"
+	grey := dashed(colReference)
+	p.Add(&refLine{At: 0, Vertical: true, Style: grey}, &refLine{At: float64(r.MinEffect), Vertical: true, Style: dashed(colChampion)},
+		&refLine{At: 0.05, Style: dashed(colAtRisk)}, &refLine{At: 0.8, Style: dashed(colArtifact)})
+	if warned {
+		p.Add(&curve{X: xs, Y: pass, Style: draw.LineStyle{Color: colAggregate, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(4), vg.Points(2)}}})
+		fig.Legend = append(fig.Legend, htmlKey{"k-aggregate", "pass without warnings"})
+	}
+	p.Add(&curve{X: xs, Y: ship, Style: draw.LineStyle{Color: colChallenger, Width: vg.Points(1.5)}}, iv)
+	fig.Legend = append([]htmlKey{{"k-challenger", "ship (pass or warn), with Wilson's 95% interval"}}, fig.Legend...)
+	fig.render(p, plotWidth, 420, "Share of simulated pools in which the gate ships the challenger, against its true effect")
+	fig.Caption = fmt.Sprintf("Each point is %s simulated pools like yours in which the challenger's true effect is the value on the x axis. Left of the grey line at 0 the challenger is worse than the champion: the curve is the false-ship rate there (the red line marks 0.05). Right of the blue line at the smallest effect that matters (%s) it is the power (the grey line marks 0.8).",
+		thousands(r.Reps), fmtG(float64(r.MinEffect)))
+	return fig
+}
+
+var calibrateTemplate = template.Must(template.New("calibrate").Funcs(template.FuncMap{
+	"css":     func() template.CSS { return htmlCSS },
+	"numeric": func(align string, j int) bool { return j < len(align) && align[j] == 'r' },
+}).Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="{{.Tool}}">
+<title>riskgate calibrate — {{.Policy}}</title>
+<style>{{css}}</style>
+</head>
+<body>
+<header class="banner v-other" id="top"><div>
+<h1>riskgate calibrate: policy <strong>{{.Policy}}</strong></h1>
+{{- range .Subtitle}}
+<p>{{.}}</p>
+{{- end}}
+{{- range .Headlines}}
+<p><strong>{{.}}</strong></p>
+{{- end}}
+</div></header>
+<main>
+<section id="oc">
+<h2>{{.OC.Title}}</h2>
+<figure>
+{{- if .OC.SVG}}
+{{.OC.SVG}}
+{{- else}}
+<p class="missing">{{.OC.Missing}}</p>
+{{- end}}
+{{- if .OC.Legend}}
+<div class="legend">{{range .OC.Legend}}<span class="{{.Class}}">{{.Label}}</span>{{end}}</div>
+{{- end}}
+<figcaption>{{.OC.Caption}}</figcaption>
+</figure>
+</section>
+<section id="rates">
+<h2>Verdict rates</h2>
+<div class="scroll"><table class="data">
+<thead><tr>{{range .Rates.Head}}<th>{{.}}</th>{{end}}</tr></thead>
+<tbody>
+{{- range .Rates.Rows}}
+<tr>{{range $j, $c := .}}<td{{if numeric $.Rates.Align $j}} class="num"{{end}}>{{$c}}</td>{{end}}</tr>
+{{- end}}
+</tbody>
+</table></div>
+</section>
+<section id="model">
+<h2>Simulated pools</h2>
+<dl class="facts">
+{{- range .Model}}
+<dt>{{.Key}}</dt><dd>{{.Value}}</dd>
+{{- end}}
+</dl>
+{{- if .Warnings}}
+<ul>
+{{- range .Warnings}}
+<li>Warning: {{.}}</li>
+{{- end}}
+</ul>
+{{- end}}
+</section>
+</main>
+<footer>{{.Tool}}</footer>
+</body>
+</html>
+`))

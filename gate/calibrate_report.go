@@ -1,0 +1,208 @@
+package gate
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// CalibrateReport is what riskgate calibrate found: the policy's verdict
+// rates on simulated pools like the user's, per true effect of the
+// challenger. Every format renders it; it holds no timing, so the same
+// inputs, policy and seed give the same bytes.
+type CalibrateReport struct {
+	SchemaVersion int             `json:"schema_version"`
+	Tool          string          `json:"tool_version"`
+	Policy        CalibratePolicy `json:"policy"`
+	Pools         CalibratePools  `json:"pools"`
+	Model         CalibrateModel  `json:"model"`
+	Reps          int             `json:"reps"` // simulated pools per effect
+	Seed          uint64          `json:"seed"`
+	// MinEffect is the smallest effect that matters: effects at or above it
+	// read as power.
+	MinEffect JSONFloat `json:"min_effect"`
+	// LossWeight is the policy's loss weight (1 when it has none), at which
+	// each effect's MeanURisk is computed.
+	LossWeight JSONFloat         `json:"loss_weight"`
+	Effects    []CalibrateEffect `json:"effects"`
+	// FalseShip is the largest ship rate over the negative effects; Power
+	// the smallest over the effects at or above MinEffect (nil when no
+	// effect is of that kind).
+	FalseShip *CalibrateFigure `json:"false_ship,omitempty"`
+	Power     *CalibrateFigure `json:"power,omitempty"`
+	Warnings  []string         `json:"warnings"`
+}
+
+// CalibratePolicy identifies the policy calibrated.
+type CalibratePolicy struct {
+	Name           string `json:"name"`
+	File           string `json:"file"`
+	SHA256         string `json:"sha256"`
+	Seed           uint64 `json:"seed"` // of the analyses in every simulated run
+	OnInconclusive string `json:"on_inconclusive"`
+}
+
+// CalibratePools describes the simulated pools.
+type CalibratePools struct {
+	Measure    string `json:"measure,omitempty"`
+	Champion   string `json:"champion"`
+	Challenger string `json:"challenger"` // the one challenger of every pool
+	Artifacts  int    `json:"artifacts"`
+	Topics     int    `json:"topics"`
+	// EstimatedFrom is how many challengers of the user's pool the
+	// differences' SD and skewness were estimated from.
+	EstimatedFrom int `json:"differences_from_challengers"`
+}
+
+// CalibrateModel is the generating model (bayes.PoolModel), estimated by
+// moments from the user's pool.
+type CalibrateModel struct {
+	Intercept JSONFloat `json:"intercept"`
+	Sigma     JSONFloat `json:"sigma"`
+	SDTopic   JSONFloat `json:"sd_topic"`
+	SDSystem  JSONFloat `json:"sd_system"`
+	DiffSD    JSONFloat `json:"diff_sd"`   // SD of the challenger's per-topic differences to the champion
+	DiffSkew  JSONFloat `json:"diff_skew"` // their skewness
+}
+
+// CalibrateEffect is the verdicts of the pools of one true effect. The rates
+// count the gate's final verdicts (after on_inconclusive); they add up to 1.
+type CalibrateEffect struct {
+	Effect           JSONFloat `json:"effect"`
+	Reps             int       `json:"reps"`
+	PassRate         JSONFloat `json:"pass_rate"`
+	WarnRate         JSONFloat `json:"warn_rate"`
+	FailRate         JSONFloat `json:"fail_rate"`
+	InconclusiveRate JSONFloat `json:"inconclusive_rate"`
+	// ShipRate is pass + warn: the gate exits 0 and ships the challenger.
+	// Below effect 0 it is the false-ship rate; at or above the smallest
+	// effect that matters, the power.
+	ShipRate JSONFloat `json:"ship_rate"`
+	// SE is the Monte Carlo standard error of ShipRate, √(p(1 − p)/reps);
+	// SERates those of the four verdict rates.
+	SE      JSONFloat `json:"se"`
+	SERates struct {
+		Pass         JSONFloat `json:"pass"`
+		Warn         JSONFloat `json:"warn"`
+		Fail         JSONFloat `json:"fail"`
+		Inconclusive JSONFloat `json:"inconclusive"`
+	} `json:"se_rates"`
+	// ShipCI95 is Wilson's 95% interval of the ship rate.
+	ShipCI95 [2]JSONFloat `json:"ship_ci95"`
+	// RawInconclusiveRate is the share of pools the gate found inconclusive
+	// before on_inconclusive mapped them.
+	RawInconclusiveRate JSONFloat `json:"raw_inconclusive_rate"`
+	// MeanDiff is the challenger's mean difference to the champion, averaged
+	// over the pools: the effect plus Monte Carlo noise.
+	MeanDiff JSONFloat `json:"mean_diff"`
+	// MeanURisk is the challenger's URisk against the champion at the
+	// policy's loss weight (losses count w times), averaged over the pools:
+	// what the effect is worth once losses are weighted. A challenger better
+	// on average can be worse here, and risk rules then block it.
+	MeanURisk JSONFloat `json:"mean_urisk"`
+	// ReadsAs is "false-ship rate", "power" or "" (a positive effect smaller
+	// than the one that matters, or 0).
+	ReadsAs string `json:"reads_as,omitempty"`
+}
+
+// CalibrateFigure is a headline rate with its standard error.
+type CalibrateFigure struct {
+	Effect JSONFloat `json:"effect"`
+	Rate   JSONFloat `json:"rate"`
+	SE     JSONFloat `json:"se"`
+}
+
+// calibrateEffectScale says what an effect is, for every format.
+const calibrateEffectScale = "A true effect is the challenger's expected score minus the champion's over the population of topics, on the [0, 1] score scale; " +
+	"URisk is its mean URisk against the champion with losses counted w times (the policy's loss weight) over the pools; " +
+	"ship = the gate passes (with or without warnings) and exits 0."
+
+func (r *CalibrateReport) write(w io.Writer, format string) error {
+	if format == "html" {
+		return writeCalibrateHTML(w, r)
+	}
+	return writeReport(w, format, r, r.writeCSV, r.writeText)
+}
+
+// subtitle is the sentence under the title: the policy, pools and model.
+func (r *CalibrateReport) subtitle() []string {
+	m, p := r.Model, r.Pools
+	measure := ""
+	if p.Measure != "" {
+		measure = " of " + p.Measure
+	}
+	return []string{
+		fmt.Sprintf("Policy %q (seed %d) on %s simulated pools per effect (seed %d): champion %s, challenger %s, %s, %s%s.",
+			r.Policy.Name, r.Policy.Seed, thousands(r.Reps), r.Seed, p.Champion, p.Challenger, plural(p.Artifacts, "artifact"), plural(p.Topics, "topic"), measure),
+		fmt.Sprintf("Drawn from your pool's moment estimates: intercept %s, σ %s, sd_topic %s, sd_system %s; challenger − champion per topic: SD %s, skewness %s (from %s).",
+			fmtG4(float64(m.Intercept)), fmtG4(float64(m.Sigma)), fmtG4(float64(m.SDTopic)), fmtG4(float64(m.SDSystem)), fmtG4(float64(m.DiffSD)), fmtG4(float64(m.DiffSkew)),
+			plural(p.EstimatedFrom, "challenger")),
+		calibrateEffectScale,
+	}
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return thousands(n) + " " + noun + "s"
+}
+
+// rows is the table of rates.
+func (r *CalibrateReport) rows() [][]string {
+	st := dashStyle
+	rows := [][]string{{"effect", "URisk (w=" + fmtG(float64(r.LossWeight)) + ")", "pass", "warn", "fail", "inconclusive", "ship ± SE", "95% interval", "reads as"}}
+	for _, e := range r.Effects {
+		rows = append(rows, []string{fmtG(float64(e.Effect)), st.fixed(float64(e.MeanURisk), 4), st.fixed(float64(e.PassRate), 3), st.fixed(float64(e.WarnRate), 3),
+			st.fixed(float64(e.FailRate), 3), st.fixed(float64(e.InconclusiveRate), 3),
+			st.fixed(float64(e.ShipRate), 3) + " ± " + st.fixed(float64(e.SE), 3),
+			st.interval(float64(e.ShipCI95[0]), float64(e.ShipCI95[1]), 3), e.ReadsAs})
+	}
+	return rows
+}
+
+// headlines are the false-ship and power sentences.
+func (r *CalibrateReport) headlines() []string {
+	var out []string
+	if f := r.FalseShip; f != nil {
+		out = append(out, fmt.Sprintf("False-ship rate (a worse challenger ships) at effect %s: %s ± %s.", fmtG(float64(f.Effect)), dashStyle.fixed(float64(f.Rate), 3), dashStyle.fixed(float64(f.SE), 3)))
+	}
+	if p := r.Power; p != nil {
+		out = append(out, fmt.Sprintf("Power (a challenger at least %s better ships) at effect %s: %s ± %s.", fmtG(float64(r.MinEffect)), fmtG(float64(p.Effect)), dashStyle.fixed(float64(p.Rate), 3), dashStyle.fixed(float64(p.SE), 3)))
+	}
+	return out
+}
+
+func (r *CalibrateReport) writeText(w io.Writer, md bool) error {
+	sub := r.subtitle()
+	if err := writeTitle(w, md, "riskgate calibrate", mdEscapeIf(md, strings.TrimSuffix(strings.Join(sub[:2], " "), "."))); err != nil {
+		return err
+	}
+	if err := writeTable(w, md, "rrrrrrrrl", r.rows()); err != nil {
+		return err
+	}
+	if !md {
+		fmt.Fprintln(w)
+	}
+	for _, h := range r.headlines() {
+		fmt.Fprintln(w, mdEscapeIf(md, h))
+	}
+	fmt.Fprintln(w, mdEscapeIf(md, sub[2]))
+	if md {
+		fmt.Fprintln(w)
+	}
+	return writeWarnings(w, md, r.Warnings)
+}
+
+func (r *CalibrateReport) writeCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"effect", "reps", "pass_rate", "warn_rate", "fail_rate", "inconclusive_rate", "ship_rate", "se", "ship_lo95", "ship_hi95", "raw_inconclusive_rate", "mean_diff", "mean_urisk", "reads_as"})
+	for _, e := range r.Effects {
+		cw.Write([]string{csvFloat(e.Effect), strconv.Itoa(e.Reps), csvFloat(e.PassRate), csvFloat(e.WarnRate), csvFloat(e.FailRate), csvFloat(e.InconclusiveRate),
+			csvFloat(e.ShipRate), csvFloat(e.SE), csvFloat(e.ShipCI95[0]), csvFloat(e.ShipCI95[1]), csvFloat(e.RawInconclusiveRate), csvFloat(e.MeanDiff), csvFloat(e.MeanURisk), e.ReadsAs})
+	}
+	cw.Flush()
+	return cw.Error()
+}

@@ -1,0 +1,250 @@
+package gate
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/policies"
+)
+
+// calibrateCheap is the policy without MCMC of the calibrate goldens.
+var calibrateCheap = filepath.Join("testdata", "calibrate", "cheap.yaml")
+
+// The whole output of calibrate in every format, on the example pool with
+// the policy without MCMC.
+func TestCalibrateGolden(t *testing.T) {
+	for _, format := range calibrateFormats {
+		args := []string{"calibrate", "--example", "--policy", calibrateCheap, "--reps", "60", "--seed", "7", "--format", format}
+		checkGoldenRun(t, "calibrate/cheap."+format+".golden", args...)
+	}
+}
+
+// Same seed, same bytes, whatever the number of cores.
+func TestCalibrateDeterministic(t *testing.T) {
+	runMainWithGOMAXPROCS(t, []int{1, 2, 5}, "calibrate", "--example", "--policy", calibrateCheap, "--reps", "40", "--seed", "3", "--format", "json")
+}
+
+// The JSON report: the schema of the issue (effects with their rates and
+// SE), rates that add up to 1, standard errors √(p(1 − p)/n), and the
+// headline figures.
+func TestCalibrateJSON(t *testing.T) {
+	code, out, errw := runMain(t, "calibrate", "--example", "--policy", calibrateCheap, "--reps", "50", "--effects", "-0.02,-0.01,0,0.02", "--format", "json")
+	if code != 0 || errw != "" {
+		t.Fatalf("exit %d: %s", code, errw)
+	}
+	var r struct {
+		Effects    []map[string]any `json:"effects"`
+		FalseShip  *CalibrateFigure `json:"false_ship"`
+		Power      *CalibrateFigure `json:"power"`
+		LossWeight float64          `json:"loss_weight"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Effects) != 4 || r.LossWeight != 2 {
+		t.Fatalf("%d effects, loss weight %v", len(r.Effects), r.LossWeight)
+	}
+	for _, e := range r.Effects {
+		sum := 0.0
+		for _, k := range []string{"pass_rate", "warn_rate", "fail_rate", "inconclusive_rate"} {
+			sum += e[k].(float64)
+		}
+		ship := e["pass_rate"].(float64) + e["warn_rate"].(float64)
+		if math.Abs(sum-1) > 1e-12 || math.Abs(e["ship_rate"].(float64)-ship) > 1e-12 {
+			t.Errorf("effect %v: rates add up to %v, ship %v", e["effect"], sum, e["ship_rate"])
+		}
+		if se := math.Sqrt(ship * (1 - ship) / 50); math.Abs(e["se"].(float64)-se) > 1e-12 {
+			t.Errorf("effect %v: se %v, want %v", e["effect"], e["se"], se)
+		}
+	}
+	if r.FalseShip == nil || r.Power == nil || r.Power.Effect != 0.02 {
+		t.Fatalf("headlines %+v %+v", r.FalseShip, r.Power)
+	}
+}
+
+// The issue's test of the method: on a policy built to be conservative (a
+// one-sided paired t test at 1% and P(better) ≥ 0.99), the false-ship rate
+// at a clearly negative effect is below 5% and the power at a clearly
+// positive one above 80%. Expected values: the example pool's differences
+// have SD 0.060 over 50 topics, so the t statistic's mean is effect/0.0085:
+// −1.2 at −0.01 (false-ship rate about P(t₄₉ > 2.4 + 1.2) ≈ 0.0004) and 4.7
+// at +0.04 (power about P(t₄₉ > 2.4 − 4.7) ≈ 0.99). (At effect 0 the ship
+// rate, logged, is above the t test's nominal 1%: the differences are
+// skewed to the left, which makes a one-sided t test for "greater"
+// liberal — calibrate exists to show such things.)
+func TestCalibrateConservativePolicy(t *testing.T) {
+	const reps = 200
+	code, out, errw := runMain(t, "calibrate", "--example", "--policy", filepath.Join("testdata", "calibrate", "conservative.yaml"),
+		"--reps", fmt.Sprint(reps), "--effects", "-0.01,0,0.04", "--min-effect", "0.04", "--format", "json")
+	if code != 0 || errw != "" {
+		t.Fatalf("exit %d: %s", code, errw)
+	}
+	var r CalibrateReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	neg, zero, pos := r.Effects[0], r.Effects[1], r.Effects[2]
+	t.Logf("false-ship %.3f ± %.3f at -0.01, ship %.3f at 0, power %.3f ± %.3f at 0.04", neg.ShipRate, neg.SE, zero.ShipRate, pos.ShipRate, pos.SE)
+	if neg.ShipRate >= 0.05 || neg.ReadsAs != readsFalseShip {
+		t.Errorf("false-ship rate at -0.01: %v (%s), want < 0.05", neg.ShipRate, neg.ReadsAs)
+	}
+	if pos.ShipRate <= 0.8 || pos.ReadsAs != readsPower {
+		t.Errorf("power at 0.04: %v (%s), want > 0.8", pos.ShipRate, pos.ReadsAs)
+	}
+	if r.FalseShip == nil || r.FalseShip.Effect != -0.01 || r.Power == nil || r.Power.Effect != 0.04 {
+		t.Errorf("headlines %+v %+v", r.FalseShip, r.Power)
+	}
+	if r.InconclusiveTotal() != 0 {
+		t.Errorf("%v inconclusive pools", r.InconclusiveTotal())
+	}
+}
+
+// InconclusiveTotal is the share of inconclusive verdicts over all effects.
+func (r *CalibrateReport) InconclusiveTotal() float64 {
+	s := 0.0
+	for _, e := range r.Effects {
+		s += float64(e.InconclusiveRate)
+	}
+	return s
+}
+
+// gateDecision, which stops once every challenger fails, gives riskgate
+// gate's verdict: simulated pools of several effects are written to files
+// and judged by the gate command, on the default policy (two MCMC fits,
+// stopping after the first for most worse challengers) and on the policy
+// without MCMC (every verdict, warn included).
+func TestGateDecisionIsTheGates(t *testing.T) {
+	systems := append([]string{"production", "candidate-x"}, simNames("artifact-", 15)...)
+	topics := simNames("t", 40)
+	dir := t.TempDir()
+	// The default policy's risk rule (BRisk at w = 5, shrunk towards 15
+	// artifacts) passes challengers far better than the champion; the cheap
+	// policy's URisk warning needs the example pool's skewed differences.
+	ex := examplePool()
+	exModel, err := bayes.EstimatePoolModel(bayesTable(ex), ex.SystemIndex("production"),
+		[]int{ex.SystemIndex("candidate-better"), ex.SystemIndex("candidate-risky"), ex.SystemIndex("candidate-equivalent")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		policy  string
+		model   bayes.PoolModel
+		effects []float64
+		reps    int
+	}{
+		{"", bayes.PoolModel{Intercept: 0.3, Sigma: 0.05, SDTopic: 0.15, SDSystem: 0.02, DiffSD: 0.03}, []float64{-0.01, 0.004, 0.06, 0.1}, 2},
+		{calibrateCheap, exModel, []float64{-0.01, 0, 0.01, 0.02}, 8},
+	}
+	seen := map[string]map[policies.Verdict]int{}
+	for _, tc := range cases {
+		g := &GateOptions{Input: NewInputOptions(nil), PolicyPath: tc.policy}
+		p, err := g.policy()
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen[p.Name] = map[policies.Verdict]int{}
+		for e, effect := range tc.effects {
+			for rep := range tc.reps {
+				pool, _, err := tc.model.Simulate(calibrationStream(11, e, rep), effect, systems, topics)
+				if err != nil {
+					t.Fatal(err)
+				}
+				d, err := gateDecision(p, bayesToScores(pool), time.Now())
+				if err != nil {
+					t.Fatal(err)
+				}
+				path := filepath.Join(dir, fmt.Sprintf("%s-%d-%d.csv", p.Name, e, rep))
+				writeLongCSV(t, path, pool)
+				if os.Getenv("KEEP") != "" {
+					writeLongCSV(t, filepath.Join(os.Getenv("KEEP"), filepath.Base(path)), pool)
+				}
+				args := []string{"gate", "--format", "json", path}
+				if tc.policy != "" {
+					args = append(args, "--policy", tc.policy)
+				}
+				_, out, errw := runMain(t, args...)
+				var r Result
+				if err := json.Unmarshal([]byte(out), &r); err != nil {
+					t.Fatalf("%s: %v (%s)", path, err, errw)
+				}
+				if r.Verdict != d.Verdict || r.Decision.Raw != d.Raw {
+					t.Errorf("%s, effect %g: gate says %s (%s), gateDecision %s (%s)", p.Name, effect, r.Verdict, r.Decision.Raw, d.Verdict, d.Raw)
+				}
+				seen[p.Name][d.Verdict]++
+			}
+		}
+	}
+	t.Logf("verdicts: %v", seen)
+	// The cases must exercise what they are for.
+	if seen["default"][policies.Pass] == 0 || seen["default"][policies.Fail] == 0 {
+		t.Errorf("the default policy's pools gave %v; want passes and failures", seen["default"])
+	}
+	for _, v := range []policies.Verdict{policies.Pass, policies.Warn, policies.Fail} {
+		if seen["cheap-calibration"][v] == 0 {
+			t.Errorf("the cheap policy's pools gave %v; want every verdict but inconclusive", seen["cheap-calibration"])
+		}
+	}
+}
+
+// writeLongCSV writes a table as CSV long format.
+func writeLongCSV(t *testing.T, path string, tb *bayes.Table) {
+	t.Helper()
+	var b strings.Builder
+	w := csv.NewWriter(&b)
+	w.Write([]string{"system", "topic", "score"})
+	for s, name := range tb.Systems {
+		for j, topic := range tb.Topics {
+			w.Write([]string{name, topic, fmt.Sprint(tb.Scores[s][j])})
+		}
+	}
+	w.Flush()
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Bad options and impossible effects: one line, exit status 2.
+func TestCalibrateErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--example", "--reps", "0"}, "--reps 0: expected 1 or more"},
+		{[]string{"--example", "--effects", "0.01,x"}, `"x" is not an effect`},
+		{[]string{"--example", "--effects", "0.01,0.01"}, "0.01 is given twice"},
+		{[]string{"--example", "--effects", "-1.5"}, "is not an effect"},
+		{[]string{"--example", "--effects", "0.9"}, "a true effect of 0.9 is impossible"},
+		{[]string{"--example", "--min-effect", "0"}, "--min-effect 0"},
+		{[]string{"--example", "--format", "xml"}, "xml"},
+		{[]string{"--example", filepath.Join("testdata", "gate_small.csv")}, "not both"},
+		{[]string{"--example", "--policy", "nope.yaml"}, "nope.yaml"},
+		{[]string{"--example", "--champion", "nobody"}, "nobody"},
+	} {
+		code, out, errw := runMain(t, append([]string{"calibrate"}, tc.args...)...)
+		if code != 2 || out != "" || !strings.Contains(errw, tc.want) || strings.Count(errw, "\n") != 1 {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want status 2 and one line with %q", tc.args, code, out, errw, tc.want)
+		}
+	}
+}
+
+func TestWilson(t *testing.T) {
+	// Wilson's interval, z = 1.959964: for 0 of 500, [0, z²/(n + z²)] =
+	// [0, 0.00762]; for 10 of 20 symmetric about 0.5 with half-width
+	// z√(0.25/20 + z²/1600)/(1 + z²/20) = 0.20086 (Newcombe 1998, method 3).
+	lo, hi := wilson(0, 500)
+	if lo != 0 || math.Abs(hi-0.0076243) > 1e-6 {
+		t.Errorf("wilson(0, 500) = [%v, %v]", lo, hi)
+	}
+	lo, hi = wilson(0.5, 20)
+	if math.Abs(lo-(0.5-0.2007020)) > 1e-6 || math.Abs(hi-(0.5+0.2007020)) > 1e-6 {
+		t.Errorf("wilson(0.5, 20) = [%v, %v]", lo, hi)
+	}
+}
