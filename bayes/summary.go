@@ -208,19 +208,19 @@ func SummarizeConvergence(vars [][][]float64, workers int) []VarSummary {
 		w := newWorkspace()
 		return func(v int) {
 			m, n := shape(vars[v])
-			out[v] = w.convergence(vars[v], m, n)
+			out[v], _ = w.convergence(vars[v], m, n)
 		}
 	})
 	return out
 }
 
-// convergence computes, as summarize does, Mean, SD, Rhat, ESSBulk and
-// ESSTail; the other fields are NaN.
-func (w *workspace) convergence(chains [][]float64, m, n int) VarSummary {
+// convergence computes Mean, SD, Rhat, ESSBulk and ESSTail, the other fields
+// NaN, and reports whether the draws are all finite (else every field is NaN).
+func (w *workspace) convergence(chains [][]float64, m, n int) (VarSummary, bool) {
 	nan := math.NaN()
 	s := VarSummary{nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan}
 	if !w.load(chains, m, n) {
-		return s
+		return s, false
 	}
 	w.sortPooled()
 	s.Mean = accurateMean(w.flat)
@@ -232,38 +232,29 @@ func (w *workspace) convergence(chains [][]float64, m, n int) VarSummary {
 	w.rankNormalise(w.split, w.orderF, w.sortedF)
 	s.Rhat = max(rhatBulk, w.rhatOf(w.split, w.nc, w.rows))
 	s.ESSTail = min(w.essQuantile(0.05), w.essQuantile(0.95))
-	return s
+	return s, true
 }
 
+// summarize computes every field: convergence's, then the quantiles, HDI,
+// MAD, the basic R̂ and ESS and the MCSEs, from the same sorted and split
+// draws.
 func (w *workspace) summarize(chains [][]float64, m, n int) VarSummary {
-	nan := math.NaN()
-	s := VarSummary{nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan}
-	if !w.load(chains, m, n) {
+	s, ok := w.convergence(chains, m, n)
+	if !ok {
 		return s
 	}
-	w.sortPooled()
 	y := w.sortedX
-	s.Mean = accurateMean(w.flat)
-	s.SD = sampleSD(w.flat, s.Mean)
 	s.Median = w.median
 	s.Q2_5, s.Q5, s.Q50 = QuantileSorted(y, 0.025), QuantileSorted(y, 0.05), QuantileSorted(y, 0.5)
 	s.Q95, s.Q97_5 = QuantileSorted(y, 0.95), QuantileSorted(y, 0.975)
 	s.HDILo, s.HDIHi = HDISorted(y, 0.95)
-	w.fold()
 	s.MAD = 1.4826 * medianSorted(w.sortedF)
-
-	w.rankNormalise(w.split, w.orderX, w.sortedX)
-	rhatBulk := w.rhatOf(w.split, w.nc, w.rows)
-	s.ESSBulk = w.ess(w.split, w.nc, w.rows)
-	w.rankNormalise(w.split, w.orderF, w.sortedF)
-	s.Rhat = max(rhatBulk, w.rhatOf(w.split, w.nc, w.rows))
 
 	w.splitRaw()
 	s.RhatBasic = w.rhatOf(w.split, w.nc, w.rows)
 	s.ESSBasic = w.ess(w.split, w.nc, w.rows)
 	s.MCSEMean = s.SD / math.Sqrt(s.ESSBasic)
 
-	s.ESSTail = min(w.essQuantile(0.05), w.essQuantile(0.95))
 	s.MCSEQ2_5 = w.mcseQuantile(0.025)
 	s.MCSEQ97_5 = w.mcseQuantile(0.975)
 	s.MCSESd = w.mcseSD(s.Mean)

@@ -93,14 +93,7 @@ func operatingCharacteristic(r *CalibrateReport) htmlFigure {
 var calibrateTemplate = template.Must(template.New("calibrate").Funcs(template.FuncMap{
 	"css":     func() template.CSS { return htmlCSS },
 	"numeric": func(align string, j int) bool { return j < len(align) && align[j] == 'r' },
-}).Parse(`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="{{.Tool}}">
-<title>riskgate calibrate — {{.Policy}}</title>
+}).Parse(htmlHead + `<title>riskgate calibrate — {{.Policy}}</title>
 <style>{{css}}</style>
 </head>
 <body>

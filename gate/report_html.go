@@ -641,17 +641,22 @@ func fitKeyCSS() string {
 	return b.String()
 }
 
-var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"css":     func() template.CSS { return htmlCSS },
-	"numeric": func(align string, j int) bool { return j < len(align) && align[j] == 'r' },
-}).Parse(`<!DOCTYPE html>
+// htmlHead opens every riskgate HTML page: self-contained, no script, no
+// external reference (the Content-Security-Policy forbids them); the page's
+// title and style sheet follow.
+const htmlHead = `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="{{.Tool}}">
-<title>riskgate: {{.Verdict}} — {{.Policy}}</title>
+`
+
+var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
+	"css":     func() template.CSS { return htmlCSS },
+	"numeric": func(align string, j int) bool { return j < len(align) && align[j] == 'r' },
+}).Parse(htmlHead + `<title>riskgate: {{.Verdict}} — {{.Policy}}</title>
 <style>{{css}}</style>
 </head>
 <body>
