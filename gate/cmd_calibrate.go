@@ -173,11 +173,12 @@ func runCalibrate(o *CalibrateOptions, s *Streams) error {
 		now = o.now
 	}
 	prog := newProgress(s.Err, o.Progress)
+	started := time.Now()
 	c := calibration{Reps: o.Reps, Effects: effects, MinEffect: o.MinEffect, Seed: o.Seed, Now: now(),
 		Progress: func(done, total int) {
 			// Every 5% (one line each with --progress in a log).
 			if step := max(1, total/20); done%step == 0 || done == total {
-				prog.Phase(fmt.Sprintf("deciding simulated pools: %s of %s", thousands(done), thousands(total)))
+				prog.Phase(progressBar("deciding simulated pools", done, total, time.Since(started)))
 			}
 		}}
 	rep, err := calibrate(p, t, c)
@@ -186,4 +187,18 @@ func runCalibrate(o *CalibrateOptions, s *Streams) error {
 		return err
 	}
 	return writeOutput(s.Out, o.Output, func(w io.Writer) error { return rep.write(w, o.Format) })
+}
+
+// progressBar is a progress line: what, a bar of 20 cells, the share and
+// count done, and the time left at the pace so far.
+func progressBar(what string, done, total int, elapsed time.Duration) string {
+	frac := float64(done) / float64(max(total, 1))
+	cells := int(frac * 20)
+	line := fmt.Sprintf("%s [%s%s] %3.0f%% (%s of %s)", what, strings.Repeat("#", cells), strings.Repeat(".", 20-cells),
+		100*frac, thousands(done), thousands(total))
+	if done > 0 && done < total {
+		left := time.Duration(float64(elapsed) * float64(total-done) / float64(done))
+		line += ", about " + left.Round(time.Second).String() + " left"
+	}
+	return line
 }
