@@ -116,10 +116,3 @@ func (e *StatusError) Error() string {
 }
 
 func (e *StatusError) Unwrap() error { return e.Err }
-
-// notYet is the action of a command whose implementation has not landed.
-func notYet(name string) cli.ActionFunc {
-	return func(context.Context, *cli.Command) error {
-		return fmt.Errorf("%s is not implemented yet", name)
-	}
-}
