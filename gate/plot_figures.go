@@ -189,18 +189,9 @@ func topicIntervals(f *FitResult) htmlFigure {
 	}
 	yr.add(0)
 	p := newPlot()
-	p.X.Min, p.X.Max = -0.7, float64(len(keep))-0.3
 	p.Y.Min, p.Y.Max = yr.padded(0.04)
 	p.Y.Label.Text = "topic effect (higher is easier)"
-	h := vg.Length(260)
-	if len(keep) <= maxTopicLabels {
-		topicAxis(p, names)
-		p.X.Label.Text = "topics, hardest to easiest"
-		h += vg.Length(6 * longestRunes(names))
-	} else {
-		p.X.Label.Text = "topics by rank of the posterior mean, hardest to easiest"
-		p.X.Tick.Marker = rankTicks{}
-	}
+	h := 260 + topicAxis(p, names, "topics, hardest to easiest", "topics by rank of the posterior mean, hardest to easiest")
 	p.Add(&refLine{At: 0, Style: dashed(colArtifact)})
 	p.Add(iv)
 	w := topicPlotWidth(len(keep), 12)
@@ -417,21 +408,12 @@ func predictivePlot(challenger string, index int, lf labelledFit, champion strin
 		return fig
 	}
 	p := newPlot()
-	p.X.Min, p.X.Max = -0.7, float64(len(order))-0.3
 	p.Y.Min, p.Y.Max = yr.padded(0.04)
 	p.Y.Label.Text = "score"
 	if f.Pool == PoolRiskAdjusted {
 		p.Y.Label.Text = "score (the challenger's risk-adjusted)"
 	}
-	h := vg.Length(280)
-	if len(order) <= maxTopicLabels {
-		topicAxis(p, names)
-		p.X.Label.Text = "topics, by the champion's predicted score"
-		h += vg.Length(6 * longestRunes(names))
-	} else {
-		p.X.Label.Text = "topics (rank by the champion's predicted score)"
-		p.X.Tick.Marker = rankTicks{}
-	}
+	h := 280 + topicAxis(p, names, "topics, by the champion's predicted score", "topics (rank by the champion's predicted score)")
 	p.Add(band, ivChamp, ivChal, obsChamp, obsChal, ring)
 	w := topicPlotWidth(len(order), 18)
 	fig.Wide = w > plotWidth
@@ -439,13 +421,24 @@ func predictivePlot(challenger string, index int, lf labelledFit, champion strin
 	return fig
 }
 
-// topicAxis labels a topic axis with the topic names, written upwards.
-func topicAxis(p *plot.Plot, names []string) {
+// topicAxis lays out the x axis of len(names) topics side by side at 0, 1,
+// …: up to maxTopicLabels of them are labelled with their names, written
+// upwards (the axis titled named), and the height the names take is
+// returned; more are labelled by rank (the axis titled ranked).
+func topicAxis(p *plot.Plot, names []string, named, ranked string) vg.Length {
+	p.X.Min, p.X.Max = -0.7, float64(len(names))-0.3
+	if len(names) > maxTopicLabels {
+		p.X.Label.Text = ranked
+		p.X.Tick.Marker = rankTicks{}
+		return 0
+	}
+	p.X.Label.Text = named
 	p.X.Tick.Marker = nominalTicks(names)
 	p.X.Tick.Label.Rotation = math.Pi / 2
 	p.X.Tick.Label.XAlign = draw.XRight
 	p.X.Tick.Label.YAlign = draw.YCenter
 	p.X.Tick.Length = 2
+	return vg.Length(6 * longestRunes(names))
 }
 
 // rankTicks labels a topic axis by rank (1-based) every 1, 2 or 5 × 10^k
