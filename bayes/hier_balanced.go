@@ -117,14 +117,7 @@ func (m *balancedModel) LogDensity(theta, grad []float64) float64 {
 	dA := g0 + gT + gS + gE
 	dB := nS * (g0 + gT)
 	dC := nT * (g0 + gS)
-	// A = σ², B = SD_T², C = SD_S²: ∂/∂u_k of SD_k² is 2·SD_k²; ∂/∂v of σ² is
-	// 2σ², and of SD_k² too when SD_k = τ_k·σ.
-	grad[0] = 2*B*dB + m.sc.dlpdu[0]
-	grad[1] = 2*C*dC + m.sc.dlpdu[1]
-	grad[2] = 2*A*dA + m.sc.dlpdv
-	if m.sp.Relative {
-		grad[2] += 2*B*dB + 2*C*dC
-	}
+	m.sc.collapsedGradient(grad, m.sp.Relative, A, B, C, dA, dB, dC)
 	return ll + m.sc.lp
 }
 

@@ -278,12 +278,7 @@ func (m *schurModel) LogDensity(theta, grad []float64) float64 {
 		dB, dC = dF, dG
 		B, C = varF, varG
 	}
-	grad[0] = 2*B*dB + m.sc.dlpdu[0]
-	grad[1] = 2*C*dC + m.sc.dlpdu[1]
-	grad[2] = 2*A*dA + m.sc.dlpdv
-	if m.sp.Relative {
-		grad[2] += 2*B*dB + 2*C*dC
-	}
+	m.sc.collapsedGradient(grad, m.sp.Relative, A, B, C, dA, dB, dC)
 	return ll + m.sc.lp
 }
 

@@ -52,6 +52,20 @@ func newScales(k int) scales {
 	return scales{sd: make([]float64, k), x: make([]float64, k), dlpdu: make([]float64, k)}
 }
 
+// collapsedGradient writes the gradient of a collapsed model's log density
+// on its coordinates (u_topic, u_system, v) into grad, given the
+// likelihood's derivatives dA, dB, dC in A = σ², B = SD_topic², C =
+// SD_system² and s from ScalePriors.eval: ∂/∂u_k of SD_k² is 2·SD_k²; ∂/∂v
+// of σ² is 2σ², and of SD_k² too when SD_k = τ_k·σ (relative).
+func (s *scales) collapsedGradient(grad []float64, relative bool, A, B, C, dA, dB, dC float64) {
+	grad[0] = 2*B*dB + s.dlpdu[0]
+	grad[1] = 2*C*dC + s.dlpdu[1]
+	grad[2] = 2*A*dA + s.dlpdv
+	if relative {
+		grad[2] += 2*B*dB + 2*C*dC
+	}
+}
+
 // eval fills s from u (len K) and v.
 func (p *ScalePriors) eval(u []float64, v float64, s *scales) {
 	c := p.scale()
