@@ -16,6 +16,18 @@ func reportESS(b *testing.B, f *HierFit, el time.Duration) {
 	b.ReportMetric(float64(f.Draws), "draws/chain")
 }
 
+// benchFitHier fits tab with opt once per iteration and reports the ESS.
+func benchFitHier(b *testing.B, tab *Table, opt HierOptions) {
+	for b.Loop() {
+		t0 := time.Now()
+		f, err := FitHier(tab, opt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		reportESS(b, f, time.Since(t0))
+	}
+}
+
 func (f *HierFit) minBulk() float64 {
 	m := f.Summary[0].ESSBulk
 	for _, s := range f.Summary {
@@ -36,14 +48,7 @@ func (f *HierFit) minTail() float64 {
 // topics) with every bulk- and tail-ESS ≥ 10,000, diagnostics included.
 func BenchmarkFitRB04(b *testing.B) {
 	tab := rb04(b)
-	for b.Loop() {
-		t0 := time.Now()
-		f, err := FitHier(tab, HierOptions{Sampler: NUTSOptions{Seed: 42}, TargetESS: 10000})
-		if err != nil {
-			b.Fatal(err)
-		}
-		reportESS(b, f, time.Since(t0))
-	}
+	benchFitHier(b, tab, HierOptions{Sampler: NUTSOptions{Seed: 42}, TargetESS: 10000})
 }
 
 // BenchmarkFitRB04Unbalanced is rb04.csv without 10% of the artifact cells
@@ -51,28 +56,14 @@ func BenchmarkFitRB04(b *testing.B) {
 func BenchmarkFitRB04Unbalanced(b *testing.B) {
 	full := rb04(b)
 	tab := withoutCells(full, removedArtifactCells(full, unbalancedFrac, unbalancedSeed))
-	for b.Loop() {
-		t0 := time.Now()
-		f, err := FitHier(tab, HierOptions{Sampler: NUTSOptions{Seed: 42}, TargetESS: 10000})
-		if err != nil {
-			b.Fatal(err)
-		}
-		reportESS(b, f, time.Since(t0))
-	}
+	benchFitHier(b, tab, HierOptions{Sampler: NUTSOptions{Seed: 42}, TargetESS: 10000})
 }
 
 // BenchmarkFitRB04General is the general path (NUTS on rstanarm's full
 // density) on rb04.csv for 4 × 1,000 draws, for its ESS per second.
 func BenchmarkFitRB04General(b *testing.B) {
 	tab := rb04(b)
-	for b.Loop() {
-		t0 := time.Now()
-		f, err := FitHier(tab, HierOptions{Method: MethodGeneral, Sampler: NUTSOptions{Seed: 42}, TargetESS: 1})
-		if err != nil {
-			b.Fatal(err)
-		}
-		reportESS(b, f, time.Since(t0))
-	}
+	benchFitHier(b, tab, HierOptions{Method: MethodGeneral, Sampler: NUTSOptions{Seed: 42}, TargetESS: 1})
 }
 
 // simulatedPool is a complete nS × nT table from the model.
@@ -94,14 +85,7 @@ func simulatedPool(nS, nT int) *Table {
 func BenchmarkFitPool1000x10000(b *testing.B) {
 	tab := simulatedPool(1000, 10000)
 	b.ResetTimer()
-	for b.Loop() {
-		t0 := time.Now()
-		f, err := FitHier(tab, HierOptions{Sampler: NUTSOptions{Seed: 42}, TargetESS: 10000})
-		if err != nil {
-			b.Fatal(err)
-		}
-		reportESS(b, f, time.Since(t0))
-	}
+	benchFitHier(b, tab, HierOptions{Sampler: NUTSOptions{Seed: 42}, TargetESS: 10000})
 }
 
 func BenchmarkLogDensityGeneralRB04(b *testing.B) {
