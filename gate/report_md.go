@@ -349,12 +349,7 @@ func mdBayes(b *strings.Builder, r *Result, lim mdLimits) {
 		if i >= lim.challengers {
 			break
 		}
-		lo, hi := math.NaN(), math.NaN()
-		for _, in := range c.Intervals {
-			if in.Level == 0.95 {
-				lo, hi = float64(in.Lo), float64(in.Hi)
-			}
-		}
+		lo, hi := c.interval(0.95)
 		row := []string{mdName(c.Challenger), dashStyle.p(float64(c.PBetter)), num(c.Diff.Mean, 4), fmt.Sprintf("[%s, %s]", num(JSONFloat(lo), 4), num(JSONFloat(hi), 4))}
 		if hasROPE {
 			var ds []string
@@ -417,12 +412,7 @@ func mdBRisk(b *strings.Builder, r *Result, lim mdLimits) {
 			if i >= lim.challengers {
 				break
 			}
-			lo, hi := math.NaN(), math.NaN()
-			for _, in := range c.Intervals {
-				if in.Level == 0.95 {
-					lo, hi = float64(in.Lo), float64(in.Hi)
-				}
-			}
+			lo, hi := c.interval(0.95)
 			n := "–"
 			if tr, ok := atRisk[c.Challenger]; ok {
 				n = fmt.Sprint(len(tr.Topics))

@@ -3,6 +3,7 @@ package gate
 import (
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/policies"
+	"math"
 )
 
 // ResultSchemaVersion is the version of the layout of Result and of its JSON
@@ -302,6 +303,17 @@ type Comparison struct {
 	ROPE []ROPEResult `json:"rope,omitempty"`
 	// Density is a kernel density estimate of δ's posterior.
 	Density Density `json:"density"`
+}
+
+// interval is the central credible interval of δ at level, NaN if the
+// comparison has none at that level.
+func (c Comparison) interval(level float64) (lo, hi float64) {
+	for _, in := range c.Intervals {
+		if in.Level == level {
+			return float64(in.Lo), float64(in.Hi)
+		}
+	}
+	return math.NaN(), math.NaN()
 }
 
 // ROPEResult is Zhang et al.'s HDI+ROPE decision on δ.
