@@ -177,15 +177,7 @@ func TestFitDrawsOut(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	f, err := os.Open(drawsPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readCSVFile(t, drawsPath)
 	want := []string{"chain", "iteration", "intercept", "sigma", "sd_topic", "sd_system", "topic[t1]"}
 	for i, w := range want {
 		if rows[0][i] != w {

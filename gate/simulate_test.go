@@ -10,7 +10,8 @@ import (
 	"testing"
 )
 
-func simRead(t *testing.T, path string) [][]string {
+// readCSVFile reads a whole CSV file.
+func readCSVFile(t *testing.T, path string) [][]string {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -52,11 +53,11 @@ func TestSimulateFiles(t *testing.T) {
 	if fi, err := os.Stat(filepath.Join(dir, "a.csv")); err != nil || fi.Mode().Perm() != 0o644 {
 		t.Errorf("pool file mode %v (%v), want 0644", fi.Mode(), err)
 	}
-	pool := simRead(t, filepath.Join(dir, "a.csv"))
+	pool := readCSVFile(t, filepath.Join(dir, "a.csv"))
 	if len(pool) != 1+12*15 || strings.Join(pool[0], ",") != "system,topic,score" || pool[1][0] != "s01" || pool[1][1] != "t01" {
 		t.Fatalf("pool: %d rows, first %v %v", len(pool), pool[0], pool[1])
 	}
-	truth := simRead(t, filepath.Join(dir, "a.truth.csv"))
+	truth := readCSVFile(t, filepath.Join(dir, "a.truth.csv"))
 	if len(truth) != 1+4+15+12 || truth[1][0] != "intercept" || truth[1][1] != "0.3" || truth[5][0] != "topic[t01]" || truth[20][0] != "system[s01]" {
 		t.Fatalf("truth: %d rows: %v", len(truth), truth[:6])
 	}
@@ -70,7 +71,7 @@ func TestSimulateBoundAndMissing(t *testing.T) {
 	if code, _, errs := runMain(t, "simulate", "--systems", "30", "--topics", "40", "--sigma", "0.5", "--bound", "--missing", "0.3", "--output", out); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	rows := simRead(t, out)[1:]
+	rows := readCSVFile(t, out)[1:]
 	sys, top := map[string]bool{}, map[string]bool{}
 	zeros, ones := 0, 0
 	for _, r := range rows {
@@ -119,7 +120,7 @@ func TestSimulateThenFitCoversTruth(t *testing.T) {
 		t.Fatal(err)
 	}
 	truth := map[string]float64{}
-	for _, row := range simRead(t, filepath.Join(dir, "p.truth.csv"))[1:] {
+	for _, row := range readCSVFile(t, filepath.Join(dir, "p.truth.csv"))[1:] {
 		truth[row[0]], _ = strconv.ParseFloat(row[1], 64)
 	}
 	covered, n := 0, 0
