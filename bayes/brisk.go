@@ -151,7 +151,7 @@ func BRisk(t *Table, champion int, w float64, opt BRiskOptions) (*BRiskResult, e
 	}
 	for _, c := range challengers {
 		diff := fit.SystemDiff(c, champion)
-		bc := BRiskChallenger{System: c, Name: t.Systems[c], Diff: intervalOf(diff, level), PRiskier: probBelow(diff, 0)}
+		bc := BRiskChallenger{System: c, Name: t.Systems[c], Diff: intervalOf(diff, level), PRiskier: ProbLess(diff, 0)}
 		if bc.Topics, err = fit.TopicRisks(pool, champion, c, level, ho.Sampler.Seed); err != nil {
 			return nil, err
 		}
@@ -263,17 +263,6 @@ func intervalOf(x []float64, level float64) Estimate {
 func tailProbs(level float64) (lo, hi float64) {
 	r := func(p float64) float64 { return math.Round(p*1e12) / 1e12 }
 	return r((1 - level) / 2), r((1 + level) / 2)
-}
-
-// probBelow is the share of draws strictly below threshold.
-func probBelow(x []float64, threshold float64) float64 {
-	n := 0
-	for _, v := range x {
-		if v < threshold {
-			n++
-		}
-	}
-	return float64(n) / float64(len(x))
 }
 
 // PairwiseProb returns P[i][j] = P(S_i > S_j | data) for the listed systems,

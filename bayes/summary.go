@@ -112,6 +112,18 @@ func MAD(x []float64) float64 {
 	return 1.4826 * Quantile(dev, 0.5)
 }
 
+// ProbLess returns the share of draws strictly less than threshold: the
+// posterior probability P(θ < threshold | data) estimated from the draws.
+func ProbLess(draws []float64, threshold float64) float64 {
+	n := 0
+	for _, v := range draws {
+		if v < threshold {
+			n++
+		}
+	}
+	return float64(n) / float64(len(draws))
+}
+
 // ProbGreater returns the share of draws strictly greater than threshold: the
 // posterior probability P(θ > threshold | data) estimated from the draws.
 func ProbGreater(draws []float64, threshold float64) float64 {

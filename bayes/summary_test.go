@@ -79,3 +79,14 @@ func TestHDITies(t *testing.T) {
 		t.Fatalf("HDI of one draw = [%v, %v], want NaN", lo, hi)
 	}
 }
+
+// Both tail shares are strict: draws equal to the threshold count in neither.
+func TestProbLessGreater(t *testing.T) {
+	x := []float64{-1, 0, 0, 1, 2}
+	if got := ProbLess(x, 0); got != 0.2 {
+		t.Errorf("ProbLess = %v, want 1/5", got)
+	}
+	if got := ProbGreater(x, 0); got != 0.4 {
+		t.Errorf("ProbGreater = %v, want 2/5", got)
+	}
+}

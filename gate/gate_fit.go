@@ -37,7 +37,7 @@ func (f *fitted) observe(challenger string, q policies.Query) policies.Observati
 	case "bayes.p_better":
 		return policies.Number(bayes.ProbGreater(d, 0))
 	case "brisk.p_riskier":
-		return policies.Number(probLess(d, 0))
+		return policies.Number(bayes.ProbLess(d, 0))
 	case "bayes.diff.mean", "brisk.diff.mean":
 		return policies.Number(bayes.Mean(d))
 	case "bayes.diff.lo", "brisk.diff.lo":
@@ -56,17 +56,6 @@ func (f *fitted) observe(challenger string, q policies.Query) policies.Observati
 		return policies.Unavailable(fmt.Sprintf("%s has no topics-at-risk analysis at level %s", what, fmtG(level)))
 	}
 	return policies.Unavailable(fmt.Sprintf("%s does not give %s", what, q.Quantity))
-}
-
-// probLess is the share of draws strictly below threshold: P(θ < threshold).
-func probLess(draws []float64, threshold float64) float64 {
-	n := 0
-	for _, v := range draws {
-		if v < threshold {
-			n++
-		}
-	}
-	return float64(n) / float64(len(draws))
 }
 
 // predictiveLevel is the level of the per-topic predictive intervals.
@@ -180,7 +169,7 @@ func compare(challenger string, chains [][]float64, d []float64, levels []float6
 	c := Comparison{
 		Challenger: challenger,
 		PBetter:    JSONFloat(bayes.ProbGreater(d, 0)),
-		PWorse:     JSONFloat(probLess(d, 0)),
+		PWorse:     JSONFloat(bayes.ProbLess(d, 0)),
 		Diff:       effectOf("diff", "", bayes.Summarize(chains), d),
 	}
 	y := slices.Clone(d)
