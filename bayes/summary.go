@@ -199,12 +199,17 @@ func Summarize(chains [][]float64) VarSummary {
 // to workers goroutines (GOMAXPROCS when workers ≤ 0). The result does not
 // depend on workers: each variable is summarised on its own.
 func SummarizeAll(vars [][][]float64, workers int) []VarSummary {
+	return summarizeEach(vars, workers, (*workspace).summarize)
+}
+
+// summarizeEach applies f to every variable, one workspace per goroutine.
+func summarizeEach(vars [][][]float64, workers int, f func(w *workspace, chains [][]float64, m, n int) VarSummary) []VarSummary {
 	out := make([]VarSummary, len(vars))
 	parallel.For(len(vars), workers, func() func(int) {
 		w := newWorkspace()
 		return func(v int) {
 			m, n := shape(vars[v])
-			out[v] = w.summarize(vars[v], m, n)
+			out[v] = f(w, vars[v], m, n)
 		}
 	})
 	return out
@@ -215,15 +220,10 @@ func SummarizeAll(vars [][][]float64, workers int) []VarSummary {
 // every other field is NaN. It costs about half as much, for callers that
 // only decide (riskgate calibrate runs thousands of fits).
 func SummarizeConvergence(vars [][][]float64, workers int) []VarSummary {
-	out := make([]VarSummary, len(vars))
-	parallel.For(len(vars), workers, func() func(int) {
-		w := newWorkspace()
-		return func(v int) {
-			m, n := shape(vars[v])
-			out[v], _ = w.convergence(vars[v], m, n)
-		}
+	return summarizeEach(vars, workers, func(w *workspace, chains [][]float64, m, n int) VarSummary {
+		s, _ := w.convergence(chains, m, n)
+		return s
 	})
-	return out
 }
 
 // convergence computes Mean, SD, Rhat, ESSBulk and ESSTail, the other fields

@@ -32,19 +32,17 @@ func gateDecision(p *policies.Policy, t *scores.Table, now time.Time) (*policies
 	g := newGateRun(p, t, roles, p.CheckRequirements(facts), now, nil)
 	g.decisionOnly = true
 	g.computeOnly = map[policies.Analysis]bool{}
+	evaluate := func() *policies.Decision {
+		return p.Evaluate(policies.Evidence{Challengers: roles.Challengers, Values: g.values(), Facts: facts, Now: now})
+	}
 	needs := p.Needs()
 	for i, a := range needs {
-		g.computeOnly[a] = true
-		if i == len(needs)-1 {
-			g.computeOnly = nil
-		}
-		d := p.Evaluate(policies.Evidence{Challengers: roles.Challengers, Values: g.values(), Facts: facts, Now: now})
-		if g.computeOnly == nil || allFail(d) {
+		g.computeOnly[a] = true // with every needed analysis, values computes all the policy asks
+		if d := evaluate(); i == len(needs)-1 || allFail(d) {
 			return d, nil
 		}
 	}
-	// A policy needs at least one analysis (policies validates its rules).
-	return p.Evaluate(policies.Evidence{Challengers: roles.Challengers, Values: g.values(), Facts: facts, Now: now}), nil
+	return evaluate(), nil // a policy needs no analysis only without rules
 }
 
 // allFail reports whether every challenger of d fails.
