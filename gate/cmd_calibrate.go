@@ -103,6 +103,8 @@ func newCalibrateCommand(s *Streams) *cli.Command {
 		Action: func(_ context.Context, c *cli.Command) error {
 			o.Input.Paths = c.Args().Slice()
 			o.Reps = int(c.Int("reps"))
+			// The flags that override the policy, as riskgate gate's — not
+			// --seed, which here seeds the simulation, not the policy's analyses.
 			o.set = map[string]bool{}
 			for _, name := range []string{"champion", "challenger", "loss-weight", "alpha", "input-format", "qrels", "measure", "topics"} {
 				o.set[name] = c.IsSet(name)
