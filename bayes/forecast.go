@@ -3,9 +3,10 @@ package bayes
 import (
 	"fmt"
 	"math"
-	"math/bits"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/riskgate/riskgate/internal/stats"
 )
 
 // forecastStream offsets the PCG stream of posterior predictive draws, so
@@ -203,7 +204,7 @@ func quantilesInPlace(x []float64, ps ...float64) []float64 {
 			continue
 		}
 		if lo >= from {
-			selectKth(x[from:], lo-from)
+			stats.SelectRanks(x[from:], []int{lo - from})
 			from = lo
 		}
 		a := x[lo]
@@ -227,47 +228,4 @@ func maxOf(x []float64) float64 {
 		m = max(m, v)
 	}
 	return m
-}
-
-// selectKth reorders x so that x[k] is the k-th smallest (0-based), every
-// element before it ≤ x[k] and every element after it ≥ x[k] (Hoare's
-// quickselect with a median-of-three pivot and three-way partitioning,
-// falling back to sorting after 2·log₂n rounds so the worst case stays
-// O(n log n)). No NaN.
-func selectKth(x []float64, k int) {
-	lo, hi := 0, len(x) // the k-th smallest is in x[lo:hi]
-	budget := 2 * (bits.Len(uint(len(x))) + 1)
-	for hi-lo > 16 {
-		if budget == 0 {
-			slices.Sort(x[lo:hi])
-			return
-		}
-		budget--
-		a, b, c := x[lo], x[lo+(hi-lo)/2], x[hi-1]
-		p := max(min(a, b), min(max(a, b), c))
-		// three-way partition of x[lo:hi] around p: < p, == p, > p
-		lt, i, gt := lo, lo, hi
-		for i < gt {
-			switch v := x[i]; {
-			case v < p:
-				x[lt], x[i] = x[i], x[lt]
-				lt++
-				i++
-			case v > p:
-				gt--
-				x[gt], x[i] = x[i], x[gt]
-			default:
-				i++
-			}
-		}
-		switch {
-		case k < lt:
-			hi = lt
-		case k >= gt:
-			lo = gt
-		default:
-			return // x[k] == p, in place
-		}
-	}
-	slices.Sort(x[lo:hi])
 }

@@ -211,7 +211,7 @@ func normInter(t []float64, alphas []float64) (ends []float64, extreme bool) {
 	lo, hi := slices.Min(t), slices.Max(t)
 	slices.Sort(ranks)
 	ranks = slices.Compact(ranks)
-	selectRanks(t, ranks)
+	stats.SelectRanks(t, ranks)
 	order := func(k int) float64 { return t[k-1] } // t*_(k), 1-based
 	ends = make([]float64, len(alphas))
 	for i, a := range alphas {

@@ -2,7 +2,6 @@ package risk
 
 import (
 	"math"
-	"math/rand/v2"
 	"reflect"
 	"runtime"
 	"slices"
@@ -178,40 +177,6 @@ func TestDeterminism(t *testing.T) {
 	for i := range one {
 		if reflect.DeepEqual(one[i], other[i]) {
 			t.Errorf("procedure %d gives the same result for seeds 42 and 43", i)
-		}
-	}
-}
-
-// TestSelectRanks checks the multi-target selection against a full sort,
-// on data with and without repeated values.
-func TestSelectRanks(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	for trial := range 200 {
-		n := 1 + rng.IntN(3000)
-		a := make([]float64, n)
-		for i := range a {
-			if trial%2 == 0 {
-				a[i] = float64(rng.IntN(5)) // heavy ties
-			} else {
-				a[i] = rng.NormFloat64()
-			}
-		}
-		if trial%7 == 0 {
-			slices.Sort(a) // already sorted input
-		}
-		sorted := slices.Clone(a)
-		slices.Sort(sorted)
-		var ranks []int
-		for range 1 + rng.IntN(6) {
-			ranks = append(ranks, rng.IntN(n))
-		}
-		slices.Sort(ranks)
-		ranks = slices.Compact(ranks)
-		selectRanks(a, ranks)
-		for _, r := range ranks {
-			if a[r] != sorted[r] {
-				t.Fatalf("trial %d: rank %d holds %v, want %v", trial, r, a[r], sorted[r])
-			}
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package risk
+package stats
 
 import (
 	"math/bits"
@@ -6,13 +6,15 @@ import (
 	"sort"
 )
 
-// selectRanks reorders a so that, for every 0-based rank r in ranks (sorted,
+// SelectRanks reorders a so that, for every 0-based rank r in ranks (sorted,
 // distinct, each in [0, len(a))), a[r] holds the value a sorted copy would
 // hold there — R's sort(x, partial = ranks). It is a multi-target
 // quickselect with a three-way partition (bootstrap replicates of discrete
 // data repeat values), falling back to a full sort of a sub-range if the
-// partitions keep coming out lopsided. a must hold no NaN.
-func selectRanks(a []float64, ranks []int) {
+// partitions keep coming out lopsided. Every value before a selected rank
+// is ≤ the value there and every value after it ≥, as in any quickselect.
+// a must hold no NaN.
+func SelectRanks(a []float64, ranks []int) {
 	multiSelect(a, 0, len(a), ranks, 2*bits.Len(uint(len(a))))
 }
 
