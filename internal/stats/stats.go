@@ -1,7 +1,7 @@
 // Package stats holds the sample moments and the selection of order
-// statistics that packages risk, bayes and gate
-// all use, so that a mean or a variance is computed (and rounded) the same
-// way everywhere: the same data give the same bits in every report.
+// statistics that packages risk, bayes and gate all use, so that a mean or a
+// variance is computed (and rounded) the same way everywhere: the same data
+// give the same bits in every report.
 package stats
 
 // Mean is the arithmetic mean Σx_i/n, summed left to right.
