@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"cmp"
 	"io"
 
 	"encoding/json"
@@ -159,8 +160,10 @@ func TestCompareTable3(t *testing.T) {
 	}
 	names := []string{"Champion", "Chal. 1", "Chal. 2", "Chal. 3", "Chal. 4"}
 	byPaper, byUs := slices.Clone(names), slices.Clone(names)
-	slices.SortFunc(byPaper, func(a, b string) int { return cmpFloat(paper[a], paper[b]) })
-	slices.SortFunc(byUs, func(a, b string) int { return cmpFloat(-float64(bySys[a].BRisk.Mean), -float64(bySys[b].BRisk.Mean)) })
+	slices.SortFunc(byPaper, func(a, b string) int { return cmp.Compare(paper[a], paper[b]) })
+	slices.SortFunc(byUs, func(a, b string) int {
+		return cmp.Compare(-float64(bySys[a].BRisk.Mean), -float64(bySys[b].BRisk.Mean))
+	})
 	if !slices.Equal(byPaper, byUs) {
 		t.Errorf("BRisk⁻ order %v, the paper's %v", byUs, byPaper)
 	}
@@ -171,16 +174,6 @@ func TestCompareTable3(t *testing.T) {
 			t.Errorf("%s: BRisk⁻ difference to the champion %.3f, the paper's %.3f", n, us, p)
 		}
 	}
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // loadTable reads a score file through the commands' loader.

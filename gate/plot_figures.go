@@ -168,7 +168,7 @@ func topicIntervals(f *FitResult) htmlFigure {
 		return fig
 	}
 	topics := slices.Clone(f.Topics)
-	slices.SortStableFunc(topics, func(a, b Effect) int { return cmpAsc(float64(a.Mean), float64(b.Mean)) })
+	slices.SortStableFunc(topics, func(a, b Effect) int { return cmp.Compare(float64(a.Mean), float64(b.Mean)) })
 	keep := spread(len(topics), maxTopicIntervals)
 	if len(keep) < len(topics) {
 		fig.Notes = append(fig.Notes, fmt.Sprintf("%d topics: %d of them are drawn, evenly spread by rank of the posterior mean; result.json has every one.", len(topics), len(keep)))
@@ -345,7 +345,7 @@ func predictivePlot(challenger string, index int, lf labelledFit, champion strin
 		fig.AtRisk, fig.AtRiskKnown = tr.Topics, true
 	}
 	// Topics from the champion's lowest predicted score to its highest.
-	slices.SortStableFunc(order, func(a, b Prediction) int { return cmpAsc(float64(a.Mean), float64(b.Mean)) })
+	slices.SortStableFunc(order, func(a, b Prediction) int { return cmp.Compare(float64(a.Mean), float64(b.Mean)) })
 	if len(order) > maxPredictiveTopics {
 		var risky, rest []Prediction
 		for _, pr := range order {
@@ -363,7 +363,7 @@ func predictivePlot(challenger string, index int, lf labelledFit, champion strin
 		for _, i := range spread(len(rest), max(maxPredictiveTopics-len(kept), 2)) {
 			kept = append(kept, rest[i])
 		}
-		slices.SortStableFunc(kept, func(a, b Prediction) int { return cmpAsc(float64(a.Mean), float64(b.Mean)) })
+		slices.SortStableFunc(kept, func(a, b Prediction) int { return cmp.Compare(float64(a.Mean), float64(b.Mean)) })
 		note := fmt.Sprintf("%d topics: %d of them are drawn, evenly spread by the champion's predicted score", len(order), len(kept))
 		switch nr := min(len(risky), maxPredictiveTopics); {
 		case nr == len(risky) && nr > 0:
@@ -580,5 +580,3 @@ func topicsAtRisk(f *FitResult, challenger string) (TopicsAtRisk, bool) {
 	}
 	return found[0], true
 }
-
-func cmpAsc(a, b float64) int { return cmp.Compare(a, b) }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/riskgate/riskgate/internal/inputerr"
 )
@@ -154,23 +155,12 @@ func ReadQrels(r io.Reader, name string) (*Qrels, error) {
 			topics[ti].judged = append(topics[ti].judged, all[s.lo:s.hi]...)
 		}
 	}
-	slices.SortFunc(topics, func(a, b qrelsTopic) int { return cmpString(a.id, b.id) })
+	slices.SortFunc(topics, func(a, b qrelsTopic) int { return strings.Compare(a.id, b.id) }) // as C's strcmp: by unsigned bytes
 	for i := range topics {
 		topics[i].levels = countLevels(topics[i].judged)
 	}
 	q.topics = topics
 	return q, nil
-}
-
-// cmpString orders as C's strcmp: by unsigned bytes.
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func saturate32(v int64) int32 {
