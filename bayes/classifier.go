@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/riskgate/riskgate/internal/parallel"
+	"github.com/riskgate/riskgate/internal/stats"
 )
 
 // Bayesian comparison of two classifiers on the same test set, after Zhang,
@@ -476,7 +477,7 @@ func CompareClassifiers(cats []Category, opt ClassifierOptions) (*ClassifierResu
 	if len(cats) > 1 {
 		macro := row("macro", "macro", post.MacroA, post.MacroB, SymmetricDensity(diffDraws(prior.MacroA, prior.MacroB), 0))
 		macro.N, macro.NPos = pooled.N(), pooled.NPos()
-		macro.SampleA, macro.SampleB = meanDefined(sampleA), meanDefined(sampleB)
+		macro.SampleA, macro.SampleB = stats.MeanDefined(sampleA), stats.MeanDefined(sampleB)
 		micro := row("micro", "micro", post.MicroA, post.MicroB, SymmetricDensity(diffDraws(prior.MicroA, prior.MicroB), 0))
 		micro.N, micro.NPos = pooled.N(), pooled.NPos()
 		micro.SampleA, micro.SampleB = opt.Measure.Of(sumConfusion(cats, true)), opt.Measure.Of(sumConfusion(cats, false))
@@ -508,18 +509,4 @@ func fractionEqual(x []float64, v float64) float64 {
 		}
 	}
 	return float64(n) / float64(len(x))
-}
-
-func meanDefined(x []float64) float64 {
-	s, n := 0.0, 0
-	for _, v := range x {
-		if !math.IsNaN(v) {
-			s += v
-			n++
-		}
-	}
-	if n == 0 {
-		return math.NaN()
-	}
-	return s / float64(n)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/internal/stats"
 	"github.com/riskgate/riskgate/policies"
 	"github.com/riskgate/riskgate/risk"
 )
@@ -206,12 +207,12 @@ func (g *gateRun) descriptive(c int, quantity string) (float64, error) {
 	p := g.pair(c)
 	switch quantity {
 	case "mean":
-		return scoredMean(g.t.Scores[c]), nil
+		return stats.MeanDefined(g.t.Scores[c]), nil
 	case "mean_diff":
 		if len(p.X) == 0 {
 			return math.NaN(), fmt.Errorf("the challenger and the champion have no topic in common")
 		}
-		return scoredMean(p.X) - scoredMean(p.Base), nil
+		return stats.MeanDefined(p.X) - stats.MeanDefined(p.Base), nil
 	}
 	o, err := p.Outcomes()
 	if err != nil {
@@ -224,18 +225,6 @@ func (g *gateRun) descriptive(c int, quantity string) (float64, error) {
 		return float64(o.Losses), nil
 	}
 	return float64(o.Ties), nil
-}
-
-// scoredMean is the mean of the scores that are not missing (NaN if none).
-func scoredMean(x []float64) float64 {
-	s, n := 0.0, 0
-	for _, v := range x {
-		if !math.IsNaN(v) {
-			s += v
-			n++
-		}
-	}
-	return s / float64(n)
 }
 
 // risk returns the closed-form risk measures at loss weight w.

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/internal/stats"
 	"github.com/riskgate/riskgate/policies"
 )
 
@@ -150,7 +151,7 @@ func (g *gateRun) riskTable() RiskTable {
 	}
 
 	for _, s := range append([]int{g.champ}, g.chals...) {
-		row := SystemRisk{Name: g.t.Systems[s], Role: roleChallenger, Mean: JSONFloat(scoredMean(g.t.Scores[s]))}
+		row := SystemRisk{Name: g.t.Systems[s], Role: roleChallenger, Mean: JSONFloat(stats.MeanDefined(g.t.Scores[s]))}
 		if s == g.champ {
 			row.Role = roleChampion
 		} else {

@@ -4,6 +4,8 @@
 // give the same bits in every report.
 package stats
 
+import "math"
+
 // Mean is the arithmetic mean Σx_i/n, summed left to right.
 func Mean(x []float64) float64 {
 	s := 0.0
@@ -11,6 +13,22 @@ func Mean(x []float64) float64 {
 		s += v
 	}
 	return s / float64(len(x))
+}
+
+// MeanDefined is the mean of the values that are not NaN (missing), summed
+// left to right as Mean; NaN if every value is.
+func MeanDefined(x []float64) float64 {
+	s, n := 0.0, 0
+	for _, v := range x {
+		if !math.IsNaN(v) {
+			s += v
+			n++
+		}
+	}
+	if n == 0 {
+		return math.NaN()
+	}
+	return s / float64(n)
 }
 
 // Variance is the sample variance Σ(x_i − x̄)²/(n − 1), R's var, in two
