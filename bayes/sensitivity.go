@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/riskgate/riskgate/internal/stats"
 )
 
 // PoolSweepStep is the BRisk fit with the champion, the challengers and the
@@ -53,14 +55,7 @@ func PoolSweep(t *Table, champion int, w float64, ms []int, opt BRiskOptions) ([
 	}
 	means := make([]float64, len(t.Systems))
 	for s, row := range t.Scores {
-		sum, n := 0.0, 0
-		for _, v := range row {
-			if !math.IsNaN(v) {
-				sum += v
-				n++
-			}
-		}
-		means[s] = sum / float64(n)
+		means[s] = stats.MeanDefined(row)
 	}
 	slices.SortStableFunc(artifacts, func(a, b int) int { return cmp.Compare(means[b], means[a]) })
 	level := opt.Level
