@@ -115,12 +115,9 @@ func BRisk(t *Table, champion int, w float64, opt BRiskOptions) (*BRiskResult, e
 	if err != nil {
 		return nil, err
 	}
-	level := opt.Level
-	if level == 0 {
-		level = 0.95
-	}
-	if !(level > 0 && level < 1) {
-		return nil, fmt.Errorf("level %v: expected a probability strictly between 0 and 1", level)
+	level, err := credibleLevel(opt.Level)
+	if err != nil {
+		return nil, err
 	}
 	challengers := opt.Challengers
 	if challengers == nil {
@@ -185,11 +182,27 @@ func (r *BRiskResult) Challenger(s int) *BRiskChallenger {
 	return nil
 }
 
+// checkLevel rejects a credible level outside (0, 1).
+func checkLevel(level float64) error {
+	if !(level > 0 && level < 1) {
+		return fmt.Errorf("level %v: expected a probability strictly between 0 and 1", level)
+	}
+	return nil
+}
+
+// credibleLevel is level, 0.95 when it is unset (0), checked.
+func credibleLevel(level float64) (float64, error) {
+	if level == 0 {
+		level = 0.95
+	}
+	return level, checkLevel(level)
+}
+
 // DiffInterval is the central credible interval of S_s − S_champion at any
 // level, for rules that ask for another level than the result's.
 func (r *BRiskResult) DiffInterval(s int, level float64) (Estimate, error) {
-	if !(level > 0 && level < 1) {
-		return Estimate{}, fmt.Errorf("level %v: expected a probability strictly between 0 and 1", level)
+	if err := checkLevel(level); err != nil {
+		return Estimate{}, err
 	}
 	if s < 0 || s >= len(r.Pool.Systems) || s == r.Champion {
 		return Estimate{}, errors.New("not a system other than the champion")
@@ -204,8 +217,8 @@ func (r *BRiskResult) DiffInterval(s int, level float64) (Estimate, error) {
 // Challenger(s).AtRisk. This is the entry point of the policy quantity
 // topics_at_risk.count.
 func (r *BRiskResult) TopicsAtRisk(s int, level float64) ([]TopicRisk, error) {
-	if !(level > 0 && level < 1) {
-		return nil, fmt.Errorf("level %v: expected a probability strictly between 0 and 1", level)
+	if err := checkLevel(level); err != nil {
+		return nil, err
 	}
 	if s < 0 || s >= len(r.Pool.Systems) || s == r.Champion {
 		return nil, errors.New("not a system other than the champion")

@@ -75,12 +75,9 @@ func OneToOne(x, base []float64, w float64, opt OneToOneOptions) (*OneToOneFit, 
 	if opt.Sigma != nil {
 		sp = opt.Sigma
 	}
-	level := opt.Level
-	if level == 0 {
-		level = 0.95
-	}
-	if !(level > 0 && level < 1) {
-		return nil, fmt.Errorf("level %v: expected a probability strictly between 0 and 1", level)
+	level, err := credibleLevel(opt.Level)
+	if err != nil {
+		return nil, err
 	}
 	m, err := NewMixedModel(d, nil, fam, ip, ScalePriors{Sigma: sp, Scale: SD(d)})
 	if err != nil {

@@ -146,8 +146,8 @@ func (f *HierFit) TopicRisks(t *Table, champion, s int, level float64, seed uint
 }
 
 func (f *HierFit) checkForecast(t *Table, level float64) error {
-	if !(level > 0 && level < 1) {
-		return fmt.Errorf("level %v: expected a probability strictly between 0 and 1", level)
+	if err := checkLevel(level); err != nil {
+		return err
 	}
 	if len(t.Systems) != len(f.Systems) || len(t.Topics) != len(f.Topics) || len(t.Scores) != len(f.Systems) {
 		return fmt.Errorf("the table (%d systems × %d topics) is not the fitted one (%d × %d)",
