@@ -64,10 +64,7 @@ func (g *gateRun) result(d *policies.Decision, facts policies.Facts, align score
 		}
 		r.BRisk = append(r.BRisk, g.briskFit(w).res)
 	}
-	for _, f := range append([]*FitResult{r.Bayes}, r.BRisk...) {
-		if f == nil {
-			continue
-		}
+	for _, f := range r.fits() {
 		what := "Bayesian fit"
 		if f.Pool == PoolRiskAdjusted {
 			what = "BRisk fit at w = " + fmtG(f.LossWeight)

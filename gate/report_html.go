@@ -500,16 +500,8 @@ func htmlDiagnostics(pg *htmlPage, r *Result, lim htmlLimits) {
 	}
 	pg.Fits = htmlTable{Align: "lllrrrrrrrr", Head: []string{"Fit", "Converged", "Method", "Chains × draws", "Warmup", "Worst R-hat", "Worst bulk-ESS", "Worst tail-ESS", "Divergences", "Max-depth hits", "Lowest E-BFMI"}}
 	pg.Parameters = htmlTable{Align: "lllrrrrrr", Head: []string{"Fit", "Parameter", "Prior", "Mean", "SD", "95% interval", "R-hat", "Bulk-ESS", "Tail-ESS"}}
-	fits := []*FitResult{r.Bayes}
-	fits = append(fits, r.BRisk...)
-	for _, f := range fits {
-		if f == nil {
-			continue
-		}
-		name := "raw scores"
-		if f.Pool == PoolRiskAdjusted {
-			name = "BRisk, w = " + fmtG(f.LossWeight)
-		}
+	for _, f := range r.fits() {
+		name := f.label()
 		if f.Unavailable != "" {
 			pg.Fits.Rows = append(pg.Fits.Rows, []string{name, "not fitted: " + htmlSentence(f.Unavailable, 300), "–", "–", "–", "–", "–", "–", "–", "–", "–"})
 			pg.Fits.Classes = append(pg.Fits.Classes, "")

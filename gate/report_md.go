@@ -453,17 +453,13 @@ func mdDiagnostics(b *strings.Builder, r *Result, lim mdLimits) {
 	}
 	mdTable(b, "llll", rows)
 
-	fits := append([]*FitResult{r.Bayes}, r.BRisk...)
 	rows = [][]string{{"Fit", "Converged", "Chains × draws", "Worst R-hat", "Worst bulk-ESS", "Worst tail-ESS", "Divergences", "Max-depth hits", "Lowest E-BFMI"}}
-	for _, f := range fits {
-		if f == nil || f.Diagnostics == nil {
+	for _, f := range r.fits() {
+		if f.Diagnostics == nil {
 			continue
 		}
 		dg := f.Diagnostics
-		name := "raw scores"
-		if f.Pool == PoolRiskAdjusted {
-			name = "BRisk, w = " + fmtG(f.LossWeight)
-		}
+		name := f.label()
 		ebfmi := math.Inf(1)
 		for _, e := range dg.EBFMI {
 			ebfmi = math.Min(ebfmi, float64(e))

@@ -305,6 +305,26 @@ type Comparison struct {
 	Density Density `json:"density"`
 }
 
+// fits are the run's fits: the raw-score fit, when there is one, then the
+// BRisk fits in loss-weight order.
+func (r *Result) fits() []*FitResult {
+	var out []*FitResult
+	for _, f := range append([]*FitResult{r.Bayes}, r.BRisk...) {
+		if f != nil { // a result read back from JSON may hold nulls
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// label names a fit in the reports' tables.
+func (f *FitResult) label() string {
+	if f.Pool == PoolRiskAdjusted {
+		return "BRisk, w = " + fmtG(f.LossWeight)
+	}
+	return "raw scores"
+}
+
 // interval is the central credible interval of δ at level, NaN if the
 // comparison has none at that level.
 func (c Comparison) interval(level float64) (lo, hi float64) {
