@@ -300,12 +300,8 @@ func mdBayes(b *strings.Builder, r *Result, lim mdLimits) {
 		return
 	}
 	b.WriteString("### System effects (hierarchical model, 95% credible intervals)\n\n")
-	if f.Unavailable != "" {
-		fmt.Fprintf(b, "_No fit: %s._\n\n", mdSentence(f.Unavailable, lim.text))
+	if !mdFitStatus(b, f, lim) {
 		return
-	}
-	if !f.Converged {
-		b.WriteString("**The fit did not converge: its rules are inconclusive** (see Diagnostics).\n\n")
 	}
 	// The chart: champion, challengers, then the best artifacts.
 	var rows []chartRow
@@ -391,15 +387,24 @@ func cmpDesc(a, c float64) int {
 
 // mdBRisk writes, for each BRisk fit, each challenger's difference to the
 // champion in the risk-adjusted pool with P(riskier), and its topics at risk.
+// mdFitStatus says when a fit is missing (and reports false: nothing more to
+// show) or did not converge.
+func mdFitStatus(b *strings.Builder, f *FitResult, lim mdLimits) bool {
+	if f.Unavailable != "" {
+		fmt.Fprintf(b, "_No fit: %s._\n\n", mdSentence(f.Unavailable, lim.text))
+		return false
+	}
+	if !f.Converged {
+		b.WriteString("**The fit did not converge: its rules are inconclusive** (see Diagnostics).\n\n")
+	}
+	return true
+}
+
 func mdBRisk(b *strings.Builder, r *Result, lim mdLimits) {
 	for _, f := range r.BRisk {
 		fmt.Fprintf(b, "### BRisk: losses count %s times\n\n", fmtG(f.LossWeight))
-		if f.Unavailable != "" {
-			fmt.Fprintf(b, "_No fit: %s._\n\n", mdSentence(f.Unavailable, lim.text))
+		if !mdFitStatus(b, f, lim) {
 			continue
-		}
-		if !f.Converged {
-			b.WriteString("**The fit did not converge: its rules are inconclusive** (see Diagnostics).\n\n")
 		}
 		atRisk := map[string]TopicsAtRisk{}
 		for _, tr := range f.TopicsAtRisk {
