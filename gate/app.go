@@ -11,7 +11,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime/debug"
+
+	"github.com/riskgate/riskgate/internal/buildinfo"
 
 	"github.com/urfave/cli/v3"
 )
@@ -31,19 +32,9 @@ type Streams struct {
 	Err io.Writer
 }
 
-// Version is the tool version printed by --version and recorded in provenance.
-// Release builds set it with -ldflags "-X github.com/riskgate/riskgate/gate.Version=v1.2.3".
-var Version = ""
-
-func version() string {
-	if Version != "" {
-		return Version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
-	}
-	return "(devel)"
-}
+// version is the tool version printed by --version and recorded in provenance
+// (see internal/buildinfo for how a release stamps it).
+func version() string { return buildinfo.Version() }
 
 // NewApp returns the root command with every subcommand.
 func NewApp(s *Streams) *cli.Command {

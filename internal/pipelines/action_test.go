@@ -207,7 +207,7 @@ func TestActionRunsTheGate(t *testing.T) {
 	}, nil)
 
 	goCalls := s.calls("go")
-	if len(goCalls) != 1 || !slices.Equal(goCalls[0][:4], []string{"install", "-ldflags", "-X github.com/riskgate/riskgate/gate.Version=v9.9.9", "./cmd/riskgate"}) ||
+	if len(goCalls) != 1 || !slices.Equal(goCalls[0][:4], []string{"install", "-ldflags", "-X github.com/riskgate/riskgate/internal/buildinfo.version=v9.9.9", "./cmd/riskgate"}) ||
 		goCalls[0][4] != "cwd="+mustAbs(t, repoRoot) {
 		t.Errorf("go install calls %q, want the action's own source at its ref", goCalls)
 	}
