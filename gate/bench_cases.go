@@ -16,6 +16,7 @@ import (
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/gate/trec"
 	"github.com/riskgate/riskgate/internal/cputime"
+	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/policies"
 	"github.com/riskgate/riskgate/risk"
 )
@@ -345,7 +346,7 @@ func runBenchCases(ctx context.Context, cfg benchConfig, errw io.Writer) (*Bench
 	benchStatus(errw, "")
 	fillRatios(rep.Rows)
 	rep.Machine.LoadAfter = loadAverage()
-	rep.ElapsedSeconds = JSONFloat(now().Sub(start).Seconds())
+	rep.ElapsedSeconds = jsonfloat.Float(now().Sub(start).Seconds())
 	rep.Growth = benchGrowth(rep.Rows)
 	return rep, nil
 }
@@ -384,16 +385,16 @@ func runBenchCase(c benchCase, count int) (BenchRow, error) {
 		last = o
 	}
 	row.Runs = count
-	row.Seconds, row.CPUSeconds = JSONFloat(median(walls)), JSONFloat(median(cpus))
+	row.Seconds, row.CPUSeconds = jsonfloat.Float(median(walls)), jsonfloat.Float(median(cpus))
 	if rss := peakRSS(); rss > 0 && last.Source == "" {
-		row.PeakRSSMB = jsonFloatPtr(float64(rss) / (1 << 20))
+		row.PeakRSSMB = jsonfloat.Ptr(float64(rss) / (1 << 20))
 	}
 	switch {
 	case last.Lines > 0:
-		row.Rate, row.RateUnit = jsonFloatPtr(last.Lines/float64(row.Seconds)), "run lines/s"
+		row.Rate, row.RateUnit = jsonfloat.Ptr(last.Lines/float64(row.Seconds)), "run lines/s"
 	case last.ESS > 0:
-		row.MinESS = jsonFloatPtr(last.ESS)
-		row.Rate, row.RateUnit = jsonFloatPtr(last.ESS/float64(row.Seconds)), "ESS/s"
+		row.MinESS = jsonfloat.Ptr(last.ESS)
+		row.Rate, row.RateUnit = jsonfloat.Ptr(last.ESS/float64(row.Seconds)), "ESS/s"
 	}
 	row.Cells, row.Note, row.Ratio, row.Source = last.Cells, last.Note, last.Ratio, last.Source
 	if row.Source != "" {
@@ -435,7 +436,7 @@ func benchGrowth(rows []BenchRow) *BenchGrowth {
 		sxy += (xs[i] - mx) * (ys[i] - my)
 		sxx += (xs[i] - mx) * (xs[i] - mx)
 	}
-	return &BenchGrowth{Exponent: JSONFloat(sxy / sxx), FromCells: int(math.Round(math.Exp(slices.Min(xs)))), ToCells: int(math.Round(math.Exp(slices.Max(xs)))), Fits: len(xs)}
+	return &BenchGrowth{Exponent: jsonfloat.Float(sxy / sxx), FromCells: int(math.Round(math.Exp(slices.Min(xs)))), ToCells: int(math.Round(math.Exp(slices.Max(xs)))), Fits: len(xs)}
 }
 
 // thousands prints n with commas: 10000 → "10,000".
@@ -465,7 +466,7 @@ func fillRatios(rows []BenchRow) {
 			continue
 		}
 		q.Time = rows[i].Seconds / rows[j].Seconds
-		q.ESSPerSecond = JSONFloat(math.NaN())
+		q.ESSPerSecond = jsonfloat.Float(math.NaN())
 		if rows[i].Rate != nil && rows[j].Rate != nil {
 			q.ESSPerSecond = *rows[j].Rate / *rows[i].Rate
 		}

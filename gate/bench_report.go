@@ -9,18 +9,20 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+
+	"github.com/riskgate/riskgate/internal/jsonfloat"
 )
 
 // BenchReport is what riskgate bench measured.
 type BenchReport struct {
-	SchemaVersion  int          `json:"schema_version"`
-	Tool           string       `json:"tool_version"`
-	Machine        BenchMachine `json:"machine"`
-	Quick          bool         `json:"quick"`
-	Count          int          `json:"count"`
-	ElapsedSeconds JSONFloat    `json:"elapsed_seconds"`
-	Rows           []BenchRow   `json:"figures"`
-	Growth         *BenchGrowth `json:"fit_growth,omitempty"`
+	SchemaVersion  int             `json:"schema_version"`
+	Tool           string          `json:"tool_version"`
+	Machine        BenchMachine    `json:"machine"`
+	Quick          bool            `json:"quick"`
+	Count          int             `json:"count"`
+	ElapsedSeconds jsonfloat.Float `json:"elapsed_seconds"`
+	Rows           []BenchRow      `json:"figures"`
+	Growth         *BenchGrowth    `json:"fit_growth,omitempty"`
 }
 
 // BenchMachine names the machine the figures were measured on.
@@ -33,8 +35,8 @@ type BenchMachine struct {
 	Go         string `json:"go"`
 	// LoadBefore and LoadAfter are the 1-, 5- and 15-minute load averages
 	// (Linux's /proc/loadavg) when the bench started and ended; empty elsewhere.
-	LoadBefore []JSONFloat `json:"load_before,omitempty"`
-	LoadAfter  []JSONFloat `json:"load_after,omitempty"`
+	LoadBefore []jsonfloat.Float `json:"load_before,omitempty"`
+	LoadAfter  []jsonfloat.Float `json:"load_after,omitempty"`
 }
 
 // BenchRow is one figure.
@@ -45,14 +47,14 @@ type BenchRow struct {
 	Runs int    `json:"runs"`
 	// Seconds is the median wall time of the runs; CPUSeconds the median CPU
 	// time of the process over the same runs (all threads).
-	Seconds    JSONFloat  `json:"seconds"`
-	CPUSeconds JSONFloat  `json:"cpu_seconds"`
-	Rate       *JSONFloat `json:"rate,omitempty"`
-	RateUnit   string     `json:"rate_unit,omitempty"`
-	MinESS     *JSONFloat `json:"min_ess,omitempty"` // smallest bulk- or tail-ESS of the fit
-	Cells      int        `json:"cells,omitempty"`
+	Seconds    jsonfloat.Float  `json:"seconds"`
+	CPUSeconds jsonfloat.Float  `json:"cpu_seconds"`
+	Rate       *jsonfloat.Float `json:"rate,omitempty"`
+	RateUnit   string           `json:"rate_unit,omitempty"`
+	MinESS     *jsonfloat.Float `json:"min_ess,omitempty"` // smallest bulk- or tail-ESS of the fit
+	Cells      int              `json:"cells,omitempty"`
 	// PeakRSSMB is the process's peak resident set size so far, in MiB.
-	PeakRSSMB *JSONFloat `json:"peak_rss_mib,omitempty"`
+	PeakRSSMB *jsonfloat.Float `json:"peak_rss_mib,omitempty"`
 	// Extrapolated: the time is scaled up from a smaller run (see Note).
 	Extrapolated bool        `json:"extrapolated,omitempty"`
 	Ratio        *BenchRatio `json:"ratio,omitempty"`
@@ -66,16 +68,16 @@ type BenchRatio struct {
 	Against string `json:"against"` // the id of riskgate's figure
 	// Time is this figure's time over riskgate's; ESSPerSecond is riskgate's
 	// ESS per second over this one's.
-	Time         JSONFloat `json:"time"`
-	ESSPerSecond JSONFloat `json:"ess_per_second"`
+	Time         jsonfloat.Float `json:"time"`
+	ESSPerSecond jsonfloat.Float `json:"ess_per_second"`
 }
 
 // BenchGrowth is how the fit's time grows with the pool: time ∝ cells^Exponent.
 type BenchGrowth struct {
-	Exponent  JSONFloat `json:"exponent"`
-	FromCells int       `json:"from_cells"`
-	ToCells   int       `json:"to_cells"`
-	Fits      int       `json:"fits"`
+	Exponent  jsonfloat.Float `json:"exponent"`
+	FromCells int             `json:"from_cells"`
+	ToCells   int             `json:"to_cells"`
+	Fits      int             `json:"fits"`
 }
 
 // benchMachine describes this machine.
@@ -102,19 +104,19 @@ func cpuModel() string {
 
 // loadAverage reads the 1-, 5- and 15-minute load averages (nil where
 // /proc/loadavg does not exist).
-func loadAverage() []JSONFloat {
+func loadAverage() []jsonfloat.Float {
 	b, err := os.ReadFile("/proc/loadavg")
 	if err != nil {
 		return nil
 	}
 	f := strings.Fields(string(b))
-	var out []JSONFloat
+	var out []jsonfloat.Float
 	for i := 0; i < 3 && i < len(f); i++ {
 		v, err := strconv.ParseFloat(f[i], 64)
 		if err != nil {
 			return nil
 		}
-		out = append(out, JSONFloat(v))
+		out = append(out, jsonfloat.Float(v))
 	}
 	return out
 }
@@ -208,7 +210,7 @@ func benchRowNote(row BenchRow) string {
 	return strings.Join(parts, "; ")
 }
 
-func loadString(l []JSONFloat) string {
+func loadString(l []jsonfloat.Float) string {
 	return fmt.Sprintf("%.2f %.2f %.2f", float64(l[0]), float64(l[1]), float64(l[2]))
 }
 
@@ -243,7 +245,7 @@ func (r *BenchReport) writeCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"id", "what", "data", "runs", "seconds", "cpu_seconds", "rate", "rate_unit", "min_ess", "cells", "peak_rss_mib", "extrapolated", "note", "source"})
 	for _, row := range r.Rows {
-		opt := func(x *JSONFloat) string {
+		opt := func(x *jsonfloat.Float) string {
 			if x == nil {
 				return ""
 			}

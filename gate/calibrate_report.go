@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/riskgate/riskgate/internal/jsonfloat"
 )
 
 // CalibrateReport is what riskgate calibrate found: the policy's verdict
@@ -22,10 +24,10 @@ type CalibrateReport struct {
 	Seed          uint64          `json:"seed"`
 	// MinEffect is the smallest effect that matters: effects at or above it
 	// read as power.
-	MinEffect JSONFloat `json:"min_effect"`
+	MinEffect jsonfloat.Float `json:"min_effect"`
 	// LossWeight is the policy's loss weight (1 when it has none), at which
 	// each effect's MeanURisk is computed.
-	LossWeight JSONFloat         `json:"loss_weight"`
+	LossWeight jsonfloat.Float   `json:"loss_weight"`
 	Effects    []CalibrateEffect `json:"effects"`
 	// FalseShip is the largest ship rate over the negative effects; Power
 	// the smallest over the effects at or above MinEffect (nil when no
@@ -59,49 +61,49 @@ type CalibratePools struct {
 // CalibrateModel is the generating model (bayes.PoolModel), estimated by
 // moments from the user's pool.
 type CalibrateModel struct {
-	Intercept JSONFloat `json:"intercept"`
-	Sigma     JSONFloat `json:"sigma"`
-	SDTopic   JSONFloat `json:"sd_topic"`
-	SDSystem  JSONFloat `json:"sd_system"`
-	DiffSD    JSONFloat `json:"diff_sd"`   // SD of the challenger's per-topic differences to the champion
-	DiffSkew  JSONFloat `json:"diff_skew"` // their skewness
+	Intercept jsonfloat.Float `json:"intercept"`
+	Sigma     jsonfloat.Float `json:"sigma"`
+	SDTopic   jsonfloat.Float `json:"sd_topic"`
+	SDSystem  jsonfloat.Float `json:"sd_system"`
+	DiffSD    jsonfloat.Float `json:"diff_sd"`   // SD of the challenger's per-topic differences to the champion
+	DiffSkew  jsonfloat.Float `json:"diff_skew"` // their skewness
 }
 
 // CalibrateEffect is the verdicts of the pools of one true effect. The rates
 // count the gate's final verdicts (after on_inconclusive); they add up to 1.
 type CalibrateEffect struct {
-	Effect           JSONFloat `json:"effect"`
-	Reps             int       `json:"reps"`
-	PassRate         JSONFloat `json:"pass_rate"`
-	WarnRate         JSONFloat `json:"warn_rate"`
-	FailRate         JSONFloat `json:"fail_rate"`
-	InconclusiveRate JSONFloat `json:"inconclusive_rate"`
+	Effect           jsonfloat.Float `json:"effect"`
+	Reps             int             `json:"reps"`
+	PassRate         jsonfloat.Float `json:"pass_rate"`
+	WarnRate         jsonfloat.Float `json:"warn_rate"`
+	FailRate         jsonfloat.Float `json:"fail_rate"`
+	InconclusiveRate jsonfloat.Float `json:"inconclusive_rate"`
 	// ShipRate is pass + warn: the gate exits 0 and ships the challenger.
 	// Below effect 0 it is the false-ship rate; at or above the smallest
 	// effect that matters, the power.
-	ShipRate JSONFloat `json:"ship_rate"`
+	ShipRate jsonfloat.Float `json:"ship_rate"`
 	// SE is the Monte Carlo standard error of ShipRate, √(p(1 − p)/reps);
 	// SERates those of the four verdict rates.
-	SE      JSONFloat `json:"se"`
+	SE      jsonfloat.Float `json:"se"`
 	SERates struct {
-		Pass         JSONFloat `json:"pass"`
-		Warn         JSONFloat `json:"warn"`
-		Fail         JSONFloat `json:"fail"`
-		Inconclusive JSONFloat `json:"inconclusive"`
+		Pass         jsonfloat.Float `json:"pass"`
+		Warn         jsonfloat.Float `json:"warn"`
+		Fail         jsonfloat.Float `json:"fail"`
+		Inconclusive jsonfloat.Float `json:"inconclusive"`
 	} `json:"se_rates"`
 	// ShipCI95 is Wilson's 95% interval of the ship rate.
-	ShipCI95 [2]JSONFloat `json:"ship_ci95"`
+	ShipCI95 [2]jsonfloat.Float `json:"ship_ci95"`
 	// RawInconclusiveRate is the share of pools the gate found inconclusive
 	// before on_inconclusive mapped them.
-	RawInconclusiveRate JSONFloat `json:"raw_inconclusive_rate"`
+	RawInconclusiveRate jsonfloat.Float `json:"raw_inconclusive_rate"`
 	// MeanDiff is the challenger's mean difference to the champion, averaged
 	// over the pools: the effect plus Monte Carlo noise.
-	MeanDiff JSONFloat `json:"mean_diff"`
+	MeanDiff jsonfloat.Float `json:"mean_diff"`
 	// MeanURisk is the challenger's URisk against the champion at the
 	// policy's loss weight (losses count w times), averaged over the pools:
 	// what the effect is worth once losses are weighted. A challenger better
 	// on average can be worse here, and risk rules then block it.
-	MeanURisk JSONFloat `json:"mean_urisk"`
+	MeanURisk jsonfloat.Float `json:"mean_urisk"`
 	// ReadsAs is "false-ship rate", "power" or "" (a positive effect smaller
 	// than the one that matters, or 0).
 	ReadsAs string `json:"reads_as,omitempty"`
@@ -109,9 +111,9 @@ type CalibrateEffect struct {
 
 // CalibrateFigure is a headline rate with its standard error.
 type CalibrateFigure struct {
-	Effect JSONFloat `json:"effect"`
-	Rate   JSONFloat `json:"rate"`
-	SE     JSONFloat `json:"se"`
+	Effect jsonfloat.Float `json:"effect"`
+	Rate   jsonfloat.Float `json:"rate"`
+	SE     jsonfloat.Float `json:"se"`
 }
 
 // calibrateEffectScale says what an effect is, for every format.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/parallel"
 	"github.com/riskgate/riskgate/policies"
 	"github.com/riskgate/riskgate/risk"
@@ -112,7 +113,7 @@ func calibrate(p *policies.Policy, t *scores.Table, c calibration) (*CalibrateRe
 	if firstErr != nil {
 		return nil, firstErr
 	}
-	rep := &CalibrateReport{SchemaVersion: 1, Tool: version(), Reps: c.Reps, Seed: c.Seed, MinEffect: JSONFloat(c.MinEffect), LossWeight: JSONFloat(w),
+	rep := &CalibrateReport{SchemaVersion: 1, Tool: version(), Reps: c.Reps, Seed: c.Seed, MinEffect: jsonfloat.Float(c.MinEffect), LossWeight: jsonfloat.Float(w),
 		Policy: CalibratePolicy{Name: p.Name, File: p.File, SHA256: p.Digest, Seed: p.Seed, OnInconclusive: string(p.OnInconclusive)},
 		Pools: CalibratePools{Measure: t.Measure, Champion: roles.Champion, Challenger: challenger, Artifacts: len(roles.Artifacts), Topics: len(t.Topics),
 			EstimatedFrom: len(roles.Challengers)},
@@ -153,17 +154,17 @@ func summarizeEffect(effect, minEffect float64, out []calibrationOutcome) Calibr
 		diffs[i], urisks[i] = o.meanDiff, o.urisk
 	}
 	rate := func(v policies.Verdict) float64 { return float64(counts[v]) / n }
-	se := func(p float64) JSONFloat { return JSONFloat(math.Sqrt(p * (1 - p) / n)) }
+	se := func(p float64) jsonfloat.Float { return jsonfloat.Float(math.Sqrt(p * (1 - p) / n)) }
 	ship := rate(policies.Pass) + rate(policies.Warn)
 	lo, hi := wilson(ship, n)
 	ce := CalibrateEffect{
-		Effect: JSONFloat(effect), Reps: len(out),
-		PassRate: JSONFloat(rate(policies.Pass)), WarnRate: JSONFloat(rate(policies.Warn)),
-		FailRate: JSONFloat(rate(policies.Fail)), InconclusiveRate: JSONFloat(rate(policies.Inconclusive)),
-		ShipRate: JSONFloat(ship), SE: se(ship), ShipCI95: [2]JSONFloat{JSONFloat(lo), JSONFloat(hi)},
-		RawInconclusiveRate: JSONFloat(float64(rawInconclusive) / n),
-		MeanDiff:            JSONFloat(bayes.Mean(diffs)),
-		MeanURisk:           JSONFloat(bayes.Mean(urisks)),
+		Effect: jsonfloat.Float(effect), Reps: len(out),
+		PassRate: jsonfloat.Float(rate(policies.Pass)), WarnRate: jsonfloat.Float(rate(policies.Warn)),
+		FailRate: jsonfloat.Float(rate(policies.Fail)), InconclusiveRate: jsonfloat.Float(rate(policies.Inconclusive)),
+		ShipRate: jsonfloat.Float(ship), SE: se(ship), ShipCI95: [2]jsonfloat.Float{jsonfloat.Float(lo), jsonfloat.Float(hi)},
+		RawInconclusiveRate: jsonfloat.Float(float64(rawInconclusive) / n),
+		MeanDiff:            jsonfloat.Float(bayes.Mean(diffs)),
+		MeanURisk:           jsonfloat.Float(bayes.Mean(urisks)),
 	}
 	ce.SERates.Pass, ce.SERates.Warn = se(rate(policies.Pass)), se(rate(policies.Warn))
 	ce.SERates.Fail, ce.SERates.Inconclusive = se(rate(policies.Fail)), se(rate(policies.Inconclusive))
@@ -215,8 +216,8 @@ func (r *CalibrateReport) summarize() {
 
 // calibrateModel is the estimated model as the report shows it.
 func calibrateModel(m bayes.PoolModel) CalibrateModel {
-	return CalibrateModel{Intercept: JSONFloat(m.Intercept), Sigma: JSONFloat(m.Sigma), SDTopic: JSONFloat(m.SDTopic), SDSystem: JSONFloat(m.SDSystem),
-		DiffSD: JSONFloat(m.DiffSD), DiffSkew: JSONFloat(m.DiffSkew)}
+	return CalibrateModel{Intercept: jsonfloat.Float(m.Intercept), Sigma: jsonfloat.Float(m.Sigma), SDTopic: jsonfloat.Float(m.SDTopic), SDSystem: jsonfloat.Float(m.SDSystem),
+		DiffSD: jsonfloat.Float(m.DiffSD), DiffSkew: jsonfloat.Float(m.DiffSkew)}
 }
 
 // bayesToScores is a simulated pool as the gate's score table (no copy).

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/risk"
 )
 
@@ -23,17 +24,17 @@ type ClassifyReport struct {
 	Documents   int                  `json:"documents"`
 	Draws       int                  `json:"draws"`
 	Seed        uint64               `json:"seed"`
-	Level       JSONFloat            `json:"level"`
+	Level       jsonfloat.Float      `json:"level"`
 	ROPE        ClassifyROPE         `json:"rope"`
-	Prior       JSONFloat            `json:"prior"` // every Beta/Dirichlet hyper-parameter
+	Prior       jsonfloat.Float      `json:"prior"` // every Beta/Dirichlet hyper-parameter
 	Comparisons []ClassifyComparison `json:"comparisons"`
 	Warnings    []string             `json:"warnings"`
 }
 
 // ClassifyROPE is the region of practical equivalence of the difference.
 type ClassifyROPE struct {
-	Lo JSONFloat `json:"lo"`
-	Hi JSONFloat `json:"hi"`
+	Lo jsonfloat.Float `json:"lo"`
+	Hi jsonfloat.Float `json:"hi"`
 }
 
 // ClassifyComparison is one binary problem (kind "category") or an average
@@ -49,7 +50,7 @@ type ClassifyComparison struct {
 	Diff ClassifyDiff `json:"diff"`
 	// BF01 is the Savage–Dickey Bayes factor for δ = 0 (above 3: evidence for
 	// no difference; below 1/3: for a difference).
-	BF01 JSONFloat `json:"bf01"`
+	BF01 jsonfloat.Float `json:"bf01"`
 	// The frequentist tests of Yang & Liu (1999), two-sided: per category and
 	// micro, the sign test and the proportions test of accuracies; macro, the
 	// sign test and the paired t-test over categories.
@@ -60,41 +61,41 @@ type ClassifyComparison struct {
 
 // ClassifyScore is a classifier's measure: observed, and its posterior.
 type ClassifyScore struct {
-	Sample JSONFloat `json:"sample"`
-	EAP    JSONFloat `json:"eap"`
-	SD     JSONFloat `json:"sd"`
-	HDILo  JSONFloat `json:"hdi_lo"`
-	HDIHi  JSONFloat `json:"hdi_hi"`
+	Sample jsonfloat.Float `json:"sample"`
+	EAP    jsonfloat.Float `json:"eap"`
+	SD     jsonfloat.Float `json:"sd"`
+	HDILo  jsonfloat.Float `json:"hdi_lo"`
+	HDIHi  jsonfloat.Float `json:"hdi_hi"`
 }
 
 // ClassifyDiff is the posterior of the difference, as pair reports a quantity,
 // plus P(δ < 0).
 type ClassifyDiff struct {
 	PairQuantity
-	PLess JSONFloat `json:"p_less"`
+	PLess jsonfloat.Float `json:"p_less"`
 }
 
 // ClassifySign is an exact sign test.
 type ClassifySign struct {
-	Wins   int       `json:"wins"`   // A better
-	Losses int       `json:"losses"` // B better
-	P      JSONFloat `json:"p"`
+	Wins   int             `json:"wins"`   // A better
+	Losses int             `json:"losses"` // B better
+	P      jsonfloat.Float `json:"p"`
 }
 
 // ClassifyPTest is the proportions test of two accuracies.
 type ClassifyPTest struct {
-	AccuracyA JSONFloat `json:"accuracy_a"`
-	AccuracyB JSONFloat `json:"accuracy_b"`
-	Z         JSONFloat `json:"z"`
-	P         JSONFloat `json:"p"`
+	AccuracyA jsonfloat.Float `json:"accuracy_a"`
+	AccuracyB jsonfloat.Float `json:"accuracy_b"`
+	Z         jsonfloat.Float `json:"z"`
+	P         jsonfloat.Float `json:"p"`
 }
 
 // ClassifyTTest is the paired t-test over categories (macro).
 type ClassifyTTest struct {
-	MeanDiff JSONFloat `json:"mean_diff"`
-	T        JSONFloat `json:"t"`
-	DF       JSONFloat `json:"df"`
-	P        JSONFloat `json:"p"`
+	MeanDiff jsonfloat.Float `json:"mean_diff"`
+	T        jsonfloat.Float `json:"t"`
+	DF       jsonfloat.Float `json:"df"`
+	P        jsonfloat.Float `json:"p"`
 }
 
 // buildClassifyReport reports the Bayesian comparison res of the categories
@@ -105,17 +106,17 @@ type ClassifyTTest struct {
 // and the paired t test of the categories' observed measures.
 func buildClassifyReport(res *bayes.ClassifierResult, cats []bayes.Category, truth, a, b, positive string, docs int) (*ClassifyReport, error) {
 	rep := &ClassifyReport{Truth: truth, A: a, B: b, Positive: positive, Measure: res.Measure.String(), Model: res.Model,
-		Documents: docs, Draws: res.Draws, Seed: res.Seed, Level: JSONFloat(res.CredMass),
-		ROPE: ClassifyROPE{JSONFloat(res.ROPE.Lo), JSONFloat(res.ROPE.Hi)}, Prior: JSONFloat(res.Prior),
+		Documents: docs, Draws: res.Draws, Seed: res.Seed, Level: jsonfloat.Float(res.CredMass),
+		ROPE: ClassifyROPE{jsonfloat.Float(res.ROPE.Lo), jsonfloat.Float(res.ROPE.Hi)}, Prior: jsonfloat.Float(res.Prior),
 		Warnings: append([]string{}, res.Warnings...)}
 	var pooled bayes.JointCounts
 	var sampleA, sampleB []float64
 	for i, r := range res.Rows {
 		c := ClassifyComparison{Name: r.Name, Kind: r.Kind, N: r.N, NPos: r.NPos,
-			A:    ClassifyScore{JSONFloat(r.SampleA), JSONFloat(r.A.EAP), JSONFloat(r.A.SD), JSONFloat(r.A.HDILo), JSONFloat(r.A.HDIHi)},
-			B:    ClassifyScore{JSONFloat(r.SampleB), JSONFloat(r.B.EAP), JSONFloat(r.B.SD), JSONFloat(r.B.HDILo), JSONFloat(r.B.HDIHi)},
-			Diff: ClassifyDiff{toPairQuantity(r.Diff), JSONFloat(r.PLess)},
-			BF01: JSONFloat(r.BayesFactor.BF01),
+			A:    ClassifyScore{jsonfloat.Float(r.SampleA), jsonfloat.Float(r.A.EAP), jsonfloat.Float(r.A.SD), jsonfloat.Float(r.A.HDILo), jsonfloat.Float(r.A.HDIHi)},
+			B:    ClassifyScore{jsonfloat.Float(r.SampleB), jsonfloat.Float(r.B.EAP), jsonfloat.Float(r.B.SD), jsonfloat.Float(r.B.HDILo), jsonfloat.Float(r.B.HDIHi)},
+			Diff: ClassifyDiff{toPairQuantity(r.Diff), jsonfloat.Float(r.PLess)},
+			BF01: jsonfloat.Float(r.BayesFactor.BF01),
 		}
 		var warns []string
 		var err error
@@ -149,7 +150,7 @@ func accuracyTests(c bayes.JointCounts) (ClassifySign, *ClassifyPTest, []string,
 	if err != nil {
 		return ClassifySign{}, nil, nil, err
 	}
-	return toClassifySign(sign), &ClassifyPTest{JSONFloat(pt.AccuracyA), JSONFloat(pt.AccuracyB), JSONFloat(pt.Z), JSONFloat(pt.P)},
+	return toClassifySign(sign), &ClassifyPTest{jsonfloat.Float(pt.AccuracyA), jsonfloat.Float(pt.AccuracyB), jsonfloat.Float(pt.Z), jsonfloat.Float(pt.P)},
 		prefixed("p-test", pt.Warnings), nil
 }
 
@@ -174,7 +175,7 @@ func macroTests(a, b []float64) (ClassifySign, *ClassifyTTest, []string, error) 
 		}
 	}
 	sign := toClassifySign(risk.SignTest(wins, losses))
-	nan := JSONFloat(math.NaN())
+	nan := jsonfloat.Float(math.NaN())
 	if len(xa) < 2 {
 		return sign, &ClassifyTTest{nan, nan, nan, nan}, nil, nil
 	}
@@ -182,11 +183,11 @@ func macroTests(a, b []float64) (ClassifySign, *ClassifyTTest, []string, error) 
 	if err != nil {
 		return sign, nil, nil, err
 	}
-	return sign, &ClassifyTTest{JSONFloat(t.Estimate), JSONFloat(t.T), JSONFloat(t.DF), JSONFloat(t.P)}, prefixed("T-test", t.Warnings), nil
+	return sign, &ClassifyTTest{jsonfloat.Float(t.Estimate), jsonfloat.Float(t.T), jsonfloat.Float(t.DF), jsonfloat.Float(t.P)}, prefixed("T-test", t.Warnings), nil
 }
 
 func toClassifySign(s risk.Sign) ClassifySign {
-	return ClassifySign{Wins: s.Pos, Losses: s.Neg, P: JSONFloat(s.P)}
+	return ClassifySign{Wins: s.Pos, Losses: s.Neg, P: jsonfloat.Float(s.P)}
 }
 
 func writeClassify(w io.Writer, r *ClassifyReport, format string) error {
@@ -202,7 +203,7 @@ func writeClassifyCSV(w io.Writer, r *ClassifyReport) error {
 		"rope_lo", "rope_hi", "rope_inside", "decision", "bf01",
 		"sign_wins", "sign_losses", "sign_p", "ptest_accuracy_a", "ptest_accuracy_b", "ptest_z", "ptest_p",
 		"ttest_mean_diff", "ttest_t", "ttest_df", "ttest_p"})
-	n := csvFloat[JSONFloat]
+	n := csvFloat[jsonfloat.Float]
 	for _, c := range r.Comparisons {
 		d := c.Diff
 		row := []string{c.Name, c.Kind, r.Measure, r.Model, strconv.Itoa(c.N), strconv.Itoa(c.NPos),

@@ -6,6 +6,7 @@ import (
 
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/internal/jsonfloat"
 )
 
 // BRisk in riskgate compare: Benham et al.'s Bayesian risk over the whole
@@ -25,18 +26,18 @@ type CompareBRisk struct {
 	Chains      int               `json:"chains"`
 	Draws       int               `json:"draws"` // per chain
 	TargetESS   float64           `json:"target_ess"`
-	MinESSBulk  JSONFloat         `json:"min_ess_bulk"`
-	MinESSTail  JSONFloat         `json:"min_ess_tail"`
-	MaxRhat     JSONFloat         `json:"max_rhat"`
+	MinESSBulk  jsonfloat.Float   `json:"min_ess_bulk"`
+	MinESSTail  jsonfloat.Float   `json:"min_ess_tail"`
+	MaxRhat     jsonfloat.Float   `json:"max_rhat"`
 	Divergences int               `json:"divergences"`
 	Converged   bool              `json:"converged"`
 	// Systems are the champion and the challengers, the rows and columns of
 	// PGreater: PGreater[i][j] = P(S_i > S_j), and PBest[i] = P(S_i is the
 	// largest of them).
-	Systems  []string      `json:"systems"`
-	PGreater [][]JSONFloat `json:"p_greater"`
-	PBest    []JSONFloat   `json:"p_best"`
-	Warnings []string      `json:"warnings,omitempty"`
+	Systems  []string            `json:"systems"`
+	PGreater [][]jsonfloat.Float `json:"p_greater"`
+	PBest    []jsonfloat.Float   `json:"p_best"`
+	Warnings []string            `json:"warnings,omitempty"`
 }
 
 // CompareBRiskSystem is a system's effect S in the risk-adjusted pool with
@@ -44,33 +45,33 @@ type CompareBRisk struct {
 // for a challenger its difference to the champion, P(riskier) and the topics
 // at risk.
 type CompareBRiskSystem struct {
-	Mean         JSONFloat           `json:"mean"`
-	Lo           JSONFloat           `json:"lo"`
-	Hi           JSONFloat           `json:"hi"`
+	Mean         jsonfloat.Float     `json:"mean"`
+	Lo           jsonfloat.Float     `json:"lo"`
+	Hi           jsonfloat.Float     `json:"hi"`
 	Diff         *IntervalEstimate   `json:"diff,omitempty"`      // S_challenger − S_champion
-	PRiskier     *JSONFloat          `json:"p_riskier,omitempty"` // P(S_challenger < S_champion)
+	PRiskier     *jsonfloat.Float    `json:"p_riskier,omitempty"` // P(S_challenger < S_champion)
 	TopicsAtRisk *[]CompareTopicRisk `json:"topics_at_risk,omitempty"`
 }
 
 // IntervalEstimate is a posterior mean with its credible interval.
 type IntervalEstimate struct {
-	Mean JSONFloat `json:"mean"`
-	Lo   JSONFloat `json:"lo"`
-	Hi   JSONFloat `json:"hi"`
+	Mean jsonfloat.Float `json:"mean"`
+	Lo   jsonfloat.Float `json:"lo"`
+	Hi   jsonfloat.Float `json:"hi"`
 }
 
 // CompareTopicRisk is a topic on which the challenger's risk-adjusted
 // difference to the champion (d_w) fell below its posterior predictive
 // interval [lo, hi].
 type CompareTopicRisk struct {
-	Topic    string    `json:"topic"`
-	Observed JSONFloat `json:"observed"`
-	Lo       JSONFloat `json:"lo"`
-	Hi       JSONFloat `json:"hi"`
+	Topic    string          `json:"topic"`
+	Observed jsonfloat.Float `json:"observed"`
+	Lo       jsonfloat.Float `json:"lo"`
+	Hi       jsonfloat.Float `json:"hi"`
 }
 
 func compareEstimate(e bayes.Estimate) *IntervalEstimate {
-	return &IntervalEstimate{JSONFloat(e.Mean), JSONFloat(e.Lo), JSONFloat(e.Hi)}
+	return &IntervalEstimate{jsonfloat.Float(e.Mean), jsonfloat.Float(e.Lo), jsonfloat.Float(e.Hi)}
 }
 
 // fillCompareBRisk fits BRisk over every system of t and fills rep.BRisk and
@@ -87,32 +88,32 @@ func fillCompareBRisk(rep *CompareReport, t *scores.Table, champ int, challenger
 	minB, minT, maxR := minMaxDiagnostics(f)
 	b := &CompareBRisk{Family: f.Family.Name(), Method: string(f.Method), LossWeight: r.W, Level: r.Level,
 		Priors: priorStrings(f.Priors, f.Family), PoolSize: len(t.Systems), Chains: f.Chains, Draws: f.Draws,
-		TargetESS: f.TargetESS, MinESSBulk: JSONFloat(minB), MinESSTail: JSONFloat(minT), MaxRhat: JSONFloat(maxR),
+		TargetESS: f.TargetESS, MinESSBulk: jsonfloat.Float(minB), MinESSTail: jsonfloat.Float(minT), MaxRhat: jsonfloat.Float(maxR),
 		Divergences: f.Divergences, Converged: r.Converged, Warnings: r.Warnings}
 	compared := append([]int{champ}, challengers...)
 	for _, s := range compared {
 		b.Systems = append(b.Systems, t.Systems[s])
 	}
 	for _, row := range f.PairwiseProb(compared) {
-		var out []JSONFloat
+		var out []jsonfloat.Float
 		for _, p := range row {
-			out = append(out, JSONFloat(p))
+			out = append(out, jsonfloat.Float(p))
 		}
 		b.PGreater = append(b.PGreater, out)
 	}
 	for _, p := range f.ProbBest(compared) {
-		b.PBest = append(b.PBest, JSONFloat(p))
+		b.PBest = append(b.PBest, jsonfloat.Float(p))
 	}
 	rep.BRisk = b
 	for i, s := range order {
 		e := r.Systems[s]
-		sys := &CompareBRiskSystem{Mean: JSONFloat(e.Mean), Lo: JSONFloat(e.Lo), Hi: JSONFloat(e.Hi)}
+		sys := &CompareBRiskSystem{Mean: jsonfloat.Float(e.Mean), Lo: jsonfloat.Float(e.Lo), Hi: jsonfloat.Float(e.Hi)}
 		if c := r.Challenger(s); c != nil {
 			sys.Diff = compareEstimate(c.Diff)
-			sys.PRiskier = jsonFloatPtr(c.PRiskier)
+			sys.PRiskier = jsonfloat.Ptr(c.PRiskier)
 			at := []CompareTopicRisk{}
 			for _, tr := range c.AtRisk {
-				at = append(at, CompareTopicRisk{Topic: tr.Topic, Observed: JSONFloat(tr.Observed), Lo: JSONFloat(tr.Lo), Hi: JSONFloat(tr.Hi)})
+				at = append(at, CompareTopicRisk{Topic: tr.Topic, Observed: jsonfloat.Float(tr.Observed), Lo: jsonfloat.Float(tr.Lo), Hi: jsonfloat.Float(tr.Hi)})
 			}
 			sys.TopicsAtRisk = &at
 		}

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/riskgate/riskgate/internal/jsonfloat"
 )
 
 // writeCompare renders rep in one of reportFormats. riskView prints the
@@ -301,7 +303,7 @@ func writeCompareCSV(w io.Writer, rep *CompareReport) error {
 	return cw.Error()
 }
 
-func csvPtr(n *JSONFloat) string {
+func csvPtr(n *jsonfloat.Float) string {
 	if n == nil {
 		return ""
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/stats"
 	"github.com/riskgate/riskgate/risk"
 )
@@ -41,11 +42,11 @@ type CompareReport struct {
 // absent for the champion and artifacts; zrisk and georisk are present for
 // every system in the pool.
 type CompareSystem struct {
-	Name    string     `json:"name"`
-	Role    string     `json:"role"` // champion, challenger or artifact
-	Mean    JSONFloat  `json:"mean"`
-	ZRisk   *JSONFloat `json:"zrisk,omitempty"`
-	GeoRisk *JSONFloat `json:"georisk,omitempty"`
+	Name    string           `json:"name"`
+	Role    string           `json:"role"` // champion, challenger or artifact
+	Mean    jsonfloat.Float  `json:"mean"`
+	ZRisk   *jsonfloat.Float `json:"zrisk,omitempty"`
+	GeoRisk *jsonfloat.Float `json:"georisk,omitempty"`
 	*CompareChallenger
 	BRisk    *CompareBRiskSystem `json:"brisk,omitempty"`
 	Warnings []string            `json:"warnings,omitempty"`
@@ -53,24 +54,24 @@ type CompareSystem struct {
 
 // CompareChallenger holds what is measured of a challenger against the champion.
 type CompareChallenger struct {
-	URisk      JSONFloat      `json:"urisk"`
-	TRisk      JSONFloat      `json:"trisk"`
-	TRiskP     JSONFloat      `json:"trisk_p"`     // two-sided, uncorrected (as Dinçer et al. and Benham et al.)
-	TRiskPAdj  JSONFloat      `json:"trisk_p_adj"` // after the correction
-	BCa        CompareCI      `json:"bca"`         // at the corrected level
-	Percentile CompareCI      `json:"percentile"`  // at the corrected level
-	Wins       int            `json:"wins"`
-	Ties       int            `json:"ties"`
-	Losses     int            `json:"losses"`
-	Tests      CompareTests   `json:"tests"`
-	Effects    CompareEffects `json:"effect_sizes"`
+	URisk      jsonfloat.Float `json:"urisk"`
+	TRisk      jsonfloat.Float `json:"trisk"`
+	TRiskP     jsonfloat.Float `json:"trisk_p"`     // two-sided, uncorrected (as Dinçer et al. and Benham et al.)
+	TRiskPAdj  jsonfloat.Float `json:"trisk_p_adj"` // after the correction
+	BCa        CompareCI       `json:"bca"`         // at the corrected level
+	Percentile CompareCI       `json:"percentile"`  // at the corrected level
+	Wins       int             `json:"wins"`
+	Ties       int             `json:"ties"`
+	Losses     int             `json:"losses"`
+	Tests      CompareTests    `json:"tests"`
+	Effects    CompareEffects  `json:"effect_sizes"`
 }
 
 // CompareCI is a confidence interval.
 type CompareCI struct {
-	Lo    JSONFloat `json:"lo"`
-	Hi    JSONFloat `json:"hi"`
-	Level float64   `json:"level"`
+	Lo    jsonfloat.Float `json:"lo"`
+	Hi    jsonfloat.Float `json:"hi"`
+	Level float64         `json:"level"`
 }
 
 // CompareTests are the classical tests of a challenger against the champion.
@@ -78,50 +79,50 @@ type CompareCI struct {
 // over the challengers.
 type CompareTests struct {
 	PairedT struct {
-		T     JSONFloat `json:"t"`
-		DF    JSONFloat `json:"df"`
-		P     JSONFloat `json:"p"`
-		PAdj  JSONFloat `json:"p_adj"`
-		Lo    JSONFloat `json:"lo"`
-		Hi    JSONFloat `json:"hi"`
-		Level float64   `json:"level"`
+		T     jsonfloat.Float `json:"t"`
+		DF    jsonfloat.Float `json:"df"`
+		P     jsonfloat.Float `json:"p"`
+		PAdj  jsonfloat.Float `json:"p_adj"`
+		Lo    jsonfloat.Float `json:"lo"`
+		Hi    jsonfloat.Float `json:"hi"`
+		Level float64         `json:"level"`
 	} `json:"paired_t"`
 	WelchT struct {
-		T    JSONFloat `json:"t"`
-		DF   JSONFloat `json:"df"`
-		P    JSONFloat `json:"p"`
-		PAdj JSONFloat `json:"p_adj"`
+		T    jsonfloat.Float `json:"t"`
+		DF   jsonfloat.Float `json:"df"`
+		P    jsonfloat.Float `json:"p"`
+		PAdj jsonfloat.Float `json:"p_adj"`
 	} `json:"welch_t"`
 	Wilcoxon struct {
-		V     JSONFloat `json:"v"`
-		P     JSONFloat `json:"p"`
-		PAdj  JSONFloat `json:"p_adj"`
-		Exact bool      `json:"exact"`
+		V     jsonfloat.Float `json:"v"`
+		P     jsonfloat.Float `json:"p"`
+		PAdj  jsonfloat.Float `json:"p_adj"`
+		Exact bool            `json:"exact"`
 	} `json:"wilcoxon"`
 	Sign struct {
-		Pos  int       `json:"pos"`
-		Neg  int       `json:"neg"`
-		P    JSONFloat `json:"p"`
-		PAdj JSONFloat `json:"p_adj"`
+		Pos  int             `json:"pos"`
+		Neg  int             `json:"neg"`
+		P    jsonfloat.Float `json:"p"`
+		PAdj jsonfloat.Float `json:"p_adj"`
 	} `json:"sign"`
 	Permutation struct {
-		P    JSONFloat `json:"p"`
-		PAdj JSONFloat `json:"p_adj"`
-		B    int       `json:"b"`
+		P    jsonfloat.Float `json:"p"`
+		PAdj jsonfloat.Float `json:"p_adj"`
+		B    int             `json:"b"`
 	} `json:"permutation"`
 	Bootstrap struct {
-		T    JSONFloat `json:"t"`
-		P    JSONFloat `json:"p"`
-		PAdj JSONFloat `json:"p_adj"`
-		B    int       `json:"b"`
+		T    jsonfloat.Float `json:"t"`
+		P    jsonfloat.Float `json:"p"`
+		PAdj jsonfloat.Float `json:"p_adj"`
+		B    int             `json:"b"`
 	} `json:"bootstrap"`
 }
 
 // CompareEffects are effect sizes of a challenger against the champion.
 type CompareEffects struct {
-	GlassDeltaChampion   JSONFloat `json:"glass_delta_champion"`   // (x̄ − b̄)/s_champion
-	GlassDeltaChallenger JSONFloat `json:"glass_delta_challenger"` // (x̄ − b̄)/s_challenger
-	CohenD               JSONFloat `json:"cohen_d"`                // paired d_z = d̄/s_d
+	GlassDeltaChampion   jsonfloat.Float `json:"glass_delta_champion"`   // (x̄ − b̄)/s_champion
+	GlassDeltaChallenger jsonfloat.Float `json:"glass_delta_challenger"` // (x̄ − b̄)/s_challenger
+	CohenD               jsonfloat.Float `json:"cohen_d"`                // paired d_z = d̄/s_d
 }
 
 // CompareANOVA holds the ANOVA tables over the pool.
@@ -134,19 +135,19 @@ type CompareANOVA struct {
 // CompareANOVATable is one ANOVA table.
 type CompareANOVATable struct {
 	Rows              []CompareANOVARow `json:"rows"`
-	EtaSquared        JSONFloat         `json:"eta_squared"`
-	PartialEtaSquared JSONFloat         `json:"partial_eta_squared"`
+	EtaSquared        jsonfloat.Float   `json:"eta_squared"`
+	PartialEtaSquared jsonfloat.Float   `json:"partial_eta_squared"`
 	Warnings          []string          `json:"warnings,omitempty"`
 }
 
 // CompareANOVARow is one row of an ANOVA table; f and p are null on the residuals row.
 type CompareANOVARow struct {
-	Source string    `json:"source"`
-	DF     JSONFloat `json:"df"`
-	SS     JSONFloat `json:"ss"`
-	MS     JSONFloat `json:"ms"`
-	F      JSONFloat `json:"f"`
-	P      JSONFloat `json:"p"`
+	Source string          `json:"source"`
+	DF     jsonfloat.Float `json:"df"`
+	SS     jsonfloat.Float `json:"ss"`
+	MS     jsonfloat.Float `json:"ms"`
+	F      jsonfloat.Float `json:"f"`
+	P      jsonfloat.Float `json:"p"`
 }
 
 // CompareTukey is Tukey's HSD over the pool on the two-way model, with the
@@ -154,9 +155,9 @@ type CompareANOVARow struct {
 type CompareTukey struct {
 	Model    string             `json:"model"`
 	Level    float64            `json:"level"`
-	Q        JSONFloat          `json:"q"`  // critical studentized range
-	SE       JSONFloat          `json:"se"` // √(MSE/n)
-	DF       JSONFloat          `json:"df"`
+	Q        jsonfloat.Float    `json:"q"`  // critical studentized range
+	SE       jsonfloat.Float    `json:"se"` // √(MSE/n)
+	DF       jsonfloat.Float    `json:"df"`
 	B        int                `json:"b"` // replicates of the randomised test (0: not run)
 	Pairs    []CompareTukeyPair `json:"pairs"`
 	Warnings []string           `json:"warnings,omitempty"`
@@ -164,13 +165,13 @@ type CompareTukey struct {
 
 // CompareTukeyPair compares systems A and B: diff = mean(B) − mean(A), as R's "B-A".
 type CompareTukeyPair struct {
-	A           string     `json:"a"`
-	B           string     `json:"b"`
-	Diff        JSONFloat  `json:"diff"`
-	Lo          JSONFloat  `json:"lo"`
-	Hi          JSONFloat  `json:"hi"`
-	P           JSONFloat  `json:"p"`
-	PRandomized *JSONFloat `json:"p_randomized,omitempty"`
+	A           string           `json:"a"`
+	B           string           `json:"b"`
+	Diff        jsonfloat.Float  `json:"diff"`
+	Lo          jsonfloat.Float  `json:"lo"`
+	Hi          jsonfloat.Float  `json:"hi"`
+	P           jsonfloat.Float  `json:"p"`
+	PRandomized *jsonfloat.Float `json:"p_randomized,omitempty"`
 }
 
 // compareSettings are the resolved options of a comparison.
@@ -228,7 +229,7 @@ func buildCompare(t *scores.Table, champ int, challengers []int, cfg compareSett
 		pool = order
 	}
 	for _, s := range order {
-		rep.Systems = append(rep.Systems, CompareSystem{Name: t.Systems[s], Role: role[s], Mean: JSONFloat(stats.Mean(t.Scores[s]))})
+		rep.Systems = append(rep.Systems, CompareSystem{Name: t.Systems[s], Role: role[s], Mean: jsonfloat.Float(stats.Mean(t.Scores[s]))})
 	}
 
 	poolScores := make(risk.Systems, len(pool))
@@ -242,8 +243,8 @@ func buildCompare(t *scores.Table, champ int, challengers []int, cfg compareSett
 		return nil, err
 	}
 	for i := range pool {
-		rep.Systems[i].ZRisk = jsonFloatPtr(geo.ZRisk.Values[i])
-		rep.Systems[i].GeoRisk = jsonFloatPtr(geo.Values[i])
+		rep.Systems[i].ZRisk = jsonfloat.Ptr(geo.ZRisk.Values[i])
+		rep.Systems[i].GeoRisk = jsonfloat.Ptr(geo.Values[i])
 	}
 	rep.Warnings = append(rep.Warnings, prefixed("ZRisk/GeoRisk", geo.Warnings)...)
 
@@ -274,13 +275,13 @@ func buildCompare(t *scores.Table, champ int, challengers []int, cfg compareSett
 	}
 	for i := range challengers {
 		r := rep.Systems[1+i].CompareChallenger
-		r.TRiskPAdj = JSONFloat(adj["trisk"][i])
-		r.Tests.PairedT.PAdj = JSONFloat(adj["paired_t"][i])
-		r.Tests.WelchT.PAdj = JSONFloat(adj["welch_t"][i])
-		r.Tests.Wilcoxon.PAdj = JSONFloat(adj["wilcoxon"][i])
-		r.Tests.Sign.PAdj = JSONFloat(adj["sign"][i])
-		r.Tests.Permutation.PAdj = JSONFloat(adj["permutation"][i])
-		r.Tests.Bootstrap.PAdj = JSONFloat(adj["bootstrap"][i])
+		r.TRiskPAdj = jsonfloat.Float(adj["trisk"][i])
+		r.Tests.PairedT.PAdj = jsonfloat.Float(adj["paired_t"][i])
+		r.Tests.WelchT.PAdj = jsonfloat.Float(adj["welch_t"][i])
+		r.Tests.Wilcoxon.PAdj = jsonfloat.Float(adj["wilcoxon"][i])
+		r.Tests.Sign.PAdj = jsonfloat.Float(adj["sign"][i])
+		r.Tests.Permutation.PAdj = jsonfloat.Float(adj["permutation"][i])
+		r.Tests.Bootstrap.PAdj = jsonfloat.Float(adj["bootstrap"][i])
 	}
 
 	if err := fillCompareANOVA(rep, poolScores, poolNames, cfg); err != nil {
@@ -302,19 +303,19 @@ func measureChallenger(p risk.Pair, w, ciLevel float64, boot risk.BootstrapOptio
 	if err != nil {
 		return nil, nil, err
 	}
-	r.URisk = JSONFloat(u.Value)
+	r.URisk = jsonfloat.Float(u.Value)
 	tr, err := p.TRisk(w)
 	if err != nil {
 		return nil, nil, err
 	}
-	r.TRisk, r.TRiskP = JSONFloat(tr.T), JSONFloat(tr.P)
+	r.TRisk, r.TRiskP = jsonfloat.Float(tr.T), jsonfloat.Float(tr.P)
 	warns = append(warns, prefixed("TRisk", tr.Warnings)...)
 	bc, err := p.BCa(w, boot)
 	if err != nil {
 		return nil, nil, err
 	}
-	r.BCa = CompareCI{Lo: JSONFloat(bc.BCa.Lo), Hi: JSONFloat(bc.BCa.Hi), Level: bc.BCa.Level}
-	r.Percentile = CompareCI{Lo: JSONFloat(bc.Percentile.Lo), Hi: JSONFloat(bc.Percentile.Hi), Level: bc.Percentile.Level}
+	r.BCa = CompareCI{Lo: jsonfloat.Float(bc.BCa.Lo), Hi: jsonfloat.Float(bc.BCa.Hi), Level: bc.BCa.Level}
+	r.Percentile = CompareCI{Lo: jsonfloat.Float(bc.Percentile.Lo), Hi: jsonfloat.Float(bc.Percentile.Hi), Level: bc.Percentile.Level}
 	warns = append(warns, prefixed("bootstrap", bc.Warnings)...)
 	o, err := p.Outcomes()
 	if err != nil {
@@ -327,37 +328,37 @@ func measureChallenger(p risk.Pair, w, ciLevel float64, boot risk.BootstrapOptio
 		return nil, nil, err
 	}
 	tp := &r.Tests.PairedT
-	tp.T, tp.DF, tp.P, tp.Lo, tp.Hi, tp.Level = JSONFloat(pt.T), JSONFloat(pt.DF), JSONFloat(pt.P), JSONFloat(pt.CI.Lo), JSONFloat(pt.CI.Hi), pt.CI.Level
+	tp.T, tp.DF, tp.P, tp.Lo, tp.Hi, tp.Level = jsonfloat.Float(pt.T), jsonfloat.Float(pt.DF), jsonfloat.Float(pt.P), jsonfloat.Float(pt.CI.Lo), jsonfloat.Float(pt.CI.Hi), pt.CI.Level
 	warns = append(warns, prefixed("paired t", pt.Warnings)...)
 	wt, err := p.WelchT(ciLevel)
 	if err != nil {
 		return nil, nil, err
 	}
-	r.Tests.WelchT.T, r.Tests.WelchT.DF, r.Tests.WelchT.P = JSONFloat(wt.T), JSONFloat(wt.DF), JSONFloat(wt.P)
+	r.Tests.WelchT.T, r.Tests.WelchT.DF, r.Tests.WelchT.P = jsonfloat.Float(wt.T), jsonfloat.Float(wt.DF), jsonfloat.Float(wt.P)
 	warns = append(warns, prefixed("Welch t", wt.Warnings)...)
 	wx, err := p.Wilcoxon(risk.WilcoxonAuto)
 	if err != nil {
 		return nil, nil, err
 	}
-	r.Tests.Wilcoxon.V, r.Tests.Wilcoxon.P, r.Tests.Wilcoxon.Exact = JSONFloat(wx.V), JSONFloat(wx.P), wx.Exact
+	r.Tests.Wilcoxon.V, r.Tests.Wilcoxon.P, r.Tests.Wilcoxon.Exact = jsonfloat.Float(wx.V), jsonfloat.Float(wx.P), wx.Exact
 	warns = append(warns, prefixed("Wilcoxon", wx.Warnings)...)
 	sg, err := p.Sign()
 	if err != nil {
 		return nil, nil, err
 	}
-	r.Tests.Sign.Pos, r.Tests.Sign.Neg, r.Tests.Sign.P = sg.Pos, sg.Neg, JSONFloat(sg.P)
+	r.Tests.Sign.Pos, r.Tests.Sign.Neg, r.Tests.Sign.P = sg.Pos, sg.Neg, jsonfloat.Float(sg.P)
 	warns = append(warns, prefixed("sign test", sg.Warnings)...)
 	rz, err := p.Randomization(cfg.samples, cfg.seed)
 	if err != nil {
 		return nil, nil, err
 	}
-	r.Tests.Permutation.P, r.Tests.Permutation.B = JSONFloat(rz.P), rz.B
+	r.Tests.Permutation.P, r.Tests.Permutation.B = jsonfloat.Float(rz.P), rz.B
 	warns = append(warns, prefixed("randomisation test", rz.Warnings)...)
 	sb, err := p.StudentizedBootstrap(cfg.samples, cfg.seed)
 	if err != nil {
 		return nil, nil, err
 	}
-	r.Tests.Bootstrap.T, r.Tests.Bootstrap.P, r.Tests.Bootstrap.B = JSONFloat(sb.T), JSONFloat(sb.P), sb.B
+	r.Tests.Bootstrap.T, r.Tests.Bootstrap.P, r.Tests.Bootstrap.B = jsonfloat.Float(sb.T), jsonfloat.Float(sb.P), sb.B
 	warns = append(warns, prefixed("bootstrap test", sb.Warnings)...)
 
 	g, err := p.GlassDelta()
@@ -368,7 +369,7 @@ func measureChallenger(p risk.Pair, w, ciLevel float64, boot risk.BootstrapOptio
 	if err != nil {
 		return nil, nil, err
 	}
-	r.Effects = CompareEffects{GlassDeltaChampion: JSONFloat(g.ByBase), GlassDeltaChallenger: JSONFloat(g.ByX), CohenD: JSONFloat(cd.D)}
+	r.Effects = CompareEffects{GlassDeltaChampion: jsonfloat.Float(g.ByBase), GlassDeltaChallenger: jsonfloat.Float(g.ByX), CohenD: jsonfloat.Float(cd.D)}
 	warns = append(warns, prefixed("Glass's Δ", g.Warnings)...)
 	warns = append(warns, prefixed("Cohen's d", cd.Warnings)...)
 	return r, warns, nil
@@ -390,7 +391,7 @@ func fillCompareANOVA(rep *CompareReport, s risk.Systems, names []string, cfg co
 	if err != nil {
 		return err
 	}
-	rep.TukeyHSD = CompareTukey{Model: h.Model, Level: h.Level, Q: JSONFloat(h.Q), SE: JSONFloat(h.SE), DF: JSONFloat(h.DF), Warnings: h.Warnings}
+	rep.TukeyHSD = CompareTukey{Model: h.Model, Level: h.Level, Q: jsonfloat.Float(h.Q), SE: jsonfloat.Float(h.SE), DF: jsonfloat.Float(h.DF), Warnings: h.Warnings}
 	var rt risk.RandomizedTukeyHSD
 	if cfg.tukeySamples > 0 {
 		rt, err = s.RandomizedTukeyHSD(cfg.tukeySamples, cfg.seed)
@@ -400,9 +401,9 @@ func fillCompareANOVA(rep *CompareReport, s risk.Systems, names []string, cfg co
 		rep.TukeyHSD.B = rt.B
 	}
 	for i, p := range h.Pairs {
-		line := CompareTukeyPair{A: names[p.A], B: names[p.B], Diff: JSONFloat(p.Diff), Lo: JSONFloat(p.Lo), Hi: JSONFloat(p.Hi), P: JSONFloat(p.P)}
+		line := CompareTukeyPair{A: names[p.A], B: names[p.B], Diff: jsonfloat.Float(p.Diff), Lo: jsonfloat.Float(p.Lo), Hi: jsonfloat.Float(p.Hi), P: jsonfloat.Float(p.P)}
 		if cfg.tukeySamples > 0 {
-			line.PRandomized = jsonFloatPtr(rt.Pairs[i].P)
+			line.PRandomized = jsonfloat.Ptr(rt.Pairs[i].P)
 		}
 		rep.TukeyHSD.Pairs = append(rep.TukeyHSD.Pairs, line)
 	}
@@ -410,9 +411,9 @@ func fillCompareANOVA(rep *CompareReport, s risk.Systems, names []string, cfg co
 }
 
 func toCompareANOVATable(a risk.ANOVA) CompareANOVATable {
-	t := CompareANOVATable{EtaSquared: JSONFloat(a.EtaSquared), PartialEtaSquared: JSONFloat(a.PartialEtaSquared), Warnings: a.Warnings}
+	t := CompareANOVATable{EtaSquared: jsonfloat.Float(a.EtaSquared), PartialEtaSquared: jsonfloat.Float(a.PartialEtaSquared), Warnings: a.Warnings}
 	for _, r := range a.Rows {
-		t.Rows = append(t.Rows, CompareANOVARow{Source: r.Source, DF: JSONFloat(r.DF), SS: JSONFloat(r.SS), MS: JSONFloat(r.MS), F: JSONFloat(r.F), P: JSONFloat(r.P)})
+		t.Rows = append(t.Rows, CompareANOVARow{Source: r.Source, DF: jsonfloat.Float(r.DF), SS: jsonfloat.Float(r.SS), MS: jsonfloat.Float(r.MS), F: jsonfloat.Float(r.F), P: jsonfloat.Float(r.P)})
 	}
 	return t
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/internal/jsonfloat"
 )
 
 // The BRisk parts of riskgate fit: the challengers against the champion in
@@ -21,20 +22,20 @@ type fitBRisk struct {
 	Challengers []fitBRiskChallenger `json:"challengers"`
 	// Systems are the champion and the challengers; PGreater[i][j] =
 	// P(S_i > S_j), PBest[i] = P(S_i is the largest of them).
-	Systems  []string      `json:"systems"`
-	PGreater [][]JSONFloat `json:"p_greater"`
-	PBest    []JSONFloat   `json:"p_best"`
+	Systems  []string            `json:"systems"`
+	PGreater [][]jsonfloat.Float `json:"p_greater"`
+	PBest    []jsonfloat.Float   `json:"p_best"`
 }
 
 func fitEstimateOf(e bayes.Estimate) IntervalEstimate {
-	return IntervalEstimate{JSONFloat(e.Mean), JSONFloat(e.Lo), JSONFloat(e.Hi)}
+	return IntervalEstimate{jsonfloat.Float(e.Mean), jsonfloat.Float(e.Lo), jsonfloat.Float(e.Hi)}
 }
 
 // fitBRiskChallenger is a challenger against the champion in the pool.
 type fitBRiskChallenger struct {
 	Name     string           `json:"name"`
 	Diff     IntervalEstimate `json:"diff"`      // S_challenger − S_champion
-	PRiskier JSONFloat        `json:"p_riskier"` // P(S_challenger < S_champion)
+	PRiskier jsonfloat.Float  `json:"p_riskier"` // P(S_challenger < S_champion)
 	AtRisk   int              `json:"topics_at_risk"`
 	Topics   []fitTopicRisk   `json:"topics"` // every topic, with its predictive interval
 }
@@ -43,11 +44,11 @@ type fitBRiskChallenger struct {
 // (risk-adjusted when the loss weight is not 1) and its posterior predictive
 // interval.
 type fitTopicRisk struct {
-	Topic    string    `json:"topic"`
-	Observed JSONFloat `json:"observed"`
-	Lo       JSONFloat `json:"lo"`
-	Hi       JSONFloat `json:"hi"`
-	AtRisk   bool      `json:"at_risk"`
+	Topic    string          `json:"topic"`
+	Observed jsonfloat.Float `json:"observed"`
+	Lo       jsonfloat.Float `json:"lo"`
+	Hi       jsonfloat.Float `json:"hi"`
+	AtRisk   bool            `json:"at_risk"`
 }
 
 func newFitBRisk(r *bayes.BRiskResult) *fitBRisk {
@@ -55,9 +56,9 @@ func newFitBRisk(r *bayes.BRiskResult) *fitBRisk {
 	compared := []int{r.Champion}
 	for _, c := range r.Challengers {
 		compared = append(compared, c.System)
-		fc := fitBRiskChallenger{Name: c.Name, Diff: fitEstimateOf(c.Diff), PRiskier: JSONFloat(c.PRiskier), AtRisk: len(c.AtRisk)}
+		fc := fitBRiskChallenger{Name: c.Name, Diff: fitEstimateOf(c.Diff), PRiskier: jsonfloat.Float(c.PRiskier), AtRisk: len(c.AtRisk)}
 		for _, t := range c.Topics {
-			fc.Topics = append(fc.Topics, fitTopicRisk{t.Topic, JSONFloat(t.Observed), JSONFloat(t.Lo), JSONFloat(t.Hi), t.AtRisk})
+			fc.Topics = append(fc.Topics, fitTopicRisk{t.Topic, jsonfloat.Float(t.Observed), jsonfloat.Float(t.Lo), jsonfloat.Float(t.Hi), t.AtRisk})
 		}
 		b.Challengers = append(b.Challengers, fc)
 	}
@@ -65,32 +66,32 @@ func newFitBRisk(r *bayes.BRiskResult) *fitBRisk {
 		b.Systems = append(b.Systems, r.Pool.Systems[s])
 	}
 	for _, row := range r.Fit.PairwiseProb(compared) {
-		var out []JSONFloat
+		var out []jsonfloat.Float
 		for _, p := range row {
-			out = append(out, JSONFloat(p))
+			out = append(out, jsonfloat.Float(p))
 		}
 		b.PGreater = append(b.PGreater, out)
 	}
 	for _, p := range r.Fit.ProbBest(compared) {
-		b.PBest = append(b.PBest, JSONFloat(p))
+		b.PBest = append(b.PBest, jsonfloat.Float(p))
 	}
 	return b
 }
 
 // fitForecast is one cell's posterior predictive interval.
 type fitForecast struct {
-	System   string    `json:"system"`
-	Topic    string    `json:"topic"`
-	Observed JSONFloat `json:"observed"` // null when the cell is missing
-	Lo       JSONFloat `json:"lo"`
-	Hi       JSONFloat `json:"hi"`
+	System   string          `json:"system"`
+	Topic    string          `json:"topic"`
+	Observed jsonfloat.Float `json:"observed"` // null when the cell is missing
+	Lo       jsonfloat.Float `json:"lo"`
+	Hi       jsonfloat.Float `json:"hi"`
 }
 
 func newFitForecasts(f *bayes.Forecast, t *bayes.Table) []fitForecast {
 	var out []fitForecast
 	for i, s := range f.Systems {
 		for j, c := range f.Cells[i] {
-			out = append(out, fitForecast{t.Systems[s], t.Topics[j], JSONFloat(c.Observed), JSONFloat(c.Lo), JSONFloat(c.Hi)})
+			out = append(out, fitForecast{t.Systems[s], t.Topics[j], jsonfloat.Float(c.Observed), jsonfloat.Float(c.Lo), jsonfloat.Float(c.Hi)})
 		}
 	}
 	return out
@@ -110,8 +111,8 @@ type fitSweepSeparation struct {
 	Name     string           `json:"name"`
 	Effect   IntervalEstimate `json:"effect"`
 	Diff     IntervalEstimate `json:"diff"`
-	PRiskier JSONFloat        `json:"p_riskier"`
-	Gap      JSONFloat        `json:"gap"` // between the two credible intervals; negative: they overlap
+	PRiskier jsonfloat.Float  `json:"p_riskier"`
+	Gap      jsonfloat.Float  `json:"gap"` // between the two credible intervals; negative: they overlap
 }
 
 func newFitSweep(steps []bayes.PoolSweepStep) []fitSweepStep {
@@ -119,7 +120,7 @@ func newFitSweep(steps []bayes.PoolSweepStep) []fitSweepStep {
 	for _, s := range steps {
 		st := fitSweepStep{M: s.M, Artifacts: append([]string{}, s.Artifacts...), Champion: fitEstimateOf(s.Champion), Converged: s.Converged, Warnings: s.Warnings}
 		for _, c := range s.Challengers {
-			st.Challengers = append(st.Challengers, fitSweepSeparation{c.Name, fitEstimateOf(c.Effect), fitEstimateOf(c.Diff), JSONFloat(c.PRiskier), JSONFloat(c.Gap)})
+			st.Challengers = append(st.Challengers, fitSweepSeparation{c.Name, fitEstimateOf(c.Effect), fitEstimateOf(c.Diff), jsonfloat.Float(c.PRiskier), jsonfloat.Float(c.Gap)})
 		}
 		out = append(out, st)
 	}
@@ -144,7 +145,7 @@ type fitPriorFit struct {
 type fitPriorReading struct {
 	Name     string           `json:"name"`
 	Diff     IntervalEstimate `json:"diff"`
-	PRiskier JSONFloat        `json:"p_riskier"`
+	PRiskier jsonfloat.Float  `json:"p_riskier"`
 }
 
 func newFitPriorSensitivity(ps *bayes.PriorSensitivity) *fitPriorSensitivity {
@@ -152,7 +153,7 @@ func newFitPriorSensitivity(ps *bayes.PriorSensitivity) *fitPriorSensitivity {
 	for _, f := range ps.Fits {
 		pf := fitPriorFit{Name: f.Name, Priors: priorStrings(f.Priors, f.Family), Converged: f.Converged, Warnings: f.Warnings}
 		for _, c := range f.Challengers {
-			pf.Challengers = append(pf.Challengers, fitPriorReading{c.Name, fitEstimateOf(c.Diff), JSONFloat(c.PRiskier)})
+			pf.Challengers = append(pf.Challengers, fitPriorReading{c.Name, fitEstimateOf(c.Diff), jsonfloat.Float(c.PRiskier)})
 		}
 		out.Fits = append(out.Fits, pf)
 	}

@@ -13,49 +13,50 @@ import (
 
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/internal/jsonfloat"
 )
 
 // fitEffect is a system or topic effect in the JSON report.
 type fitEffect struct {
-	Name  string    `json:"name"`
-	Role  string    `json:"role,omitempty"`
-	Mean  JSONFloat `json:"mean"`
-	SD    JSONFloat `json:"sd"`
-	Q2_5  JSONFloat `json:"q2_5"`
-	Q50   JSONFloat `json:"q50"`
-	Q97_5 JSONFloat `json:"q97_5"`
-	HDILo JSONFloat `json:"hdi_lo"`
-	HDIHi JSONFloat `json:"hdi_hi"`
+	Name  string          `json:"name"`
+	Role  string          `json:"role,omitempty"`
+	Mean  jsonfloat.Float `json:"mean"`
+	SD    jsonfloat.Float `json:"sd"`
+	Q2_5  jsonfloat.Float `json:"q2_5"`
+	Q50   jsonfloat.Float `json:"q50"`
+	Q97_5 jsonfloat.Float `json:"q97_5"`
+	HDILo jsonfloat.Float `json:"hdi_lo"`
+	HDIHi jsonfloat.Float `json:"hdi_hi"`
 }
 
 // fitComparison is a challenger's system effect against the champion's.
 type fitComparison struct {
-	Challenger string    `json:"challenger"`
-	Champion   string    `json:"champion"`
-	PBetter    JSONFloat `json:"p_better"` // P(S_challenger > S_champion)
-	DiffMean   JSONFloat `json:"diff_mean"`
-	DiffQ2_5   JSONFloat `json:"diff_q2_5"`
-	DiffQ97_5  JSONFloat `json:"diff_q97_5"`
+	Challenger string          `json:"challenger"`
+	Champion   string          `json:"champion"`
+	PBetter    jsonfloat.Float `json:"p_better"` // P(S_challenger > S_champion)
+	DiffMean   jsonfloat.Float `json:"diff_mean"`
+	DiffQ2_5   jsonfloat.Float `json:"diff_q2_5"`
+	DiffQ97_5  jsonfloat.Float `json:"diff_q97_5"`
 }
 
 type fitParamDiag struct {
-	Name    string    `json:"name"`
-	Rhat    JSONFloat `json:"rhat"`
-	ESSBulk JSONFloat `json:"ess_bulk"`
-	ESSTail JSONFloat `json:"ess_tail"`
+	Name    string          `json:"name"`
+	Rhat    jsonfloat.Float `json:"rhat"`
+	ESSBulk jsonfloat.Float `json:"ess_bulk"`
+	ESSTail jsonfloat.Float `json:"ess_tail"`
 }
 
 type fitDiagnostics struct {
-	Parameters       []fitParamDiag `json:"parameters"`
-	Divergences      int            `json:"divergences"`
-	MaxTreedepthHits int            `json:"max_treedepth_hits"`
-	MaxTreedepth     int            `json:"max_treedepth"`
-	EBFMI            []JSONFloat    `json:"ebfmi"`
-	MaxRhat          JSONFloat      `json:"max_rhat"`
-	MinESSBulk       JSONFloat      `json:"min_ess_bulk"`
-	MinESSTail       JSONFloat      `json:"min_ess_tail"`
-	TargetESS        JSONFloat      `json:"target_ess"`
-	ExtendedDraws    int            `json:"extended_draws"`
+	Parameters       []fitParamDiag    `json:"parameters"`
+	Divergences      int               `json:"divergences"`
+	MaxTreedepthHits int               `json:"max_treedepth_hits"`
+	MaxTreedepth     int               `json:"max_treedepth"`
+	EBFMI            []jsonfloat.Float `json:"ebfmi"`
+	MaxRhat          jsonfloat.Float   `json:"max_rhat"`
+	MinESSBulk       jsonfloat.Float   `json:"min_ess_bulk"`
+	MinESSTail       jsonfloat.Float   `json:"min_ess_tail"`
+	TargetESS        jsonfloat.Float   `json:"target_ess"`
+	ExtendedDraws    int               `json:"extended_draws"`
 }
 
 // fitReport is what riskgate fit reports; its JSON form is the command's contract.
@@ -100,7 +101,7 @@ type fitReport struct {
 }
 
 func fitEffectOf(name, role string, s bayes.VarSummary) fitEffect {
-	return fitEffect{name, role, JSONFloat(s.Mean), JSONFloat(s.SD), JSONFloat(s.Q2_5), JSONFloat(s.Q50), JSONFloat(s.Q97_5), JSONFloat(s.HDILo), JSONFloat(s.HDIHi)}
+	return fitEffect{name, role, jsonfloat.Float(s.Mean), jsonfloat.Float(s.SD), jsonfloat.Float(s.Q2_5), jsonfloat.Float(s.Q50), jsonfloat.Float(s.Q97_5), jsonfloat.Float(s.HDILo), jsonfloat.Float(s.HDIHi)}
 }
 
 func newFitReport(fit *bayes.HierFit, measure string, role []string, o *FitOptions, elapsed time.Duration, align scores.Alignment) *fitReport {
@@ -148,22 +149,22 @@ func newFitReport(fit *bayes.HierFit, measure string, role []string, o *FitOptio
 		}
 		r.Comparisons = append(r.Comparisons, fitComparison{
 			Challenger: fit.Systems[s], Champion: fit.Systems[champ],
-			PBetter:  JSONFloat(bayes.ProbGreater(diff, 0)),
-			DiffMean: JSONFloat(bayes.Mean(diff)), DiffQ2_5: JSONFloat(bayes.Quantile(diff, 0.025)), DiffQ97_5: JSONFloat(bayes.Quantile(diff, 0.975)),
+			PBetter:  jsonfloat.Float(bayes.ProbGreater(diff, 0)),
+			DiffMean: jsonfloat.Float(bayes.Mean(diff)), DiffQ2_5: jsonfloat.Float(bayes.Quantile(diff, 0.025)), DiffQ97_5: jsonfloat.Float(bayes.Quantile(diff, 0.975)),
 		})
 	}
 	d := &r.Diagnostics
 	d.Divergences, d.MaxTreedepthHits, d.MaxTreedepth = fit.Divergences, fit.MaxDepthHits, so.MaxDepth
-	d.TargetESS, d.ExtendedDraws = JSONFloat(fit.TargetESS), fit.Extended
+	d.TargetESS, d.ExtendedDraws = jsonfloat.Float(fit.TargetESS), fit.Extended
 	maxR, minB, minT := math.Inf(-1), math.Inf(1), math.Inf(1)
 	for v, name := range fit.Names {
 		s := fit.Summary[v]
-		d.Parameters = append(d.Parameters, fitParamDiag{name, JSONFloat(s.Rhat), JSONFloat(s.ESSBulk), JSONFloat(s.ESSTail)})
+		d.Parameters = append(d.Parameters, fitParamDiag{name, jsonfloat.Float(s.Rhat), jsonfloat.Float(s.ESSBulk), jsonfloat.Float(s.ESSTail)})
 		maxR, minB, minT = nanMax(maxR, s.Rhat), nanMin(minB, s.ESSBulk), nanMin(minT, s.ESSTail)
 	}
-	d.MaxRhat, d.MinESSBulk, d.MinESSTail = JSONFloat(maxR), JSONFloat(minB), JSONFloat(minT)
+	d.MaxRhat, d.MinESSBulk, d.MinESSTail = jsonfloat.Float(maxR), jsonfloat.Float(minB), jsonfloat.Float(minT)
 	for _, e := range fit.EBFMI {
-		d.EBFMI = append(d.EBFMI, JSONFloat(e))
+		d.EBFMI = append(d.EBFMI, jsonfloat.Float(e))
 	}
 	return r
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/policies"
 )
 
@@ -58,7 +59,7 @@ func (g *gateRun) fitBRisk(w float64) *fitted {
 			}
 			ta := TopicsAtRisk{Challenger: g.t.Systems[c], Level: level, Topics: []TopicAtRisk{}}
 			for _, tr := range trs {
-				ta.Topics = append(ta.Topics, TopicAtRisk{Topic: tr.Topic, Observed: JSONFloat(tr.Observed), Lo: JSONFloat(tr.Lo), Hi: JSONFloat(tr.Hi)})
+				ta.Topics = append(ta.Topics, TopicAtRisk{Topic: tr.Topic, Observed: jsonfloat.Float(tr.Observed), Lo: jsonfloat.Float(tr.Lo), Hi: jsonfloat.Float(tr.Hi)})
 			}
 			res.TopicsAtRisk = append(res.TopicsAtRisk, ta)
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/parallel"
 	"github.com/riskgate/riskgate/policies"
 )
@@ -155,11 +156,11 @@ func effectOf(name, role string, s bayes.VarSummary, draws []float64) Effect {
 	slices.Sort(y)
 	return Effect{
 		Name: name, Role: role,
-		Mean: JSONFloat(s.Mean), SD: JSONFloat(s.SD),
-		Q2_5: JSONFloat(s.Q2_5), Q25: JSONFloat(bayes.QuantileSorted(y, 0.25)), Q50: JSONFloat(s.Q50),
-		Q75: JSONFloat(bayes.QuantileSorted(y, 0.75)), Q97_5: JSONFloat(s.Q97_5),
-		HDILo: JSONFloat(s.HDILo), HDIHi: JSONFloat(s.HDIHi),
-		Rhat: JSONFloat(s.Rhat), ESSBulk: JSONFloat(s.ESSBulk), ESSTail: JSONFloat(s.ESSTail),
+		Mean: jsonfloat.Float(s.Mean), SD: jsonfloat.Float(s.SD),
+		Q2_5: jsonfloat.Float(s.Q2_5), Q25: jsonfloat.Float(bayes.QuantileSorted(y, 0.25)), Q50: jsonfloat.Float(s.Q50),
+		Q75: jsonfloat.Float(bayes.QuantileSorted(y, 0.75)), Q97_5: jsonfloat.Float(s.Q97_5),
+		HDILo: jsonfloat.Float(s.HDILo), HDIHi: jsonfloat.Float(s.HDIHi),
+		Rhat: jsonfloat.Float(s.Rhat), ESSBulk: jsonfloat.Float(s.ESSBulk), ESSTail: jsonfloat.Float(s.ESSTail),
 	}
 }
 
@@ -168,8 +169,8 @@ func effectOf(name, role string, s bayes.VarSummary, draws []float64) Effect {
 func compare(challenger string, chains [][]float64, d []float64, levels []float64, ropes []policies.Query) Comparison {
 	c := Comparison{
 		Challenger: challenger,
-		PBetter:    JSONFloat(bayes.ProbGreater(d, 0)),
-		PWorse:     JSONFloat(bayes.ProbLess(d, 0)),
+		PBetter:    jsonfloat.Float(bayes.ProbGreater(d, 0)),
+		PWorse:     jsonfloat.Float(bayes.ProbLess(d, 0)),
 		Diff:       effectOf("diff", "", bayes.Summarize(chains), d),
 	}
 	y := slices.Clone(d)
@@ -182,13 +183,13 @@ func compare(challenger string, chains [][]float64, d []float64, levels []float6
 	}
 	slices.Sort(all)
 	for _, l := range all {
-		c.Intervals = append(c.Intervals, ResultInterval{Estimate: JSONFloat(bayes.Mean(d)),
-			Lo: JSONFloat(bayes.QuantileSorted(y, (1-l)/2)), Hi: JSONFloat(bayes.QuantileSorted(y, (1+l)/2)), Level: l})
+		c.Intervals = append(c.Intervals, ResultInterval{Estimate: jsonfloat.Float(bayes.Mean(d)),
+			Lo: jsonfloat.Float(bayes.QuantileSorted(y, (1-l)/2)), Hi: jsonfloat.Float(bayes.QuantileSorted(y, (1+l)/2)), Level: l})
 	}
 	for _, q := range ropes {
 		r := bayes.ROPEDecision(d, bayes.ROPE{Lo: q.Rope[0], Hi: q.Rope[1]}, q.Level)
-		c.ROPE = append(c.ROPE, ROPEResult{Lo: r.Lo, Hi: r.Hi, Level: r.CredMass, HDILo: JSONFloat(r.HDILo), HDIHi: JSONFloat(r.HDIHi),
-			Inside: JSONFloat(r.Inside), Decision: string(r.Decision)})
+		c.ROPE = append(c.ROPE, ROPEResult{Lo: r.Lo, Hi: r.Hi, Level: r.CredMass, HDILo: jsonfloat.Float(r.HDILo), HDIHi: jsonfloat.Float(r.HDIHi),
+			Inside: jsonfloat.Float(r.Inside), Decision: string(r.Decision)})
 	}
 	c.Density = density(y, d)
 	return c
@@ -199,7 +200,7 @@ func compare(challenger string, chains [][]float64, d []float64, levels []float6
 // grid from the 0.05% to the 99.95% quantile, widened by two bandwidths.
 func density(y, d []float64) Density {
 	h := bayes.BandwidthNRD0(d)
-	out := Density{Bandwidth: JSONFloat(h)}
+	out := Density{Bandwidth: jsonfloat.Float(h)}
 	if !(h > 0) || len(y) < 2 {
 		return out
 	}
@@ -207,8 +208,8 @@ func density(y, d []float64) Density {
 	hi := bayes.QuantileSorted(y, 0.9995) + 2*h
 	for i := range densityPoints {
 		x := lo + (hi-lo)*float64(i)/float64(densityPoints-1)
-		out.X = append(out.X, JSONFloat(x))
-		out.Y = append(out.Y, JSONFloat(bayes.KernelDensityBW(y, x, h)))
+		out.X = append(out.X, jsonfloat.Float(x))
+		out.Y = append(out.Y, jsonfloat.Float(bayes.KernelDensityBW(y, x, h)))
 	}
 	return out
 }
@@ -231,9 +232,9 @@ func predictive(f *bayes.HierFit, t *bayes.Table, systems []string, seed uint64)
 	var out []Prediction
 	for i, s := range fc.Systems {
 		for j, p := range fc.Cells[i] {
-			out = append(out, Prediction{System: f.Systems[s], Topic: f.Topics[j], Observed: JSONFloat(p.Observed),
-				Mean: JSONFloat(mean(bayes.IdxIntercept) + mean(f.TopicIndex(j)) + mean(f.SystemIndex(s))),
-				Lo:   JSONFloat(p.Lo), Hi: JSONFloat(p.Hi), Level: fc.Level})
+			out = append(out, Prediction{System: f.Systems[s], Topic: f.Topics[j], Observed: jsonfloat.Float(p.Observed),
+				Mean: jsonfloat.Float(mean(bayes.IdxIntercept) + mean(f.TopicIndex(j)) + mean(f.SystemIndex(s))),
+				Lo:   jsonfloat.Float(p.Lo), Hi: jsonfloat.Float(p.Hi), Level: fc.Level})
 		}
 	}
 	return out
@@ -246,9 +247,9 @@ func diagnostics(f *bayes.HierFit, maxRhat float64) *Diagnostics {
 		AdaptDelta: so.AdaptDelta, MaxDepth: so.MaxDepth, TargetESS: f.TargetESS, MaxRhat: maxRhat,
 		Divergences: f.Divergences, MaxDepthHits: f.MaxDepthHits}
 	for _, e := range f.EBFMI {
-		d.EBFMI = append(d.EBFMI, JSONFloat(e))
+		d.EBFMI = append(d.EBFMI, jsonfloat.Float(e))
 	}
 	worstB, worstT, worstR := minMaxDiagnostics(f)
-	d.WorstRhat, d.WorstESSBulk, d.WorstESSTail = JSONFloat(worstR), JSONFloat(worstB), JSONFloat(worstT)
+	d.WorstRhat, d.WorstESSBulk, d.WorstESSTail = jsonfloat.Float(worstR), jsonfloat.Float(worstB), jsonfloat.Float(worstT)
 	return d
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/stats"
 	"github.com/riskgate/riskgate/policies"
 )
@@ -25,7 +26,7 @@ func (g *gateRun) result(d *policies.Decision, facts policies.Facts, align score
 	}
 	r.Data = ResultData{
 		Measure: g.t.Measure, Champion: g.roles.Champion, Challengers: g.roles.Challengers, Artifacts: g.roles.Artifacts,
-		Topics: g.t.Topics, MissingCells: g.t.Missing(), TopicCoverage: JSONFloat(facts.TopicCoverage), Example: example,
+		Topics: g.t.Topics, MissingCells: g.t.Missing(), TopicCoverage: jsonfloat.Float(facts.TopicCoverage), Example: example,
 	}
 	if r.Data.Artifacts == nil {
 		r.Data.Artifacts = []string{}
@@ -42,7 +43,7 @@ func (g *gateRun) result(d *policies.Decision, facts policies.Facts, align score
 		}
 		row := SystemScores{System: g.t.Systems[s], Role: role}
 		for _, v := range g.t.Scores[s] {
-			row.Scores = append(row.Scores, JSONFloat(v))
+			row.Scores = append(row.Scores, jsonfloat.Float(v))
 		}
 		r.Data.Scores = append(r.Data.Scores, row)
 	}
@@ -148,7 +149,7 @@ func (g *gateRun) riskTable() RiskTable {
 	}
 
 	for _, s := range append([]int{g.champ}, g.chals...) {
-		row := SystemRisk{Name: g.t.Systems[s], Role: roleChallenger, Mean: JSONFloat(stats.MeanDefined(g.t.Scores[s]))}
+		row := SystemRisk{Name: g.t.Systems[s], Role: roleChallenger, Mean: jsonfloat.Float(stats.MeanDefined(g.t.Scores[s]))}
 		if s == g.champ {
 			row.Role = roleChampion
 		} else {
@@ -156,20 +157,20 @@ func (g *gateRun) riskTable() RiskTable {
 				row.Wins, row.Ties, row.Losses = &o.Wins, &o.Ties, &o.Losses
 			}
 			if v, err := g.descriptive(s, "mean_diff"); err == nil {
-				row.MeanDiff = jsonFloatPtr(v)
+				row.MeanDiff = jsonfloat.Ptr(v)
 			}
 			if m.errs[s] == nil {
-				row.URisk = jsonFloatPtr(m.urisk[s].Value)
-				row.TRisk = jsonFloatPtr(m.trisk[s].T)
-				row.TRiskP = jsonFloatPtr(m.trisk[s].P)
+				row.URisk = jsonfloat.Ptr(m.urisk[s].Value)
+				row.TRisk = jsonfloat.Ptr(m.trisk[s].T)
+				row.TRiskP = jsonfloat.Ptr(m.trisk[s].P)
 			}
 			if b, ok := bca[s]; ok && b.err == nil {
-				row.BCa = &ResultInterval{Estimate: JSONFloat(b.r.Estimate), Lo: JSONFloat(b.r.BCa.Lo), Hi: JSONFloat(b.r.BCa.Hi), Level: b.r.BCa.Level}
+				row.BCa = &ResultInterval{Estimate: jsonfloat.Float(b.r.Estimate), Lo: jsonfloat.Float(b.r.BCa.Lo), Hi: jsonfloat.Float(b.r.BCa.Hi), Level: b.r.BCa.Level}
 			}
 		}
 		if m.poolErr == nil {
-			row.ZRisk = jsonFloatPtr(m.zrisk[s])
-			row.GeoRisk = jsonFloatPtr(m.georisk[s])
+			row.ZRisk = jsonfloat.Ptr(m.zrisk[s])
+			row.GeoRisk = jsonfloat.Ptr(m.georisk[s])
 		}
 		if brisk != nil {
 			for _, e := range brisk.Systems {

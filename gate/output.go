@@ -16,7 +16,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/riskgate/riskgate/gate/github"
-	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/urfave/cli/v3"
 )
 
@@ -117,23 +116,6 @@ func atomicWrite(path string, write func(io.Writer) error, replace bool) error {
 		return os.Rename(tmp.Name(), path)
 	}
 }
-
-// JSONFloat is a float64 in a JSON report: the shortest decimal that reads
-// back as the same number, or null when it is NaN or ±Inf (internal/jsonfloat).
-type JSONFloat float64
-
-// MarshalJSON writes the number, or null.
-func (x JSONFloat) MarshalJSON() ([]byte, error) { return jsonfloat.Append(nil, float64(x)), nil }
-
-// UnmarshalJSON reads a number, or null as NaN.
-func (x *JSONFloat) UnmarshalJSON(b []byte) error {
-	v, err := jsonfloat.Parse(b)
-	*x = JSONFloat(v)
-	return err
-}
-
-// jsonFloatPtr returns a pointer to v as a JSONFloat, for optional fields.
-func jsonFloatPtr(v float64) *JSONFloat { x := JSONFloat(v); return &x }
 
 // writeReport renders a report in format, one of reportFormats: JSON of v
 // (indented by two spaces), CSV by writeCSV, and the table and md views by

@@ -9,26 +9,27 @@ import (
 
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/risk"
 )
 
 // PairReport is the result of riskgate pair; its JSON form is the command's
 // contract (extend it, don't rename).
 type PairReport struct {
-	A       string    `json:"a"`
-	B       string    `json:"b"`
-	Measure string    `json:"measure"`
-	Model   string    `json:"model"`  // "paired" or "unpaired"
-	Topics  int       `json:"topics"` // topics in the aligned table
-	NA      int       `json:"n_a"`    // scores of a used by the model
-	NB      int       `json:"n_b"`
-	Draws   int       `json:"draws"`
-	Seed    uint64    `json:"seed"`
-	Level   JSONFloat `json:"level"`
+	A       string          `json:"a"`
+	B       string          `json:"b"`
+	Measure string          `json:"measure"`
+	Model   string          `json:"model"`  // "paired" or "unpaired"
+	Topics  int             `json:"topics"` // topics in the aligned table
+	NA      int             `json:"n_a"`    // scores of a used by the model
+	NB      int             `json:"n_b"`
+	Draws   int             `json:"draws"`
+	Seed    uint64          `json:"seed"`
+	Level   jsonfloat.Float `json:"level"`
 	// Sampler says how the posterior was drawn; AcceptanceRate is that of the
 	// paired model's rejection sampler.
 	Sampler        string           `json:"sampler"`
-	AcceptanceRate *JSONFloat       `json:"acceptance_rate,omitempty"`
+	AcceptanceRate *jsonfloat.Float `json:"acceptance_rate,omitempty"`
 	Quantities     PairQuantities   `json:"quantities"`
 	Classical      PairClassical    `json:"classical"`
 	Alignment      scores.Alignment `json:"alignment"`
@@ -46,39 +47,39 @@ type PairQuantities struct {
 
 // PairQuantity summarises one posterior quantity.
 type PairQuantity struct {
-	EAP       JSONFloat `json:"eap"`
-	SD        JSONFloat `json:"sd"`
-	MCSE      JSONFloat `json:"mcse"` // Monte Carlo standard error of eap (sd/√draws: the draws are independent)
-	Lo        JSONFloat `json:"lo"`   // equal-tailed credible interval
-	Hi        JSONFloat `json:"hi"`
-	HDILo     JSONFloat `json:"hdi_lo"`
-	HDIHi     JSONFloat `json:"hdi_hi"`
-	Threshold JSONFloat `json:"threshold"`
-	PGreater  JSONFloat `json:"p_greater"` // P(quantity > threshold | data)
-	ROPE      PairROPE  `json:"rope"`
+	EAP       jsonfloat.Float `json:"eap"`
+	SD        jsonfloat.Float `json:"sd"`
+	MCSE      jsonfloat.Float `json:"mcse"` // Monte Carlo standard error of eap (sd/√draws: the draws are independent)
+	Lo        jsonfloat.Float `json:"lo"`   // equal-tailed credible interval
+	Hi        jsonfloat.Float `json:"hi"`
+	HDILo     jsonfloat.Float `json:"hdi_lo"`
+	HDIHi     jsonfloat.Float `json:"hdi_hi"`
+	Threshold jsonfloat.Float `json:"threshold"`
+	PGreater  jsonfloat.Float `json:"p_greater"` // P(quantity > threshold | data)
+	ROPE      PairROPE        `json:"rope"`
 }
 
 // PairROPE is the HDI+ROPE decision of a quantity.
 type PairROPE struct {
-	Lo       JSONFloat `json:"lo"`
-	Hi       JSONFloat `json:"hi"`
-	Inside   JSONFloat `json:"inside"` // share of the posterior inside [lo, hi]
-	Decision string    `json:"decision"`
+	Lo       jsonfloat.Float `json:"lo"`
+	Hi       jsonfloat.Float `json:"hi"`
+	Inside   jsonfloat.Float `json:"inside"` // share of the posterior inside [lo, hi]
+	Decision string          `json:"decision"`
 }
 
 // PairClassical is the classical test Sakai tabulates beside the Bayesian one.
 type PairClassical struct {
-	Test      string     `json:"test"` // "paired_t" or "welch_t"
-	MeanDiff  JSONFloat  `json:"mean_diff"`
-	T         JSONFloat  `json:"t"`
-	DF        JSONFloat  `json:"df"`
-	P         JSONFloat  `json:"p"` // one-sided, H1: μ_a > μ_b
-	PTwoSided JSONFloat  `json:"p_two_sided"`
-	Lo        JSONFloat  `json:"lo"` // confidence interval of μ_a − μ_b at level
-	Hi        JSONFloat  `json:"hi"`
-	Glass1    JSONFloat  `json:"glass1"` // sample Glass's Δ, baseline a
-	Glass2    JSONFloat  `json:"glass2"` // sample Glass's Δ, baseline b
-	R         *JSONFloat `json:"r,omitempty"`
+	Test      string           `json:"test"` // "paired_t" or "welch_t"
+	MeanDiff  jsonfloat.Float  `json:"mean_diff"`
+	T         jsonfloat.Float  `json:"t"`
+	DF        jsonfloat.Float  `json:"df"`
+	P         jsonfloat.Float  `json:"p"` // one-sided, H1: μ_a > μ_b
+	PTwoSided jsonfloat.Float  `json:"p_two_sided"`
+	Lo        jsonfloat.Float  `json:"lo"` // confidence interval of μ_a − μ_b at level
+	Hi        jsonfloat.Float  `json:"hi"`
+	Glass1    jsonfloat.Float  `json:"glass1"` // sample Glass's Δ, baseline a
+	Glass2    jsonfloat.Float  `json:"glass2"` // sample Glass's Δ, baseline b
+	R         *jsonfloat.Float `json:"r,omitempty"`
 }
 
 // buildPairReport runs the model on the scores xa and xb of one aligned
@@ -112,10 +113,10 @@ func buildPairReport(measure, a, b string, topics []string, xa, xb []float64, op
 		return nil, fmt.Errorf("pair: %w", err)
 	}
 	rep := &PairReport{A: a, B: b, Measure: measure, Model: res.Model, Topics: len(topics), NA: len(ua), NB: len(ub),
-		Draws: res.Draws, Seed: res.Seed, Level: JSONFloat(opt.CredMass), Warnings: []string{}}
+		Draws: res.Draws, Seed: res.Seed, Level: jsonfloat.Float(opt.CredMass), Warnings: []string{}}
 	if opt.Paired {
 		rep.Sampler = "exact: inverse-Wishart proposals accepted with probability 1 − ρ², then μ | Σ normal"
-		ar := JSONFloat(res.AcceptanceRate)
+		ar := jsonfloat.Float(res.AcceptanceRate)
 		rep.AcceptanceRate = &ar
 		if missing > 0 {
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%d topic(s) lack a score for a or b and are left out of the paired model", missing))
@@ -154,7 +155,7 @@ func pairClassical(xa, xb []float64, paired bool, level float64) (PairClassical,
 	var (
 		t     risk.TTest
 		g     risk.GlassDelta
-		r     *JSONFloat
+		r     *jsonfloat.Float
 		warns []string
 		err   error
 	)
@@ -172,7 +173,7 @@ func pairClassical(xa, xb []float64, paired bool, level float64) (PairClassical,
 		if cor, err = p.Pearson(); err != nil {
 			return c, nil, err
 		}
-		r = jsonFloatPtr(cor.R)
+		r = jsonfloat.Ptr(cor.R)
 		warns = prefixed("correlation", cor.Warnings)
 	} else {
 		s := risk.TwoSamples{X: xa, Base: xb}
@@ -185,18 +186,18 @@ func pairClassical(xa, xb []float64, paired bool, level float64) (PairClassical,
 	}
 	warns = append(prefixed(c.Test, t.Warnings), warns...)
 	warns = append(warns, prefixed("Glass's Δ", g.Warnings)...)
-	c.MeanDiff, c.T, c.DF = JSONFloat(t.Estimate), JSONFloat(t.T), JSONFloat(t.DF)
-	c.P, c.PTwoSided = JSONFloat(t.PGreater), JSONFloat(t.P)
-	c.Lo, c.Hi = JSONFloat(t.CI.Lo), JSONFloat(t.CI.Hi)
-	c.Glass1, c.Glass2 = JSONFloat(g.ByX), JSONFloat(g.ByBase)
+	c.MeanDiff, c.T, c.DF = jsonfloat.Float(t.Estimate), jsonfloat.Float(t.T), jsonfloat.Float(t.DF)
+	c.P, c.PTwoSided = jsonfloat.Float(t.PGreater), jsonfloat.Float(t.P)
+	c.Lo, c.Hi = jsonfloat.Float(t.CI.Lo), jsonfloat.Float(t.CI.Hi)
+	c.Glass1, c.Glass2 = jsonfloat.Float(g.ByX), jsonfloat.Float(g.ByBase)
 	c.R = r
 	return c, warns, nil
 }
 
 func toPairQuantity(q bayes.Quantity) PairQuantity {
-	return PairQuantity{EAP: JSONFloat(q.EAP), SD: JSONFloat(q.SD), MCSE: JSONFloat(q.MCSE), Lo: JSONFloat(q.Lo), Hi: JSONFloat(q.Hi),
-		HDILo: JSONFloat(q.HDILo), HDIHi: JSONFloat(q.HDIHi), Threshold: JSONFloat(q.Threshold), PGreater: JSONFloat(q.PGreater),
-		ROPE: PairROPE{Lo: JSONFloat(q.ROPE.Lo), Hi: JSONFloat(q.ROPE.Hi), Inside: JSONFloat(q.ROPE.Inside), Decision: string(q.ROPE.Decision)}}
+	return PairQuantity{EAP: jsonfloat.Float(q.EAP), SD: jsonfloat.Float(q.SD), MCSE: jsonfloat.Float(q.MCSE), Lo: jsonfloat.Float(q.Lo), Hi: jsonfloat.Float(q.Hi),
+		HDILo: jsonfloat.Float(q.HDILo), HDIHi: jsonfloat.Float(q.HDIHi), Threshold: jsonfloat.Float(q.Threshold), PGreater: jsonfloat.Float(q.PGreater),
+		ROPE: PairROPE{Lo: jsonfloat.Float(q.ROPE.Lo), Hi: jsonfloat.Float(q.ROPE.Hi), Inside: jsonfloat.Float(q.ROPE.Inside), Decision: string(q.ROPE.Decision)}}
 }
 
 // pairRow is one quantity with its name and classical counterpart, for the

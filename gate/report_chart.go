@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/riskgate/riskgate/internal/jsonfloat"
 )
 
 // A text-drawn interval chart, one row per estimate:
@@ -118,7 +120,7 @@ func fmtSigned(x float64) string {
 	if !ok(x) {
 		return "     –"
 	}
-	s := num(JSONFloat(x), 3)
+	s := num(jsonfloat.Float(x), 3)
 	if !strings.HasPrefix(s, "-") {
 		s = " " + s
 	}

@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/policies"
 )
 
@@ -17,10 +18,10 @@ import (
 func observedText(o policies.Observation, b policies.Bound) string { return b.FormatObserved(o) }
 
 // num prints x with d decimals, "–" when it is not finite.
-func num(x JSONFloat, d int) string { return dashStyle.fixed(float64(x), d) }
+func num(x jsonfloat.Float, d int) string { return dashStyle.fixed(float64(x), d) }
 
 // numPtr is num for an optional number.
-func numPtr(x *JSONFloat, d int) string {
+func numPtr(x *jsonfloat.Float, d int) string {
 	if x == nil {
 		return "–"
 	}

@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/policies"
 )
 
@@ -356,7 +357,7 @@ func htmlRiskTable(r *Result, lim htmlLimits) htmlTable {
 
 // pValue prints an optional p-value as R does ("<0.0001" below 0.0001, an
 // underflow to 0 included), "–" when absent.
-func pValue(p *JSONFloat) string {
+func pValue(p *jsonfloat.Float) string {
 	if p == nil || !finite(float64(*p)) {
 		return "–"
 	}
@@ -371,7 +372,7 @@ func htmlComparisons(fits []labelledFit, lim htmlLimits) htmlTable {
 				t.Left += len(lf.fit.Comparisons) - i
 				break
 			}
-			var lo, hi JSONFloat = JSONFloat(math.NaN()), JSONFloat(math.NaN())
+			var lo, hi jsonfloat.Float = jsonfloat.Float(math.NaN()), jsonfloat.Float(math.NaN())
 			var other, ropes []string
 			for _, in := range c.Intervals {
 				if in.Level == 0.95 {
@@ -526,7 +527,7 @@ func htmlDiagnostics(pg *htmlPage, r *Result, lim htmlLimits) {
 			row = append(row, draws, fmt.Sprint(dg.Warmup),
 				fmt.Sprintf("%s (≤ %s)", num(dg.WorstRhat, 4), fmtG(dg.MaxRhat)),
 				fmt.Sprintf("%s (≥ %s)", num(dg.WorstESSBulk, 0), fmtG(dg.TargetESS)), num(dg.WorstESSTail, 0),
-				fmt.Sprint(dg.Divergences), fmt.Sprint(dg.MaxDepthHits), num(JSONFloat(ebfmi), 2))
+				fmt.Sprint(dg.Divergences), fmt.Sprint(dg.MaxDepthHits), num(jsonfloat.Float(ebfmi), 2))
 		} else {
 			row = append(row, "–", "–", "–", "–", "–", "–", "–", "–")
 		}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/policies"
 )
 
@@ -37,26 +38,26 @@ const (
 
 // normalEffect summarises a normal posterior N(mean, sd²).
 func normalEffect(name, role string, mean, sd float64) Effect {
-	return Effect{Name: name, Role: role, Mean: JSONFloat(mean), SD: JSONFloat(sd),
-		Q2_5: JSONFloat(mean - z975*sd), Q25: JSONFloat(mean - z75*sd), Q50: JSONFloat(mean), Q75: JSONFloat(mean + z75*sd), Q97_5: JSONFloat(mean + z975*sd),
-		HDILo: JSONFloat(mean - z975*sd), HDIHi: JSONFloat(mean + z975*sd), Rhat: 1.001, ESSBulk: 5123, ESSTail: 4876}
+	return Effect{Name: name, Role: role, Mean: jsonfloat.Float(mean), SD: jsonfloat.Float(sd),
+		Q2_5: jsonfloat.Float(mean - z975*sd), Q25: jsonfloat.Float(mean - z75*sd), Q50: jsonfloat.Float(mean), Q75: jsonfloat.Float(mean + z75*sd), Q97_5: jsonfloat.Float(mean + z975*sd),
+		HDILo: jsonfloat.Float(mean - z975*sd), HDIHi: jsonfloat.Float(mean + z975*sd), Rhat: 1.001, ESSBulk: 5123, ESSTail: 4876}
 }
 
 // normalDensity is the density of N(mean, sd²) on densityPoints points over mean ± 4 sd.
 func normalDensity(mean, sd float64) Density {
-	d := Density{Bandwidth: JSONFloat(sd / 5)}
+	d := Density{Bandwidth: jsonfloat.Float(sd / 5)}
 	for i := range densityPoints {
 		x := mean - 4*sd + 8*sd*float64(i)/float64(densityPoints-1)
 		z := (x - mean) / sd
-		d.X = append(d.X, JSONFloat(x))
-		d.Y = append(d.Y, JSONFloat(math.Exp(-z*z/2)/(sd*math.Sqrt(2*math.Pi))))
+		d.X = append(d.X, jsonfloat.Float(x))
+		d.Y = append(d.Y, jsonfloat.Float(math.Exp(-z*z/2)/(sd*math.Sqrt(2*math.Pi))))
 	}
 	return d
 }
 
 func normalCDF(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
 
-func jf(x float64) *JSONFloat { v := JSONFloat(x); return &v }
+func jf(x float64) *jsonfloat.Float { v := jsonfloat.Float(x); return &v }
 
 func synthResult(cfg synthConfig) *Result {
 	if cfg.champion == "" {
@@ -152,19 +153,19 @@ func synthResult(cfg synthConfig) *Result {
 		}
 		for _, c := range cfg.challengers {
 			m, sd := effects[c]-effects[cfg.champion], seDiff*math.Sqrt(w)
-			f.Comparisons = append(f.Comparisons, Comparison{Challenger: c, PBetter: JSONFloat(1 - normalCDF(-m/sd)), PWorse: JSONFloat(normalCDF(-m / sd)),
-				Diff: Effect{Name: "diff", Mean: JSONFloat(m), SD: JSONFloat(sd), Q2_5: JSONFloat(m - z975*sd), Q25: JSONFloat(m - z75*sd), Q50: JSONFloat(m),
-					Q75: JSONFloat(m + z75*sd), Q97_5: JSONFloat(m + z975*sd), HDILo: JSONFloat(m - z975*sd), HDIHi: JSONFloat(m + z975*sd),
-					Rhat: JSONFloat(math.NaN()), ESSBulk: JSONFloat(math.NaN()), ESSTail: JSONFloat(math.NaN())},
-				Intervals: []ResultInterval{{Estimate: JSONFloat(m), Lo: JSONFloat(m - z975*sd), Hi: JSONFloat(m + z975*sd), Level: 0.95}},
+			f.Comparisons = append(f.Comparisons, Comparison{Challenger: c, PBetter: jsonfloat.Float(1 - normalCDF(-m/sd)), PWorse: jsonfloat.Float(normalCDF(-m / sd)),
+				Diff: Effect{Name: "diff", Mean: jsonfloat.Float(m), SD: jsonfloat.Float(sd), Q2_5: jsonfloat.Float(m - z975*sd), Q25: jsonfloat.Float(m - z75*sd), Q50: jsonfloat.Float(m),
+					Q75: jsonfloat.Float(m + z75*sd), Q97_5: jsonfloat.Float(m + z975*sd), HDILo: jsonfloat.Float(m - z975*sd), HDIHi: jsonfloat.Float(m + z975*sd),
+					Rhat: jsonfloat.Float(math.NaN()), ESSBulk: jsonfloat.Float(math.NaN()), ESSTail: jsonfloat.Float(math.NaN())},
+				Intervals: []ResultInterval{{Estimate: jsonfloat.Float(m), Lo: jsonfloat.Float(m - z975*sd), Hi: jsonfloat.Float(m + z975*sd), Level: 0.95}},
 				Density:   normalDensity(m, sd)})
 		}
 		for i := range systems[:1+len(cfg.challengers)] {
 			s := &systems[i]
 			for j, t := range topics {
 				m := beta0 + topicEff[j] + effects[s.name]
-				f.Predictive = append(f.Predictive, Prediction{System: s.name, Topic: t, Observed: JSONFloat(adjusted(s, j, w)),
-					Mean: JSONFloat(m), Lo: JSONFloat(m - z975*sePred*math.Sqrt(w)), Hi: JSONFloat(m + z975*sePred*math.Sqrt(w)), Level: 0.95})
+				f.Predictive = append(f.Predictive, Prediction{System: s.name, Topic: t, Observed: jsonfloat.Float(adjusted(s, j, w)),
+					Mean: jsonfloat.Float(m), Lo: jsonfloat.Float(m - z975*sePred*math.Sqrt(w)), Hi: jsonfloat.Float(m + z975*sePred*math.Sqrt(w)), Level: 0.95})
 			}
 		}
 		if w != 1 {
@@ -175,14 +176,14 @@ func synthResult(cfg synthConfig) *Result {
 				lo, hi := mid-z975*1.6*sePred*math.Sqrt(w), mid+z975*1.6*sePred*math.Sqrt(w)
 				for j, t := range topics {
 					if d := adjusted(s, j, w) - champ.scores[j]; d < lo {
-						tr.Topics = append(tr.Topics, TopicAtRisk{Topic: t, Observed: JSONFloat(d), Lo: JSONFloat(lo), Hi: JSONFloat(hi)})
+						tr.Topics = append(tr.Topics, TopicAtRisk{Topic: t, Observed: jsonfloat.Float(d), Lo: jsonfloat.Float(lo), Hi: jsonfloat.Float(hi)})
 					}
 				}
 				f.TopicsAtRisk = append(f.TopicsAtRisk, tr)
 			}
 		}
 		f.Diagnostics = &Diagnostics{Chains: 4, Draws: 1000, Warmup: 1000, Thin: 1, AdaptDelta: 0.9, MaxDepth: 10, TargetESS: 4000, MaxRhat: 1.01,
-			EBFMI: []JSONFloat{1.02, 0.97, 1.05, 0.99}, WorstRhat: 1.003, WorstESSBulk: 4321, WorstESSTail: 4102}
+			EBFMI: []jsonfloat.Float{1.02, 0.97, 1.05, 0.99}, WorstRhat: 1.003, WorstESSBulk: 4321, WorstESSTail: 4102}
 		return f
 	}
 
@@ -196,7 +197,7 @@ func synthResult(cfg synthConfig) *Result {
 		s := &systems[i]
 		ss := SystemScores{System: s.name, Role: s.role}
 		for _, v := range s.scores {
-			ss.Scores = append(ss.Scores, JSONFloat(v))
+			ss.Scores = append(ss.Scores, jsonfloat.Float(v))
 		}
 		r.Data.Scores = append(r.Data.Scores, ss)
 	}
@@ -206,7 +207,7 @@ func synthResult(cfg synthConfig) *Result {
 	r.RiskTable = RiskTable{LossWeight: w, Pool: "champion and challengers"}
 	for i := range systems[:1+len(cfg.challengers)] {
 		s := &systems[i]
-		row := SystemRisk{Name: s.name, Role: s.role, Mean: JSONFloat(meanAdj(s, 1)), ZRisk: jf(-10 + 3*float64(i)), GeoRisk: jf(0.35 + 0.01*float64(i))}
+		row := SystemRisk{Name: s.name, Role: s.role, Mean: jsonfloat.Float(meanAdj(s, 1)), ZRisk: jf(-10 + 3*float64(i)), GeoRisk: jf(0.35 + 0.01*float64(i))}
 		if s.role == roleChallenger {
 			var wins, ties, losses int
 			var sum, sum2 float64

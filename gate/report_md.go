@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/riskgate/riskgate/gate/github"
+	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/policies"
 )
 
@@ -346,7 +347,7 @@ func mdBayes(b *strings.Builder, r *Result, lim mdLimits) {
 			break
 		}
 		lo, hi := c.interval(0.95)
-		row := []string{mdName(c.Challenger), dashStyle.p(float64(c.PBetter)), num(c.Diff.Mean, 4), fmt.Sprintf("[%s, %s]", num(JSONFloat(lo), 4), num(JSONFloat(hi), 4))}
+		row := []string{mdName(c.Challenger), dashStyle.p(float64(c.PBetter)), num(c.Diff.Mean, 4), fmt.Sprintf("[%s, %s]", num(jsonfloat.Float(lo), 4), num(jsonfloat.Float(hi), 4))}
 		if hasROPE {
 			var ds []string
 			for _, rp := range c.ROPE {
@@ -423,7 +424,7 @@ func mdBRisk(b *strings.Builder, r *Result, lim mdLimits) {
 				n = fmt.Sprint(len(tr.Topics))
 			}
 			rows = append(rows, []string{mdName(c.Challenger), dashStyle.p(float64(c.PWorse)), num(c.Diff.Mean, 4),
-				fmt.Sprintf("[%s, %s]", num(JSONFloat(lo), 4), num(JSONFloat(hi), 4)), n})
+				fmt.Sprintf("[%s, %s]", num(jsonfloat.Float(lo), 4), num(jsonfloat.Float(hi), 4)), n})
 		}
 		mdTable(b, "lrrrr", rows)
 		cutNote(b, len(f.Comparisons)-(len(rows)-1), "challengers")
@@ -472,7 +473,7 @@ func mdDiagnostics(b *strings.Builder, r *Result, lim mdLimits) {
 		rows = append(rows, []string{name, yesNo(f.Converged), fmt.Sprintf("%d × %d", dg.Chains, dg.Draws),
 			fmt.Sprintf("%s (≤ %s)", num(dg.WorstRhat, 4), fmtG(dg.MaxRhat)),
 			fmt.Sprintf("%s (≥ %s)", num(dg.WorstESSBulk, 0), fmtG(dg.TargetESS)), num(dg.WorstESSTail, 0),
-			fmt.Sprint(dg.Divergences), fmt.Sprint(dg.MaxDepthHits), num(JSONFloat(ebfmi), 2)})
+			fmt.Sprint(dg.Divergences), fmt.Sprint(dg.MaxDepthHits), num(jsonfloat.Float(ebfmi), 2)})
 	}
 	if len(rows) > 1 {
 		mdTable(b, "llrrrrrrr", rows)

@@ -1,9 +1,11 @@
 package gate
 
 import (
-	"github.com/riskgate/riskgate/gate/scores"
-	"github.com/riskgate/riskgate/policies"
 	"math"
+
+	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/internal/jsonfloat"
+	"github.com/riskgate/riskgate/policies"
 )
 
 // ResultSchemaVersion is the version of the layout of Result and of its JSON
@@ -135,7 +137,7 @@ type ResultData struct {
 	MissingCells int `json:"missing_cells"`
 	// TopicCoverage is the share of the inputs' topics scored by every
 	// system (requirements.min_topic_coverage), in [0, 1].
-	TopicCoverage JSONFloat `json:"topic_coverage"`
+	TopicCoverage jsonfloat.Float `json:"topic_coverage"`
 	// Alignment says what aligning the inputs changed; absent when nothing.
 	Alignment *scores.Alignment `json:"alignment,omitempty"`
 	// Example is true for the built-in simulated pool of --example.
@@ -147,9 +149,9 @@ type ResultData struct {
 
 // SystemScores are one system's scores, aligned with ResultData.Topics.
 type SystemScores struct {
-	System string      `json:"system"`
-	Role   string      `json:"role"` // champion or challenger
-	Scores []JSONFloat `json:"scores"`
+	System string            `json:"system"`
+	Role   string            `json:"role"` // champion or challenger
+	Scores []jsonfloat.Float `json:"scores"`
 }
 
 // Roles of the systems in a result.
@@ -188,22 +190,22 @@ type RiskTable struct {
 // SystemRisk is one row of the Table 3 view. Fields that do not apply to
 // the system (the champion against itself) or were not computed are absent.
 type SystemRisk struct {
-	Name string    `json:"name"`
-	Role string    `json:"role"` // champion or challenger
-	Mean JSONFloat `json:"mean"` // mean score over the topics it was scored on
+	Name string          `json:"name"`
+	Role string          `json:"role"` // champion or challenger
+	Mean jsonfloat.Float `json:"mean"` // mean score over the topics it was scored on
 	// Against the champion, challengers only:
-	MeanDiff *JSONFloat `json:"mean_diff,omitempty"`
-	Wins     *int       `json:"wins,omitempty"`
-	Ties     *int       `json:"ties,omitempty"`
-	Losses   *int       `json:"losses,omitempty"`
-	URisk    *JSONFloat `json:"urisk,omitempty"`
-	TRisk    *JSONFloat `json:"trisk,omitempty"`
-	TRiskP   *JSONFloat `json:"trisk_p,omitempty"` // two-sided, uncorrected
+	MeanDiff *jsonfloat.Float `json:"mean_diff,omitempty"`
+	Wins     *int             `json:"wins,omitempty"`
+	Ties     *int             `json:"ties,omitempty"`
+	Losses   *int             `json:"losses,omitempty"`
+	URisk    *jsonfloat.Float `json:"urisk,omitempty"`
+	TRisk    *jsonfloat.Float `json:"trisk,omitempty"`
+	TRiskP   *jsonfloat.Float `json:"trisk_p,omitempty"` // two-sided, uncorrected
 	// BCa is the bootstrap interval of URisk at RiskTable.BCaLevel.
 	BCa *ResultInterval `json:"bca,omitempty"`
 	// Over the pool, champion included:
-	ZRisk   *JSONFloat `json:"zrisk,omitempty"`
-	GeoRisk *JSONFloat `json:"georisk,omitempty"`
+	ZRisk   *jsonfloat.Float `json:"zrisk,omitempty"`
+	GeoRisk *jsonfloat.Float `json:"georisk,omitempty"`
 	// BRisk is the system effect in the risk-adjusted pool at LossWeight
 	// with its 95% credible interval (BRisk⁻ in the paper is its negation).
 	BRisk *ResultInterval `json:"brisk,omitempty"`
@@ -211,10 +213,10 @@ type SystemRisk struct {
 
 // ResultInterval is an estimate with an interval at Level.
 type ResultInterval struct {
-	Estimate JSONFloat `json:"estimate"`
-	Lo       JSONFloat `json:"lo"`
-	Hi       JSONFloat `json:"hi"`
-	Level    float64   `json:"level"`
+	Estimate jsonfloat.Float `json:"estimate"`
+	Lo       jsonfloat.Float `json:"lo"`
+	Hi       jsonfloat.Float `json:"hi"`
+	Level    float64         `json:"level"`
 }
 
 // Pools of FitResult.
@@ -270,30 +272,30 @@ type FitResult struct {
 
 // Effect summarises the posterior draws of one quantity of the model.
 type Effect struct {
-	Name  string    `json:"name"`
-	Role  string    `json:"role,omitempty"` // for system effects: champion, challenger or artifact
-	Mean  JSONFloat `json:"mean"`
-	SD    JSONFloat `json:"sd"`
-	Q2_5  JSONFloat `json:"q2_5"`
-	Q25   JSONFloat `json:"q25"`
-	Q50   JSONFloat `json:"q50"`
-	Q75   JSONFloat `json:"q75"`
-	Q97_5 JSONFloat `json:"q97_5"`
-	HDILo JSONFloat `json:"hdi_lo"` // 95% highest-density interval
-	HDIHi JSONFloat `json:"hdi_hi"`
+	Name  string          `json:"name"`
+	Role  string          `json:"role,omitempty"` // for system effects: champion, challenger or artifact
+	Mean  jsonfloat.Float `json:"mean"`
+	SD    jsonfloat.Float `json:"sd"`
+	Q2_5  jsonfloat.Float `json:"q2_5"`
+	Q25   jsonfloat.Float `json:"q25"`
+	Q50   jsonfloat.Float `json:"q50"`
+	Q75   jsonfloat.Float `json:"q75"`
+	Q97_5 jsonfloat.Float `json:"q97_5"`
+	HDILo jsonfloat.Float `json:"hdi_lo"` // 95% highest-density interval
+	HDIHi jsonfloat.Float `json:"hdi_hi"`
 	// Convergence of this quantity (R-hat, bulk- and tail-ESS; Vehtari et al. 2021).
-	Rhat    JSONFloat `json:"rhat"`
-	ESSBulk JSONFloat `json:"ess_bulk"`
-	ESSTail JSONFloat `json:"ess_tail"`
+	Rhat    jsonfloat.Float `json:"rhat"`
+	ESSBulk jsonfloat.Float `json:"ess_bulk"`
+	ESSTail jsonfloat.Float `json:"ess_tail"`
 }
 
 // Comparison is the posterior of δ = S_challenger − S_champion.
 type Comparison struct {
 	Challenger string `json:"challenger"`
 	// PBetter is P(δ > 0): bayes.p_better on the raw pool.
-	PBetter JSONFloat `json:"p_better"`
+	PBetter jsonfloat.Float `json:"p_better"`
 	// PWorse is P(δ < 0): brisk.p_riskier on the risk-adjusted pool.
-	PWorse JSONFloat `json:"p_worse"`
+	PWorse jsonfloat.Float `json:"p_worse"`
 	// Diff summarises δ (Name is "diff"; no convergence fields are set).
 	Diff Effect `json:"diff"`
 	// Intervals are central credible intervals of δ at the levels the rules
@@ -338,21 +340,21 @@ func (c Comparison) interval(level float64) (lo, hi float64) {
 
 // ROPEResult is Zhang et al.'s HDI+ROPE decision on δ.
 type ROPEResult struct {
-	Lo       float64   `json:"lo"` // the region of practical equivalence
-	Hi       float64   `json:"hi"`
-	Level    float64   `json:"level"` // mass of the HDI
-	HDILo    JSONFloat `json:"hdi_lo"`
-	HDIHi    JSONFloat `json:"hdi_hi"`
-	Inside   JSONFloat `json:"inside"` // share of the draws inside the ROPE
-	Decision string    `json:"decision"`
+	Lo       float64         `json:"lo"` // the region of practical equivalence
+	Hi       float64         `json:"hi"`
+	Level    float64         `json:"level"` // mass of the HDI
+	HDILo    jsonfloat.Float `json:"hdi_lo"`
+	HDIHi    jsonfloat.Float `json:"hdi_hi"`
+	Inside   jsonfloat.Float `json:"inside"` // share of the draws inside the ROPE
+	Decision string          `json:"decision"`
 }
 
 // Density is a density curve on an even grid: Y[i] is the density at X[i].
 type Density struct {
-	X []JSONFloat `json:"x"`
-	Y []JSONFloat `json:"y"`
+	X []jsonfloat.Float `json:"x"`
+	Y []jsonfloat.Float `json:"y"`
 	// Bandwidth of the Gaussian kernel (R's bw.nrd0).
-	Bandwidth JSONFloat `json:"bandwidth"`
+	Bandwidth jsonfloat.Float `json:"bandwidth"`
 }
 
 // Prediction is the posterior predictive distribution of one observation
@@ -360,13 +362,13 @@ type Density struct {
 // from the family): its mean and central interval, beside the observed value
 // (risk-adjusted in the risk-adjusted pool). These are Figure 8's intervals.
 type Prediction struct {
-	System   string    `json:"system"`
-	Topic    string    `json:"topic"`
-	Observed JSONFloat `json:"observed"` // NaN/null for a missing cell
-	Mean     JSONFloat `json:"mean"`
-	Lo       JSONFloat `json:"lo"`
-	Hi       JSONFloat `json:"hi"`
-	Level    float64   `json:"level"`
+	System   string          `json:"system"`
+	Topic    string          `json:"topic"`
+	Observed jsonfloat.Float `json:"observed"` // NaN/null for a missing cell
+	Mean     jsonfloat.Float `json:"mean"`
+	Lo       jsonfloat.Float `json:"lo"`
+	Hi       jsonfloat.Float `json:"hi"`
+	Level    float64         `json:"level"`
 }
 
 // TopicsAtRisk lists one challenger's topics at risk.
@@ -379,30 +381,30 @@ type TopicsAtRisk struct {
 // TopicAtRisk is a topic whose observed risk-adjusted difference to the
 // champion fell below its predictive interval [Lo, Hi].
 type TopicAtRisk struct {
-	Topic    string    `json:"topic"`
-	Observed JSONFloat `json:"observed"`
-	Lo       JSONFloat `json:"lo"`
-	Hi       JSONFloat `json:"hi"`
+	Topic    string          `json:"topic"`
+	Observed jsonfloat.Float `json:"observed"`
+	Lo       jsonfloat.Float `json:"lo"`
+	Hi       jsonfloat.Float `json:"hi"`
 }
 
 // Diagnostics are the sampler's settings and convergence checks of a fit.
 type Diagnostics struct {
-	Chains       int         `json:"chains"`
-	Draws        int         `json:"draws"` // kept draws per chain, after any extension
-	Warmup       int         `json:"warmup"`
-	Thin         int         `json:"thin"`
-	Extended     int         `json:"extended"` // draws per chain added to reach TargetESS
-	AdaptDelta   float64     `json:"adapt_delta"`
-	MaxDepth     int         `json:"max_depth"`
-	TargetESS    float64     `json:"target_ess"`
-	MaxRhat      float64     `json:"max_rhat"` // the threshold
-	Divergences  int         `json:"divergences"`
-	MaxDepthHits int         `json:"max_depth_hits"`
-	EBFMI        []JSONFloat `json:"ebfmi"` // per chain
+	Chains       int               `json:"chains"`
+	Draws        int               `json:"draws"` // kept draws per chain, after any extension
+	Warmup       int               `json:"warmup"`
+	Thin         int               `json:"thin"`
+	Extended     int               `json:"extended"` // draws per chain added to reach TargetESS
+	AdaptDelta   float64           `json:"adapt_delta"`
+	MaxDepth     int               `json:"max_depth"`
+	TargetESS    float64           `json:"target_ess"`
+	MaxRhat      float64           `json:"max_rhat"` // the threshold
+	Divergences  int               `json:"divergences"`
+	MaxDepthHits int               `json:"max_depth_hits"`
+	EBFMI        []jsonfloat.Float `json:"ebfmi"` // per chain
 	// The worst values over every quantity of the model.
-	WorstRhat    JSONFloat `json:"worst_rhat"`
-	WorstESSBulk JSONFloat `json:"worst_ess_bulk"`
-	WorstESSTail JSONFloat `json:"worst_ess_tail"`
+	WorstRhat    jsonfloat.Float `json:"worst_rhat"`
+	WorstESSBulk jsonfloat.Float `json:"worst_ess_bulk"`
+	WorstESSTail jsonfloat.Float `json:"worst_ess_tail"`
 }
 
 // Provenance is what it takes to reproduce the run.
