@@ -12,11 +12,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/riskgate/riskgate/internal/stats"
+
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/gate/trec"
 	"github.com/riskgate/riskgate/internal/cputime"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
+	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/policies"
 	"github.com/riskgate/riskgate/risk"
 )
@@ -116,7 +119,7 @@ func benchCases(cfg benchConfig) []benchCase {
 	es := benchEvalSetting(cfg.quick)
 	cs = append(cs, benchCase{ID: "eval",
 		What: "riskgate eval, trec_eval's default measures",
-		Data: fmt.Sprintf("simulated MS MARCO-like: %s queries × %s documents × %d runs (%s lines)", thousands(es.Queries), thousands(es.Depth), es.Runs, thousands(es.Queries*es.Depth*es.Runs)),
+		Data: fmt.Sprintf("simulated MS MARCO-like: %s queries × %s documents × %d runs (%s lines)", numfmt.Thousands(es.Queries), numfmt.Thousands(es.Depth), es.Runs, numfmt.Thousands(es.Queries*es.Depth*es.Runs)),
 		prepare: func() (*benchWork, error) {
 			dir, err := os.MkdirTemp("", "riskgate-bench-")
 			if err != nil {
@@ -132,7 +135,7 @@ func benchCases(cfg benchConfig) []benchCase {
 	for _, sz := range benchFitSizes(cfg.quick) {
 		nS, nT := sz[0], sz[1]
 		what := "hierarchical fit, 4 chains, every bulk- and tail-ESS ≥ 10,000"
-		data := fmt.Sprintf("simulated %s systems × %s topics", thousands(nS), thousands(nT))
+		data := fmt.Sprintf("simulated %s systems × %s topics", numfmt.Thousands(nS), numfmt.Thousands(nT))
 		if nS == 45 && nT == 50 {
 			data += " (rb04's size)"
 		}
@@ -173,7 +176,7 @@ func benchCases(cfg benchConfig) []benchCase {
 // benchUserCases are the figures on the user's data.
 func benchUserCases(cfg benchConfig, u *benchUserData) []benchCase {
 	t := u.table
-	data := fmt.Sprintf("your data: %s systems × %s topics", thousands(len(t.Systems)), thousands(len(t.Topics)))
+	data := fmt.Sprintf("your data: %s systems × %s topics", numfmt.Thousands(len(t.Systems)), numfmt.Thousands(len(t.Topics)))
 	var cs []benchCase
 	if len(u.runs) > 0 {
 		cs = append(cs, benchCase{ID: "user-eval", What: "riskgate eval, trec_eval's default measures",
@@ -385,7 +388,7 @@ func runBenchCase(c benchCase, count int) (BenchRow, error) {
 		last = o
 	}
 	row.Runs = count
-	row.Seconds, row.CPUSeconds = jsonfloat.Float(median(walls)), jsonfloat.Float(median(cpus))
+	row.Seconds, row.CPUSeconds = jsonfloat.Float(stats.Median(walls)), jsonfloat.Float(stats.Median(cpus))
 	if rss := peakRSS(); rss > 0 && last.Source == "" {
 		row.PeakRSSMB = jsonfloat.Ptr(float64(rss) / (1 << 20))
 	}
@@ -401,19 +404,6 @@ func runBenchCase(c benchCase, count int) (BenchRow, error) {
 		row.Reproduce = ""
 	}
 	return row, nil
-}
-
-// median of xs (NaN if empty or any is NaN).
-func median(xs []float64) float64 {
-	if len(xs) == 0 || slices.ContainsFunc(xs, math.IsNaN) {
-		return math.NaN()
-	}
-	s := slices.Sorted(slices.Values(xs))
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }
 
 // benchGrowth fits log(time) = a + b·log(systems × topics) by least squares
@@ -437,18 +427,6 @@ func benchGrowth(rows []BenchRow) *BenchGrowth {
 		sxx += (xs[i] - mx) * (xs[i] - mx)
 	}
 	return &BenchGrowth{Exponent: jsonfloat.Float(sxy / sxx), FromCells: int(math.Round(math.Exp(slices.Min(xs)))), ToCells: int(math.Round(math.Exp(slices.Max(xs)))), Fits: len(xs)}
-}
-
-// thousands prints n with commas: 10000 → "10,000".
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	if n < 0 {
-		return "-" + thousands(-n)
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 // fillRatios completes each ratio with the figure it is against; a ratio
@@ -492,7 +470,7 @@ func benchCalibrateCases(cfg benchConfig) []benchCase {
 		p.Champion, p.ChampionPos = u.table.Systems[u.champion], policies.Pos{}
 		p.Challengers = []policies.Pattern{{Text: u.table.Systems[u.challenger]}}
 		cs = append(cs, benchCase{ID: "user-calibrate", What: what, Once: true,
-			Data: fmt.Sprintf("your data: %s systems × %s topics", thousands(len(u.table.Systems)), thousands(len(u.table.Topics))),
+			Data: fmt.Sprintf("your data: %s systems × %s topics", numfmt.Thousands(len(u.table.Systems)), numfmt.Thousands(len(u.table.Topics))),
 			prepare: func() (*benchWork, error) {
 				return &benchWork{run: benchCalibrate(p, u.table, reps, scale)}, nil
 			}})
@@ -531,7 +509,7 @@ func benchCalibrate(p *policies.Policy, t *scores.Table, reps int, scale float64
 		}
 		o := benchOutcome{Scale: scale}
 		if f := r.FalseShip; f != nil {
-			o.Note = fmt.Sprintf("false-ship rate %s ± %s at %s", dashStyle.fixed(float64(f.Rate), 3), dashStyle.fixed(float64(f.SE), 3), fmtG(float64(f.Effect)))
+			o.Note = fmt.Sprintf("false-ship rate %s ± %s at %s", numfmt.Dash.Fixed(float64(f.Rate), 3), numfmt.Dash.Fixed(float64(f.SE), 3), numfmt.G(float64(f.Effect)))
 		}
 		return o, nil
 	}

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/riskgate/riskgate/internal/atomicfile"
+
 	"github.com/riskgate/riskgate/internal/parallel"
 )
 
@@ -84,7 +86,7 @@ func (s scaleSetting) write(dir string) (qrels string, runs []string, err error)
 	topics := s.topics()
 	rel, difficulty := s.judgments()
 	qrels = filepath.Join(dir, "qrels.txt")
-	err = writeFileAtomic(qrels, func(w0 io.Writer) error {
+	err = atomicfile.Write(qrels, func(w0 io.Writer) error {
 		w := bufio.NewWriterSize(w0, 1<<20)
 		for q, id := range topics {
 			for _, d := range rel[q] {
@@ -101,7 +103,7 @@ func (s scaleSetting) write(dir string) (qrels string, runs []string, err error)
 	errs := make([]error, s.Runs)
 	parallel.Each(s.Runs, func(i int) {
 		runs[i] = filepath.Join(dir, names[i]+".run")
-		errs[i] = writeFileAtomic(runs[i], func(f io.Writer) error {
+		errs[i] = atomicfile.Write(runs[i], func(f io.Writer) error {
 			return s.writeRun(f, i, names[i], topics, rel, difficulty)
 		})
 	})

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/riskgate/riskgate/internal/jsonfloat"
+	"github.com/riskgate/riskgate/internal/numfmt"
 )
 
 // BenchReport is what riskgate bench measured.
@@ -136,7 +137,7 @@ func benchStatus(errw io.Writer, format string, a ...any) {
 
 func (r *BenchReport) writeText(w io.Writer, md bool) error {
 	m := r.Machine
-	sub := fmt.Sprintf("%s, %d cores (GOMAXPROCS %d), %s/%s, %s", orDash(m.CPU), m.Cores, m.GOMAXPROCS, m.OS, m.Arch, m.Go)
+	sub := fmt.Sprintf("%s, %d cores (GOMAXPROCS %d), %s/%s, %s", numfmt.OrDash(m.CPU), m.Cores, m.GOMAXPROCS, m.OS, m.Arch, m.Go)
 	if len(m.LoadBefore) == 3 && len(m.LoadAfter) == 3 {
 		sub += fmt.Sprintf("; load average %s before, %s after", loadString(m.LoadBefore), loadString(m.LoadAfter))
 	}
@@ -156,7 +157,7 @@ func (r *BenchReport) writeText(w io.Writer, md bool) error {
 		}
 		ess := ""
 		if row.MinESS != nil {
-			ess = thousands(int(*row.MinESS))
+			ess = numfmt.Thousands(int(*row.MinESS))
 		}
 		rss := ""
 		if row.PeakRSSMB != nil {
@@ -179,7 +180,7 @@ func (r *BenchReport) writeText(w io.Writer, md bool) error {
 	}
 	if g := r.Growth; g != nil {
 		fmt.Fprintf(w, "fit time grows as (systems × topics)^%.2f from %s to %s cells (%d pools)\n",
-			float64(g.Exponent), thousands(g.FromCells), thousands(g.ToCells), g.Fits)
+			float64(g.Exponent), numfmt.Thousands(g.FromCells), numfmt.Thousands(g.ToCells), g.Fits)
 	}
 	for _, row := range r.Rows {
 		fmt.Fprintf(w, "%s: %s\n", row.ID, mdEscapeIf(md, row.What))
@@ -236,7 +237,7 @@ func benchRate(x float64) string {
 	}
 	if x >= 1000 {
 		r, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 3, 64), 64)
-		return thousands(int(r))
+		return numfmt.Thousands(int(r))
 	}
 	return strconv.FormatFloat(x, 'g', 3, 64)
 }
@@ -249,13 +250,13 @@ func (r *BenchReport) writeCSV(w io.Writer) error {
 			if x == nil {
 				return ""
 			}
-			return csvFloat(*x)
+			return numfmt.CSV(*x)
 		}
 		cells := ""
 		if row.Cells > 0 {
 			cells = strconv.Itoa(row.Cells)
 		}
-		cw.Write([]string{row.ID, row.What, row.Data, strconv.Itoa(row.Runs), csvFloat(row.Seconds), csvFloat(row.CPUSeconds),
+		cw.Write([]string{row.ID, row.What, row.Data, strconv.Itoa(row.Runs), numfmt.CSV(row.Seconds), numfmt.CSV(row.CPUSeconds),
 			opt(row.Rate), row.RateUnit, opt(row.MinESS), cells, opt(row.PeakRSSMB), strconv.FormatBool(row.Extrapolated), benchRowNote(row), row.Source})
 	}
 	cw.Flush()

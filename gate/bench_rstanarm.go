@@ -14,7 +14,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/riskgate/riskgate/internal/atomicfile"
+
 	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/internal/numfmt"
 )
 
 // riskgate bench --with-rstanarm: rstanarm's stan_glmer, the implementation
@@ -69,9 +72,9 @@ var rstanarmRecorded = []struct {
 func benchRstanarmCases(cfg benchConfig) []benchCase {
 	t, data, against := benchPool(45, 50), "simulated 45 systems × 50 topics", "fit-45x50"
 	if u := cfg.user; u != nil {
-		t, data, against = bayesTable(u.table), fmt.Sprintf("your data: %s systems × %s topics", thousands(len(u.table.Systems)), thousands(len(u.table.Topics))), "user-fit"
+		t, data, against = bayesTable(u.table), fmt.Sprintf("your data: %s systems × %s topics", numfmt.Thousands(len(u.table.Systems)), numfmt.Thousands(len(u.table.Topics))), "user-fit"
 	}
-	what := fmt.Sprintf("rstanarm stan_glmer, 4 chains × %s iterations (%s warmup), cores = 2, adapt_delta = 0.99", thousands(cfg.rstanarmIter), thousands(cfg.rstanarmIter/2))
+	what := fmt.Sprintf("rstanarm stan_glmer, 4 chains × %s iterations (%s warmup), cores = 2, adapt_delta = 0.99", numfmt.Thousands(cfg.rstanarmIter), numfmt.Thousands(cfg.rstanarmIter/2))
 	if err := rstanarmAvailable(cfg.rscript); err != nil {
 		var cs []benchCase
 		for _, r := range rstanarmRecorded {
@@ -122,7 +125,7 @@ func runRstanarm(rscript string, t *bayes.Table, iter int) (seconds, ess float64
 	}
 	defer os.RemoveAll(dir)
 	data, script := filepath.Join(dir, "pool.csv"), filepath.Join(dir, "fit.R")
-	if err := writeFileAtomic(data, func(w io.Writer) error { return simWritePool(w, t) }); err != nil {
+	if err := atomicfile.Write(data, func(w io.Writer) error { return simWritePool(w, t) }); err != nil {
 		return 0, 0, "", err
 	}
 	if err := os.WriteFile(script, []byte(rstanarmScript), 0o644); err != nil {

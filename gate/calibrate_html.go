@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/riskgate/riskgate/internal/numfmt"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -36,9 +37,9 @@ func writeCalibrateHTML(w io.Writer, r *CalibrateReport) error {
 	page.Rates = htmlTable{Align: "rrrrrrrrl", Head: rows[0], Rows: rows[1:]}
 	m := r.Model
 	page.Model = []htmlPair{
-		{"intercept β0", fmtG4(float64(m.Intercept))}, {"σ (residual)", fmtG4(float64(m.Sigma))},
-		{"sd_topic", fmtG4(float64(m.SDTopic))}, {"sd_system", fmtG4(float64(m.SDSystem))},
-		{"challenger − champion: SD", fmtG4(float64(m.DiffSD))}, {"challenger − champion: skewness", fmtG4(float64(m.DiffSkew))},
+		{"intercept β0", numfmt.G4(float64(m.Intercept))}, {"σ (residual)", numfmt.G4(float64(m.Sigma))},
+		{"sd_topic", numfmt.G4(float64(m.SDTopic))}, {"sd_system", numfmt.G4(float64(m.SDSystem))},
+		{"challenger − champion: SD", numfmt.G4(float64(m.DiffSD))}, {"challenger − champion: skewness", numfmt.G4(float64(m.DiffSkew))},
 		{"policy file", htmlName(r.Policy.File)}, {"policy SHA-256", r.Policy.SHA256},
 	}
 	for _, s := range r.Warnings {
@@ -86,7 +87,7 @@ func operatingCharacteristic(r *CalibrateReport) htmlFigure {
 	fig.Legend = append([]htmlKey{{"k-challenger", "ship (pass or warn), with Wilson's 95% interval"}}, fig.Legend...)
 	fig.render(p, plotWidth, 420, "Share of simulated pools in which the gate ships the challenger, against its true effect")
 	fig.Caption = fmt.Sprintf("Each point is %s simulated pools like yours in which the challenger's true effect is the value on the x axis. Left of the grey line at 0 the challenger is worse than the champion: the curve is the false-ship rate there (the red line marks 0.05). Right of the blue line at the smallest effect that matters (%s) it is the power (the grey line marks 0.8).",
-		thousands(r.Reps), fmtG(float64(r.MinEffect)))
+		numfmt.Thousands(r.Reps), numfmt.G(float64(r.MinEffect)))
 	return fig
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/riskgate/riskgate/internal/jsonfloat"
+	"github.com/riskgate/riskgate/internal/numfmt"
 )
 
 // CalibrateReport is what riskgate calibrate found: the policy's verdict
@@ -137,30 +138,23 @@ func (r *CalibrateReport) subtitle() []string {
 	}
 	return []string{
 		fmt.Sprintf("Policy %q (seed %d) on %s simulated pools per effect (seed %d): champion %s, challenger %s, %s, %s%s.",
-			r.Policy.Name, r.Policy.Seed, thousands(r.Reps), r.Seed, p.Champion, p.Challenger, plural(p.Artifacts, "artifact"), plural(p.Topics, "topic"), measure),
+			r.Policy.Name, r.Policy.Seed, numfmt.Thousands(r.Reps), r.Seed, p.Champion, p.Challenger, numfmt.Plural(p.Artifacts, "artifact"), numfmt.Plural(p.Topics, "topic"), measure),
 		fmt.Sprintf("Drawn from your pool's moment estimates: intercept %s, σ %s, sd_topic %s, sd_system %s; challenger − champion per topic: SD %s, skewness %s (from %s).",
-			fmtG4(float64(m.Intercept)), fmtG4(float64(m.Sigma)), fmtG4(float64(m.SDTopic)), fmtG4(float64(m.SDSystem)), fmtG4(float64(m.DiffSD)), fmtG4(float64(m.DiffSkew)),
-			plural(p.EstimatedFrom, "challenger")),
+			numfmt.G4(float64(m.Intercept)), numfmt.G4(float64(m.Sigma)), numfmt.G4(float64(m.SDTopic)), numfmt.G4(float64(m.SDSystem)), numfmt.G4(float64(m.DiffSD)), numfmt.G4(float64(m.DiffSkew)),
+			numfmt.Plural(p.EstimatedFrom, "challenger")),
 		calibrateEffectScale,
 	}
 }
 
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return thousands(n) + " " + noun + "s"
-}
-
 // rows is the table of rates.
 func (r *CalibrateReport) rows() [][]string {
-	st := dashStyle
-	rows := [][]string{{"effect", "URisk (w=" + fmtG(float64(r.LossWeight)) + ")", "pass", "warn", "fail", "inconclusive", "ship ± SE", "95% interval", "reads as"}}
+	st := numfmt.Dash
+	rows := [][]string{{"effect", "URisk (w=" + numfmt.G(float64(r.LossWeight)) + ")", "pass", "warn", "fail", "inconclusive", "ship ± SE", "95% interval", "reads as"}}
 	for _, e := range r.Effects {
-		rows = append(rows, []string{fmtG(float64(e.Effect)), st.fixed(float64(e.MeanURisk), 4), st.fixed(float64(e.PassRate), 3), st.fixed(float64(e.WarnRate), 3),
-			st.fixed(float64(e.FailRate), 3), st.fixed(float64(e.InconclusiveRate), 3),
-			st.fixed(float64(e.ShipRate), 3) + " ± " + st.fixed(float64(e.SE), 3),
-			st.interval(float64(e.ShipCI95[0]), float64(e.ShipCI95[1]), 3), e.ReadsAs})
+		rows = append(rows, []string{numfmt.G(float64(e.Effect)), st.Fixed(float64(e.MeanURisk), 4), st.Fixed(float64(e.PassRate), 3), st.Fixed(float64(e.WarnRate), 3),
+			st.Fixed(float64(e.FailRate), 3), st.Fixed(float64(e.InconclusiveRate), 3),
+			st.Fixed(float64(e.ShipRate), 3) + " ± " + st.Fixed(float64(e.SE), 3),
+			st.Interval(float64(e.ShipCI95[0]), float64(e.ShipCI95[1]), 3), e.ReadsAs})
 	}
 	return rows
 }
@@ -169,10 +163,10 @@ func (r *CalibrateReport) rows() [][]string {
 func (r *CalibrateReport) headlines() []string {
 	var out []string
 	if f := r.FalseShip; f != nil {
-		out = append(out, fmt.Sprintf("False-ship rate (a worse challenger ships) at effect %s: %s ± %s.", fmtG(float64(f.Effect)), dashStyle.fixed(float64(f.Rate), 3), dashStyle.fixed(float64(f.SE), 3)))
+		out = append(out, fmt.Sprintf("False-ship rate (a worse challenger ships) at effect %s: %s ± %s.", numfmt.G(float64(f.Effect)), numfmt.Dash.Fixed(float64(f.Rate), 3), numfmt.Dash.Fixed(float64(f.SE), 3)))
 	}
 	if p := r.Power; p != nil {
-		out = append(out, fmt.Sprintf("Power (a challenger at least %s better ships) at effect %s: %s ± %s.", fmtG(float64(r.MinEffect)), fmtG(float64(p.Effect)), dashStyle.fixed(float64(p.Rate), 3), dashStyle.fixed(float64(p.SE), 3)))
+		out = append(out, fmt.Sprintf("Power (a challenger at least %s better ships) at effect %s: %s ± %s.", numfmt.G(float64(r.MinEffect)), numfmt.G(float64(p.Effect)), numfmt.Dash.Fixed(float64(p.Rate), 3), numfmt.Dash.Fixed(float64(p.SE), 3)))
 	}
 	return out
 }
@@ -202,8 +196,8 @@ func (r *CalibrateReport) writeCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"effect", "reps", "pass_rate", "warn_rate", "fail_rate", "inconclusive_rate", "ship_rate", "se", "ship_lo95", "ship_hi95", "raw_inconclusive_rate", "mean_diff", "mean_urisk", "reads_as"})
 	for _, e := range r.Effects {
-		cw.Write([]string{csvFloat(e.Effect), strconv.Itoa(e.Reps), csvFloat(e.PassRate), csvFloat(e.WarnRate), csvFloat(e.FailRate), csvFloat(e.InconclusiveRate),
-			csvFloat(e.ShipRate), csvFloat(e.SE), csvFloat(e.ShipCI95[0]), csvFloat(e.ShipCI95[1]), csvFloat(e.RawInconclusiveRate), csvFloat(e.MeanDiff), csvFloat(e.MeanURisk), e.ReadsAs})
+		cw.Write([]string{numfmt.CSV(e.Effect), strconv.Itoa(e.Reps), numfmt.CSV(e.PassRate), numfmt.CSV(e.WarnRate), numfmt.CSV(e.FailRate), numfmt.CSV(e.InconclusiveRate),
+			numfmt.CSV(e.ShipRate), numfmt.CSV(e.SE), numfmt.CSV(e.ShipCI95[0]), numfmt.CSV(e.ShipCI95[1]), numfmt.CSV(e.RawInconclusiveRate), numfmt.CSV(e.MeanDiff), numfmt.CSV(e.MeanURisk), e.ReadsAs})
 	}
 	cw.Flush()
 	return cw.Error()

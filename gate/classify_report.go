@@ -9,6 +9,7 @@ import (
 
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
+	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/risk"
 )
 
@@ -203,7 +204,7 @@ func writeClassifyCSV(w io.Writer, r *ClassifyReport) error {
 		"rope_lo", "rope_hi", "rope_inside", "decision", "bf01",
 		"sign_wins", "sign_losses", "sign_p", "ptest_accuracy_a", "ptest_accuracy_b", "ptest_z", "ptest_p",
 		"ttest_mean_diff", "ttest_t", "ttest_df", "ttest_p"})
-	n := csvFloat[jsonfloat.Float]
+	n := numfmt.CSV[jsonfloat.Float]
 	for _, c := range r.Comparisons {
 		d := c.Diff
 		row := []string{c.Name, c.Kind, r.Measure, r.Model, strconv.Itoa(c.N), strconv.Itoa(c.NPos),
@@ -233,9 +234,9 @@ func writeClassifyText(w io.Writer, r *ClassifyReport, md bool) error {
 	if r.Positive != "" {
 		title += ", positive class " + mdEscapeIf(md, strconv.Quote(r.Positive))
 	}
-	level := pct(float64(r.Level))
+	level := numfmt.Percent(float64(r.Level))
 	sub := fmt.Sprintf("%d documents; %d exact posterior draws, seed %d; ROPE %s; Beta/Dirichlet(%s) priors",
-		r.Documents, r.Draws, r.Seed, dashStyle.interval(float64(r.ROPE.Lo), float64(r.ROPE.Hi), 3), strconv.FormatFloat(float64(r.Prior), 'g', -1, 64))
+		r.Documents, r.Draws, r.Seed, numfmt.Dash.Interval(float64(r.ROPE.Lo), float64(r.ROPE.Hi), 3), strconv.FormatFloat(float64(r.Prior), 'g', -1, 64))
 	if err := writeTitle(w, md, title, sub); err != nil {
 		return err
 	}
@@ -249,20 +250,20 @@ func writeClassifyText(w io.Writer, r *ClassifyReport, md bool) error {
 		dec, _ := bayes.ParseDecision(d.ROPE.Decision)
 		other := "–"
 		if c.PTest != nil {
-			other = dashStyle.p(float64(c.PTest.P))
+			other = numfmt.Dash.P(float64(c.PTest.P))
 		} else if c.TTest != nil {
-			other = dashStyle.p(float64(c.TTest.P))
+			other = numfmt.Dash.P(float64(c.TTest.P))
 		}
 		rows = append(rows, []string{
 			name, strconv.Itoa(c.NPos),
-			dashStyle.fixed(float64(c.A.EAP), 3), dashStyle.fixed(float64(c.B.EAP), 3),
-			signed(float64(d.EAP)), dashStyle.fixed(float64(d.SD), 3),
-			"[" + signed(float64(d.HDILo)) + ", " + signed(float64(d.HDIHi)) + "]",
-			dashStyle.fixed(100*float64(d.PLess), 1) + "% < 0 < " + dashStyle.fixed(100*float64(d.PGreater), 1) + "%",
-			dashStyle.fixed(100*float64(d.ROPE.Inside), 1) + "%",
-			dashStyle.fixed(float64(c.BF01), 3),
+			numfmt.Dash.Fixed(float64(c.A.EAP), 3), numfmt.Dash.Fixed(float64(c.B.EAP), 3),
+			numfmt.Signed(float64(d.EAP)), numfmt.Dash.Fixed(float64(d.SD), 3),
+			"[" + numfmt.Signed(float64(d.HDILo)) + ", " + numfmt.Signed(float64(d.HDIHi)) + "]",
+			numfmt.Dash.Fixed(100*float64(d.PLess), 1) + "% < 0 < " + numfmt.Dash.Fixed(100*float64(d.PGreater), 1) + "%",
+			numfmt.Dash.Fixed(100*float64(d.ROPE.Inside), 1) + "%",
+			numfmt.Dash.Fixed(float64(c.BF01), 3),
 			dec.Symbol() + " " + d.ROPE.Decision,
-			dashStyle.p(float64(c.SignTest.P)), other,
+			numfmt.Dash.P(float64(c.SignTest.P)), other,
 		})
 	}
 	if err := writeTable(w, md, "lrrrrrllrrlrr", rows); err != nil {
@@ -279,13 +280,4 @@ func writeClassifyText(w io.Writer, r *ClassifyReport, md bool) error {
 		fmt.Fprintln(w, n)
 	}
 	return writeWarnings(w, md, r.Warnings)
-}
-
-// signed formats x with 3 decimals and an explicit sign, as Zhang et al. print δ.
-func signed(x float64) string {
-	s := dashStyle.fixed(x, 3)
-	if s != "–" && s[0] != '-' {
-		s = "+" + s
-	}
-	return s
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/urfave/cli/v3"
 )
 
@@ -197,7 +198,7 @@ func progressBar(what string, done, total int, elapsed time.Duration) string {
 	frac := float64(done) / float64(max(total, 1))
 	cells := int(frac * 20)
 	line := fmt.Sprintf("%s [%s%s] %3.0f%% (%s of %s)", what, strings.Repeat("#", cells), strings.Repeat(".", 20-cells),
-		100*frac, thousands(done), thousands(total))
+		100*frac, numfmt.Thousands(done), numfmt.Thousands(total))
 	if done > 0 && done < total {
 		left := time.Duration(float64(elapsed) * float64(total-done) / float64(done))
 		line += ", about " + left.Round(time.Second).String() + " left"

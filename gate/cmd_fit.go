@@ -8,6 +8,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/riskgate/riskgate/internal/atomicfile"
+
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/urfave/cli/v3"
@@ -277,7 +279,7 @@ func runFit(s *Streams, o *FitOptions) error {
 		rep.PriorSensitivity = newFitPriorSensitivity(ps)
 	}
 	if o.DrawsOut != "" {
-		if err := writeFileAtomic(o.DrawsOut, func(w io.Writer) error { return fitWriteDraws(w, fit) }); err != nil {
+		if err := atomicfile.Write(o.DrawsOut, func(w io.Writer) error { return fitWriteDraws(w, fit) }); err != nil {
 			return err
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/riskgate/riskgate/internal/atomicfile"
+
 	"github.com/riskgate/riskgate/policies"
 	"github.com/urfave/cli/v3"
 )
@@ -193,9 +195,9 @@ func runPolicyInit(s *Streams, o PolicyInitOptions) error {
 		return err
 	}
 	write := func(w io.Writer) error { _, err := w.Write(policies.Starter()); return err }
-	create := createFileAtomic // never replaces an existing file
+	create := atomicfile.Create // never replaces an existing file
 	if o.Force {
-		create = writeFileAtomic
+		create = atomicfile.Write
 	}
 	if err := create(o.File, write); err != nil {
 		if errors.Is(err, fs.ErrExist) {

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/riskgate/riskgate/internal/atomicfile"
+
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/urfave/cli/v3"
 )
@@ -106,10 +108,10 @@ func runSimulate(s *Streams, o *SimulateOptions) error {
 		if err := writePool(s.Out); err != nil {
 			return err
 		}
-	} else if err := writeFileAtomic(o.Out, writePool); err != nil {
+	} else if err := atomicfile.Write(o.Out, writePool); err != nil {
 		return err
 	}
-	return writeFileAtomic(truthPath, func(w io.Writer) error { return simWriteTruth(w, truth, systems, topics) })
+	return atomicfile.Write(truthPath, func(w io.Writer) error { return simWriteTruth(w, truth, systems, topics) })
 }
 
 // simWritePool writes the table in the CSV long format, missing cells left out.

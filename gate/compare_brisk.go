@@ -7,6 +7,7 @@ import (
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
+	"github.com/riskgate/riskgate/internal/numfmt"
 )
 
 // BRisk in riskgate compare: Benham et al.'s Bayesian risk over the whole
@@ -132,7 +133,7 @@ func (v *compareView) briskCell(s CompareSystem) string {
 	if v.risk {
 		m, lo, hi = -m, -hi, -lo
 	}
-	return rStyle.fixed(m, 3) + " " + rStyle.interval(lo, hi, 3)
+	return numfmt.R.Fixed(m, 3) + " " + numfmt.R.Interval(lo, hi, 3)
 }
 
 // brisk writes the BRisk sections under Table 3: the fit, each challenger
@@ -153,19 +154,19 @@ func (v *compareView) brisk(champ CompareSystem, chals []CompareSystem) {
 	v.heading(fmt.Sprintf("BRisk: %s hierarchical model on the risk-adjusted pool (%s)", model, status))
 	v.para(fmt.Sprintf("%d systems, the champion's scores kept and every other's replaced by champion + d (losses × %s); %s intervals; "+
 		"%d chains × %d draws (%s sampler), min bulk-ESS %s, min tail-ESS %s, max R-hat %s, %d divergences.",
-		b.PoolSize, fmtG(b.LossWeight), pct(b.Level), b.Chains, b.Draws, b.Method,
-		rStyle.fixed(float64(b.MinESSBulk), 0), rStyle.fixed(float64(b.MinESSTail), 0), rStyle.fixed(float64(b.MaxRhat), 4), b.Divergences))
+		b.PoolSize, numfmt.G(b.LossWeight), numfmt.Percent(b.Level), b.Chains, b.Draws, b.Method,
+		numfmt.R.Fixed(float64(b.MinESSBulk), 0), numfmt.R.Fixed(float64(b.MinESSTail), 0), numfmt.R.Fixed(float64(b.MaxRhat), 4), b.Divergences))
 	if len(chals) > 0 {
-		rows := [][]string{{"System", "S − S_champion " + pct(b.Level), "P(riskier)", "P(best)", "topics at risk"}}
-		rows = append(rows, []string{champ.Name, "–", "–", rStyle.p(float64(b.PBest[0])), "–"})
+		rows := [][]string{{"System", "S − S_champion " + numfmt.Percent(b.Level), "P(riskier)", "P(best)", "topics at risk"}}
+		rows = append(rows, []string{champ.Name, "–", "–", numfmt.R.P(float64(b.PBest[0])), "–"})
 		for i, s := range chals {
 			br := s.BRisk
 			n := 0
 			if br.TopicsAtRisk != nil {
 				n = len(*br.TopicsAtRisk)
 			}
-			rows = append(rows, []string{s.Name, rStyle.fixed(float64(br.Diff.Mean), 3) + " " + rStyle.interval(float64(br.Diff.Lo), float64(br.Diff.Hi), 3),
-				rStyle.p(float64(*br.PRiskier)), rStyle.p(float64(b.PBest[1+i])), strconv.Itoa(n)})
+			rows = append(rows, []string{s.Name, numfmt.R.Fixed(float64(br.Diff.Mean), 3) + " " + numfmt.R.Interval(float64(br.Diff.Lo), float64(br.Diff.Hi), 3),
+				numfmt.R.P(float64(*br.PRiskier)), numfmt.R.P(float64(b.PBest[1+i])), strconv.Itoa(n)})
 		}
 		v.table(rows)
 		v.para("P(row system's effect > column system's), from the same draws (one model: no multiple-comparison correction):")
@@ -178,21 +179,21 @@ func (v *compareView) brisk(champ CompareSystem, chals []CompareSystem) {
 				if i == j {
 					row = append(row, "–")
 				} else {
-					row = append(row, rStyle.fixed(float64(p), 3))
+					row = append(row, numfmt.R.Fixed(float64(p), 3))
 				}
 			}
 			rows = append(rows, row)
 		}
 		v.table(rows)
 	}
-	v.heading(fmt.Sprintf("Topics at risk (risk-adjusted difference d below its %s posterior predictive interval)", pct(b.Level)))
+	v.heading(fmt.Sprintf("Topics at risk (risk-adjusted difference d below its %s posterior predictive interval)", numfmt.Percent(b.Level)))
 	rows := [][]string{{"System", "Topic", "d", "predictive interval"}}
 	for _, s := range chals {
 		if s.BRisk == nil || s.BRisk.TopicsAtRisk == nil {
 			continue
 		}
 		for _, tr := range *s.BRisk.TopicsAtRisk {
-			rows = append(rows, []string{s.Name, tr.Topic, rStyle.fixed(float64(tr.Observed), 4), rStyle.interval(float64(tr.Lo), float64(tr.Hi), 4)})
+			rows = append(rows, []string{s.Name, tr.Topic, numfmt.R.Fixed(float64(tr.Observed), 4), numfmt.R.Interval(float64(tr.Lo), float64(tr.Hi), 4)})
 		}
 	}
 	if len(rows) == 1 {
@@ -209,10 +210,10 @@ func briskCSV(s CompareSystem) []string {
 		return out
 	}
 	b := s.BRisk
-	out[0], out[1], out[2] = csvFloat(b.Mean), csvFloat(b.Lo), csvFloat(b.Hi)
+	out[0], out[1], out[2] = numfmt.CSV(b.Mean), numfmt.CSV(b.Lo), numfmt.CSV(b.Hi)
 	if b.Diff != nil {
-		out[3], out[4], out[5] = csvFloat(b.Diff.Mean), csvFloat(b.Diff.Lo), csvFloat(b.Diff.Hi)
-		out[6] = csvFloat(*b.PRiskier)
+		out[3], out[4], out[5] = numfmt.CSV(b.Diff.Mean), numfmt.CSV(b.Diff.Lo), numfmt.CSV(b.Diff.Hi)
+		out[6] = numfmt.CSV(*b.PRiskier)
 		out[7] = strconv.Itoa(len(*b.TopicsAtRisk))
 	}
 	return out

@@ -4,12 +4,12 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/riskgate/riskgate/internal/jsonfloat"
+	"github.com/riskgate/riskgate/internal/numfmt"
 )
 
 // writeCompare renders rep in one of reportFormats. riskView prints the
@@ -89,16 +89,16 @@ func (v *compareView) write() {
 		ciLevel = chals[0].BCa.Level
 	}
 	v.para(fmt.Sprintf("Measure %s over %d topics; losses count %s times (w = %s, α = %s).",
-		mdEscapeIf(v.md, orDash(rep.Measure)), rep.Topics, fmtG(rep.LossWeight), fmtG(rep.LossWeight), fmtG(rep.LossWeight-1)))
+		mdEscapeIf(v.md, numfmt.OrDash(rep.Measure)), rep.Topics, numfmt.G(rep.LossWeight), numfmt.G(rep.LossWeight), numfmt.G(rep.LossWeight-1)))
 	corr := "unadjusted"
 	if rep.Correction != "none" {
 		corr = fmt.Sprintf("adjusted by %s over %d challenger(s)", correctionName(rep.Correction), len(chals))
 	}
 	if ciLevel != rep.Level {
 		v.para(fmt.Sprintf("Intervals at %s (%s with Bonferroni over %d challenger(s)); p-values %s. B = %d, seed %d.",
-			pct(ciLevel), pct(rep.Level), len(chals), corr, rep.Samples, rep.Seed))
+			numfmt.Percent(ciLevel), numfmt.Percent(rep.Level), len(chals), corr, rep.Samples, rep.Seed))
 	} else {
-		v.para(fmt.Sprintf("Intervals at %s; p-values %s. B = %d, seed %d.", pct(ciLevel), corr, rep.Samples, rep.Seed))
+		v.para(fmt.Sprintf("Intervals at %s; p-values %s. B = %d, seed %d.", numfmt.Percent(ciLevel), corr, rep.Samples, rep.Seed))
 	}
 	poolNote := "ZRisk, GeoRisk, ANOVA and Tukey HSD over the champion and challengers"
 	if rep.Pool == "all" {
@@ -120,26 +120,26 @@ func (v *compareView) write() {
 	} else {
 		v.heading("Risk measures (higher is better)")
 	}
-	cols := []string{"System", "Mean", "URisk" + minus, "TRisk" + minus, "BCa" + minus + " " + pct(ciLevel), "ZRisk" + minus, "GeoRisk" + minus}
+	cols := []string{"System", "Mean", "URisk" + minus, "TRisk" + minus, "BCa" + minus + " " + numfmt.Percent(ciLevel), "ZRisk" + minus, "GeoRisk" + minus}
 	if rep.BRisk != nil {
-		cols = slices.Insert(cols, 5, "BRisk"+minus+" "+pct(rep.BRisk.Level))
+		cols = slices.Insert(cols, 5, "BRisk"+minus+" "+numfmt.Percent(rep.BRisk.Level))
 	}
 	rows := [][]string{cols}
 	systemRow := func(s CompareSystem) []string {
-		r := []string{s.Name, rStyle.fixed(float64(s.Mean), 3), "–", "–", "–", "–", "–"}
+		r := []string{s.Name, numfmt.R.Fixed(float64(s.Mean), 3), "–", "–", "–", "–", "–"}
 		if s.CompareChallenger != nil {
 			c := s.CompareChallenger
-			r[2] = rStyle.fixed(sign*float64(c.URisk), 3)
-			r[3] = rStyle.fixed(sign*float64(c.TRisk), 3)
+			r[2] = numfmt.R.Fixed(sign*float64(c.URisk), 3)
+			r[3] = numfmt.R.Fixed(sign*float64(c.TRisk), 3)
 			lo, hi := float64(c.BCa.Lo), float64(c.BCa.Hi)
 			if v.risk {
 				lo, hi = -hi, -lo
 			}
-			r[4] = fmt.Sprintf("%s [%s, %s]", rStyle.fixed(sign*float64(c.URisk), 3), rStyle.fixed(lo, 3), rStyle.fixed(hi, 3))
+			r[4] = fmt.Sprintf("%s [%s, %s]", numfmt.R.Fixed(sign*float64(c.URisk), 3), numfmt.R.Fixed(lo, 3), numfmt.R.Fixed(hi, 3))
 		}
 		if s.ZRisk != nil {
-			r[5] = rStyle.fixed(sign*float64(*s.ZRisk), 2)
-			r[6] = rStyle.fixed(sign*float64(*s.GeoRisk), 3)
+			r[5] = numfmt.R.Fixed(sign*float64(*s.ZRisk), 2)
+			r[6] = numfmt.R.Fixed(sign*float64(*s.GeoRisk), 3)
 		}
 		if rep.BRisk != nil {
 			r = slices.Insert(r, 5, v.briskCell(s))
@@ -162,29 +162,29 @@ func (v *compareView) write() {
 		for _, s := range chals {
 			c := s.CompareChallenger
 			t := c.Tests
-			wil := fmtG(float64(t.Wilcoxon.V))
+			wil := numfmt.G(float64(t.Wilcoxon.V))
 			if t.Wilcoxon.Exact {
 				wil += " (exact)"
 			}
 			rows = append(rows, []string{
 				s.Name, fmt.Sprintf("%d/%d/%d", c.Wins, c.Ties, c.Losses),
-				rStyle.fixed(float64(t.PairedT.T), 3), rStyle.p(float64(t.PairedT.PAdj)),
-				rStyle.fixed(float64(t.WelchT.T), 3), rStyle.p(float64(t.WelchT.PAdj)),
-				wil, rStyle.p(float64(t.Wilcoxon.PAdj)),
-				fmt.Sprintf("%d/%d", t.Sign.Pos, t.Sign.Neg), rStyle.p(float64(t.Sign.PAdj)),
-				rStyle.p(float64(t.Permutation.PAdj)), rStyle.p(float64(t.Bootstrap.PAdj)),
+				numfmt.R.Fixed(float64(t.PairedT.T), 3), numfmt.R.P(float64(t.PairedT.PAdj)),
+				numfmt.R.Fixed(float64(t.WelchT.T), 3), numfmt.R.P(float64(t.WelchT.PAdj)),
+				wil, numfmt.R.P(float64(t.Wilcoxon.PAdj)),
+				fmt.Sprintf("%d/%d", t.Sign.Pos, t.Sign.Neg), numfmt.R.P(float64(t.Sign.PAdj)),
+				numfmt.R.P(float64(t.Permutation.PAdj)), numfmt.R.P(float64(t.Bootstrap.PAdj)),
 			})
 		}
 		v.table(rows)
 		v.heading("Effect sizes and paired-t intervals")
-		rows = [][]string{{"System", "mean diff", "paired t " + pct(ciLevel), "Glass Δ (champion SD)", "Glass Δ (challenger SD)", "Cohen d_z"}}
+		rows = [][]string{{"System", "mean diff", "paired t " + numfmt.Percent(ciLevel), "Glass Δ (champion SD)", "Glass Δ (challenger SD)", "Cohen d_z"}}
 		for _, s := range chals {
 			c := s.CompareChallenger
 			t := c.Tests.PairedT
 			rows = append(rows, []string{
-				s.Name, rStyle.fixed(float64(s.Mean)-float64(champ.Mean), 4),
-				fmt.Sprintf("[%s, %s]", rStyle.fixed(float64(t.Lo), 4), rStyle.fixed(float64(t.Hi), 4)),
-				rStyle.fixed(float64(c.Effects.GlassDeltaChampion), 3), rStyle.fixed(float64(c.Effects.GlassDeltaChallenger), 3), rStyle.fixed(float64(c.Effects.CohenD), 3),
+				s.Name, numfmt.R.Fixed(float64(s.Mean)-float64(champ.Mean), 4),
+				fmt.Sprintf("[%s, %s]", numfmt.R.Fixed(float64(t.Lo), 4), numfmt.R.Fixed(float64(t.Hi), 4)),
+				numfmt.R.Fixed(float64(c.Effects.GlassDeltaChampion), 3), numfmt.R.Fixed(float64(c.Effects.GlassDeltaChallenger), 3), numfmt.R.Fixed(float64(c.Effects.CohenD), 3),
 			})
 		}
 		v.table(rows)
@@ -194,8 +194,8 @@ func (v *compareView) write() {
 	v.anova("One-way ANOVA (score ~ system)", rep.ANOVA.OneWay)
 
 	tk := rep.TukeyHSD
-	v.heading(fmt.Sprintf("Tukey HSD (%s model), %s family-wise", tk.Model, pct(tk.Level)))
-	v.para(fmt.Sprintf("Critical range q = %s, SE = %s, df = %s.", rStyle.fixed(float64(tk.Q), 4), fmtG4(float64(tk.SE)), fmtG(float64(tk.DF))))
+	v.heading(fmt.Sprintf("Tukey HSD (%s model), %s family-wise", tk.Model, numfmt.Percent(tk.Level)))
+	v.para(fmt.Sprintf("Critical range q = %s, SE = %s, df = %s.", numfmt.R.Fixed(float64(tk.Q), 4), numfmt.G4(float64(tk.SE)), numfmt.G(float64(tk.DF))))
 	head := []string{"Pair", "diff", "lwr", "upr", "p adj"}
 	if tk.B > 0 {
 		head = append(head, fmt.Sprintf("p randomised (B = %d)", tk.B))
@@ -211,9 +211,9 @@ func (v *compareView) write() {
 			hidden++
 			continue
 		}
-		r := []string{p.B + " − " + p.A, rStyle.fixed(float64(p.Diff), 5), rStyle.fixed(float64(p.Lo), 5), rStyle.fixed(float64(p.Hi), 5), rStyle.p(float64(p.P))}
+		r := []string{p.B + " − " + p.A, numfmt.R.Fixed(float64(p.Diff), 5), numfmt.R.Fixed(float64(p.Lo), 5), numfmt.R.Fixed(float64(p.Hi), 5), numfmt.R.P(float64(p.P))}
 		if p.PRandomized != nil {
-			r = append(r, rStyle.p(float64(*p.PRandomized)))
+			r = append(r, numfmt.R.P(float64(*p.PRandomized)))
 		}
 		rows = append(rows, r)
 	}
@@ -249,12 +249,12 @@ func (v *compareView) anova(title string, a CompareANOVATable) {
 	for _, r := range a.Rows {
 		f, p := "", ""
 		if r.Source != "residuals" {
-			f, p = rStyle.fixed(float64(r.F), 3), rStyle.p(float64(r.P))
+			f, p = numfmt.R.Fixed(float64(r.F), 3), numfmt.R.P(float64(r.P))
 		}
-		rows = append(rows, []string{r.Source, fmtG(float64(r.DF)), fmtG4(float64(r.SS)), fmtG4(float64(r.MS)), f, p})
+		rows = append(rows, []string{r.Source, numfmt.G(float64(r.DF)), numfmt.G4(float64(r.SS)), numfmt.G4(float64(r.MS)), f, p})
 	}
 	v.table(rows)
-	v.para(fmt.Sprintf("η² = %s, partial η² = %s.", rStyle.fixed(float64(a.EtaSquared), 3), rStyle.fixed(float64(a.PartialEtaSquared), 3)))
+	v.para(fmt.Sprintf("η² = %s, partial η² = %s.", numfmt.R.Fixed(float64(a.EtaSquared), 3), numfmt.R.Fixed(float64(a.PartialEtaSquared), 3)))
 }
 
 // writeCompareCSV writes one row per system with every per-system number;
@@ -274,23 +274,23 @@ func writeCompareCSV(w io.Writer, rep *CompareReport) error {
 		return err
 	}
 	for _, s := range rep.Systems {
-		row := []string{s.Name, s.Role, csvFloat(s.Mean), csvPtr(s.ZRisk), csvPtr(s.GeoRisk)}
+		row := []string{s.Name, s.Role, numfmt.CSV(s.Mean), csvPtr(s.ZRisk), csvPtr(s.GeoRisk)}
 		if c := s.CompareChallenger; c != nil {
 			t := c.Tests
-			row = append(row, csvFloat(c.URisk), csvFloat(c.TRisk), csvFloat(c.TRiskP), csvFloat(c.TRiskPAdj),
-				csvFloat(c.BCa.Lo), csvFloat(c.BCa.Hi), fmtG(c.BCa.Level), csvFloat(c.Percentile.Lo), csvFloat(c.Percentile.Hi), fmtG(c.Percentile.Level),
+			row = append(row, numfmt.CSV(c.URisk), numfmt.CSV(c.TRisk), numfmt.CSV(c.TRiskP), numfmt.CSV(c.TRiskPAdj),
+				numfmt.CSV(c.BCa.Lo), numfmt.CSV(c.BCa.Hi), numfmt.G(c.BCa.Level), numfmt.CSV(c.Percentile.Lo), numfmt.CSV(c.Percentile.Hi), numfmt.G(c.Percentile.Level),
 				strconv.Itoa(c.Wins), strconv.Itoa(c.Ties), strconv.Itoa(c.Losses),
-				csvFloat(t.PairedT.T), csvFloat(t.PairedT.DF), csvFloat(t.PairedT.P), csvFloat(t.PairedT.PAdj), csvFloat(t.PairedT.Lo), csvFloat(t.PairedT.Hi),
-				csvFloat(t.WelchT.T), csvFloat(t.WelchT.DF), csvFloat(t.WelchT.P), csvFloat(t.WelchT.PAdj),
-				csvFloat(t.Wilcoxon.V), csvFloat(t.Wilcoxon.P), csvFloat(t.Wilcoxon.PAdj), strconv.FormatBool(t.Wilcoxon.Exact),
-				strconv.Itoa(t.Sign.Pos), strconv.Itoa(t.Sign.Neg), csvFloat(t.Sign.P), csvFloat(t.Sign.PAdj),
-				csvFloat(t.Permutation.P), csvFloat(t.Permutation.PAdj), strconv.Itoa(t.Permutation.B),
-				csvFloat(t.Bootstrap.T), csvFloat(t.Bootstrap.P), csvFloat(t.Bootstrap.PAdj), strconv.Itoa(t.Bootstrap.B),
-				csvFloat(c.Effects.GlassDeltaChampion), csvFloat(c.Effects.GlassDeltaChallenger), csvFloat(c.Effects.CohenD))
+				numfmt.CSV(t.PairedT.T), numfmt.CSV(t.PairedT.DF), numfmt.CSV(t.PairedT.P), numfmt.CSV(t.PairedT.PAdj), numfmt.CSV(t.PairedT.Lo), numfmt.CSV(t.PairedT.Hi),
+				numfmt.CSV(t.WelchT.T), numfmt.CSV(t.WelchT.DF), numfmt.CSV(t.WelchT.P), numfmt.CSV(t.WelchT.PAdj),
+				numfmt.CSV(t.Wilcoxon.V), numfmt.CSV(t.Wilcoxon.P), numfmt.CSV(t.Wilcoxon.PAdj), strconv.FormatBool(t.Wilcoxon.Exact),
+				strconv.Itoa(t.Sign.Pos), strconv.Itoa(t.Sign.Neg), numfmt.CSV(t.Sign.P), numfmt.CSV(t.Sign.PAdj),
+				numfmt.CSV(t.Permutation.P), numfmt.CSV(t.Permutation.PAdj), strconv.Itoa(t.Permutation.B),
+				numfmt.CSV(t.Bootstrap.T), numfmt.CSV(t.Bootstrap.P), numfmt.CSV(t.Bootstrap.PAdj), strconv.Itoa(t.Bootstrap.B),
+				numfmt.CSV(c.Effects.GlassDeltaChampion), numfmt.CSV(c.Effects.GlassDeltaChallenger), numfmt.CSV(c.Effects.CohenD))
 		} else {
 			row = append(row, make([]string, 41)...)
 		}
-		row = append(row, fmtG(rep.LossWeight), fmtG(rep.Level), rep.Correction, strconv.Itoa(rep.Topics), rep.Measure)
+		row = append(row, numfmt.G(rep.LossWeight), numfmt.G(rep.Level), rep.Correction, strconv.Itoa(rep.Topics), rep.Measure)
 		row = append(row, briskCSV(s)...)
 		if len(row) != len(head) {
 			return fmt.Errorf("internal error: csv row has %d fields, header %d", len(row), len(head))
@@ -307,24 +307,7 @@ func csvPtr(n *jsonfloat.Float) string {
 	if n == nil {
 		return ""
 	}
-	return csvFloat(*n)
-}
-
-// fmtG4 formats with four significant digits.
-func fmtG4(x float64) string {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return rStyle.fixed(x, 0)
-	}
-	return strconv.FormatFloat(x, 'g', 4, 64)
-}
-
-func fmtG(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-
-func orDash(s string) string {
-	if s == "" {
-		return "–"
-	}
-	return s
+	return numfmt.CSV(*n)
 }
 
 func correctionName(c string) string {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
+	"github.com/riskgate/riskgate/internal/numfmt"
 )
 
 // The BRisk parts of riskgate fit: the challengers against the champion in
@@ -179,12 +180,12 @@ func (r *fitReport) writeBRiskText(w io.Writer, md bool, heading func(string)) {
 	if b != nil && len(b.Challengers) > 0 {
 		pool := "the scores"
 		if b.LossWeight != 1 {
-			pool = fmt.Sprintf("the risk-adjusted pool (losses × %s)", fmtG(b.LossWeight))
+			pool = fmt.Sprintf("the risk-adjusted pool (losses × %s)", numfmt.G(b.LossWeight))
 		}
 		heading(fmt.Sprintf("Risk against the champion in %s", pool))
-		rows := [][]string{{b.Systems[0], "–", rStyle.fixed(float64(b.PBest[0]), 3), "–"}}
+		rows := [][]string{{b.Systems[0], "–", numfmt.R.Fixed(float64(b.PBest[0]), 3), "–"}}
 		for i, c := range b.Challengers {
-			rows = append(rows, []string{c.Name, rStyle.fixed(float64(c.PRiskier), 3), rStyle.fixed(float64(b.PBest[1+i]), 3), strconv.Itoa(c.AtRisk)})
+			rows = append(rows, []string{c.Name, numfmt.R.Fixed(float64(c.PRiskier), 3), numfmt.R.Fixed(float64(b.PBest[1+i]), 3), strconv.Itoa(c.AtRisk)})
 		}
 		fitTable(w, md, []string{"system", "P(riskier)", "P(best)", "topics at risk"}, rows)
 		heading("P(row system's effect > column system's)")
@@ -195,18 +196,18 @@ func (r *fitReport) writeBRiskText(w io.Writer, md bool, heading func(string)) {
 				if i == j {
 					row = append(row, "–")
 				} else {
-					row = append(row, rStyle.fixed(float64(p), 3))
+					row = append(row, numfmt.R.Fixed(float64(p), 3))
 				}
 			}
 			rows = append(rows, row)
 		}
 		fitTable(w, md, append([]string{"system"}, b.Systems...), rows)
-		heading(fmt.Sprintf("Topics at risk (difference to the champion below its %s posterior predictive interval)", pct(b.Level)))
+		heading(fmt.Sprintf("Topics at risk (difference to the champion below its %s posterior predictive interval)", numfmt.Percent(b.Level)))
 		rows = rows[:0]
 		for _, c := range b.Challengers {
 			for _, t := range c.Topics {
 				if t.AtRisk {
-					rows = append(rows, []string{c.Name, t.Topic, rStyle.fixed(float64(t.Observed), 4), rStyle.fixed(float64(t.Lo), 4), rStyle.fixed(float64(t.Hi), 4)})
+					rows = append(rows, []string{c.Name, t.Topic, numfmt.R.Fixed(float64(t.Observed), 4), numfmt.R.Fixed(float64(t.Lo), 4), numfmt.R.Fixed(float64(t.Hi), 4)})
 				}
 			}
 		}
@@ -225,8 +226,8 @@ func (r *fitReport) writeBRiskText(w io.Writer, md bool, heading func(string)) {
 				conv = " NOT CONVERGED"
 			}
 			for _, c := range s.Challengers {
-				rows = append(rows, []string{strconv.Itoa(s.M) + conv, c.Name, rStyle.fixed(float64(c.Diff.Mean), 4), rStyle.fixed(float64(c.Diff.Lo), 4), rStyle.fixed(float64(c.Diff.Hi), 4),
-					rStyle.fixed(float64(c.PRiskier), 3), rStyle.fixed(float64(c.Gap), 4)})
+				rows = append(rows, []string{strconv.Itoa(s.M) + conv, c.Name, numfmt.R.Fixed(float64(c.Diff.Mean), 4), numfmt.R.Fixed(float64(c.Diff.Lo), 4), numfmt.R.Fixed(float64(c.Diff.Hi), 4),
+					numfmt.R.Fixed(float64(c.PRiskier), 3), numfmt.R.Fixed(float64(c.Gap), 4)})
 			}
 		}
 		fitTable(w, md, []string{"m", "challenger", "S − S_champion", "lo", "hi", "P(riskier)", "interval gap"}, rows)
@@ -244,7 +245,7 @@ func (r *fitReport) writeBRiskText(w io.Writer, md bool, heading func(string)) {
 				conv = " (NOT CONVERGED)"
 			}
 			for _, c := range f.Challengers {
-				rows = append(rows, []string{f.Name + conv, c.Name, rStyle.fixed(float64(c.Diff.Mean), 4), rStyle.fixed(float64(c.Diff.Lo), 4), rStyle.fixed(float64(c.Diff.Hi), 4), rStyle.fixed(float64(c.PRiskier), 3)})
+				rows = append(rows, []string{f.Name + conv, c.Name, numfmt.R.Fixed(float64(c.Diff.Mean), 4), numfmt.R.Fixed(float64(c.Diff.Lo), 4), numfmt.R.Fixed(float64(c.Diff.Hi), 4), numfmt.R.Fixed(float64(c.PRiskier), 3)})
 			}
 		}
 		fitTable(w, md, []string{"priors", "challenger", "S − S_champion", "lo", "hi", "P(riskier)"}, rows)

@@ -14,6 +14,7 @@ import (
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
+	"github.com/riskgate/riskgate/internal/numfmt"
 )
 
 // fitEffect is a system or topic effect in the JSON report.
@@ -279,7 +280,7 @@ func (r *fitReport) writeText(w io.Writer, md bool) error {
 	if r.Family != "gaussian" || r.LossWeight != 1 {
 		fmt.Fprintf(bw, "model: %s likelihood", r.Family)
 		if r.LossWeight != 1 {
-			fmt.Fprintf(bw, "; BRisk pool: the champion's scores kept, every other system's replaced by champion + d with losses × %s", fmtG(r.LossWeight))
+			fmt.Fprintf(bw, "; BRisk pool: the champion's scores kept, every other system's replaced by champion + d with losses × %s", numfmt.G(r.LossWeight))
 		}
 		fmt.Fprintln(bw)
 	}
@@ -293,8 +294,8 @@ func (r *fitReport) writeText(w io.Writer, md bool) error {
 	}
 	sumHeader := []string{"mean", "sd", "2.5%", "50%", "97.5%", "hdi_lo", "hdi_hi", "rhat", "ess_bulk", "ess_tail"}
 	sumCells := func(s bayes.VarSummary) []string {
-		return []string{rStyle.fixed(s.Mean, 4), rStyle.fixed(s.SD, 4), rStyle.fixed(s.Q2_5, 4), rStyle.fixed(s.Q50, 4), rStyle.fixed(s.Q97_5, 4),
-			rStyle.fixed(s.HDILo, 4), rStyle.fixed(s.HDIHi, 4), rStyle.fixed(s.Rhat, 3), rStyle.fixed(s.ESSBulk, 0), rStyle.fixed(s.ESSTail, 0)}
+		return []string{numfmt.R.Fixed(s.Mean, 4), numfmt.R.Fixed(s.SD, 4), numfmt.R.Fixed(s.Q2_5, 4), numfmt.R.Fixed(s.Q50, 4), numfmt.R.Fixed(s.Q97_5, 4),
+			numfmt.R.Fixed(s.HDILo, 4), numfmt.R.Fixed(s.HDIHi, 4), numfmt.R.Fixed(s.Rhat, 3), numfmt.R.Fixed(s.ESSBulk, 0), numfmt.R.Fixed(s.ESSTail, 0)}
 	}
 	heading("Variance components")
 	var rows [][]string
@@ -318,8 +319,8 @@ func (r *fitReport) writeText(w io.Writer, md bool) error {
 		heading("Challengers against the champion (system effects)")
 		rows = rows[:0]
 		for _, c := range r.Comparisons {
-			rows = append(rows, []string{c.Challenger, rStyle.fixed(float64(c.PBetter), 3), rStyle.fixed(float64(c.DiffMean), 4),
-				rStyle.fixed(float64(c.DiffQ2_5), 4), rStyle.fixed(float64(c.DiffQ97_5), 4)})
+			rows = append(rows, []string{c.Challenger, numfmt.R.Fixed(float64(c.PBetter), 3), numfmt.R.Fixed(float64(c.DiffMean), 4),
+				numfmt.R.Fixed(float64(c.DiffQ2_5), 4), numfmt.R.Fixed(float64(c.DiffQ97_5), 4)})
 		}
 		fitTable(bw, md, []string{"challenger", "P(better)", "diff", "2.5%", "97.5%"}, rows)
 	}
@@ -336,10 +337,10 @@ func (r *fitReport) writeText(w io.Writer, md bool) error {
 	d := r.Diagnostics
 	ebfmi := make([]string, len(d.EBFMI))
 	for i, e := range d.EBFMI {
-		ebfmi[i] = rStyle.fixed(float64(e), 2)
+		ebfmi[i] = numfmt.R.Fixed(float64(e), 2)
 	}
 	fmt.Fprintf(bw, "max R-hat %s; min bulk-ESS %s; min tail-ESS %s (target %s; %d extra draws per chain); divergences %d; max tree depth (%d) hits %d; E-BFMI %s\n",
-		rStyle.fixed(float64(d.MaxRhat), 4), rStyle.fixed(float64(d.MinESSBulk), 0), rStyle.fixed(float64(d.MinESSTail), 0), rStyle.fixed(float64(d.TargetESS), 0),
+		numfmt.R.Fixed(float64(d.MaxRhat), 4), numfmt.R.Fixed(float64(d.MinESSBulk), 0), numfmt.R.Fixed(float64(d.MinESSTail), 0), numfmt.R.Fixed(float64(d.TargetESS), 0),
 		d.ExtendedDraws, d.Divergences, d.MaxTreedepth, d.MaxTreedepthHits, strings.Join(ebfmi, " "))
 	return bw.Flush()
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
+	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/policies"
 )
 
@@ -19,7 +20,7 @@ func (g *gateRun) briskFit(w float64) *fitted {
 	if f, ok := g.brisk[w]; ok {
 		return f
 	}
-	g.prog.Phase(fmt.Sprintf("fitting BRisk at loss weight %s (%d systems × %d topics)", fmtG(w), len(g.t.Systems), len(g.t.Topics)))
+	g.prog.Phase(fmt.Sprintf("fitting BRisk at loss weight %s (%d systems × %d topics)", numfmt.G(w), len(g.t.Systems), len(g.t.Topics)))
 	var f *fitted
 	g.timed("brisk", func() { f = g.fitBRisk(w) })
 	g.brisk[w] = f
@@ -54,7 +55,7 @@ func (g *gateRun) fitBRisk(w float64) *fitted {
 				trs, err = r.TopicsAtRisk(c, level)
 			}
 			if err != nil {
-				res.Warnings = append(res.Warnings, fmt.Sprintf("topics at risk of %s at %s: %v", g.t.Systems[c], pct(level), err))
+				res.Warnings = append(res.Warnings, fmt.Sprintf("topics at risk of %s at %s: %v", g.t.Systems[c], numfmt.Percent(level), err))
 				continue
 			}
 			ta := TopicsAtRisk{Challenger: g.t.Systems[c], Level: level, Topics: []TopicAtRisk{}}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/internal/stats"
 	"github.com/riskgate/riskgate/policies"
 	"github.com/riskgate/riskgate/risk"
@@ -264,7 +265,7 @@ func (g *gateRun) risk(w float64) *riskMeasures {
 			m.zrisk[s], m.georisk[s] = geo.ZRisk.Values[i], geo.Values[i]
 		}
 		for _, msg := range geo.Warnings {
-			g.warnings = append(g.warnings, fmt.Sprintf("ZRisk/GeoRisk at w = %s: %s", fmtG(w), msg))
+			g.warnings = append(g.warnings, fmt.Sprintf("ZRisk/GeoRisk at w = %s: %s", numfmt.G(w), msg))
 		}
 	})
 	g.riskAt[w] = m

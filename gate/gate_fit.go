@@ -7,6 +7,7 @@ import (
 
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
+	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/internal/parallel"
 	"github.com/riskgate/riskgate/policies"
 )
@@ -27,7 +28,7 @@ func (f *fitted) observe(challenger string, q policies.Query) policies.Observati
 	}
 	what := "the Bayesian fit"
 	if f.res.Pool == PoolRiskAdjusted {
-		what = "the BRisk fit at loss weight " + fmtG(f.res.LossWeight)
+		what = "the BRisk fit at loss weight " + numfmt.G(f.res.LossWeight)
 	}
 	if !f.res.Converged {
 		return policies.Unavailable(what + " did not converge: " + strings.Join(f.res.Warnings, "; "))
@@ -54,7 +55,7 @@ func (f *fitted) observe(challenger string, q policies.Query) policies.Observati
 				return policies.Number(float64(len(tr.Topics)))
 			}
 		}
-		return policies.Unavailable(fmt.Sprintf("%s has no topics-at-risk analysis at level %s", what, fmtG(level)))
+		return policies.Unavailable(fmt.Sprintf("%s has no topics-at-risk analysis at level %s", what, numfmt.G(level)))
 	}
 	return policies.Unavailable(fmt.Sprintf("%s does not give %s", what, q.Quantity))
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
+	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/internal/stats"
 	"github.com/riskgate/riskgate/policies"
 )
@@ -68,7 +69,7 @@ func (g *gateRun) result(d *policies.Decision, facts policies.Facts, align score
 	for _, f := range r.fits() {
 		what := "Bayesian fit"
 		if f.Pool == PoolRiskAdjusted {
-			what = "BRisk fit at w = " + fmtG(f.LossWeight)
+			what = "BRisk fit at w = " + numfmt.G(f.LossWeight)
 		}
 		if f.Unavailable != "" {
 			r.Warnings = append(r.Warnings, what+": "+f.Unavailable)

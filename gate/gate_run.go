@@ -18,7 +18,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/riskgate/riskgate/internal/atomicfile"
+
 	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/policies"
 )
 
@@ -99,7 +102,7 @@ func runGate(ctx context.Context, o *GateOptions, s *Streams) error {
 			return err
 		}
 		for _, name := range reportFiles {
-			if err := writeFileAtomic(filepath.Join(o.Out, name), func(w io.Writer) error {
+			if err := atomicfile.Write(filepath.Join(o.Out, name), func(w io.Writer) error {
 				_, err := w.Write(reports[name])
 				return err
 			}); err != nil {
@@ -359,7 +362,7 @@ func (o *GateOptions) replayCommand(p *policies.Policy) string {
 		}
 	}
 	if o.set["loss-weight"] || o.set["alpha"] {
-		args = append(args, "--loss-weight", fmtG(p.LossWeight))
+		args = append(args, "--loss-weight", numfmt.G(p.LossWeight))
 	}
 	args = append(args, "--seed", fmt.Sprint(p.Seed))
 	if o.RiskSweep != defaultRiskSweep {

@@ -3,17 +3,13 @@ package gate
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"math"
-	"os"
-	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/riskgate/riskgate/internal/atomicfile"
 
 	"github.com/riskgate/riskgate/gate/github"
 	"github.com/urfave/cli/v3"
@@ -54,7 +50,7 @@ func checkFormat(format string, formats []string) error {
 // report only once it is complete; a file is written by writeFileAtomic.
 func writeOutput(stdout io.Writer, path string, write func(io.Writer) error) error {
 	if path != "" && path != "-" {
-		return writeFileAtomic(path, write)
+		return atomicfile.Write(path, write)
 	}
 	var b bytes.Buffer
 	if err := write(&b); err != nil {
@@ -62,59 +58,6 @@ func writeOutput(stdout io.Writer, path string, write func(io.Writer) error) err
 	}
 	_, err := stdout.Write(b.Bytes())
 	return err
-}
-
-// writeFileAtomic writes the file path through a temporary file in the same
-// folder, synced and then renamed over path, so that no reader ever sees a
-// half-written file and a failure leaves nothing behind. The file gets mode
-// 0644, as a shell redirection under the usual umask.
-func writeFileAtomic(path string, write func(io.Writer) error) error {
-	return atomicWrite(path, write, true)
-}
-
-// createFileAtomic is writeFileAtomic for a file that must not exist yet: it
-// refuses to replace one, atomically (a hard link fails if the name exists),
-// with an error that wraps fs.ErrExist.
-func createFileAtomic(path string, write func(io.Writer) error) error {
-	return atomicWrite(path, write, false)
-}
-
-func atomicWrite(path string, write func(io.Writer) error, replace bool) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		tmp.Close()           // a second close after success is harmless
-		os.Remove(tmp.Name()) // gone after a rename or link+remove; cleaned up after a failure
-	}()
-	if err := write(tmp); err != nil {
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if replace {
-		return os.Rename(tmp.Name(), path)
-	}
-	switch err := os.Link(tmp.Name(), path); {
-	case err == nil:
-		return nil
-	case errors.Is(err, fs.ErrExist):
-		return fmt.Errorf("%s: %w", path, fs.ErrExist)
-	default:
-		// No hard links on this file system: check, then rename.
-		if _, statErr := os.Lstat(path); statErr == nil {
-			return fmt.Errorf("%s: %w", path, fs.ErrExist)
-		}
-		return os.Rename(tmp.Name(), path)
-	}
 }
 
 // writeReport renders a report in format, one of reportFormats: JSON of v
@@ -166,73 +109,6 @@ func prefixed(what string, warnings []string) []string {
 		out[i] = what + ": " + w
 	}
 	return out
-}
-
-// csvFloat spells a number in a CSV report: the shortest decimal that reads
-// back as the same number, or an empty cell for NaN and ±Inf.
-func csvFloat[F ~float64](x F) string {
-	v := float64(x)
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return ""
-	}
-	return strconv.FormatFloat(v, 'g', -1, 64)
-}
-
-// numberStyle is how a text or markdown report spells numbers. Two are in use:
-//   - rStyle (compare) prints as R does: NA for an undefined number, Inf and
-//     -Inf, and "<0.0001" for every p-value below 0.0001, zero included;
-//   - dashStyle (pair, classify) prints "–" for any number that is not
-//     finite, rounds p-values and probabilities to 4 decimals, and prints
-//     "<0.0001" only for a positive value that would round to 0.0000 (a share
-//     of posterior draws that is exactly 0 prints as 0.0000).
-type numberStyle struct {
-	nan, posInf, negInf string
-	roundP              bool
-}
-
-var (
-	rStyle    = numberStyle{nan: "NA", posInf: "Inf", negInf: "-Inf"}
-	dashStyle = numberStyle{nan: "–", posInf: "–", negInf: "–", roundP: true}
-)
-
-// fixed formats x with d decimals; negative zero prints as 0.
-func (st numberStyle) fixed(x float64, d int) string {
-	switch {
-	case math.IsNaN(x):
-		return st.nan
-	case math.IsInf(x, 1):
-		return st.posInf
-	case math.IsInf(x, -1):
-		return st.negInf
-	}
-	s := strconv.FormatFloat(x, 'f', d, 64)
-	if strings.Trim(s, "-0.") == "" {
-		s = strings.TrimPrefix(s, "-") // no "-0.000"
-	}
-	return s
-}
-
-// p formats a p-value or a probability with 4 decimals, "<0.0001" below.
-func (st numberStyle) p(p float64) string {
-	switch {
-	case math.IsNaN(p) || math.IsInf(p, 0):
-		return st.fixed(p, 4)
-	case st.roundP && p > 0 && p < 0.00005, !st.roundP && p < 0.0001:
-		return "<0.0001"
-	}
-	return st.fixed(p, 4)
-}
-
-// interval formats [lo, hi] with d decimals.
-func (st numberStyle) interval(lo, hi float64, d int) string {
-	return "[" + st.fixed(lo, d) + ", " + st.fixed(hi, d) + "]"
-}
-
-// pct formats a level as a percentage with at most four decimals: 0.9875 → "98.75%".
-func pct(level float64) string {
-	s := strconv.FormatFloat(100*level, 'f', 4, 64)
-	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	return s + "%"
 }
 
 // writeTable writes rows, the first of them the header, as a text table

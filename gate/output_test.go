@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/riskgate/riskgate/internal/atomicfile"
 )
 
 // writeFileAtomic replaces a file whole with mode 0644; createFileAtomic
@@ -18,13 +20,13 @@ func TestAtomicWriters(t *testing.T) {
 	text := func(s string) func(io.Writer) error {
 		return func(w io.Writer) error { _, err := io.WriteString(w, s); return err }
 	}
-	if err := createFileAtomic(path, text("first\n")); err != nil {
+	if err := atomicfile.Create(path, text("first\n")); err != nil {
 		t.Fatal(err)
 	}
-	if err := createFileAtomic(path, text("second\n")); !errors.Is(err, fs.ErrExist) {
+	if err := atomicfile.Create(path, text("second\n")); !errors.Is(err, fs.ErrExist) {
 		t.Errorf("createFileAtomic over an existing file: %v, want fs.ErrExist", err)
 	}
-	if err := writeFileAtomic(path, text("third\n")); err != nil {
+	if err := atomicfile.Write(path, text("third\n")); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(path); string(b) != "third\n" {
@@ -34,7 +36,7 @@ func TestAtomicWriters(t *testing.T) {
 		t.Errorf("mode %v (%v), want 0644", fi.Mode().Perm(), err)
 	}
 	boom := errors.New("boom")
-	if err := writeFileAtomic(path, func(w io.Writer) error { io.WriteString(w, "half"); return boom }); err != boom {
+	if err := atomicfile.Write(path, func(w io.Writer) error { io.WriteString(w, "half"); return boom }); err != boom {
 		t.Errorf("error %v, want the writer's", err)
 	}
 	if b, _ := os.ReadFile(path); string(b) != "third\n" {

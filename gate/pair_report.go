@@ -10,6 +10,7 @@ import (
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
+	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/risk"
 )
 
@@ -241,11 +242,11 @@ func writePairCSV(w io.Writer, r *PairReport) error {
 	for _, row := range r.rows() {
 		q := row.q
 		cw.Write([]string{r.A, r.B, r.Measure, r.Model, row.name,
-			csvFloat(q.EAP), csvFloat(q.SD), csvFloat(q.MCSE),
-			csvFloat(q.Lo), csvFloat(q.Hi), csvFloat(q.HDILo), csvFloat(q.HDIHi),
-			csvFloat(q.Threshold), csvFloat(q.PGreater),
-			csvFloat(q.ROPE.Lo), csvFloat(q.ROPE.Hi), csvFloat(q.ROPE.Inside), q.ROPE.Decision,
-			r.Classical.Test, csvFloat(row.cEst), csvFloat(row.cLo), csvFloat(row.cHi), csvFloat(row.cP)})
+			numfmt.CSV(q.EAP), numfmt.CSV(q.SD), numfmt.CSV(q.MCSE),
+			numfmt.CSV(q.Lo), numfmt.CSV(q.Hi), numfmt.CSV(q.HDILo), numfmt.CSV(q.HDIHi),
+			numfmt.CSV(q.Threshold), numfmt.CSV(q.PGreater),
+			numfmt.CSV(q.ROPE.Lo), numfmt.CSV(q.ROPE.Hi), numfmt.CSV(q.ROPE.Inside), q.ROPE.Decision,
+			r.Classical.Test, numfmt.CSV(row.cEst), numfmt.CSV(row.cLo), numfmt.CSV(row.cHi), numfmt.CSV(row.cP)})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -258,7 +259,7 @@ func writePairText(w io.Writer, r *PairReport, md bool) error {
 		model = "Sakai's unpaired model (two normals)"
 		test = "Welch's t-test"
 	}
-	level := pct(float64(r.Level))
+	level := numfmt.Percent(float64(r.Level))
 	title := fmt.Sprintf("%s (a) vs %s (b): %s", mdEscapeIf(md, r.A), mdEscapeIf(md, r.B), model)
 	sub := fmt.Sprintf("measure %s, %d topics (a: %d, b: %d scores used); %d exact posterior draws, seed %d", mdEscapeIf(md, orQuote(r.Measure)), r.Topics, r.NA, r.NB, r.Draws, r.Seed)
 	if err := writeTitle(w, md, title, sub); err != nil {
@@ -267,18 +268,18 @@ func writePairText(w io.Writer, r *PairReport, md bool) error {
 	rows := [][]string{{"quantity", "EAP", "sd", level + " CI", level + " HDI", "P(> threshold)", "ROPE", "in ROPE", "decision", "classical"}}
 	for _, row := range r.rows() {
 		q := row.q
-		classical := dashStyle.fixed(row.cEst, 4)
+		classical := numfmt.Dash.Fixed(row.cEst, 4)
 		if row.name == "diff" {
-			classical += " " + dashStyle.interval(row.cLo, row.cHi, 4) + ", p = " + dashStyle.p(row.cP)
+			classical += " " + numfmt.Dash.Interval(row.cLo, row.cHi, 4) + ", p = " + numfmt.Dash.P(row.cP)
 		}
 		d, _ := bayes.ParseDecision(q.ROPE.Decision)
 		rows = append(rows, []string{
 			row.name + " (" + row.label + ")",
-			dashStyle.fixed(float64(q.EAP), 4), dashStyle.fixed(float64(q.SD), 4),
-			dashStyle.interval(float64(q.Lo), float64(q.Hi), 4), dashStyle.interval(float64(q.HDILo), float64(q.HDIHi), 4),
-			"P(>" + strconv.FormatFloat(float64(q.Threshold), 'g', -1, 64) + ") = " + dashStyle.p(float64(q.PGreater)),
-			dashStyle.interval(float64(q.ROPE.Lo), float64(q.ROPE.Hi), 3),
-			dashStyle.fixed(100*float64(q.ROPE.Inside), 1) + "%",
+			numfmt.Dash.Fixed(float64(q.EAP), 4), numfmt.Dash.Fixed(float64(q.SD), 4),
+			numfmt.Dash.Interval(float64(q.Lo), float64(q.Hi), 4), numfmt.Dash.Interval(float64(q.HDILo), float64(q.HDIHi), 4),
+			"P(>" + strconv.FormatFloat(float64(q.Threshold), 'g', -1, 64) + ") = " + numfmt.Dash.P(float64(q.PGreater)),
+			numfmt.Dash.Interval(float64(q.ROPE.Lo), float64(q.ROPE.Hi), 3),
+			numfmt.Dash.Fixed(100*float64(q.ROPE.Inside), 1) + "%",
 			d.Symbol() + " " + q.ROPE.Decision,
 			classical,
 		})
@@ -288,14 +289,14 @@ func writePairText(w io.Writer, r *PairReport, md bool) error {
 	}
 	c := r.Classical
 	line := fmt.Sprintf("Classical %s: μ_a − μ_b = %s, %s CI %s, t = %s on %s df, one-sided p = %s (H1: a > b), two-sided p = %s.",
-		test, dashStyle.fixed(float64(c.MeanDiff), 4), level, dashStyle.interval(float64(c.Lo), float64(c.Hi), 4),
-		dashStyle.fixed(float64(c.T), 3), dashStyle.fixed(float64(c.DF), 2), dashStyle.p(float64(c.P)), dashStyle.p(float64(c.PTwoSided)))
+		test, numfmt.Dash.Fixed(float64(c.MeanDiff), 4), level, numfmt.Dash.Interval(float64(c.Lo), float64(c.Hi), 4),
+		numfmt.Dash.Fixed(float64(c.T), 3), numfmt.Dash.Fixed(float64(c.DF), 2), numfmt.Dash.P(float64(c.P)), numfmt.Dash.P(float64(c.PTwoSided)))
 	if !md {
 		line = "\n" + line
 	}
 	fmt.Fprintln(w, line)
 	if r.AcceptanceRate != nil {
-		fmt.Fprintf(w, "Sampler: %s (acceptance rate %s).\n", r.Sampler, dashStyle.fixed(float64(*r.AcceptanceRate), 3))
+		fmt.Fprintf(w, "Sampler: %s (acceptance rate %s).\n", r.Sampler, numfmt.Dash.Fixed(float64(*r.AcceptanceRate), 3))
 	} else {
 		fmt.Fprintf(w, "Sampler: %s.\n", r.Sampler)
 	}

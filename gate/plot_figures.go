@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/internal/numfmt"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -341,7 +342,7 @@ func predictivePlot(challenger string, index int, lf labelledFit, champion strin
 		for _, t := range tr.Topics {
 			atRisk[t.Topic] = t
 		}
-		fig.Legend = append(fig.Legend, htmlKey{"k-at-risk", fmt.Sprintf("topic at risk (observed difference below its %s predictive interval)", pct(tr.Level))})
+		fig.Legend = append(fig.Legend, htmlKey{"k-at-risk", fmt.Sprintf("topic at risk (observed difference below its %s predictive interval)", numfmt.Percent(tr.Level))})
 		fig.AtRisk, fig.AtRiskKnown = tr.Topics, true
 	}
 	// Topics from the champion's lowest predicted score to its highest.
@@ -501,7 +502,7 @@ func drawableFits(r *Result) []labelledFit {
 		if f == nil || f.Unavailable != "" || len(f.Systems) == 0 {
 			continue
 		}
-		label := "BRisk, w = " + fmtG(f.LossWeight)
+		label := "BRisk, w = " + numfmt.G(f.LossWeight)
 		if !f.Converged {
 			label += " (not converged)"
 		}
@@ -521,7 +522,7 @@ func noRiskFitReason(r *Result) string {
 	var why []string
 	for _, f := range r.BRisk {
 		if f != nil && f.Unavailable != "" {
-			why = append(why, fmt.Sprintf("at w = %s, %s", fmtG(f.LossWeight), strings.TrimSuffix(f.Unavailable, ".")))
+			why = append(why, fmt.Sprintf("at w = %s, %s", numfmt.G(f.LossWeight), strings.TrimSuffix(f.Unavailable, ".")))
 		}
 	}
 	if len(why) == 0 {

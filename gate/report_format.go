@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/riskgate/riskgate/internal/jsonfloat"
+	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/policies"
 )
 
@@ -18,7 +19,7 @@ import (
 func observedText(o policies.Observation, b policies.Bound) string { return b.FormatObserved(o) }
 
 // num prints x with d decimals, "–" when it is not finite.
-func num(x jsonfloat.Float, d int) string { return dashStyle.fixed(float64(x), d) }
+func num(x jsonfloat.Float, d int) string { return numfmt.Dash.Fixed(float64(x), d) }
 
 // numPtr is num for an optional number.
 func numPtr(x *jsonfloat.Float, d int) string {

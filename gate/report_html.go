@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/riskgate/riskgate/internal/jsonfloat"
+	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/policies"
 )
 
@@ -250,7 +251,7 @@ func htmlPolicy(pg *htmlPage, r *Result) {
 	}
 	add("file", htmlSentence(p.File, 300))
 	if p.LossWeight > 0 {
-		add("loss weight", "w = "+fmtG(p.LossWeight)+" (losses count w times)")
+		add("loss weight", "w = "+numfmt.G(p.LossWeight)+" (losses count w times)")
 	}
 	sel := string(p.Select)
 	if p.RankBy != "" {
@@ -259,8 +260,8 @@ func htmlPolicy(pg *htmlPage, r *Result) {
 	add("select", sel)
 	add("on inconclusive", string(p.OnInconclusive))
 	rq := p.Requirements
-	add("requirements", fmt.Sprintf("at least %d topics, %d artifacts, topic coverage %s", rq.MinTopics, rq.MinArtifacts, pct(rq.MinTopicCoverage)))
-	add("model", fmt.Sprintf("%s, %d chains, target ESS %d, max R-hat %s", p.Model.Family, p.Model.Chains, p.Model.TargetESS, fmtG(p.Model.MaxRhat)))
+	add("requirements", fmt.Sprintf("at least %d topics, %d artifacts, topic coverage %s", rq.MinTopics, rq.MinArtifacts, numfmt.Percent(rq.MinTopicCoverage)))
+	add("model", fmt.Sprintf("%s, %d chains, target ESS %d, max R-hat %s", p.Model.Family, p.Model.Chains, p.Model.TargetESS, numfmt.G(p.Model.MaxRhat)))
 	add("seed", fmt.Sprint(p.Seed))
 }
 
@@ -321,7 +322,7 @@ func htmlRiskTable(r *Result, lim htmlLimits) htmlTable {
 	}
 	t := htmlTable{Align: "lrrrrrrrrrr", Head: []string{"System", "Mean", "Mean diff.", "Wins / ties / losses", "URisk", "TRisk", "TRisk p"}}
 	if hasBCa {
-		t.Head = append(t.Head, "BCa "+pct(rt.BCaLevel)+" of URisk")
+		t.Head = append(t.Head, "BCa "+numfmt.Percent(rt.BCaLevel)+" of URisk")
 	}
 	t.Head = append(t.Head, "ZRisk", "GeoRisk")
 	if hasBRisk {
@@ -361,7 +362,7 @@ func pValue(p *jsonfloat.Float) string {
 	if p == nil || !finite(float64(*p)) {
 		return "–"
 	}
-	return rStyle.p(float64(*p))
+	return numfmt.R.P(float64(*p))
 }
 
 func htmlComparisons(fits []labelledFit, lim htmlLimits) htmlTable {
@@ -379,14 +380,14 @@ func htmlComparisons(fits []labelledFit, lim htmlLimits) htmlTable {
 					lo, hi = in.Lo, in.Hi
 					continue
 				}
-				other = append(other, fmt.Sprintf("%s [%s, %s]", pct(in.Level), num(in.Lo, 4), num(in.Hi, 4)))
+				other = append(other, fmt.Sprintf("%s [%s, %s]", numfmt.Percent(in.Level), num(in.Lo, 4), num(in.Hi, 4)))
 			}
 			for _, rp := range c.ROPE {
-				ropes = append(ropes, fmt.Sprintf("%s (ROPE [%s, %s], %s HDI [%s, %s], %s inside)", htmlSentence(rp.Decision, 40), fmtG(rp.Lo), fmtG(rp.Hi),
-					pct(rp.Level), num(rp.HDILo, 4), num(rp.HDIHi, 4), num(rp.Inside, 3)))
+				ropes = append(ropes, fmt.Sprintf("%s (ROPE [%s, %s], %s HDI [%s, %s], %s inside)", htmlSentence(rp.Decision, 40), numfmt.G(rp.Lo), numfmt.G(rp.Hi),
+					numfmt.Percent(rp.Level), num(rp.HDILo, 4), num(rp.HDIHi, 4), num(rp.Inside, 3)))
 			}
-			t.Rows = append(t.Rows, []string{lf.label, htmlName(c.Challenger), dashStyle.p(float64(c.PBetter)), dashStyle.p(float64(c.PWorse)), num(c.Diff.Mean, 4),
-				fmt.Sprintf("[%s, %s]", num(lo, 4), num(hi, 4)), orDash(strings.Join(other, "; ")), orDash(strings.Join(ropes, "; "))})
+			t.Rows = append(t.Rows, []string{lf.label, htmlName(c.Challenger), numfmt.Dash.P(float64(c.PBetter)), numfmt.Dash.P(float64(c.PWorse)), num(c.Diff.Mean, 4),
+				fmt.Sprintf("[%s, %s]", num(lo, 4), num(hi, 4)), numfmt.OrDash(strings.Join(other, "; ")), numfmt.OrDash(strings.Join(ropes, "; "))})
 			t.Classes = append(t.Classes, "")
 		}
 	}
@@ -423,7 +424,7 @@ func htmlChallengerPlots(pg *htmlPage, r *Result, fits []labelledFit, lim htmlLi
 	default:
 		if pf.fit.Pool == PoolRiskAdjusted {
 			pg.PredictiveNote = fmt.Sprintf("From the hierarchical model fitted to the risk-adjusted pool at w = %s (Benham et al., Figure 8): for each topic, the 95%% posterior predictive interval of the champion's score (blue) and of the challenger's risk-adjusted score, champion + d with losses counted %s times (orange), with the observed scores as dots. A topic is at risk when the challenger's observed difference to the champion falls below the lower end of its predictive interval; such topics are shaded red and their dot is ringed.",
-				fmtG(pf.fit.LossWeight), fmtG(pf.fit.LossWeight))
+				numfmt.G(pf.fit.LossWeight), numfmt.G(pf.fit.LossWeight))
 		} else {
 			pg.PredictiveNote = "From the hierarchical model fitted to the raw scores: for each topic, the 95% posterior predictive interval of the champion's score (blue) and of the challenger's (orange), with the observed scores as dots. Topics at risk come from a risk-adjusted (BRisk) fit; none is marked here. " + noRiskFitReason(r)
 		}
@@ -496,7 +497,7 @@ func htmlAtRiskRows(fig *htmlFigure, lf labelledFit, lim htmlLimits) {
 func htmlDiagnostics(pg *htmlPage, r *Result, lim htmlLimits) {
 	pg.Analyses = htmlTable{Align: "llll", Head: []string{"Analysis", "Needed by a rule", "Computed", "Note"}}
 	for _, a := range r.Analyses {
-		pg.Analyses.Rows = append(pg.Analyses.Rows, []string{htmlName(string(a.Name)), yesNo(a.Needed), yesNo(a.Computed), orDash(htmlSentence(a.Reason, 600))})
+		pg.Analyses.Rows = append(pg.Analyses.Rows, []string{htmlName(string(a.Name)), yesNo(a.Needed), yesNo(a.Computed), numfmt.OrDash(htmlSentence(a.Reason, 600))})
 		pg.Analyses.Classes = append(pg.Analyses.Classes, "")
 	}
 	pg.Fits = htmlTable{Align: "lllrrrrrrrr", Head: []string{"Fit", "Converged", "Method", "Chains × draws", "Warmup", "Worst R-hat", "Worst bulk-ESS", "Worst tail-ESS", "Divergences", "Max-depth hits", "Lowest E-BFMI"}}
@@ -525,8 +526,8 @@ func htmlDiagnostics(pg *htmlPage, r *Result, lim htmlLimits) {
 				draws += fmt.Sprintf(" (%d added per chain)", dg.Extended)
 			}
 			row = append(row, draws, fmt.Sprint(dg.Warmup),
-				fmt.Sprintf("%s (≤ %s)", num(dg.WorstRhat, 4), fmtG(dg.MaxRhat)),
-				fmt.Sprintf("%s (≥ %s)", num(dg.WorstESSBulk, 0), fmtG(dg.TargetESS)), num(dg.WorstESSTail, 0),
+				fmt.Sprintf("%s (≤ %s)", num(dg.WorstRhat, 4), numfmt.G(dg.MaxRhat)),
+				fmt.Sprintf("%s (≥ %s)", num(dg.WorstESSBulk, 0), numfmt.G(dg.TargetESS)), num(dg.WorstESSTail, 0),
 				fmt.Sprint(dg.Divergences), fmt.Sprint(dg.MaxDepthHits), num(jsonfloat.Float(ebfmi), 2))
 		} else {
 			row = append(row, "–", "–", "–", "–", "–", "–", "–", "–")
@@ -538,7 +539,7 @@ func htmlDiagnostics(pg *htmlPage, r *Result, lim htmlLimits) {
 		pg.Fits.Rows = append(pg.Fits.Rows, row)
 		pg.Fits.Classes = append(pg.Fits.Classes, class)
 		for _, e := range f.Parameters {
-			pg.Parameters.Rows = append(pg.Parameters.Rows, []string{name, htmlName(e.Name), orDash(htmlSentence(f.Priors[e.Name], 200)),
+			pg.Parameters.Rows = append(pg.Parameters.Rows, []string{name, htmlName(e.Name), numfmt.OrDash(htmlSentence(f.Priors[e.Name], 200)),
 				num(e.Mean, 4), num(e.SD, 4), fmt.Sprintf("[%s, %s]", num(e.Q2_5, 4), num(e.Q97_5, 4)),
 				num(e.Rhat, 4), num(e.ESSBulk, 0), num(e.ESSTail, 0)})
 			pg.Parameters.Classes = append(pg.Parameters.Classes, "")
@@ -562,7 +563,7 @@ func htmlProvenance(pg *htmlPage, r *Result, lim htmlLimits) {
 	add("seed", fmt.Sprint(p.Seed))
 	if s := p.Sampler; s != nil {
 		add("sampler", fmt.Sprintf("NUTS, %s path, %s likelihood, %d chains, %d warmup, target ESS %d, max R-hat %s, adapt delta %s, max depth %d",
-			htmlSentence(s.Method, 40), htmlSentence(s.Family, 40), s.Chains, s.Warmup, s.TargetESS, fmtG(s.MaxRhat), fmtG(s.AdaptDelta), s.MaxDepth))
+			htmlSentence(s.Method, 40), htmlSentence(s.Family, 40), s.Chains, s.Warmup, s.TargetESS, numfmt.G(s.MaxRhat), numfmt.G(s.AdaptDelta), s.MaxDepth))
 	}
 	if p.BootstrapSamples > 0 {
 		add("bootstrap", fmt.Sprintf("B = %d", p.BootstrapSamples))
@@ -575,7 +576,7 @@ func htmlProvenance(pg *htmlPage, r *Result, lim htmlLimits) {
 			pg.Inputs.Left = len(p.Inputs) - i
 			break
 		}
-		pg.Inputs.Rows = append(pg.Inputs.Rows, []string{htmlSentence(in.Role, 20), htmlSentence(in.Path, 300), fmt.Sprint(in.Bytes), orDash(htmlSentence(in.SHA256, 64))})
+		pg.Inputs.Rows = append(pg.Inputs.Rows, []string{htmlSentence(in.Role, 20), htmlSentence(in.Path, 300), fmt.Sprint(in.Bytes), numfmt.OrDash(htmlSentence(in.SHA256, 64))})
 		pg.Inputs.Classes = append(pg.Inputs.Classes, "")
 	}
 	pg.Command = htmlSentence(p.Command, 4000)

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/riskgate/riskgate/internal/jsonfloat"
+	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/policies"
 )
 
@@ -247,7 +248,7 @@ func synthResult(cfg synthConfig) *Result {
 		for _, w := range cfg.weights {
 			if cfg.briskMsg != "" {
 				r.BRisk = append(r.BRisk, &FitResult{Pool: PoolRiskAdjusted, LossWeight: w, Unavailable: cfg.briskMsg})
-				r.Warnings = append(r.Warnings, fmt.Sprintf("BRisk fit at w = %s: %s", fmtG(w), cfg.briskMsg))
+				r.Warnings = append(r.Warnings, fmt.Sprintf("BRisk fit at w = %s: %s", numfmt.G(w), cfg.briskMsg))
 				continue
 			}
 			r.BRisk = append(r.BRisk, fit(w))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/riskgate/riskgate/gate/github"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
+	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/policies"
 )
 
@@ -245,7 +246,7 @@ func mdRules(b *strings.Builder, r *Result, lim mdLimits) {
 
 func mdRiskTable(b *strings.Builder, r *Result, lim mdLimits) {
 	rt := r.RiskTable
-	fmt.Fprintf(b, "### Risk measures (Table 3 view: losses count %s times; higher is better)\n\n", fmtG(rt.LossWeight))
+	fmt.Fprintf(b, "### Risk measures (Table 3 view: losses count %s times; higher is better)\n\n", numfmt.G(rt.LossWeight))
 	header := []string{"System", "Mean", "W/T/L", "URisk", "TRisk"}
 	hasBCa, hasBRisk := false, false
 	for _, s := range rt.Systems {
@@ -253,7 +254,7 @@ func mdRiskTable(b *strings.Builder, r *Result, lim mdLimits) {
 		hasBRisk = hasBRisk || s.BRisk != nil
 	}
 	if hasBCa {
-		header = append(header, "BCa "+pct(rt.BCaLevel))
+		header = append(header, "BCa "+numfmt.Percent(rt.BCaLevel))
 	}
 	header = append(header, "ZRisk", "GeoRisk")
 	if hasBRisk {
@@ -347,11 +348,11 @@ func mdBayes(b *strings.Builder, r *Result, lim mdLimits) {
 			break
 		}
 		lo, hi := c.interval(0.95)
-		row := []string{mdName(c.Challenger), dashStyle.p(float64(c.PBetter)), num(c.Diff.Mean, 4), fmt.Sprintf("[%s, %s]", num(jsonfloat.Float(lo), 4), num(jsonfloat.Float(hi), 4))}
+		row := []string{mdName(c.Challenger), numfmt.Dash.P(float64(c.PBetter)), num(c.Diff.Mean, 4), fmt.Sprintf("[%s, %s]", num(jsonfloat.Float(lo), 4), num(jsonfloat.Float(hi), 4))}
 		if hasROPE {
 			var ds []string
 			for _, rp := range c.ROPE {
-				ds = append(ds, fmt.Sprintf("%s in [%s, %s]", rp.Decision, fmtG(rp.Lo), fmtG(rp.Hi)))
+				ds = append(ds, fmt.Sprintf("%s in [%s, %s]", rp.Decision, numfmt.G(rp.Lo), numfmt.G(rp.Hi)))
 			}
 			row = append(row, mdSentence(strings.Join(ds, "; "), 200))
 		}
@@ -403,7 +404,7 @@ func mdFitStatus(b *strings.Builder, f *FitResult, lim mdLimits) bool {
 
 func mdBRisk(b *strings.Builder, r *Result, lim mdLimits) {
 	for _, f := range r.BRisk {
-		fmt.Fprintf(b, "### BRisk: losses count %s times\n\n", fmtG(f.LossWeight))
+		fmt.Fprintf(b, "### BRisk: losses count %s times\n\n", numfmt.G(f.LossWeight))
 		if !mdFitStatus(b, f, lim) {
 			continue
 		}
@@ -423,7 +424,7 @@ func mdBRisk(b *strings.Builder, r *Result, lim mdLimits) {
 			if tr, ok := atRisk[c.Challenger]; ok {
 				n = fmt.Sprint(len(tr.Topics))
 			}
-			rows = append(rows, []string{mdName(c.Challenger), dashStyle.p(float64(c.PWorse)), num(c.Diff.Mean, 4),
+			rows = append(rows, []string{mdName(c.Challenger), numfmt.Dash.P(float64(c.PWorse)), num(c.Diff.Mean, 4),
 				fmt.Sprintf("[%s, %s]", num(jsonfloat.Float(lo), 4), num(jsonfloat.Float(hi), 4)), n})
 		}
 		mdTable(b, "lrrrr", rows)
@@ -471,8 +472,8 @@ func mdDiagnostics(b *strings.Builder, r *Result, lim mdLimits) {
 			ebfmi = math.Min(ebfmi, float64(e))
 		}
 		rows = append(rows, []string{name, yesNo(f.Converged), fmt.Sprintf("%d × %d", dg.Chains, dg.Draws),
-			fmt.Sprintf("%s (≤ %s)", num(dg.WorstRhat, 4), fmtG(dg.MaxRhat)),
-			fmt.Sprintf("%s (≥ %s)", num(dg.WorstESSBulk, 0), fmtG(dg.TargetESS)), num(dg.WorstESSTail, 0),
+			fmt.Sprintf("%s (≤ %s)", num(dg.WorstRhat, 4), numfmt.G(dg.MaxRhat)),
+			fmt.Sprintf("%s (≥ %s)", num(dg.WorstESSBulk, 0), numfmt.G(dg.TargetESS)), num(dg.WorstESSTail, 0),
 			fmt.Sprint(dg.Divergences), fmt.Sprint(dg.MaxDepthHits), num(jsonfloat.Float(ebfmi), 2)})
 	}
 	if len(rows) > 1 {
@@ -506,7 +507,7 @@ func mdProvenance(b *strings.Builder, r *Result, lim mdLimits) {
 	}
 	if s := p.Sampler; s != nil {
 		rows = append(rows, []string{"sampler", fmt.Sprintf("NUTS, %s path, %s likelihood, %d chains, %d warmup, target ESS %d, max R-hat %s, adapt delta %s, max depth %d",
-			mdSentence(s.Method, 40), mdSentence(s.Family, 40), s.Chains, s.Warmup, s.TargetESS, fmtG(s.MaxRhat), fmtG(s.AdaptDelta), s.MaxDepth)})
+			mdSentence(s.Method, 40), mdSentence(s.Family, 40), s.Chains, s.Warmup, s.TargetESS, numfmt.G(s.MaxRhat), numfmt.G(s.AdaptDelta), s.MaxDepth)})
 	}
 	if p.BootstrapSamples > 0 {
 		rows = append(rows, []string{"bootstrap", fmt.Sprintf("B = %d", p.BootstrapSamples)})

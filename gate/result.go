@@ -5,6 +5,7 @@ import (
 
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
+	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/policies"
 )
 
@@ -322,7 +323,7 @@ func (r *Result) fits() []*FitResult {
 // label names a fit in the reports' tables.
 func (f *FitResult) label() string {
 	if f.Pool == PoolRiskAdjusted {
-		return "BRisk, w = " + fmtG(f.LossWeight)
+		return "BRisk, w = " + numfmt.G(f.LossWeight)
 	}
 	return "raw scores"
 }
