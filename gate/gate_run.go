@@ -12,11 +12,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/riskgate/riskgate/internal/escape"
 
 	"github.com/riskgate/riskgate/internal/atomicfile"
 
@@ -380,19 +381,9 @@ func (o *GateOptions) replayCommand(p *policies.Policy) string {
 		args = append(args, o.Input.Paths...)
 	}
 	for i, a := range args {
-		args[i] = shellQuote(a)
+		args[i] = escape.Shell(a)
 	}
 	return strings.Join(args, " ")
-}
-
-var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_./:=,+@%-]+$`)
-
-// shellQuote quotes s for a POSIX shell, only when it needs it.
-func shellQuote(s string) string {
-	if shellSafe.MatchString(s) {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // parseLossWeights parses a comma-separated list of loss weights (each > 0).

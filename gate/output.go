@@ -10,8 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/riskgate/riskgate/internal/atomicfile"
+	"github.com/riskgate/riskgate/internal/escape"
 
-	"github.com/riskgate/riskgate/gate/github"
 	"github.com/urfave/cli/v3"
 )
 
@@ -171,10 +171,10 @@ func writeTable(w io.Writer, md bool, align string, rows [][]string) error {
 
 // mdEscape makes s safe as markdown text, in a table cell or not, so that a
 // system, category or file name cannot break a table, inject markup or
-// @-mention anyone in a pull-request comment. It is github.MarkdownText, the
+// @-mention anyone in a pull-request comment. It is escape.Markdown, the
 // one markdown escaper of riskgate (a backslash does not stop a GitHub
 // mention; a zero-width space after @ does).
-func mdEscape(s string) string { return github.MarkdownText(s) }
+func mdEscape(s string) string { return escape.Markdown(s) }
 
 // mdCell is a markdown table cell: numbers and intervals as they are (so
 // "-0.068 [-0.289, 0.113]" stays readable in the source), anything else

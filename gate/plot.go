@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/riskgate/riskgate/internal/escape"
+
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
@@ -91,7 +93,7 @@ func newPlot() *plot.Plot {
 
 // plotLabel prepares a run or topic name for a plot: control characters
 // become U+FFFD and the name is cut to n runes. vgsvg escapes it.
-func plotLabel(s string, n int) string { return clipRunes(plainName(s), n) }
+func plotLabel(s string, n int) string { return escape.Clip(escape.PlainName(s), n) }
 
 // renderSVG draws p on a w × h canvas and returns it as an inline <svg>
 // element whose aria-label is label. A plot that cannot be drawn (gonum/plot

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/riskgate/riskgate/internal/escape"
+
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/internal/numfmt"
 
@@ -272,7 +274,7 @@ func riskByLossWeight(r *Result, fits []labelledFit) htmlFigure {
 // S_challenger − S_champion in each fit that compared it (Figure 6): the raw
 // fit and the risk-adjusted fit at each loss weight.
 func densityPlot(challenger string, index int, fits []labelledFit) htmlFigure {
-	fig := htmlFigure{ID: fmt.Sprintf("fig-density-%d", index), Title: "δ of " + plainName(challenger)}
+	fig := htmlFigure{ID: fmt.Sprintf("fig-density-%d", index), Title: "δ of " + escape.PlainName(challenger)}
 	p := newPlot()
 	xr, yr := newRange(), newRange()
 	drawn := 0
@@ -315,7 +317,7 @@ func densityPlot(challenger string, index int, fits []labelledFit) htmlFigure {
 // In the risk-adjusted pool the challenger's scores are risk-adjusted
 // (champion + d with losses counted w times).
 func predictivePlot(challenger string, index int, lf labelledFit, champion string) htmlFigure {
-	fig := htmlFigure{ID: fmt.Sprintf("fig-predictive-%d", index), Title: plainName(challenger) + " against the champion, per topic (" + lf.label + ")",
+	fig := htmlFigure{ID: fmt.Sprintf("fig-predictive-%d", index), Title: escape.PlainName(challenger) + " against the champion, per topic (" + lf.label + ")",
 		Legend: []htmlKey{{"k-champion", "champion"}, {"k-challenger", "challenger"}}}
 	f := lf.fit
 	champ := map[string]Prediction{}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/riskgate/riskgate/gate/github"
 	"github.com/riskgate/riskgate/gate/github/githubtest"
+	"github.com/riskgate/riskgate/internal/escape"
 	"github.com/riskgate/riskgate/policies"
 )
 
@@ -83,7 +84,7 @@ func TestHostileChallengerNamePublished(t *testing.T) {
 	values.Set(hostile, p.Queries()[0], policies.Number(0.5))
 	d := p.Evaluate(policies.Evidence{Challengers: []string{hostile}, Values: values,
 		Facts: policies.Facts{Topics: 50, Artifacts: 10, TopicCoverage: 1}, Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
-	r := NewPublishReport(p, d, "| challenger |\n|---|\n| "+github.MarkdownText(hostile)+" |\n")
+	r := NewPublishReport(p, d, "| challenger |\n|---|\n| "+escape.Markdown(hostile)+" |\n")
 
 	srv := githubtest.NewServer("")
 	defer srv.Close()

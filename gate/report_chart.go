@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/riskgate/riskgate/internal/escape"
+
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 )
 
@@ -53,7 +55,7 @@ func drawChart(rows []chartRow, esc func(string) string) string {
 	}
 	labelW := 0
 	for _, r := range rows {
-		labelW = max(labelW, utf8.RuneCountInString(clipRunes(r.Label, maxChartLabel)))
+		labelW = max(labelW, utf8.RuneCountInString(escape.Clip(r.Label, maxChartLabel)))
 	}
 
 	var b strings.Builder
@@ -81,7 +83,7 @@ func drawChart(rows []chartRow, esc func(string) string) string {
 	b.WriteString(strings.Repeat(" ", labelW+1) + strings.TrimRight(string(scale), " ") + "\n")
 
 	for _, r := range rows {
-		label := clipRunes(r.Label, maxChartLabel)
+		label := escape.Clip(r.Label, maxChartLabel)
 		b.WriteString(esc(label) + strings.Repeat(" ", labelW-utf8.RuneCountInString(label)+1))
 		line := []rune(strings.Repeat(" ", chartWidth))
 		if lo < 0 && hi > 0 {

@@ -3,9 +3,6 @@ package gate
 import (
 	"io"
 	"os"
-	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/numfmt"
@@ -27,37 +24,6 @@ func numPtr(x *jsonfloat.Float, d int) string {
 		return "–"
 	}
 	return num(*x, d)
-}
-
-// maxNameRunes bounds how much of a run or topic name a report prints.
-const maxNameRunes = 60
-
-// plainName prepares a name for a terminal: control characters (which could
-// move the cursor or change colours) become U+FFFD, and a long name is cut.
-func plainName(s string) string {
-	var b strings.Builder
-	n := 0
-	for _, r := range s {
-		if n == maxNameRunes {
-			b.WriteString("…")
-			break
-		}
-		if unicode.IsControl(r) || r == utf8.RuneError {
-			r = '\uFFFD'
-		}
-		b.WriteRune(r)
-		n++
-	}
-	return b.String()
-}
-
-// clipRunes cuts s to at most n runes, ending in "…" when cut.
-func clipRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
 }
 
 // useColor reports whether to colour output on w: a terminal, NO_COLOR unset

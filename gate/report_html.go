@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/riskgate/riskgate/internal/escape"
+
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 
@@ -181,23 +183,11 @@ func verdictClass(v string) string {
 
 // htmlName prepares a run, topic or rule name for the page (html/template
 // escapes it): control characters become U+FFFD and it is cut to 60 runes.
-func htmlName(s string) string { return plainName(s) }
+func htmlName(s string) string { return escape.PlainName(s) }
 
 // htmlSentence prepares a sentence: control characters become U+FFFD and
 // it is cut to n runes.
-func htmlSentence(s string, n int) string { return clipRunes(printable(s), n) }
-
-// printable replaces control characters with U+FFFD.
-func printable(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			r = '\uFFFD'
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+func htmlSentence(s string, n int) string { return escape.Clip(escape.Printable(s), n) }
 
 func buildHTMLPage(r *Result, lim htmlLimits) *htmlPage {
 	d := r.Decision

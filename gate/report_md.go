@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/riskgate/riskgate/gate/github"
+	"github.com/riskgate/riskgate/internal/escape"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/policies"
@@ -15,7 +15,7 @@ import (
 
 // The markdown report (report.md): GitHub-flavoured markdown sized for a
 // pull-request comment. Every name and sentence that comes from the inputs
-// or the result is escaped (github.MarkdownText in markdown, htmlText inside
+// or the result is escaped (escape.Markdown in markdown, htmlText inside
 // <pre>), so that no run or topic name can inject markdown, HTML or an
 // @-mention. Long lists are cut with a note saying how many were left out,
 // and the whole stays under maxMarkdownBytes.
@@ -80,10 +80,10 @@ func cutMarkdown(s string) string {
 }
 
 // mdName escapes a run, topic or rule name for a markdown paragraph or table cell.
-func mdName(s string) string { return github.MarkdownText(clipRunes(s, maxNameRunes)) }
+func mdName(s string) string { return escape.Markdown(escape.Clip(s, escape.MaxNameRunes)) }
 
 // mdSentence escapes a sentence (a reason, a warning), cut to n runes.
-func mdSentence(s string, n int) string { return github.MarkdownText(clipRunes(s, n)) }
+func mdSentence(s string, n int) string { return escape.Markdown(escape.Clip(s, n)) }
 
 // mdCode shows s as a code span in a table cell, in which GitHub interprets
 // nothing: backticks and control characters are dropped, a pipe is escaped
@@ -91,7 +91,7 @@ func mdSentence(s string, n int) string { return github.MarkdownText(clipRunes(s
 // |), and s is cut to n runes.
 func mdCode(s string, n int) string {
 	var b strings.Builder
-	for _, r := range clipRunes(s, n) {
+	for _, r := range escape.Clip(s, n) {
 		switch {
 		case r == '|':
 			b.WriteString(`\|`)
@@ -521,5 +521,5 @@ func mdProvenance(b *strings.Builder, r *Result, lim mdLimits) {
 	}
 	rows = append(rows, []string{"started", mdCode(p.StartedAt, 40)}, []string{"elapsed", fmt.Sprintf("%d ms", p.ElapsedMS)})
 	mdTable(b, "ll", rows)
-	b.WriteString("Replay:\n\n<pre>\n" + htmlText(clipRunes(p.Command, 4000)) + "\n</pre>\n\n</details>\n")
+	b.WriteString("Replay:\n\n<pre>\n" + htmlText(escape.Clip(p.Command, 4000)) + "\n</pre>\n\n</details>\n")
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/riskgate/riskgate/internal/escape"
 )
 
 // writeTextReport writes the terminal report: the verdict, why, one row per
@@ -28,13 +30,13 @@ func writeTextReport(w io.Writer, r *Result, color bool) {
 		head += fmt.Sprintf(" (dry run: would exit %d)", r.ExitStatus)
 	}
 	fmt.Fprintf(w, "%s  policy %s; champion %s; %d challenger(s), %d artifact(s), %d topic(s)\n",
-		paint(bold(head), string(r.Verdict)), plainName(r.Policy.Name), plainName(r.Data.Champion),
+		paint(bold(head), string(r.Verdict)), escape.PlainName(r.Policy.Name), escape.PlainName(r.Data.Champion),
 		len(r.Data.Challengers), len(r.Data.Artifacts), len(r.Data.Topics))
 	fmt.Fprintf(w, "%s\n", plainSentence(d.Reason))
 	if len(d.Selected) > 0 {
 		names := make([]string, len(d.Selected))
 		for i, s := range d.Selected {
-			names[i] = plainName(s)
+			names[i] = escape.PlainName(s)
 		}
 		fmt.Fprintf(w, "ship: %s\n", strings.Join(names, ", "))
 	}
@@ -46,9 +48,9 @@ func writeTextReport(w io.Writer, r *Result, color bool) {
 		for i, rr := range c.Rules {
 			name := ""
 			if i == 0 {
-				name = plainName(c.Name)
+				name = escape.PlainName(c.Name)
 			}
-			rows = append(rows, []string{name, plainName(rr.Rule), rr.Quantity, observedText(rr.Observed, rr.Bound), rr.Bound.String(),
+			rows = append(rows, []string{name, escape.PlainName(rr.Rule), rr.Quantity, observedText(rr.Observed, rr.Bound), rr.Bound.String(),
 				paint(string(rr.Outcome), string(rr.Outcome))})
 		}
 	}
@@ -61,7 +63,7 @@ func writeTextReport(w io.Writer, r *Result, color bool) {
 		if c.Selected {
 			mark = " (ship)"
 		}
-		fmt.Fprintf(w, "%s: %s%s — %s\n", plainName(c.Name), paint(string(c.Verdict), string(c.Verdict)), mark, plainSentence(c.Reason))
+		fmt.Fprintf(w, "%s: %s%s — %s\n", escape.PlainName(c.Name), paint(string(c.Verdict), string(c.Verdict)), mark, plainSentence(c.Reason))
 	}
 	for _, u := range d.Unmet {
 		fmt.Fprintf(w, "requirement %s not met: %s\n", u.Requirement, plainSentence(u.Reason))
@@ -78,7 +80,7 @@ func writeTextReport(w io.Writer, r *Result, color bool) {
 // at a paragraph's length rather than a name's.
 func plainSentence(s string) string {
 	var b strings.Builder
-	for _, r := range clipRunes(s, 2000) {
+	for _, r := range escape.Clip(s, 2000) {
 		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
 			r = '\uFFFD'
 		}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/riskgate/riskgate/internal/escape"
 )
 
 // commandName maps an annotation level to its workflow command.
@@ -87,7 +89,7 @@ func (p *Publisher) writeSummary(r Report, t target, res *Result) error {
 	if len(res.Failures) > 0 {
 		b.WriteString("> [!WARNING]\n> **riskgate could not publish everything to GitHub.** The verdict above stands; what failed:\n")
 		for _, f := range res.Failures {
-			b.WriteString("> - " + MarkdownText(f) + "\n")
+			b.WriteString("> - " + escape.Markdown(f) + "\n")
 		}
 		b.WriteString("\n")
 	}

@@ -12,7 +12,7 @@
 // Options.RequirePublish asks for it.
 //
 // Every field GitHub shows is escaped for the place it goes: markdown text
-// with MarkdownText, workflow commands with GitHub's %-encoding, plain-text
+// with escape.Markdown, workflow commands with GitHub's %-encoding, plain-text
 // API fields stripped of control characters and cut to GitHub's limits. The
 // token is read from the environment only, held as a Secret that formats as
 // "[redacted]", and scrubbed from everything the package writes.

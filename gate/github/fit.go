@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/riskgate/riskgate/internal/escape"
 )
 
 // GitHub's limits, in characters.
@@ -92,7 +94,7 @@ func closeBlocks(s string) string {
 func cutNote(limit int, artifact, reportURL string) string {
 	where := "the report artifact of this workflow run"
 	if artifact != "" {
-		where = "the **" + MarkdownText(artifact) + "** artifact of this workflow run"
+		where = "the **" + escape.Markdown(artifact) + "** artifact of this workflow run"
 	}
 	if u := linkURL(reportURL); u != "" {
 		where = strings.Replace(where, "this workflow run", "[this workflow run]("+u+")", 1)

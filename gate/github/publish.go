@@ -14,6 +14,7 @@ import (
 	"time"
 
 	gh "github.com/google/go-github/v62/github"
+	"github.com/riskgate/riskgate/internal/escape"
 )
 
 // CommentMode says when the sticky pull-request comment is written.
@@ -298,7 +299,7 @@ func (r *Report) body() string {
 		return r.Markdown
 	}
 	if r.Summary != "" {
-		return MarkdownText(r.Summary)
+		return escape.Markdown(r.Summary)
 	}
 	return "riskgate verdict: **" + r.Verdict + "**"
 }

@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/riskgate/riskgate/gate/github/githubtest"
+	"github.com/riskgate/riskgate/internal/escape"
 )
 
 // testToken stands for GITHUB_TOKEN. Every test checks, when it ends, that
@@ -624,8 +625,8 @@ func TestHostileNamesAreEscapedEverywhere(t *testing.T) {
 		Verdict:    VerdictFail,
 		Title:      "fail: " + hostile + "\n::warning::injected",
 		Summary:    "fail: " + hostile + "\r\n::error::injected",
-		// The gate renders its markdown with MarkdownText.
-		Markdown: "| challenger | verdict |\n|---|---|\n| " + MarkdownText(hostile) + " | fail |\n",
+		// The gate renders its markdown with escape.Markdown.
+		Markdown: "| challenger | verdict |\n|---|---|\n| " + escape.Markdown(hostile) + " | fail |\n",
 		Annotations: []Annotation{{Level: LevelFailure, Path: "policy.yaml", StartLine: 3,
 			Title: "rule " + hostile + ", file=/etc/passwd: x", Message: "challenger " + hostile + "\n::warning::injected 100%"}},
 	}

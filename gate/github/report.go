@@ -41,7 +41,7 @@ type Report struct {
 	Summary string `json:"summary"`
 	// Markdown is the report body for the comment, the check run summary and
 	// the job summary, rendered by the gate with every input name escaped
-	// (see MarkdownText). It is cut to each place's limit here.
+	// (see escape.Markdown). It is cut to each place's limit here.
 	Markdown string `json:"markdown"`
 	// Annotations point at the rules that failed or warned.
 	Annotations []Annotation `json:"annotations,omitempty"`
