@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/riskgate/riskgate/internal/reportfmt"
+
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/numfmt"
 )
@@ -141,7 +143,7 @@ func (r *BenchReport) writeText(w io.Writer, md bool) error {
 	if len(m.LoadBefore) == 3 && len(m.LoadAfter) == 3 {
 		sub += fmt.Sprintf("; load average %s before, %s after", loadString(m.LoadBefore), loadString(m.LoadAfter))
 	}
-	if err := writeTitle(w, md, "riskgate bench "+r.Tool, mdEscapeIf(md, sub)); err != nil {
+	if err := reportfmt.Title(w, md, "riskgate bench "+r.Tool, reportfmt.EscapeIf(md, sub)); err != nil {
 		return err
 	}
 	rows := [][]string{{"figure", "data", "runs", "seconds", "cpu s", "rate", "min ESS", "peak RSS"}}
@@ -172,7 +174,7 @@ func (r *BenchReport) writeText(w io.Writer, md bool) error {
 			notes = append(notes, row.ID+": "+n)
 		}
 	}
-	if err := writeTable(w, md, "llrrrrrr", rows); err != nil {
+	if err := reportfmt.Table(w, md, "llrrrrrr", rows); err != nil {
 		return err
 	}
 	if !md {
@@ -183,10 +185,10 @@ func (r *BenchReport) writeText(w io.Writer, md bool) error {
 			float64(g.Exponent), numfmt.Thousands(g.FromCells), numfmt.Thousands(g.ToCells), g.Fits)
 	}
 	for _, row := range r.Rows {
-		fmt.Fprintf(w, "%s: %s\n", row.ID, mdEscapeIf(md, row.What))
+		fmt.Fprintf(w, "%s: %s\n", row.ID, reportfmt.EscapeIf(md, row.What))
 	}
 	for _, n := range notes {
-		fmt.Fprintf(w, "note: %s\n", mdEscapeIf(md, n))
+		fmt.Fprintf(w, "note: %s\n", reportfmt.EscapeIf(md, n))
 	}
 	_, err := fmt.Fprintf(w, "total %.1f s; each figure is the median of its runs; reproduce one with go test ./gate -run X -bench 'BenchCases/ID$'\n", float64(r.ElapsedSeconds))
 	return err

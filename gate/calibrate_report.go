@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/riskgate/riskgate/internal/reportfmt"
+
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/numfmt"
 )
@@ -126,7 +128,7 @@ func (r *CalibrateReport) write(w io.Writer, format string) error {
 	if format == "html" {
 		return writeCalibrateHTML(w, r)
 	}
-	return writeReport(w, format, r, r.writeCSV, r.writeText)
+	return reportfmt.Write(w, format, r, r.writeCSV, r.writeText)
 }
 
 // subtitle is the sentence under the title: the policy, pools and model.
@@ -173,23 +175,23 @@ func (r *CalibrateReport) headlines() []string {
 
 func (r *CalibrateReport) writeText(w io.Writer, md bool) error {
 	sub := r.subtitle()
-	if err := writeTitle(w, md, "riskgate calibrate", mdEscapeIf(md, strings.TrimSuffix(strings.Join(sub[:2], " "), "."))); err != nil {
+	if err := reportfmt.Title(w, md, "riskgate calibrate", reportfmt.EscapeIf(md, strings.TrimSuffix(strings.Join(sub[:2], " "), "."))); err != nil {
 		return err
 	}
-	if err := writeTable(w, md, "rrrrrrrrl", r.rows()); err != nil {
+	if err := reportfmt.Table(w, md, "rrrrrrrrl", r.rows()); err != nil {
 		return err
 	}
 	if !md {
 		fmt.Fprintln(w)
 	}
 	for _, h := range r.headlines() {
-		fmt.Fprintln(w, mdEscapeIf(md, h))
+		fmt.Fprintln(w, reportfmt.EscapeIf(md, h))
 	}
-	fmt.Fprintln(w, mdEscapeIf(md, sub[2]))
+	fmt.Fprintln(w, reportfmt.EscapeIf(md, sub[2]))
 	if md {
 		fmt.Fprintln(w)
 	}
-	return writeWarnings(w, md, r.Warnings)
+	return reportfmt.Warnings(w, md, r.Warnings)
 }
 
 func (r *CalibrateReport) writeCSV(w io.Writer) error {

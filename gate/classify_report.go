@@ -7,6 +7,8 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/riskgate/riskgate/internal/reportfmt"
+
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/numfmt"
@@ -134,7 +136,7 @@ func buildClassifyReport(res *bayes.ClassifierResult, cats []bayes.Category, tru
 		if err != nil {
 			return nil, fmt.Errorf("%s %q: %w", r.Kind, r.Name, err)
 		}
-		rep.Warnings = append(rep.Warnings, prefixed(fmt.Sprintf("%s %q", r.Kind, r.Name), warns)...)
+		rep.Warnings = append(rep.Warnings, reportfmt.Prefixed(fmt.Sprintf("%s %q", r.Kind, r.Name), warns)...)
 		rep.Comparisons = append(rep.Comparisons, c)
 	}
 	return rep, nil
@@ -152,7 +154,7 @@ func accuracyTests(c bayes.JointCounts) (ClassifySign, *ClassifyPTest, []string,
 		return ClassifySign{}, nil, nil, err
 	}
 	return toClassifySign(sign), &ClassifyPTest{jsonfloat.Float(pt.AccuracyA), jsonfloat.Float(pt.AccuracyB), jsonfloat.Float(pt.Z), jsonfloat.Float(pt.P)},
-		prefixed("p-test", pt.Warnings), nil
+		reportfmt.Prefixed("p-test", pt.Warnings), nil
 }
 
 // macroTests are Yang & Liu's macro tests over the categories whose measure
@@ -184,7 +186,7 @@ func macroTests(a, b []float64) (ClassifySign, *ClassifyTTest, []string, error) 
 	if err != nil {
 		return sign, nil, nil, err
 	}
-	return sign, &ClassifyTTest{jsonfloat.Float(t.Estimate), jsonfloat.Float(t.T), jsonfloat.Float(t.DF), jsonfloat.Float(t.P)}, prefixed("T-test", t.Warnings), nil
+	return sign, &ClassifyTTest{jsonfloat.Float(t.Estimate), jsonfloat.Float(t.T), jsonfloat.Float(t.DF), jsonfloat.Float(t.P)}, reportfmt.Prefixed("T-test", t.Warnings), nil
 }
 
 func toClassifySign(s risk.Sign) ClassifySign {
@@ -192,7 +194,7 @@ func toClassifySign(s risk.Sign) ClassifySign {
 }
 
 func writeClassify(w io.Writer, r *ClassifyReport, format string) error {
-	return writeReport(w, format, r, func(w io.Writer) error { return writeClassifyCSV(w, r) },
+	return reportfmt.Write(w, format, r, func(w io.Writer) error { return writeClassifyCSV(w, r) },
 		func(w io.Writer, md bool) error { return writeClassifyText(w, r, md) })
 }
 
@@ -230,14 +232,14 @@ func writeClassifyCSV(w io.Writer, r *ClassifyReport) error {
 }
 
 func writeClassifyText(w io.Writer, r *ClassifyReport, md bool) error {
-	title := fmt.Sprintf("%s (a) vs %s (b) against %s: Zhang et al.'s %s model, %s", mdEscapeIf(md, r.A), mdEscapeIf(md, r.B), mdEscapeIf(md, r.Truth), r.Model, r.Measure)
+	title := fmt.Sprintf("%s (a) vs %s (b) against %s: Zhang et al.'s %s model, %s", reportfmt.EscapeIf(md, r.A), reportfmt.EscapeIf(md, r.B), reportfmt.EscapeIf(md, r.Truth), r.Model, r.Measure)
 	if r.Positive != "" {
-		title += ", positive class " + mdEscapeIf(md, strconv.Quote(r.Positive))
+		title += ", positive class " + reportfmt.EscapeIf(md, strconv.Quote(r.Positive))
 	}
 	level := numfmt.Percent(float64(r.Level))
 	sub := fmt.Sprintf("%d documents; %d exact posterior draws, seed %d; ROPE %s; Beta/Dirichlet(%s) priors",
 		r.Documents, r.Draws, r.Seed, numfmt.Dash.Interval(float64(r.ROPE.Lo), float64(r.ROPE.Hi), 3), strconv.FormatFloat(float64(r.Prior), 'g', -1, 64))
-	if err := writeTitle(w, md, title, sub); err != nil {
+	if err := reportfmt.Title(w, md, title, sub); err != nil {
 		return err
 	}
 	rows := [][]string{{"category", "n+", "a", "b", "δ mean", "δ sd", level + " HDI of δ", "P(δ<0) / P(δ>0)", "in ROPE", "BF01", "decision", "sign p", "p-test / T-test p"}}
@@ -266,7 +268,7 @@ func writeClassifyText(w io.Writer, r *ClassifyReport, md bool) error {
 			numfmt.Dash.P(float64(c.SignTest.P)), other,
 		})
 	}
-	if err := writeTable(w, md, "lrrrrrllrrlrr", rows); err != nil {
+	if err := reportfmt.Table(w, md, "lrrrrrllrrlrr", rows); err != nil {
 		return err
 	}
 	notes := []string{
@@ -279,5 +281,5 @@ func writeClassifyText(w io.Writer, r *ClassifyReport, md bool) error {
 	for _, n := range notes {
 		fmt.Fprintln(w, n)
 	}
-	return writeWarnings(w, md, r.Warnings)
+	return reportfmt.Warnings(w, md, r.Warnings)
 }

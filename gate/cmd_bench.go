@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"time"
 
+	"github.com/riskgate/riskgate/internal/reportfmt"
+
 	"github.com/urfave/cli/v3"
 )
 
@@ -59,7 +61,7 @@ func newBenchCommand(s *Streams) *cli.Command {
 		&cli.IntFlag{Name: "rstanarm-iter", HideDefault: true, Usage: "rstanarm's `ITER` per chain, warmup included (default 4000; 1000 with --quick)"},
 		&cli.StringFlag{Name: "champion", Destination: &o.Champion, Usage: "the champion's `NAME` in your data (default: the first system)"},
 		&cli.StringFlag{Name: "challenger", Destination: &o.Challenger, Usage: "the challenger's `NAME` in your data for calibrate (default: the second system)"},
-		formatFlag(&o.Format, reportFormats),
+		formatFlag(&o.Format, reportfmt.Formats),
 		outputFlag(&o.Output),
 	}
 	return &cli.Command{
@@ -78,7 +80,7 @@ func newBenchCommand(s *Streams) *cli.Command {
 }
 
 func runBench(ctx context.Context, o *BenchOptions, s *Streams) error {
-	if err := checkFormat(o.Format, reportFormats); err != nil {
+	if err := reportfmt.CheckFormat(o.Format, reportfmt.Formats); err != nil {
 		return err
 	}
 	count := o.Count
@@ -130,7 +132,7 @@ func runBench(ctx context.Context, o *BenchOptions, s *Streams) error {
 		return err
 	}
 	return writeOutput(s.Out, o.Output, func(w io.Writer) error {
-		return writeReport(w, o.Format, rep, rep.writeCSV, rep.writeText)
+		return reportfmt.Write(w, o.Format, rep, rep.writeCSV, rep.writeText)
 	})
 }
 

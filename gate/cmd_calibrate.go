@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/riskgate/riskgate/internal/reportfmt"
+
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/urfave/cli/v3"
@@ -136,7 +138,7 @@ func parseEffects(s string) ([]float64, error) {
 }
 
 func runCalibrate(o *CalibrateOptions, s *Streams) error {
-	if err := checkFormat(o.Format, calibrateFormats); err != nil {
+	if err := reportfmt.CheckFormat(o.Format, calibrateFormats); err != nil {
 		return err
 	}
 	if o.Reps < 1 {

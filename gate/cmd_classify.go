@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/riskgate/riskgate/internal/reportfmt"
+
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/urfave/cli/v3"
 )
@@ -60,7 +62,7 @@ func newClassifyCommand(s *Streams) *cli.Command {
 			&cli.Uint64Flag{Name: "seed", Value: 1, Destination: &o.Seed, Usage: "`SEED` of the random draws"},
 			&cli.FloatFlag{Name: "level", Value: def.CredMass, Destination: &o.Level, Usage: "`MASS` of the HDIs"},
 			&cli.FloatFlag{Name: "prior", Value: def.Prior, Destination: &o.Prior, Usage: "every Beta/Dirichlet hyper-parameter `ALPHA` (1: uniform, as Zhang et al.)"},
-			formatFlag(&o.Format, reportFormats),
+			formatFlag(&o.Format, reportfmt.Formats),
 			outputFlag(&o.Output),
 		},
 		Action: func(ctx context.Context, c *cli.Command) error {
@@ -93,7 +95,7 @@ func (o *ClassifyOptions) settings() (bayes.ClassifierOptions, error) {
 		return opt, fmt.Errorf("--prior %v: expected a positive hyper-parameter", o.Prior)
 	}
 	opt.Prior = o.Prior
-	return opt, checkFormat(o.Format, reportFormats)
+	return opt, reportfmt.CheckFormat(o.Format, reportfmt.Formats)
 }
 
 func runClassify(o *ClassifyOptions, s *Streams) error {

@@ -6,6 +6,8 @@ import (
 	"io"
 	"math"
 
+	"github.com/riskgate/riskgate/internal/reportfmt"
+
 	"github.com/riskgate/riskgate/risk"
 	"github.com/urfave/cli/v3"
 )
@@ -82,7 +84,7 @@ func (o *CompareOptions) flags() []cli.Flag {
 			Usage: "multiple-comparison `CORRECTION` over the challengers: bonferroni, holm, bh, none"},
 		&cli.StringFlag{Name: "pool", Value: "compared", Destination: &o.Pool,
 			Usage: "`SYSTEMS` for ZRisk, GeoRisk, ANOVA and Tukey HSD: compared (champion and challengers) or all"},
-		formatFlag(&o.Format, reportFormats),
+		formatFlag(&o.Format, reportfmt.Formats),
 		&cli.BoolFlag{Name: "risk-view", Destination: &o.RiskView, Usage: "print table/md with risk-oriented signs (URisk⁻ = −URisk …), as Benham et al.'s Table 3"},
 		&cli.Uint64Flag{Name: "seed", Value: 1, Destination: &o.Seed, Usage: "`SEED` of every randomised procedure"},
 		&cli.IntFlag{Name: "samples", Value: 100_000, Destination: &o.Samples,
@@ -124,7 +126,7 @@ func (o *CompareOptions) settings() (compareSettings, error) {
 	if o.Pool != "compared" && o.Pool != "all" {
 		return cfg, fmt.Errorf("--pool %q: expected compared or all", o.Pool)
 	}
-	if err := checkFormat(o.Format, reportFormats); err != nil {
+	if err := reportfmt.CheckFormat(o.Format, reportfmt.Formats); err != nil {
 		return cfg, fmt.Errorf("%w (input formats go in --input-format)", err)
 	}
 	if o.Samples < 100 {

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/riskgate/riskgate/internal/reportfmt"
+
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/urfave/cli/v3"
 )
@@ -56,7 +58,7 @@ func newDiagnoseCommand(s *Streams) *cli.Command {
 var diagnoseFormats = []string{"table", "csv", "json"}
 
 func runDiagnose(o *DiagnoseOptions, s *Streams) error {
-	if err := checkFormat(o.Format, diagnoseFormats); err != nil {
+	if err := reportfmt.CheckFormat(o.Format, diagnoseFormats); err != nil {
 		return err
 	}
 	d, err := readDrawsFile(o.Path, s.In)
@@ -207,7 +209,7 @@ func writeDiagnoseTable(w io.Writer, d *Draws, sums []bayes.VarSummary, cols []d
 		cells[v+1] = row
 	}
 	fmt.Fprintf(w, "# %d variables, %d chains x %d iterations\n", len(sums), len(d.Chains), d.Iterations)
-	return writeTable(w, false, "l"+strings.Repeat("r", len(cols)), cells)
+	return reportfmt.Table(w, false, "l"+strings.Repeat("r", len(cols)), cells)
 }
 
 // formatCell formats a number for the table: NA for NaN; ESS as a whole

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/riskgate/riskgate/internal/reportfmt"
+
 	"github.com/riskgate/riskgate/internal/atomicfile"
 
 	"github.com/riskgate/riskgate/bayes"
@@ -58,7 +60,7 @@ func newFitCommand(s *Streams) *cli.Command {
 		&cli.StringFlag{Name: "prior-sigma", Destination: &o.PriorSigma, Usage: "residual SD prior `DIST`, e.g. exponential(5) (default rstanarm's exponential(1/sd y))"},
 		&cli.StringFlag{Name: "prior-tau", Destination: &o.PriorTau, Usage: "prior `DIST` of τ in group SD = τ·σ, rstanarm's decov (default gamma(1, 1))"},
 		&cli.StringFlag{Name: "prior-sd", Destination: &o.PriorSD, Usage: "prior `DIST` on each group SD itself, brms style, e.g. half_student_t(3, 2.5); excludes --prior-tau"},
-		formatFlag(&o.Format, reportFormats),
+		formatFlag(&o.Format, reportfmt.Formats),
 		outputFlag(&o.Output),
 		&cli.FloatFlag{Name: "loss-weight", Value: 1, Destination: &o.LossWeight,
 			Usage: "fit the BRisk pool: the champion's scores kept, every other system's replaced by champion + d with losses counted `W` times (1: the scores themselves)"},
@@ -169,7 +171,7 @@ func fitHierPriors(o *FitOptions, t *bayes.Table, fam bayes.Family) (*bayes.Hier
 }
 
 func runFit(s *Streams, o *FitOptions) error {
-	if err := checkFormat(o.Format, reportFormats); err != nil {
+	if err := reportfmt.CheckFormat(o.Format, reportfmt.Formats); err != nil {
 		return err
 	}
 	if o.Chains < 1 || o.Warmup < 0 || o.Draws < 0 || o.MaxDraws < 0 {
@@ -293,7 +295,7 @@ func runFit(s *Streams, o *FitOptions) error {
 		if o.Format == "json" {
 			return rep.writeJSON(w) // its own encoder: NaN as null, the fit's field order
 		}
-		return writeReport(w, o.Format, nil, rep.writeCSV, rep.writeText)
+		return reportfmt.Write(w, o.Format, nil, rep.writeCSV, rep.writeText)
 	}
 	return writeOutput(s.Out, o.Output, write)
 }

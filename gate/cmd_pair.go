@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/riskgate/riskgate/internal/reportfmt"
+
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/urfave/cli/v3"
 )
@@ -76,7 +78,7 @@ func (o *PairOptions) flags() []cli.Flag {
 		&cli.Uint64Flag{Name: "seed", Value: 1, Destination: &o.Seed, Usage: "`SEED` of the random draws"},
 		&cli.FloatFlag{Name: "level", Value: def.CredMass, Destination: &o.Level,
 			Usage: "`MASS` of the credible intervals, HDIs and the classical confidence interval"},
-		formatFlag(&o.Format, reportFormats),
+		formatFlag(&o.Format, reportfmt.Formats),
 		outputFlag(&o.Output),
 	}
 	return append(flags, o.Input.Flags()...)
@@ -105,7 +107,7 @@ func (o *PairOptions) settings() (bayes.TwoSampleOptions, error) {
 		}
 		*r.dst = bayes.ROPE{Lo: lo, Hi: hi}
 	}
-	if err := checkFormat(o.Format, reportFormats); err != nil {
+	if err := reportfmt.CheckFormat(o.Format, reportfmt.Formats); err != nil {
 		return opt, fmt.Errorf("%w (input formats go in --input-format)", err)
 	}
 	return opt, nil

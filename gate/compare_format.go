@@ -8,14 +8,16 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/riskgate/riskgate/internal/reportfmt"
+
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/numfmt"
 )
 
-// writeCompare renders rep in one of reportFormats. riskView prints the
+// writeCompare renders rep in one of reportfmt.Formats. riskView prints the
 // table and md views with Benham et al.'s risk-oriented "⁻" signs.
 func writeCompare(w io.Writer, rep *CompareReport, format string, riskView bool) error {
-	return writeReport(w, format, rep, func(w io.Writer) error { return writeCompareCSV(w, rep) },
+	return reportfmt.Write(w, format, rep, func(w io.Writer) error { return writeCompareCSV(w, rep) },
 		func(w io.Writer, md bool) error {
 			v := compareView{w: w, md: md, risk: riskView, rep: rep}
 			v.write()
@@ -59,7 +61,7 @@ func (v *compareView) para(s string) {
 // left-aligned and the others right-aligned.
 func (v *compareView) table(rows [][]string) {
 	if v.err == nil {
-		v.err = writeTable(v.w, v.md, "l"+strings.Repeat("r", len(rows[0])-1), rows)
+		v.err = reportfmt.Table(v.w, v.md, "l"+strings.Repeat("r", len(rows[0])-1), rows)
 	}
 }
 
@@ -78,7 +80,7 @@ func (v *compareView) write() {
 			artifacts++
 		}
 	}
-	title := fmt.Sprintf("riskgate compare: %d challenger(s) against champion %s", len(chals), mdEscapeIf(v.md, strconv.Quote(rep.Champion)))
+	title := fmt.Sprintf("riskgate compare: %d challenger(s) against champion %s", len(chals), reportfmt.EscapeIf(v.md, strconv.Quote(rep.Champion)))
 	if v.md {
 		v.printf("# %s\n\n", title)
 	} else {
@@ -89,7 +91,7 @@ func (v *compareView) write() {
 		ciLevel = chals[0].BCa.Level
 	}
 	v.para(fmt.Sprintf("Measure %s over %d topics; losses count %s times (w = %s, α = %s).",
-		mdEscapeIf(v.md, numfmt.OrDash(rep.Measure)), rep.Topics, numfmt.G(rep.LossWeight), numfmt.G(rep.LossWeight), numfmt.G(rep.LossWeight-1)))
+		reportfmt.EscapeIf(v.md, numfmt.OrDash(rep.Measure)), rep.Topics, numfmt.G(rep.LossWeight), numfmt.G(rep.LossWeight), numfmt.G(rep.LossWeight-1)))
 	corr := "unadjusted"
 	if rep.Correction != "none" {
 		corr = fmt.Sprintf("adjusted by %s over %d challenger(s)", correctionName(rep.Correction), len(chals))
@@ -229,16 +231,16 @@ func (v *compareView) write() {
 			warns = append(warns, s.Name+": "+w)
 		}
 	}
-	warns = append(warns, prefixed("two-way ANOVA", rep.ANOVA.TwoWay.Warnings)...)
-	warns = append(warns, prefixed("one-way ANOVA", rep.ANOVA.OneWay.Warnings)...)
-	warns = append(warns, prefixed("Tukey HSD", tk.Warnings)...)
+	warns = append(warns, reportfmt.Prefixed("two-way ANOVA", rep.ANOVA.TwoWay.Warnings)...)
+	warns = append(warns, reportfmt.Prefixed("one-way ANOVA", rep.ANOVA.OneWay.Warnings)...)
+	warns = append(warns, reportfmt.Prefixed("Tukey HSD", tk.Warnings)...)
 	if rep.BRisk != nil {
-		warns = append(warns, prefixed("BRisk", rep.BRisk.Warnings)...)
+		warns = append(warns, reportfmt.Prefixed("BRisk", rep.BRisk.Warnings)...)
 	}
 	if len(warns) > 0 {
 		v.heading("Warnings")
 		for _, w := range warns {
-			v.printf("- %s\n", mdEscapeIf(v.md, w))
+			v.printf("- %s\n", reportfmt.EscapeIf(v.md, w))
 		}
 	}
 }

@@ -3,6 +3,8 @@ package gate
 import (
 	"fmt"
 
+	"github.com/riskgate/riskgate/internal/reportfmt"
+
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
@@ -246,7 +248,7 @@ func buildCompare(t *scores.Table, champ int, challengers []int, cfg compareSett
 		rep.Systems[i].ZRisk = jsonfloat.Ptr(geo.ZRisk.Values[i])
 		rep.Systems[i].GeoRisk = jsonfloat.Ptr(geo.Values[i])
 	}
-	rep.Warnings = append(rep.Warnings, prefixed("ZRisk/GeoRisk", geo.Warnings)...)
+	rep.Warnings = append(rep.Warnings, reportfmt.Prefixed("ZRisk/GeoRisk", geo.Warnings)...)
 
 	m := len(challengers)
 	ciLevel := cfg.correction.Level(cfg.level, m)
@@ -309,14 +311,14 @@ func measureChallenger(p risk.Pair, w, ciLevel float64, boot risk.BootstrapOptio
 		return nil, nil, err
 	}
 	r.TRisk, r.TRiskP = jsonfloat.Float(tr.T), jsonfloat.Float(tr.P)
-	warns = append(warns, prefixed("TRisk", tr.Warnings)...)
+	warns = append(warns, reportfmt.Prefixed("TRisk", tr.Warnings)...)
 	bc, err := p.BCa(w, boot)
 	if err != nil {
 		return nil, nil, err
 	}
 	r.BCa = CompareCI{Lo: jsonfloat.Float(bc.BCa.Lo), Hi: jsonfloat.Float(bc.BCa.Hi), Level: bc.BCa.Level}
 	r.Percentile = CompareCI{Lo: jsonfloat.Float(bc.Percentile.Lo), Hi: jsonfloat.Float(bc.Percentile.Hi), Level: bc.Percentile.Level}
-	warns = append(warns, prefixed("bootstrap", bc.Warnings)...)
+	warns = append(warns, reportfmt.Prefixed("bootstrap", bc.Warnings)...)
 	o, err := p.Outcomes()
 	if err != nil {
 		return nil, nil, err
@@ -329,37 +331,37 @@ func measureChallenger(p risk.Pair, w, ciLevel float64, boot risk.BootstrapOptio
 	}
 	tp := &r.Tests.PairedT
 	tp.T, tp.DF, tp.P, tp.Lo, tp.Hi, tp.Level = jsonfloat.Float(pt.T), jsonfloat.Float(pt.DF), jsonfloat.Float(pt.P), jsonfloat.Float(pt.CI.Lo), jsonfloat.Float(pt.CI.Hi), pt.CI.Level
-	warns = append(warns, prefixed("paired t", pt.Warnings)...)
+	warns = append(warns, reportfmt.Prefixed("paired t", pt.Warnings)...)
 	wt, err := p.WelchT(ciLevel)
 	if err != nil {
 		return nil, nil, err
 	}
 	r.Tests.WelchT.T, r.Tests.WelchT.DF, r.Tests.WelchT.P = jsonfloat.Float(wt.T), jsonfloat.Float(wt.DF), jsonfloat.Float(wt.P)
-	warns = append(warns, prefixed("Welch t", wt.Warnings)...)
+	warns = append(warns, reportfmt.Prefixed("Welch t", wt.Warnings)...)
 	wx, err := p.Wilcoxon(risk.WilcoxonAuto)
 	if err != nil {
 		return nil, nil, err
 	}
 	r.Tests.Wilcoxon.V, r.Tests.Wilcoxon.P, r.Tests.Wilcoxon.Exact = jsonfloat.Float(wx.V), jsonfloat.Float(wx.P), wx.Exact
-	warns = append(warns, prefixed("Wilcoxon", wx.Warnings)...)
+	warns = append(warns, reportfmt.Prefixed("Wilcoxon", wx.Warnings)...)
 	sg, err := p.Sign()
 	if err != nil {
 		return nil, nil, err
 	}
 	r.Tests.Sign.Pos, r.Tests.Sign.Neg, r.Tests.Sign.P = sg.Pos, sg.Neg, jsonfloat.Float(sg.P)
-	warns = append(warns, prefixed("sign test", sg.Warnings)...)
+	warns = append(warns, reportfmt.Prefixed("sign test", sg.Warnings)...)
 	rz, err := p.Randomization(cfg.samples, cfg.seed)
 	if err != nil {
 		return nil, nil, err
 	}
 	r.Tests.Permutation.P, r.Tests.Permutation.B = jsonfloat.Float(rz.P), rz.B
-	warns = append(warns, prefixed("randomisation test", rz.Warnings)...)
+	warns = append(warns, reportfmt.Prefixed("randomisation test", rz.Warnings)...)
 	sb, err := p.StudentizedBootstrap(cfg.samples, cfg.seed)
 	if err != nil {
 		return nil, nil, err
 	}
 	r.Tests.Bootstrap.T, r.Tests.Bootstrap.P, r.Tests.Bootstrap.B = jsonfloat.Float(sb.T), jsonfloat.Float(sb.P), sb.B
-	warns = append(warns, prefixed("bootstrap test", sb.Warnings)...)
+	warns = append(warns, reportfmt.Prefixed("bootstrap test", sb.Warnings)...)
 
 	g, err := p.GlassDelta()
 	if err != nil {
@@ -370,8 +372,8 @@ func measureChallenger(p risk.Pair, w, ciLevel float64, boot risk.BootstrapOptio
 		return nil, nil, err
 	}
 	r.Effects = CompareEffects{GlassDeltaChampion: jsonfloat.Float(g.ByBase), GlassDeltaChallenger: jsonfloat.Float(g.ByX), CohenD: jsonfloat.Float(cd.D)}
-	warns = append(warns, prefixed("Glass's Δ", g.Warnings)...)
-	warns = append(warns, prefixed("Cohen's d", cd.Warnings)...)
+	warns = append(warns, reportfmt.Prefixed("Glass's Δ", g.Warnings)...)
+	warns = append(warns, reportfmt.Prefixed("Cohen's d", cd.Warnings)...)
 	return r, warns, nil
 }
 

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/riskgate/riskgate/internal/reportfmt"
+
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
@@ -226,7 +228,7 @@ func (r *fitReport) writeCSV(w io.Writer) error {
 	return cw.Error()
 }
 
-// fitTable writes a header and rows with writeTable, numeric columns
+// fitTable writes a header and rows with reportfmt.Table, numeric columns
 // right-aligned and the others (names, roles) left-aligned, and ends a text
 // table with a blank line as markdown ends its own.
 func fitTable(w io.Writer, md bool, header []string, rows [][]string) {
@@ -234,13 +236,13 @@ func fitTable(w io.Writer, md bool, header []string, rows [][]string) {
 	for j := range align {
 		align[j] = 'r'
 		for _, row := range rows {
-			if j < len(row) && !numericCell(row[j]) {
+			if j < len(row) && !reportfmt.IsNumeric(row[j]) {
 				align[j] = 'l'
 				break
 			}
 		}
 	}
-	writeTable(w, md, string(align), append([][]string{header}, rows...))
+	reportfmt.Table(w, md, string(align), append([][]string{header}, rows...))
 	if !md {
 		fmt.Fprintln(w)
 	}

@@ -17,6 +17,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/riskgate/riskgate/internal/reportfmt"
+
 	"github.com/riskgate/riskgate/internal/escape"
 
 	"github.com/riskgate/riskgate/internal/atomicfile"
@@ -37,7 +39,7 @@ func runGate(ctx context.Context, o *GateOptions, s *Streams) error {
 	if err := o.Publish.Check(); err != nil {
 		return err
 	}
-	if err := checkFormat(o.Format, gateFormats); err != nil {
+	if err := reportfmt.CheckFormat(o.Format, gateFormats); err != nil {
 		return err
 	}
 	if o.Example && len(o.Input.Paths) > 0 {

@@ -12,7 +12,7 @@ import (
 	"github.com/riskgate/riskgate/internal/atomicfile"
 )
 
-// writeFileAtomic replaces a file whole with mode 0644; createFileAtomic
+// atomicfile.Write replaces a file whole with mode 0644; atomicfile.Create
 // refuses an existing file; a failed write leaves the folder as it was.
 func TestAtomicWriters(t *testing.T) {
 	dir := t.TempDir()

@@ -7,6 +7,8 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/riskgate/riskgate/internal/reportfmt"
+
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
@@ -175,7 +177,7 @@ func pairClassical(xa, xb []float64, paired bool, level float64) (PairClassical,
 			return c, nil, err
 		}
 		r = jsonfloat.Ptr(cor.R)
-		warns = prefixed("correlation", cor.Warnings)
+		warns = reportfmt.Prefixed("correlation", cor.Warnings)
 	} else {
 		s := risk.TwoSamples{X: xa, Base: xb}
 		if t, err = s.WelchT(level); err != nil {
@@ -185,8 +187,8 @@ func pairClassical(xa, xb []float64, paired bool, level float64) (PairClassical,
 			return c, nil, err
 		}
 	}
-	warns = append(prefixed(c.Test, t.Warnings), warns...)
-	warns = append(warns, prefixed("Glass's Δ", g.Warnings)...)
+	warns = append(reportfmt.Prefixed(c.Test, t.Warnings), warns...)
+	warns = append(warns, reportfmt.Prefixed("Glass's Δ", g.Warnings)...)
 	c.MeanDiff, c.T, c.DF = jsonfloat.Float(t.Estimate), jsonfloat.Float(t.T), jsonfloat.Float(t.DF)
 	c.P, c.PTwoSided = jsonfloat.Float(t.PGreater), jsonfloat.Float(t.P)
 	c.Lo, c.Hi = jsonfloat.Float(t.CI.Lo), jsonfloat.Float(t.CI.Hi)
@@ -230,7 +232,7 @@ func (r *PairReport) rows() []pairRow {
 }
 
 func writePair(w io.Writer, r *PairReport, format string) error {
-	return writeReport(w, format, r, func(w io.Writer) error { return writePairCSV(w, r) },
+	return reportfmt.Write(w, format, r, func(w io.Writer) error { return writePairCSV(w, r) },
 		func(w io.Writer, md bool) error { return writePairText(w, r, md) })
 }
 
@@ -260,9 +262,9 @@ func writePairText(w io.Writer, r *PairReport, md bool) error {
 		test = "Welch's t-test"
 	}
 	level := numfmt.Percent(float64(r.Level))
-	title := fmt.Sprintf("%s (a) vs %s (b): %s", mdEscapeIf(md, r.A), mdEscapeIf(md, r.B), model)
-	sub := fmt.Sprintf("measure %s, %d topics (a: %d, b: %d scores used); %d exact posterior draws, seed %d", mdEscapeIf(md, orQuote(r.Measure)), r.Topics, r.NA, r.NB, r.Draws, r.Seed)
-	if err := writeTitle(w, md, title, sub); err != nil {
+	title := fmt.Sprintf("%s (a) vs %s (b): %s", reportfmt.EscapeIf(md, r.A), reportfmt.EscapeIf(md, r.B), model)
+	sub := fmt.Sprintf("measure %s, %d topics (a: %d, b: %d scores used); %d exact posterior draws, seed %d", reportfmt.EscapeIf(md, orQuote(r.Measure)), r.Topics, r.NA, r.NB, r.Draws, r.Seed)
+	if err := reportfmt.Title(w, md, title, sub); err != nil {
 		return err
 	}
 	rows := [][]string{{"quantity", "EAP", "sd", level + " CI", level + " HDI", "P(> threshold)", "ROPE", "in ROPE", "decision", "classical"}}
@@ -284,7 +286,7 @@ func writePairText(w io.Writer, r *PairReport, md bool) error {
 			classical,
 		})
 	}
-	if err := writeTable(w, md, "lrrllllrll", rows); err != nil {
+	if err := reportfmt.Table(w, md, "lrrllllrll", rows); err != nil {
 		return err
 	}
 	c := r.Classical
@@ -300,7 +302,7 @@ func writePairText(w io.Writer, r *PairReport, md bool) error {
 	} else {
 		fmt.Fprintf(w, "Sampler: %s.\n", r.Sampler)
 	}
-	return writeWarnings(w, md, r.Warnings)
+	return reportfmt.Warnings(w, md, r.Warnings)
 }
 
 func orQuote(s string) string {

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/riskgate/riskgate/internal/reportfmt"
+
 	"github.com/riskgate/riskgate/internal/escape"
 )
 
@@ -55,7 +57,7 @@ func writeTextReport(w io.Writer, r *Result, color bool) {
 		}
 	}
 	fmt.Fprintln(w)
-	writeTable(w, false, "", rows)
+	reportfmt.Table(w, false, "", rows)
 
 	fmt.Fprintln(w)
 	for _, c := range d.Challengers {
@@ -76,7 +78,7 @@ func writeTextReport(w io.Writer, r *Result, color bool) {
 	}
 }
 
-// plainSentence is plainName for sentences: control characters replaced, cut
+// plainSentence is escape.PlainName for sentences: control characters replaced, cut
 // at a paragraph's length rather than a name's.
 func plainSentence(s string) string {
 	var b strings.Builder
