@@ -6,6 +6,8 @@ import (
 	"io"
 	"math"
 
+	"github.com/riskgate/riskgate/internal/svgplot"
+
 	"github.com/riskgate/riskgate/internal/numfmt"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -59,33 +61,33 @@ func operatingCharacteristic(r *CalibrateReport) htmlFigure {
 		return fig
 	}
 	var xs, ship, pass []float64
-	iv := &intervals{Vertical: true, Width: vg.Points(1.2), Radius: vg.Points(3)}
-	xr := newRange()
+	iv := &svgplot.Intervals{Vertical: true, Width: vg.Points(1.2), Radius: vg.Points(3)}
+	xr := svgplot.NewRange()
 	warned := false
 	for _, e := range r.Effects {
 		x := float64(e.Effect)
 		xs, ship, pass = append(xs, x), append(ship, float64(e.ShipRate)), append(pass, float64(e.PassRate))
-		iv.Items = append(iv.Items, intervalItem{At: x, Lo: float64(e.ShipCI95[0]), Hi: float64(e.ShipCI95[1]),
-			Lo50: math.NaN(), Hi50: math.NaN(), Mid: float64(e.ShipRate), Color: colChallenger})
-		xr.add(x)
+		iv.Items = append(iv.Items, svgplot.IntervalItem{At: x, Lo: float64(e.ShipCI95[0]), Hi: float64(e.ShipCI95[1]),
+			Lo50: math.NaN(), Hi50: math.NaN(), Mid: float64(e.ShipRate), Color: svgplot.Challenger})
+		xr.Add(x)
 		warned = warned || e.WarnRate > 0
 	}
-	xr.add(0, float64(r.MinEffect))
-	p := newPlot()
-	p.X.Min, p.X.Max = xr.padded(0.06)
+	xr.Add(0, float64(r.MinEffect))
+	p := svgplot.New()
+	p.X.Min, p.X.Max = xr.Padded(0.06)
 	p.Y.Min, p.Y.Max = -0.02, 1.02
 	p.X.Label.Text = "true effect of the challenger (its expected score minus the champion's)"
 	p.Y.Label.Text = "share of pools in which the gate ships it"
-	grey := dashed(colReference)
-	p.Add(&refLine{At: 0, Vertical: true, Style: grey}, &refLine{At: float64(r.MinEffect), Vertical: true, Style: dashed(colChampion)},
-		&refLine{At: 0.05, Style: dashed(colAtRisk)}, &refLine{At: 0.8, Style: dashed(colArtifact)})
+	grey := svgplot.Dashed(svgplot.Reference)
+	p.Add(&svgplot.RefLine{At: 0, Vertical: true, Style: grey}, &svgplot.RefLine{At: float64(r.MinEffect), Vertical: true, Style: svgplot.Dashed(svgplot.Champion)},
+		&svgplot.RefLine{At: 0.05, Style: svgplot.Dashed(svgplot.AtRisk)}, &svgplot.RefLine{At: 0.8, Style: svgplot.Dashed(svgplot.Artifact)})
 	if warned {
-		p.Add(&curve{X: xs, Y: pass, Style: draw.LineStyle{Color: colAggregate, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(4), vg.Points(2)}}})
+		p.Add(&svgplot.Curve{X: xs, Y: pass, Style: draw.LineStyle{Color: svgplot.Aggregate, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(4), vg.Points(2)}}})
 		fig.Legend = append(fig.Legend, htmlKey{"k-aggregate", "pass without warnings"})
 	}
-	p.Add(&curve{X: xs, Y: ship, Style: draw.LineStyle{Color: colChallenger, Width: vg.Points(1.5)}}, iv)
+	p.Add(&svgplot.Curve{X: xs, Y: ship, Style: draw.LineStyle{Color: svgplot.Challenger, Width: vg.Points(1.5)}}, iv)
 	fig.Legend = append([]htmlKey{{"k-challenger", "ship (pass or warn), with Wilson's 95% interval"}}, fig.Legend...)
-	fig.render(p, plotWidth, 420, "Share of simulated pools in which the gate ships the challenger, against its true effect")
+	fig.render(p, svgplot.Width, 420, "Share of simulated pools in which the gate ships the challenger, against its true effect")
 	fig.Caption = fmt.Sprintf("Each point is %s simulated pools like yours in which the challenger's true effect is the value on the x axis. Left of the grey line at 0 the challenger is worse than the champion: the curve is the false-ship rate there (the red line marks 0.05). Right of the blue line at the smallest effect that matters (%s) it is the power (the grey line marks 0.8).",
 		numfmt.Thousands(r.Reps), numfmt.G(float64(r.MinEffect)))
 	return fig

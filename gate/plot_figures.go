@@ -9,6 +9,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/riskgate/riskgate/internal/svgplot"
+
+	"github.com/riskgate/riskgate/internal/stats"
+
 	"github.com/riskgate/riskgate/internal/escape"
 
 	"github.com/riskgate/riskgate/bayes"
@@ -65,35 +69,35 @@ func systemForest(f *FitResult) htmlFigure {
 
 	n := len(rows)
 	labels := make([]string, n)
-	iv := &intervals{Width: vg.Points(1.2), Radius: vg.Points(2.6)}
-	xr := newRange()
+	iv := &svgplot.Intervals{Width: vg.Points(1.2), Radius: vg.Points(2.6)}
+	xr := svgplot.NewRange()
 	for i, r := range rows {
 		y := float64(n - 1 - i) // the first row at the top
 		labels[n-1-i] = r.label
 		r.item.At = y
 		iv.Items = append(iv.Items, r.item)
-		xr.add(r.item.Lo, r.item.Hi, r.item.Mid)
+		xr.Add(r.item.Lo, r.item.Hi, r.item.Mid)
 	}
-	if xr.empty() {
+	if xr.Empty() {
 		fig.Missing = "No system effect of this fit is a finite number."
 		return fig
 	}
-	xr.add(0)
-	p := newPlot()
-	p.X.Min, p.X.Max = xr.padded(0.04)
+	xr.Add(0)
+	p := svgplot.New()
+	p.X.Min, p.X.Max = xr.Padded(0.04)
 	p.Y.Min, p.Y.Max = -0.7, float64(n)-0.3
-	p.Y.Tick.Marker = nominalTicks(labels)
+	p.Y.Tick.Marker = svgplot.NominalTicks(labels)
 	p.Y.Tick.Length, p.Y.Width = 0, 0
 	p.X.Label.Text = "system effect (higher is better): posterior mean, 50% and 95% credible intervals"
-	p.Add(&refLine{At: 0, Vertical: true, Style: dashed(colArtifact)})
-	if finite(champMean) {
-		p.Add(&refLine{At: champMean, Vertical: true, Style: dashed(colChampion)})
+	p.Add(&svgplot.RefLine{At: 0, Vertical: true, Style: svgplot.Dashed(svgplot.Artifact)})
+	if stats.Finite(champMean) {
+		p.Add(&svgplot.RefLine{At: champMean, Vertical: true, Style: svgplot.Dashed(svgplot.Champion)})
 	}
 	p.Add(iv)
 	if !f.Converged {
 		fig.Notes = append(fig.Notes, "This fit did not converge (see Diagnostics): the rules that use it are inconclusive.")
 	}
-	fig.render(p, plotWidth, vg.Length(plotMargin+plotRowHeight*n), "Forest plot of the system effects with 95% credible intervals")
+	fig.render(p, svgplot.Width, vg.Length(svgplot.Margin+svgplot.RowHeight*n), "Forest plot of the system effects with 95% credible intervals")
 	fig.Caption = "Posterior system effects S_s of the hierarchical model on the raw scores (Benham et al., Figure 4, top): dot the posterior mean, thick line the 50% and thin line the 95% credible interval. The dashed blue line is the champion's mean; the grey one is zero, the average system."
 	return fig
 }
@@ -101,7 +105,7 @@ func systemForest(f *FitResult) htmlFigure {
 // forestRow is one row of the forest plot.
 type forestRow struct {
 	label string
-	item  intervalItem
+	item  svgplot.IntervalItem
 }
 
 // forestRows are the rows of the forest plot of the system effects, top to
@@ -111,17 +115,17 @@ type forestRow struct {
 // posterior means of all of them. It also returns how many artifacts there
 // are and how many are drawn one by one.
 func forestRows(systems []Effect) (rows []forestRow, artifacts, drawn int) {
-	effectItem := func(e Effect, c color.RGBA) intervalItem {
-		return intervalItem{Lo: float64(e.Q2_5), Hi: float64(e.Q97_5), Lo50: float64(e.Q25), Hi50: float64(e.Q75), Mid: float64(e.Mean), Color: c}
+	effectItem := func(e Effect, c color.RGBA) svgplot.IntervalItem {
+		return svgplot.IntervalItem{Lo: float64(e.Q2_5), Hi: float64(e.Q97_5), Lo50: float64(e.Q25), Hi50: float64(e.Q75), Mid: float64(e.Mean), Color: c}
 	}
 	var chals []forestRow
 	var arts []Effect
 	for _, e := range systems {
 		switch e.Role {
 		case roleChampion:
-			rows = append(rows, forestRow{plotLabel(e.Name, maxPlotLabel) + " (champion)", effectItem(e, colChampion)})
+			rows = append(rows, forestRow{svgplot.Label(e.Name, maxPlotLabel) + " (champion)", effectItem(e, svgplot.Champion)})
 		case roleChallenger:
-			chals = append(chals, forestRow{plotLabel(e.Name, maxPlotLabel), effectItem(e, colChallenger)})
+			chals = append(chals, forestRow{svgplot.Label(e.Name, maxPlotLabel), effectItem(e, svgplot.Challenger)})
 		default:
 			arts = append(arts, e)
 		}
@@ -129,27 +133,27 @@ func forestRows(systems []Effect) (rows []forestRow, artifacts, drawn int) {
 	rows = append(rows, chals...)
 	// Best first; ties keep data order.
 	slices.SortStableFunc(arts, func(a, b Effect) int { return cmpDesc(float64(a.Mean), float64(b.Mean)) })
-	keep := spread(len(arts), maxForestArtifacts)
+	keep := svgplot.Spread(len(arts), maxForestArtifacts)
 	sampled := len(keep) < len(arts)
 	for _, i := range keep {
-		label := plotLabel(arts[i].Name, maxPlotLabel)
+		label := svgplot.Label(arts[i].Name, maxPlotLabel)
 		if sampled {
 			label = fmt.Sprintf("#%d %s", i+1, label)
 		}
-		rows = append(rows, forestRow{label, effectItem(arts[i], colArtifact)})
+		rows = append(rows, forestRow{label, effectItem(arts[i], svgplot.Artifact)})
 	}
 	if sampled {
 		var means []float64
 		for _, e := range arts {
-			if finite(float64(e.Mean)) {
+			if stats.Finite(float64(e.Mean)) {
 				means = append(means, float64(e.Mean))
 			}
 		}
 		slices.Sort(means)
 		q := func(p float64) float64 { return bayes.QuantileSorted(means, p) }
-		summary := intervalItem{Lo: math.NaN(), Hi: math.NaN(), Lo50: math.NaN(), Hi50: math.NaN(), Mid: math.NaN(), Color: colAggregate}
+		summary := svgplot.IntervalItem{Lo: math.NaN(), Hi: math.NaN(), Lo50: math.NaN(), Hi50: math.NaN(), Mid: math.NaN(), Color: svgplot.Aggregate}
 		if len(means) > 0 {
-			summary = intervalItem{Lo: means[0], Hi: means[len(means)-1], Lo50: q(0.25), Hi50: q(0.75), Mid: q(0.5), Color: colAggregate}
+			summary = svgplot.IntervalItem{Lo: means[0], Hi: means[len(means)-1], Lo50: q(0.25), Hi50: q(0.75), Mid: q(0.5), Color: svgplot.Aggregate}
 		}
 		rows = append(rows, forestRow{fmt.Sprintf("all %d artifacts (means)", len(arts)), summary})
 	}
@@ -172,34 +176,34 @@ func topicIntervals(f *FitResult) htmlFigure {
 	}
 	topics := slices.Clone(f.Topics)
 	slices.SortStableFunc(topics, func(a, b Effect) int { return cmp.Compare(float64(a.Mean), float64(b.Mean)) })
-	keep := spread(len(topics), maxTopicIntervals)
+	keep := svgplot.Spread(len(topics), maxTopicIntervals)
 	if len(keep) < len(topics) {
 		fig.Notes = append(fig.Notes, fmt.Sprintf("%d topics: %d of them are drawn, evenly spread by rank of the posterior mean; result.json has every one.", len(topics), len(keep)))
 	}
-	iv := &intervals{Vertical: true, Width: vg.Points(0.9), Radius: vg.Points(1.6)}
-	yr := newRange()
+	iv := &svgplot.Intervals{Vertical: true, Width: vg.Points(0.9), Radius: vg.Points(1.6)}
+	yr := svgplot.NewRange()
 	names := make([]string, len(keep))
 	for x, i := range keep {
 		e := topics[i]
-		iv.Items = append(iv.Items, intervalItem{At: float64(x), Lo: float64(e.Q2_5), Hi: float64(e.Q97_5),
-			Lo50: float64(e.Q25), Hi50: float64(e.Q75), Mid: float64(e.Mean), Color: colChampion})
-		yr.add(float64(e.Q2_5), float64(e.Q97_5), float64(e.Mean))
-		names[x] = plotLabel(e.Name, 20)
+		iv.Items = append(iv.Items, svgplot.IntervalItem{At: float64(x), Lo: float64(e.Q2_5), Hi: float64(e.Q97_5),
+			Lo50: float64(e.Q25), Hi50: float64(e.Q75), Mid: float64(e.Mean), Color: svgplot.Champion})
+		yr.Add(float64(e.Q2_5), float64(e.Q97_5), float64(e.Mean))
+		names[x] = svgplot.Label(e.Name, 20)
 	}
-	if yr.empty() {
+	if yr.Empty() {
 		fig.Missing = "No topic effect of this fit is a finite number."
 		return fig
 	}
-	yr.add(0)
-	p := newPlot()
-	p.Y.Min, p.Y.Max = yr.padded(0.04)
+	yr.Add(0)
+	p := svgplot.New()
+	p.Y.Min, p.Y.Max = yr.Padded(0.04)
 	p.Y.Label.Text = "topic effect (higher is easier)"
 	h := 260 + topicAxis(p, names, "topics, hardest to easiest", "topics by rank of the posterior mean, hardest to easiest")
-	p.Add(&refLine{At: 0, Style: dashed(colArtifact)})
+	p.Add(&svgplot.RefLine{At: 0, Style: svgplot.Dashed(svgplot.Artifact)})
 	p.Add(iv)
 	w := topicPlotWidth(len(keep), 12)
 	fig.render(p, w, h, "Topic effects with 95% credible intervals")
-	fig.Wide = w > plotWidth
+	fig.Wide = w > svgplot.Width
 	fig.Caption = "Posterior topic effects T_t (Benham et al., Figure 4, bottom): dot the posterior mean, thick line the 50% and thin line the 95% credible interval; low effects are hard topics, on which every system scores low."
 	return fig
 }
@@ -223,13 +227,13 @@ func riskByLossWeight(r *Result, fits []labelledFit) htmlFigure {
 	systems := append([]string{r.Data.Champion}, r.Data.Challengers...)
 	K := len(fits)
 	step := math.Min(0.8/float64(K), 0.3)
-	iv := &intervals{Width: vg.Points(1), Radius: vg.Points(2)}
-	xr := newRange()
+	iv := &svgplot.Intervals{Width: vg.Points(1), Radius: vg.Points(2)}
+	xr := svgplot.NewRange()
 	labels := make([]string, len(systems))
 	n := len(systems)
 	for i, s := range systems {
 		y := float64(n - 1 - i)
-		labels[n-1-i] = plotLabel(s, maxPlotLabel)
+		labels[n-1-i] = svgplot.Label(s, maxPlotLabel)
 		if i == 0 {
 			labels[n-1-i] += " (champion)"
 		}
@@ -240,32 +244,32 @@ func riskByLossWeight(r *Result, fits []labelledFit) htmlFigure {
 			}
 			// The first fit at the top of the row.
 			at := y + (float64(K-1)/2-float64(k))*step
-			iv.Items = append(iv.Items, intervalItem{At: at, Lo: float64(e.Q2_5), Hi: float64(e.Q97_5),
-				Lo50: float64(e.Q25), Hi50: float64(e.Q75), Mid: float64(e.Mean), Color: fitColor(lf.color)})
-			xr.add(float64(e.Q2_5), float64(e.Q97_5), float64(e.Mean))
+			iv.Items = append(iv.Items, svgplot.IntervalItem{At: at, Lo: float64(e.Q2_5), Hi: float64(e.Q97_5),
+				Lo50: float64(e.Q25), Hi50: float64(e.Q75), Mid: float64(e.Mean), Color: svgplot.FitColor(lf.color)})
+			xr.Add(float64(e.Q2_5), float64(e.Q97_5), float64(e.Mean))
 		}
 	}
-	if xr.empty() {
+	if xr.Empty() {
 		fig.Missing = "No system effect of these fits is a finite number."
 		return fig
 	}
 	for _, lf := range fits {
-		fig.Legend = append(fig.Legend, htmlKey{fmt.Sprintf("k-fit%d", lf.color%len(fitColors)), lf.label})
+		fig.Legend = append(fig.Legend, htmlKey{fmt.Sprintf("k-fit%d", lf.color%len(svgplot.FitColors)), lf.label})
 	}
-	xr.add(0)
-	p := newPlot()
-	p.X.Min, p.X.Max = xr.padded(0.04)
+	xr.Add(0)
+	p := svgplot.New()
+	p.X.Min, p.X.Max = xr.Padded(0.04)
 	p.Y.Min, p.Y.Max = -0.6, float64(n)-0.4
-	p.Y.Tick.Marker = nominalTicks(labels)
+	p.Y.Tick.Marker = svgplot.NominalTicks(labels)
 	p.Y.Tick.Length, p.Y.Width = 0, 0
 	p.X.Label.Text = "system effect (higher is better; BRisk⁻ is its negation): mean, 50% and 95% credible intervals"
-	p.Add(&refLine{At: 0, Vertical: true, Style: dashed(colArtifact)})
+	p.Add(&svgplot.RefLine{At: 0, Vertical: true, Style: svgplot.Dashed(svgplot.Artifact)})
 	for i := 1; i < n; i++ {
-		p.Add(&refLine{At: float64(i) - 0.5, Style: draw.LineStyle{Color: color.RGBA{R: 0xe0, G: 0xe0, B: 0xe0, A: 0xff}, Width: vg.Points(0.5)}})
+		p.Add(&svgplot.RefLine{At: float64(i) - 0.5, Style: draw.LineStyle{Color: color.RGBA{R: 0xe0, G: 0xe0, B: 0xe0, A: 0xff}, Width: vg.Points(0.5)}})
 	}
 	p.Add(iv)
 	rowH := 8 + 9*K
-	fig.render(p, plotWidth, vg.Length(plotMargin+rowH*n), "System effects with 95% credible intervals at each loss weight")
+	fig.render(p, svgplot.Width, vg.Length(svgplot.Margin+rowH*n), "System effects with 95% credible intervals at each loss weight")
 	fig.Caption = "System effects of the champion and the challengers in the hierarchical model fitted to the raw scores (w = 1) and to the risk-adjusted pool at each loss weight w of the run (Benham et al., Figure 7, drawn reward-positive: rightward is better). In the risk-adjusted pool the champion keeps its scores and every other system scores champion + d, losses in d counted w times; a challenger that falls behind the champion as w grows is riskier than its average suggests."
 	return fig
 }
@@ -275,36 +279,36 @@ func riskByLossWeight(r *Result, fits []labelledFit) htmlFigure {
 // fit and the risk-adjusted fit at each loss weight.
 func densityPlot(challenger string, index int, fits []labelledFit) htmlFigure {
 	fig := htmlFigure{ID: fmt.Sprintf("fig-density-%d", index), Title: "δ of " + escape.PlainName(challenger)}
-	p := newPlot()
-	xr, yr := newRange(), newRange()
+	p := svgplot.New()
+	xr, yr := svgplot.NewRange(), svgplot.NewRange()
 	drawn := 0
 	for _, lf := range fits {
 		c, ok := comparison(lf.fit, challenger)
 		if !ok || len(c.Density.X) < 2 || len(c.Density.X) != len(c.Density.Y) {
 			continue
 		}
-		cv := &curve{Style: draw.LineStyle{Color: fitColor(lf.color), Width: vg.Points(1.5)}}
+		cv := &svgplot.Curve{Style: draw.LineStyle{Color: svgplot.FitColor(lf.color), Width: vg.Points(1.5)}}
 		for i := range c.Density.X {
 			x, y := float64(c.Density.X[i]), float64(c.Density.Y[i])
 			cv.X, cv.Y = append(cv.X, x), append(cv.Y, y)
-			xr.add(x)
-			yr.add(y)
+			xr.Add(x)
+			yr.Add(y)
 		}
 		p.Add(cv)
-		fig.Legend = append(fig.Legend, htmlKey{fmt.Sprintf("k-fit%d", lf.color%len(fitColors)), lf.label})
+		fig.Legend = append(fig.Legend, htmlKey{fmt.Sprintf("k-fit%d", lf.color%len(svgplot.FitColors)), lf.label})
 		drawn++
 	}
-	if drawn == 0 || xr.empty() || yr.empty() {
+	if drawn == 0 || xr.Empty() || yr.Empty() {
 		fig.Missing = "No fit has a posterior density of this challenger's difference to the champion."
 		fig.Legend = nil
 		return fig
 	}
-	xr.add(0)
-	yr.add(0)
-	p.Add(&refLine{At: 0, Vertical: true, Style: dashed(colReference)})
-	p.X.Min, p.X.Max = xr.padded(0.03)
+	xr.Add(0)
+	yr.Add(0)
+	p.Add(&svgplot.RefLine{At: 0, Vertical: true, Style: svgplot.Dashed(svgplot.Reference)})
+	p.X.Min, p.X.Max = xr.Padded(0.03)
 	p.Y.Min = 0
-	_, p.Y.Max = yr.padded(0.05)
+	_, p.Y.Max = yr.Padded(0.05)
 	p.X.Label.Text = "δ = S(challenger) − S(champion)"
 	p.Y.Label.Text = "posterior density"
 	fig.render(p, 480, 290, "Posterior densities of the challenger's difference to the champion")
@@ -360,10 +364,10 @@ func predictivePlot(challenger string, index int, lf labelledFit, champion strin
 		}
 		// Every topic at risk (up to the cap), and others evenly spread.
 		var kept []Prediction
-		for _, i := range spread(len(risky), maxPredictiveTopics) {
+		for _, i := range svgplot.Spread(len(risky), maxPredictiveTopics) {
 			kept = append(kept, risky[i])
 		}
-		for _, i := range spread(len(rest), max(maxPredictiveTopics-len(kept), 2)) {
+		for _, i := range svgplot.Spread(len(rest), max(maxPredictiveTopics-len(kept), 2)) {
 			kept = append(kept, rest[i])
 		}
 		slices.SortStableFunc(kept, func(a, b Prediction) int { return cmp.Compare(float64(a.Mean), float64(b.Mean)) })
@@ -379,39 +383,39 @@ func predictivePlot(challenger string, index int, lf labelledFit, champion strin
 	}
 
 	const dodge = 0.18
-	ivChamp := &intervals{Vertical: true, Width: vg.Points(1.1)}
-	ivChal := &intervals{Vertical: true, Width: vg.Points(1.1)}
-	obsChamp := &points{Color: colChampion, Radius: vg.Points(2), Shape: draw.CircleGlyph{}}
-	obsChal := &points{Color: colChallenger, Radius: vg.Points(2), Shape: draw.CircleGlyph{}}
-	ring := &points{Color: colAtRisk, Radius: vg.Points(4), Shape: draw.RingGlyph{}}
-	band := &bands{Half: 0.5, Color: colAtRiskBand}
-	yr := newRange()
+	ivChamp := &svgplot.Intervals{Vertical: true, Width: vg.Points(1.1)}
+	ivChal := &svgplot.Intervals{Vertical: true, Width: vg.Points(1.1)}
+	obsChamp := &svgplot.Points{Color: svgplot.Champion, Radius: vg.Points(2), Shape: draw.CircleGlyph{}}
+	obsChal := &svgplot.Points{Color: svgplot.Challenger, Radius: vg.Points(2), Shape: draw.CircleGlyph{}}
+	ring := &svgplot.Points{Color: svgplot.AtRisk, Radius: vg.Points(4), Shape: draw.RingGlyph{}}
+	band := &svgplot.Bands{Half: 0.5, Color: svgplot.AtRiskBand}
+	yr := svgplot.NewRange()
 	names := make([]string, len(order))
 	for x, cp := range order {
 		at := float64(x)
-		names[x] = plotLabel(cp.Topic, 20)
-		ivChamp.Items = append(ivChamp.Items, intervalItem{At: at - dodge, Lo: float64(cp.Lo), Hi: float64(cp.Hi),
-			Lo50: math.NaN(), Hi50: math.NaN(), Mid: math.NaN(), Color: colChampion})
+		names[x] = svgplot.Label(cp.Topic, 20)
+		ivChamp.Items = append(ivChamp.Items, svgplot.IntervalItem{At: at - dodge, Lo: float64(cp.Lo), Hi: float64(cp.Hi),
+			Lo50: math.NaN(), Hi50: math.NaN(), Mid: math.NaN(), Color: svgplot.Champion})
 		obsChamp.X, obsChamp.Y = append(obsChamp.X, at-dodge), append(obsChamp.Y, float64(cp.Observed))
-		yr.add(float64(cp.Lo), float64(cp.Hi), float64(cp.Observed))
+		yr.Add(float64(cp.Lo), float64(cp.Hi), float64(cp.Observed))
 		if cc, ok := chal[cp.Topic]; ok {
-			ivChal.Items = append(ivChal.Items, intervalItem{At: at + dodge, Lo: float64(cc.Lo), Hi: float64(cc.Hi),
-				Lo50: math.NaN(), Hi50: math.NaN(), Mid: math.NaN(), Color: colChallenger})
+			ivChal.Items = append(ivChal.Items, svgplot.IntervalItem{At: at + dodge, Lo: float64(cc.Lo), Hi: float64(cc.Hi),
+				Lo50: math.NaN(), Hi50: math.NaN(), Mid: math.NaN(), Color: svgplot.Challenger})
 			obsChal.X, obsChal.Y = append(obsChal.X, at+dodge), append(obsChal.Y, float64(cc.Observed))
-			yr.add(float64(cc.Lo), float64(cc.Hi), float64(cc.Observed))
+			yr.Add(float64(cc.Lo), float64(cc.Hi), float64(cc.Observed))
 			if _, risky := atRisk[cp.Topic]; risky {
 				band.At = append(band.At, at)
 				ring.X, ring.Y = append(ring.X, at+dodge), append(ring.Y, float64(cc.Observed))
 			}
 		}
 	}
-	if yr.empty() {
+	if yr.Empty() {
 		fig.Missing = "No predictive interval of this challenger is a finite number."
 		fig.Legend = nil
 		return fig
 	}
-	p := newPlot()
-	p.Y.Min, p.Y.Max = yr.padded(0.04)
+	p := svgplot.New()
+	p.Y.Min, p.Y.Max = yr.Padded(0.04)
 	p.Y.Label.Text = "score"
 	if f.Pool == PoolRiskAdjusted {
 		p.Y.Label.Text = "score (the challenger's risk-adjusted)"
@@ -419,7 +423,7 @@ func predictivePlot(challenger string, index int, lf labelledFit, champion strin
 	h := 280 + topicAxis(p, names, "topics, by the champion's predicted score", "topics (rank by the champion's predicted score)")
 	p.Add(band, ivChamp, ivChal, obsChamp, obsChal, ring)
 	w := topicPlotWidth(len(order), 18)
-	fig.Wide = w > plotWidth
+	fig.Wide = w > svgplot.Width
 	fig.render(p, w, h, "Per-topic 95% predictive intervals of the champion and the challenger with the observed scores")
 	return fig
 }
@@ -436,7 +440,7 @@ func topicAxis(p *plot.Plot, names []string, named, ranked string) vg.Length {
 		return 0
 	}
 	p.X.Label.Text = named
-	p.X.Tick.Marker = nominalTicks(names)
+	p.X.Tick.Marker = svgplot.NominalTicks(names)
 	p.X.Tick.Label.Rotation = math.Pi / 2
 	p.X.Tick.Label.XAlign = draw.XRight
 	p.X.Tick.Label.YAlign = draw.YCenter
@@ -471,9 +475,9 @@ func (rankTicks) Ticks(lo, hi float64) []plot.Tick {
 // width that shows the shape of the whole.
 func topicPlotWidth(n, perTopic int) vg.Length {
 	if n > maxTopicLabels {
-		return plotWidth
+		return svgplot.Width
 	}
-	return vg.Length(max(plotWidth, 120+perTopic*n))
+	return vg.Length(max(svgplot.Width, 120+perTopic*n))
 }
 
 func longestRunes(names []string) int {

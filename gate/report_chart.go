@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/riskgate/riskgate/internal/stats"
+
 	"github.com/riskgate/riskgate/internal/escape"
 
 	"github.com/riskgate/riskgate/internal/jsonfloat"
@@ -89,25 +91,23 @@ func drawChart(rows []chartRow, esc func(string) string) string {
 		if lo < 0 && hi > 0 {
 			line[pos(0)] = '·'
 		}
-		if ok(r.Lo) && ok(r.Hi) {
+		if stats.Finite(r.Lo) && stats.Finite(r.Hi) {
 			for i := pos(r.Lo); i <= pos(r.Hi); i++ {
 				line[i] = '─'
 			}
 		}
-		if ok(r.Lo50) && ok(r.Hi50) {
+		if stats.Finite(r.Lo50) && stats.Finite(r.Hi50) {
 			for i := pos(r.Lo50); i <= pos(r.Hi50); i++ {
 				line[i] = '━'
 			}
 		}
-		if ok(r.Mean) {
+		if stats.Finite(r.Mean) {
 			line[pos(r.Mean)] = '●'
 		}
 		fmt.Fprintf(&b, "│%s│  %s [%s, %s]\n", string(line), fmtSigned(r.Mean), fmtSigned(r.Lo), fmtSigned(r.Hi))
 	}
 	return b.String()
 }
-
-func ok(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // fmtAxis prints an axis end with two significant digits.
 func fmtAxis(x float64) string {
@@ -119,7 +119,7 @@ func fmtAxis(x float64) string {
 
 // fmtSigned prints x with three decimals and a sign column, so that columns align.
 func fmtSigned(x float64) string {
-	if !ok(x) {
+	if !stats.Finite(x) {
 		return "     –"
 	}
 	s := num(jsonfloat.Float(x), 3)

@@ -8,6 +8,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/riskgate/riskgate/internal/svgplot"
+
+	"github.com/riskgate/riskgate/internal/stats"
+
 	"github.com/riskgate/riskgate/internal/escape"
 
 	"gonum.org/v1/plot"
@@ -126,7 +130,7 @@ type htmlFigure struct {
 
 // render draws p into the figure, or says why it could not.
 func (fig *htmlFigure) render(p *plot.Plot, w, h vg.Length, label string) {
-	svg, err := renderSVG(p, w, h, label)
+	svg, err := svgplot.Render(p, w, h, label)
 	if err != nil {
 		fig.Missing = err.Error()
 		return
@@ -349,7 +353,7 @@ func htmlRiskTable(r *Result, lim htmlLimits) htmlTable {
 // pValue prints an optional p-value as R does ("<0.0001" below 0.0001, an
 // underflow to 0 included), "–" when absent.
 func pValue(p *jsonfloat.Float) string {
-	if p == nil || !finite(float64(*p)) {
+	if p == nil || !stats.Finite(float64(*p)) {
 		return "–"
 	}
 	return numfmt.R.P(float64(*p))
@@ -607,7 +611,7 @@ figcaption{color:var(--muted);font-size:13px;max-width:900px}
 .legend{margin:4px 0;font-size:13px}
 .legend span{margin-right:14px;white-space:nowrap}
 .legend span::before{content:"";display:inline-block;width:18px;height:4px;margin-right:5px;vertical-align:middle;background:var(--k)}
-.k-champion{--k:` + cssColor(colChampion) + `}.k-challenger{--k:` + cssColor(colChallenger) + `}.k-artifact{--k:` + cssColor(colArtifact) + `}.k-aggregate{--k:` + cssColor(colAggregate) + `}.k-at-risk{--k:` + cssColor(colAtRisk) + `}
+.k-champion{--k:` + svgplot.CSSColor(svgplot.Champion) + `}.k-challenger{--k:` + svgplot.CSSColor(svgplot.Challenger) + `}.k-artifact{--k:` + svgplot.CSSColor(svgplot.Artifact) + `}.k-aggregate{--k:` + svgplot.CSSColor(svgplot.Aggregate) + `}.k-at-risk{--k:` + svgplot.CSSColor(svgplot.AtRisk) + `}
 ` + fitKeyCSS() + `
 .missing{color:var(--muted);font-style:italic}
 .note{color:var(--muted);font-size:13px}
@@ -619,8 +623,8 @@ footer{color:var(--muted);font-size:12px;margin-top:32px;padding-bottom:24px}
 
 func fitKeyCSS() string {
 	var b strings.Builder
-	for k, c := range fitColors {
-		fmt.Fprintf(&b, ".k-fit%d{--k:%s}", k, cssColor(c))
+	for k, c := range svgplot.FitColors {
+		fmt.Fprintf(&b, ".k-fit%d{--k:%s}", k, svgplot.CSSColor(c))
 	}
 	return b.String()
 }

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/riskgate/riskgate/internal/svgplot"
 )
 
 // The HTML report in a real browser: headless Chromium (Debian's chromium)
@@ -158,9 +160,9 @@ func checkScreenshot(t *testing.T, shot string) {
 	for i := 0; i+3 < len(rgba.Pix); i += 4 {
 		px := rgba.Pix[i : i+3]
 		switch {
-		case nearColor(px, colChampion):
+		case nearColor(px, svgplot.Champion):
 			blue++
-		case nearColor(px, colChallenger):
+		case nearColor(px, svgplot.Challenger):
 			orange++
 		}
 	}

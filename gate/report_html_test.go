@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/riskgate/riskgate/internal/svgplot"
 )
 
 // Tests of the HTML report. Results are synthetic (report_html_fixture_test.go)
@@ -315,7 +317,7 @@ func TestSpread(t *testing.T) {
 		{10, 4, []int{0, 3, 6, 9}},
 		{995, 60, nil},
 	} {
-		got := spread(c.n, c.k)
+		got := svgplot.Spread(c.n, c.k)
 		if c.want != nil && fmt.Sprint(got) != fmt.Sprint(c.want) {
 			t.Errorf("spread(%d, %d) = %v, want %v", c.n, c.k, got, c.want)
 		}
@@ -333,10 +335,10 @@ func TestSpread(t *testing.T) {
 // The plots' SVG is an element for the page: no XML prologue, our root tag
 // (its aria-label escaped), the font with its fallbacks.
 func TestInlineSVG(t *testing.T) {
-	p := newPlot()
+	p := svgplot.New()
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 1, 0, 1
-	p.Y.Tick.Marker = nominalTicks([]string{"a <b>"})
-	svg, err := renderSVG(p, 200, 100, `x "<y>"`)
+	p.Y.Tick.Marker = svgplot.NominalTicks([]string{"a <b>"})
+	svg, err := svgplot.Render(p, 200, 100, `x "<y>"`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -344,12 +346,12 @@ func TestInlineSVG(t *testing.T) {
 	if !strings.HasPrefix(s, `<svg class="plot" viewBox="0 0 200 100" width="200" height="100" role="img" aria-label="x &#34;&lt;y&gt;&#34;">`) {
 		t.Errorf("root tag: %.200s", s)
 	}
-	for _, bad := range []string{"<?xml", "<!--", "xmlns", svgFontFamily} {
+	for _, bad := range []string{"<?xml", "<!--", "xmlns", svgplot.FontFamily} {
 		if strings.Contains(s, bad) {
 			t.Errorf("the SVG contains %q", bad)
 		}
 	}
-	if !strings.Contains(s, ">a &lt;b&gt;</text>") || !strings.Contains(s, svgFontFallback) || !strings.HasSuffix(s, "</svg>\n") {
+	if !strings.Contains(s, ">a &lt;b&gt;</text>") || !strings.Contains(s, svgplot.FontFallback) || !strings.HasSuffix(s, "</svg>\n") {
 		t.Errorf("the SVG lacks its escaped label, its font fallbacks or its end: %s", s)
 	}
 }
