@@ -12,17 +12,20 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/riskgate/riskgate/gate/result"
+
 	"github.com/riskgate/riskgate/internal/buildinfo"
 
 	"github.com/urfave/cli/v3"
 )
 
-// Exit statuses, documented in --help and the README.
+// Exit statuses, documented in --help and the README. A verdict's are the
+// result's (result.ExitStatus); every error that is not a verdict is ExitError.
 const (
-	ExitPass         = 0 // pass (warnings allowed), or any command that succeeded
-	ExitFail         = 1 // the gate failed a challenger
-	ExitError        = 2 // usage, input or policy error
-	ExitInconclusive = 3 // the gate could not decide (after on_inconclusive)
+	ExitPass         = result.ExitPass         // pass (warnings allowed), or any command that succeeded
+	ExitFail         = result.ExitFail         // the gate failed a challenger
+	ExitError        = 2                       // usage, input or policy error
+	ExitInconclusive = result.ExitInconclusive // the gate could not decide (after on_inconclusive)
 )
 
 // Streams are the process's standard streams; tests substitute buffers.

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riskgate/riskgate/gate/result"
+
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/policies"
 )
@@ -171,7 +173,7 @@ func TestGateDecisionIsTheGates(t *testing.T) {
 					args = append(args, "--policy", tc.policy)
 				}
 				_, out, errw := runMain(t, args...)
-				var r Result
+				var r result.Result
 				if err := json.Unmarshal([]byte(out), &r); err != nil {
 					t.Fatalf("%s: %v (%s)", path, err, errw)
 				}

@@ -1,14 +1,13 @@
 package gate
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+
+	"github.com/riskgate/riskgate/gate/result"
 
 	"github.com/riskgate/riskgate/gate/github"
 	"github.com/riskgate/riskgate/internal/inputerr"
@@ -99,7 +98,7 @@ func loadPublishReport(from, reportMD string) (github.Report, error) {
 	if err != nil {
 		return github.Report{}, err
 	}
-	r, err := readResult(from, data)
+	r, err := result.Read(from, data)
 	if err != nil {
 		return github.Report{}, err
 	}
@@ -135,33 +134,4 @@ func readLimited(name string, limit int64) ([]byte, error) {
 		return nil, inputerr.At(name, 0, "larger than %d MiB", limit>>20)
 	}
 	return data, nil
-}
-
-// jsonError locates a JSON decoding error at its line and column.
-func jsonError(file string, data []byte, offset int64, err error) error {
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	msg := err.Error()
-	switch {
-	case errors.As(err, &se):
-		offset = se.Offset - 1 // the offending byte
-		msg = "not valid JSON: " + se.Error()
-	case errors.As(err, &te):
-		offset = te.Offset
-		msg = fmt.Sprintf("%s: expected %s, got JSON %s", te.Field, te.Type, te.Value)
-	case errors.Is(err, io.EOF):
-		msg = "empty file: expected a JSON result object"
-	case strings.HasPrefix(msg, "json: unknown field "):
-		// Point at the key, the last one so named before where decoding stopped.
-		key := strings.TrimPrefix(msg, "json: unknown field ")
-		offset = min(max(offset, 0), int64(len(data)))
-		if i := bytes.LastIndex(data[:offset], []byte(key)); i >= 0 {
-			offset = int64(i)
-		}
-		msg = "unknown field " + key
-	}
-	offset = min(max(offset, 0), int64(len(data)))
-	line := 1 + bytes.Count(data[:offset], []byte("\n"))
-	col := int(offset) - bytes.LastIndexByte(data[:offset], '\n')
-	return inputerr.AtCol(file, line, col, "%s", msg)
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/riskgate/riskgate/gate/result"
+
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/numfmt"
@@ -32,13 +34,13 @@ func (g *gateRun) briskFit(w float64) *fitted {
 // challenger's topics at risk at 95% and at every level a
 // topics_at_risk.count rule at this w asks for.
 func (g *gateRun) fitBRisk(w float64) *fitted {
-	res := &FitResult{Pool: PoolRiskAdjusted, LossWeight: w}
+	res := &result.FitResult{Pool: result.PoolRiskAdjusted, LossWeight: w}
 	r, err := bayes.BRisk(bayesTable(g.t), g.champ, w, bayes.BRiskOptions{Hier: g.hierOptions(nil), Challengers: g.chals, Level: predictiveLevel})
 	if err != nil {
 		res.Unavailable = "the BRisk model could not be fitted: " + err.Error()
 		return &fitted{res: res}
 	}
-	f := summarizeFit(r.Fit, res, r.Pool, g.roles, g.ruleLevels(PoolRiskAdjusted), nil, g.p.Seed, g.p.Model.MaxRhat, !g.decisionOnly)
+	f := summarizeFit(r.Fit, res, r.Pool, g.roles, g.ruleLevels(result.PoolRiskAdjusted), nil, g.p.Seed, g.p.Model.MaxRhat, !g.decisionOnly)
 	levels := []float64{predictiveLevel}
 	for _, q := range g.p.Queries() {
 		if q.Quantity == "topics_at_risk.count" && q.LossWeight == w && !slices.Contains(levels, q.Level) {
@@ -58,9 +60,9 @@ func (g *gateRun) fitBRisk(w float64) *fitted {
 				res.Warnings = append(res.Warnings, fmt.Sprintf("topics at risk of %s at %s: %v", g.t.Systems[c], numfmt.Percent(level), err))
 				continue
 			}
-			ta := TopicsAtRisk{Challenger: g.t.Systems[c], Level: level, Topics: []TopicAtRisk{}}
+			ta := result.TopicsAtRisk{Challenger: g.t.Systems[c], Level: level, Topics: []result.TopicAtRisk{}}
 			for _, tr := range trs {
-				ta.Topics = append(ta.Topics, TopicAtRisk{Topic: tr.Topic, Observed: jsonfloat.Float(tr.Observed), Lo: jsonfloat.Float(tr.Lo), Hi: jsonfloat.Float(tr.Hi)})
+				ta.Topics = append(ta.Topics, result.TopicAtRisk{Topic: tr.Topic, Observed: jsonfloat.Float(tr.Observed), Lo: jsonfloat.Float(tr.Lo), Hi: jsonfloat.Float(tr.Hi)})
 			}
 			res.TopicsAtRisk = append(res.TopicsAtRisk, ta)
 		}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/riskgate/riskgate/gate/result"
+
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/numfmt"
@@ -418,21 +420,21 @@ func (g *gateRun) hierOptions(t *bayes.Table) bayes.HierOptions {
 
 // fitRaw fits the hierarchical model to the raw scores of every system.
 func (g *gateRun) fitRaw() *fitted {
-	res := &FitResult{Pool: PoolRaw}
+	res := &result.FitResult{Pool: result.PoolRaw}
 	t := bayesTable(g.t)
 	f, err := bayes.FitHier(t, g.hierOptions(t))
 	if err != nil {
 		res.Unavailable = "the hierarchical model could not be fitted: " + err.Error()
 		return &fitted{res: res}
 	}
-	return summarizeFit(f, res, t, g.roles, g.ruleLevels(PoolRaw), g.ropes(PoolRaw), g.p.Seed, g.p.Model.MaxRhat, !g.decisionOnly)
+	return summarizeFit(f, res, t, g.roles, g.ruleLevels(result.PoolRaw), g.ropes(result.PoolRaw), g.p.Seed, g.p.Model.MaxRhat, !g.decisionOnly)
 }
 
 // ruleLevels are the credible levels the rules ask of the difference δ in
 // the pool's fit (bayes.diff.lo|hi or brisk.diff.lo|hi).
 func (g *gateRun) ruleLevels(pool string) []float64 {
 	prefix := "bayes.diff."
-	if pool == PoolRiskAdjusted {
+	if pool == result.PoolRiskAdjusted {
 		prefix = "brisk.diff."
 	}
 	var out []float64
@@ -447,7 +449,7 @@ func (g *gateRun) ruleLevels(pool string) []float64 {
 // ropes are the ROPE queries of the rules (raw-score fit only).
 func (g *gateRun) ropes(pool string) []policies.Query {
 	var out []policies.Query
-	if pool != PoolRaw {
+	if pool != result.PoolRaw {
 		return out
 	}
 	for _, q := range g.p.Queries() {

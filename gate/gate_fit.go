@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/riskgate/riskgate/gate/result"
+
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/numfmt"
@@ -16,7 +18,7 @@ import (
 // reports and, per challenger, the posterior draws of δ = S_challenger −
 // S_champion that the bayes.*, brisk.* and rope.* quantities are read from.
 type fitted struct {
-	res   *FitResult
+	res   *result.FitResult
 	diffs map[string][]float64 // challenger → δ draws, chains one after the other
 }
 
@@ -27,7 +29,7 @@ func (f *fitted) observe(challenger string, q policies.Query) policies.Observati
 		return policies.Unavailable(f.res.Unavailable)
 	}
 	what := "the Bayesian fit"
-	if f.res.Pool == PoolRiskAdjusted {
+	if f.res.Pool == result.PoolRiskAdjusted {
 		what = "the BRisk fit at loss weight " + numfmt.G(f.res.LossWeight)
 	}
 	if !f.res.Converged {
@@ -63,9 +65,6 @@ func (f *fitted) observe(challenger string, q policies.Query) policies.Observati
 // predictiveLevel is the level of the per-topic predictive intervals.
 const predictiveLevel = 0.95
 
-// densityPoints is the size of the grid of Comparison.Density.
-const densityPoints = 64
-
 // summarizeFit fills res from the fit f of table t: parameters, effects,
 // comparisons of every challenger with the champion (δ with its 95% and the
 // rules' central intervals, the ROPE decisions the rules ask for, a density
@@ -73,7 +72,7 @@ const densityPoints = 64
 // (replicates drawn from a stream of seed), and the sampler's diagnostics.
 // Without report, only what the decision reads (fitted.observe): the
 // convergence, the warnings and each challenger's δ draws.
-func summarizeFit(f *bayes.HierFit, res *FitResult, t *bayes.Table, roles policies.Roles, levels []float64, ropes []policies.Query, seed uint64, maxRhat float64, report bool) *fitted {
+func summarizeFit(f *bayes.HierFit, res *result.FitResult, t *bayes.Table, roles policies.Roles, levels []float64, ropes []policies.Query, seed uint64, maxRhat float64, report bool) *fitted {
 	res.Family = f.Family.Name()
 	res.Method = string(f.Method)
 	res.Priors = priorStrings(f.Priors, f.Family)
@@ -90,16 +89,16 @@ func summarizeFit(f *bayes.HierFit, res *FitResult, t *bayes.Table, roles polici
 	role := func(s string) string {
 		switch {
 		case s == roles.Champion:
-			return roleChampion
+			return result.RoleChampion
 		case slices.Contains(roles.Challengers, s):
-			return roleChallenger
+			return result.RoleChallenger
 		}
-		return roleArtifact
+		return result.RoleArtifact
 	}
 	// Every quantity of the model, summarised in parallel (each on its own):
 	// intercept, sigma, sd_topic, sd_system, the topics, the systems, then
 	// the family's parameters (alpha for the skew normal).
-	effects := make([]Effect, len(f.Names))
+	effects := make([]result.Effect, len(f.Names))
 	parallel.Each(len(f.Names), func(v int) {
 		name, r := f.Names[v], ""
 		switch {
@@ -109,7 +108,7 @@ func summarizeFit(f *bayes.HierFit, res *FitResult, t *bayes.Table, roles polici
 			name = f.Systems[v-f.SystemIndex(0)]
 			r = role(name)
 		}
-		effects[v] = effectOf(name, r, f.Summary[v], pooled(f.DrawsOf(v)))
+		effects[v] = result.NewEffect(name, r, f.Summary[v], pooled(f.DrawsOf(v)))
 	})
 	res.Parameters = append(slices.Clone(effects[:f.TopicIndex(0)]), effects[f.SystemIndex(len(f.Systems)):]...)
 	res.Topics = effects[f.TopicIndex(0):f.SystemIndex(0)]
@@ -120,7 +119,7 @@ func summarizeFit(f *bayes.HierFit, res *FitResult, t *bayes.Table, roles polici
 		chains := diffChains(f, roles.Champion, c)
 		d := pooled(chains)
 		out.diffs[c] = d
-		res.Comparisons = append(res.Comparisons, compare(c, chains, d, levels, ropes))
+		res.Comparisons = append(res.Comparisons, result.NewComparison(c, chains, d, levels, ropes))
 	}
 
 	res.Predictive = predictive(f, t, append([]string{roles.Champion}, roles.Challengers...), seed)
@@ -151,76 +150,12 @@ func pooled(chains [][]float64) []float64 {
 	return out
 }
 
-// effectOf summarises a quantity from its summary and its pooled draws.
-func effectOf(name, role string, s bayes.VarSummary, draws []float64) Effect {
-	y := slices.Clone(draws)
-	slices.Sort(y)
-	return Effect{
-		Name: name, Role: role,
-		Mean: jsonfloat.Float(s.Mean), SD: jsonfloat.Float(s.SD),
-		Q2_5: jsonfloat.Float(s.Q2_5), Q25: jsonfloat.Float(bayes.QuantileSorted(y, 0.25)), Q50: jsonfloat.Float(s.Q50),
-		Q75: jsonfloat.Float(bayes.QuantileSorted(y, 0.75)), Q97_5: jsonfloat.Float(s.Q97_5),
-		HDILo: jsonfloat.Float(s.HDILo), HDIHi: jsonfloat.Float(s.HDIHi),
-		Rhat: jsonfloat.Float(s.Rhat), ESSBulk: jsonfloat.Float(s.ESSBulk), ESSTail: jsonfloat.Float(s.ESSTail),
-	}
-}
-
-// compare summarises δ = S_challenger − S_champion from its draws (per
-// chain, and pooled d).
-func compare(challenger string, chains [][]float64, d []float64, levels []float64, ropes []policies.Query) Comparison {
-	c := Comparison{
-		Challenger: challenger,
-		PBetter:    jsonfloat.Float(bayes.ProbGreater(d, 0)),
-		PWorse:     jsonfloat.Float(bayes.ProbLess(d, 0)),
-		Diff:       effectOf("diff", "", bayes.Summarize(chains), d),
-	}
-	y := slices.Clone(d)
-	slices.Sort(y)
-	all := []float64{0.95}
-	for _, l := range levels {
-		if !slices.Contains(all, l) {
-			all = append(all, l)
-		}
-	}
-	slices.Sort(all)
-	for _, l := range all {
-		c.Intervals = append(c.Intervals, ResultInterval{Estimate: jsonfloat.Float(bayes.Mean(d)),
-			Lo: jsonfloat.Float(bayes.QuantileSorted(y, (1-l)/2)), Hi: jsonfloat.Float(bayes.QuantileSorted(y, (1+l)/2)), Level: l})
-	}
-	for _, q := range ropes {
-		r := bayes.ROPEDecision(d, bayes.ROPE{Lo: q.Rope[0], Hi: q.Rope[1]}, q.Level)
-		c.ROPE = append(c.ROPE, ROPEResult{Lo: r.Lo, Hi: r.Hi, Level: r.CredMass, HDILo: jsonfloat.Float(r.HDILo), HDIHi: jsonfloat.Float(r.HDIHi),
-			Inside: jsonfloat.Float(r.Inside), Decision: string(r.Decision)})
-	}
-	c.Density = density(y, d)
-	return c
-}
-
-// density estimates the density of the draws (y sorted, d as drawn) with a
-// Gaussian kernel and R's default bandwidth (bayes.BandwidthNRD0) on an even
-// grid from the 0.05% to the 99.95% quantile, widened by two bandwidths.
-func density(y, d []float64) Density {
-	h := bayes.BandwidthNRD0(d)
-	out := Density{Bandwidth: jsonfloat.Float(h)}
-	if !(h > 0) || len(y) < 2 {
-		return out
-	}
-	lo := bayes.QuantileSorted(y, 0.0005) - 2*h
-	hi := bayes.QuantileSorted(y, 0.9995) + 2*h
-	for i := range densityPoints {
-		x := lo + (hi-lo)*float64(i)/float64(densityPoints-1)
-		out.X = append(out.X, jsonfloat.Float(x))
-		out.Y = append(out.Y, jsonfloat.Float(bayes.KernelDensityBW(y, x, h)))
-	}
-	return out
-}
-
 // predictive returns the posterior predictive interval of every cell of the
 // named systems (bayes.HierFit.Forecast: one replicate per posterior draw,
 // from the fit's family, the source PCG(seed, …) per system), with the
 // predictive mean: E[y_rep] = E[β0] + E[T_t] + E[S_s], as the family's μ is
 // its mean (the Gaussian's, and brms's skew normal's).
-func predictive(f *bayes.HierFit, t *bayes.Table, systems []string, seed uint64) []Prediction {
+func predictive(f *bayes.HierFit, t *bayes.Table, systems []string, seed uint64) []result.Prediction {
 	idx := make([]int, len(systems))
 	for i, name := range systems {
 		idx[i] = slices.Index(f.Systems, name)
@@ -230,10 +165,10 @@ func predictive(f *bayes.HierFit, t *bayes.Table, systems []string, seed uint64)
 		return nil // t is the fitted table and the level valid: cannot happen
 	}
 	mean := func(v int) float64 { return f.Summary[v].Mean }
-	var out []Prediction
+	var out []result.Prediction
 	for i, s := range fc.Systems {
 		for j, p := range fc.Cells[i] {
-			out = append(out, Prediction{System: f.Systems[s], Topic: f.Topics[j], Observed: jsonfloat.Float(p.Observed),
+			out = append(out, result.Prediction{System: f.Systems[s], Topic: f.Topics[j], Observed: jsonfloat.Float(p.Observed),
 				Mean: jsonfloat.Float(mean(bayes.IdxIntercept) + mean(f.TopicIndex(j)) + mean(f.SystemIndex(s))),
 				Lo:   jsonfloat.Float(p.Lo), Hi: jsonfloat.Float(p.Hi), Level: fc.Level})
 		}
@@ -242,9 +177,9 @@ func predictive(f *bayes.HierFit, t *bayes.Table, systems []string, seed uint64)
 }
 
 // diagnostics collects the sampler's settings and the worst convergence figures.
-func diagnostics(f *bayes.HierFit, maxRhat float64) *Diagnostics {
+func diagnostics(f *bayes.HierFit, maxRhat float64) *result.Diagnostics {
 	so := f.Sampler.Options
-	d := &Diagnostics{Chains: f.Chains, Draws: f.Draws, Warmup: max(so.Warmup, 0), Thin: so.Thin, Extended: f.Extended,
+	d := &result.Diagnostics{Chains: f.Chains, Draws: f.Draws, Warmup: max(so.Warmup, 0), Thin: so.Thin, Extended: f.Extended,
 		AdaptDelta: so.AdaptDelta, MaxDepth: so.MaxDepth, TargetESS: f.TargetESS, MaxRhat: maxRhat,
 		Divergences: f.Divergences, MaxDepthHits: f.MaxDepthHits}
 	for _, e := range f.EBFMI {

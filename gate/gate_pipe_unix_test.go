@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/riskgate/riskgate/gate/result"
 )
 
 // An input through a named pipe (bash's <(command)) is read once: the gate
@@ -45,7 +47,7 @@ func TestGateInputPipe(t *testing.T) {
 	if code != ExitPass {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var r Result
+	var r result.Result
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,8 @@ import (
 	"math"
 	"testing"
 
+	"github.com/riskgate/riskgate/gate/result"
+
 	"github.com/riskgate/riskgate/internal/shared"
 	"github.com/riskgate/riskgate/policies"
 )
@@ -39,7 +41,7 @@ func TestGateRB04Walkthrough(t *testing.T) {
 	if code != ExitFail {
 		t.Fatalf("exit %d, want 1 (every challenger fails)\n%s", code, stderr)
 	}
-	var r Result
+	var r result.Result
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +64,7 @@ func TestGateRB04Walkthrough(t *testing.T) {
 		check("P(better)", c.Challenger, float64(c.PBetter), want[c.Challenger].pBetter)
 	}
 	// The BRisk fit at the rules' w = 5 (the others are the --risk-sweep's).
-	var brisk5 *FitResult
+	var brisk5 *result.FitResult
 	for _, f := range r.BRisk {
 		if f.LossWeight == 5 {
 			brisk5 = f

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/riskgate/riskgate/gate/result"
+
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/numfmt"
@@ -14,18 +16,18 @@ import (
 // result assembles the Result of the run from the decision and what was
 // computed. It computes the risk table's closed-form measures when no rule
 // did, and BCa or BRisk for the table only when a rule already asked for them.
-func (g *gateRun) result(d *policies.Decision, facts policies.Facts, align scores.Alignment, example bool) *Result {
+func (g *gateRun) result(d *policies.Decision, facts policies.Facts, align scores.Alignment, example bool) *result.Result {
 	p := g.p
-	r := &Result{
-		SchemaVersion: ResultSchemaVersion,
-		Tool:          Tool{Name: "riskgate", Version: version()},
+	r := &result.Result{
+		SchemaVersion: result.SchemaVersion,
+		Tool:          result.Tool{Name: "riskgate", Version: version()},
 		Verdict:       d.Verdict,
-		ExitStatus:    verdictStatus(d.Verdict),
+		ExitStatus:    result.ExitStatus(d.Verdict),
 		Policy:        resultPolicy(p, g.now),
 		Decision:      d,
 		Warnings:      []string{},
 	}
-	r.Data = ResultData{
+	r.Data = result.Data{
 		Measure: g.t.Measure, Champion: g.roles.Champion, Challengers: g.roles.Challengers, Artifacts: g.roles.Artifacts,
 		Topics: g.t.Topics, MissingCells: g.t.Missing(), TopicCoverage: jsonfloat.Float(facts.TopicCoverage), Example: example,
 	}
@@ -38,11 +40,11 @@ func (g *gateRun) result(d *policies.Decision, facts policies.Facts, align score
 		r.Warnings = append(r.Warnings, "inputs: "+align.Summary())
 	}
 	for _, s := range append([]int{g.champ}, g.chals...) {
-		role := roleChallenger
+		role := result.RoleChallenger
 		if s == g.champ {
-			role = roleChampion
+			role = result.RoleChampion
 		}
-		row := SystemScores{System: g.t.Systems[s], Role: role}
+		row := result.SystemScores{System: g.t.Systems[s], Role: role}
 		for _, v := range g.t.Scores[s] {
 			row.Scores = append(row.Scores, jsonfloat.Float(v))
 		}
@@ -54,21 +56,21 @@ func (g *gateRun) result(d *policies.Decision, facts policies.Facts, align score
 	if g.needs[policies.AnalysisBayes] {
 		switch {
 		case g.unmet[policies.AnalysisBayes] != "":
-			r.Bayes = &FitResult{Pool: PoolRaw, Unavailable: "data requirements not met: " + g.unmet[policies.AnalysisBayes]}
+			r.Bayes = &result.FitResult{Pool: result.PoolRaw, Unavailable: "data requirements not met: " + g.unmet[policies.AnalysisBayes]}
 		default:
 			r.Bayes = g.bayesFit().res
 		}
 	}
 	for _, w := range g.briskWeights(r.Bayes != nil) {
 		if reason := g.unmet[policies.AnalysisBRisk]; reason != "" {
-			r.BRisk = append(r.BRisk, &FitResult{Pool: PoolRiskAdjusted, LossWeight: w, Unavailable: "data requirements not met: " + reason})
+			r.BRisk = append(r.BRisk, &result.FitResult{Pool: result.PoolRiskAdjusted, LossWeight: w, Unavailable: "data requirements not met: " + reason})
 			continue
 		}
 		r.BRisk = append(r.BRisk, g.briskFit(w).res)
 	}
-	for _, f := range r.fits() {
+	for _, f := range r.Fits() {
 		what := "Bayesian fit"
-		if f.Pool == PoolRiskAdjusted {
+		if f.Pool == result.PoolRiskAdjusted {
 			what = "BRisk fit at w = " + numfmt.G(f.LossWeight)
 		}
 		if f.Unavailable != "" {
@@ -84,14 +86,14 @@ func (g *gateRun) result(d *policies.Decision, facts policies.Facts, align score
 	}
 	r.Warnings = append(r.Warnings, g.warnings...)
 	r.Analyses = g.analyses()
-	r.Provenance = Provenance{
-		ToolVersion: version(), PolicyFile: p.File, PolicySHA256: p.Digest, Seed: p.Seed, Inputs: []InputFile{},
+	r.Provenance = result.Provenance{
+		ToolVersion: version(), PolicyFile: p.File, PolicySHA256: p.Digest, Seed: p.Seed, Inputs: []result.InputFile{},
 	}
 	if g.ran[policies.AnalysisBCa] || g.ran[policies.AnalysisTests] {
 		r.Provenance.BootstrapSamples = gateBootstrapSamples
 	}
 	if f := r.Bayes; f != nil && f.Diagnostics != nil {
-		r.Provenance.Sampler = &SamplerSettings{Family: f.Family, Method: f.Method, Chains: f.Diagnostics.Chains,
+		r.Provenance.Sampler = &result.SamplerSettings{Family: f.Family, Method: f.Method, Chains: f.Diagnostics.Chains,
 			Warmup: f.Diagnostics.Warmup, TargetESS: p.Model.TargetESS, MaxRhat: p.Model.MaxRhat,
 			AdaptDelta: f.Diagnostics.AdaptDelta, MaxDepth: f.Diagnostics.MaxDepth}
 	}
@@ -99,37 +101,37 @@ func (g *gateRun) result(d *policies.Decision, facts policies.Facts, align score
 }
 
 // resultPolicy describes the policy as applied.
-func resultPolicy(p *policies.Policy, now time.Time) ResultPolicy {
-	rp := ResultPolicy{
+func resultPolicy(p *policies.Policy, now time.Time) result.Policy {
+	rp := result.Policy{
 		Name: p.Name, File: p.File, SHA256: p.Digest, Description: p.Description, Default: p.File == policies.StarterName,
 		LossWeight: p.LossWeight, Seed: p.Seed,
-		Model:          ResultModel{Family: p.Model.Family, Chains: p.Model.Chains, TargetESS: p.Model.TargetESS, MaxRhat: p.Model.MaxRhat},
-		Requirements:   ResultRequirements{MinTopics: p.Requirements.MinTopics, MinArtifacts: p.Requirements.MinArtifacts, MinTopicCoverage: p.Requirements.MinTopicCoverage},
+		Model:          result.Model{Family: p.Model.Family, Chains: p.Model.Chains, TargetESS: p.Model.TargetESS, MaxRhat: p.Model.MaxRhat},
+		Requirements:   result.Requirements{MinTopics: p.Requirements.MinTopics, MinArtifacts: p.Requirements.MinArtifacts, MinTopicCoverage: p.Requirements.MinTopicCoverage},
 		Select:         p.Select,
 		OnInconclusive: p.OnInconclusive,
-		Rules:          []ResultRule{},
+		Rules:          []result.Rule{},
 	}
 	if p.Select == policies.SelectBest {
 		rp.RankBy = p.RankBy
 	}
 	for _, rule := range p.Rules {
-		rp.Rules = append(rp.Rules, ResultRule{
+		rp.Rules = append(rp.Rules, result.Rule{
 			ID: rule.ID, Line: rule.Pos.Line, Column: rule.Pos.Column, Quantity: rule.Quantity.Name,
 			Query: p.Query(rule).String(), Bound: rule.Bound, BoundWords: rule.Bound.Words(),
 			Severity: rule.Severity, Description: rule.Description,
 		})
 	}
 	for _, w := range p.Waivers {
-		rp.Waivers = append(rp.Waivers, ResultWaiver{Rule: w.Rule, Challenger: w.Challenger.Text, Reason: w.Reason,
+		rp.Waivers = append(rp.Waivers, result.Waiver{Rule: w.Rule, Challenger: w.Challenger.Text, Reason: w.Reason,
 			Approver: w.Approver, Expires: w.ExpiresText(), Active: w.Active(now)})
 	}
 	return rp
 }
 
 // riskTable computes the Table 3 view at the policy's loss weight.
-func (g *gateRun) riskTable() RiskTable {
+func (g *gateRun) riskTable() result.RiskTable {
 	w := g.tableLossWeight()
-	rt := RiskTable{LossWeight: w, Pool: "champion and challengers"}
+	rt := result.RiskTable{LossWeight: w, Pool: "champion and challengers"}
 	m := g.risk(w)
 
 	var bca map[int]bcaOutcome
@@ -142,7 +144,7 @@ func (g *gateRun) riskTable() RiskTable {
 			}
 		}
 	}
-	var brisk *FitResult
+	var brisk *result.FitResult
 	if slices.Contains(g.p.BRiskWeights(), w) && g.unmet[policies.AnalysisBRisk] == "" {
 		if f := g.briskFit(w).res; f.Unavailable == "" {
 			brisk = f
@@ -150,9 +152,9 @@ func (g *gateRun) riskTable() RiskTable {
 	}
 
 	for _, s := range append([]int{g.champ}, g.chals...) {
-		row := SystemRisk{Name: g.t.Systems[s], Role: roleChallenger, Mean: jsonfloat.Float(stats.MeanDefined(g.t.Scores[s]))}
+		row := result.SystemRisk{Name: g.t.Systems[s], Role: result.RoleChallenger, Mean: jsonfloat.Float(stats.MeanDefined(g.t.Scores[s]))}
 		if s == g.champ {
-			row.Role = roleChampion
+			row.Role = result.RoleChampion
 		} else {
 			if o, err := g.pair(s).Outcomes(); err == nil {
 				row.Wins, row.Ties, row.Losses = &o.Wins, &o.Ties, &o.Losses
@@ -166,7 +168,7 @@ func (g *gateRun) riskTable() RiskTable {
 				row.TRiskP = jsonfloat.Ptr(m.trisk[s].P)
 			}
 			if b, ok := bca[s]; ok && b.err == nil {
-				row.BCa = &ResultInterval{Estimate: jsonfloat.Float(b.r.Estimate), Lo: jsonfloat.Float(b.r.BCa.Lo), Hi: jsonfloat.Float(b.r.BCa.Hi), Level: b.r.BCa.Level}
+				row.BCa = &result.Interval{Estimate: jsonfloat.Float(b.r.Estimate), Lo: jsonfloat.Float(b.r.BCa.Lo), Hi: jsonfloat.Float(b.r.BCa.Hi), Level: b.r.BCa.Level}
 			}
 		}
 		if m.poolErr == nil {
@@ -176,7 +178,7 @@ func (g *gateRun) riskTable() RiskTable {
 		if brisk != nil {
 			for _, e := range brisk.Systems {
 				if e.Name == row.Name {
-					row.BRisk = &ResultInterval{Estimate: e.Mean, Lo: e.Q2_5, Hi: e.Q97_5, Level: 0.95}
+					row.BRisk = &result.Interval{Estimate: e.Mean, Lo: e.Q2_5, Hi: e.Q97_5, Level: 0.95}
 				}
 			}
 		}
@@ -189,11 +191,11 @@ func (g *gateRun) riskTable() RiskTable {
 }
 
 // analyses says, for every analysis a policy can ask for, whether it ran.
-func (g *gateRun) analyses() []ResultAnalysis {
-	var out []ResultAnalysis
+func (g *gateRun) analyses() []result.Analysis {
+	var out []result.Analysis
 	for _, a := range []policies.Analysis{policies.AnalysisDescriptive, policies.AnalysisRisk, policies.AnalysisTests,
 		policies.AnalysisBCa, policies.AnalysisBayes, policies.AnalysisBRisk} {
-		ra := ResultAnalysis{Name: a, Needed: g.needs[a], Computed: g.ran[a]}
+		ra := result.Analysis{Name: a, Needed: g.needs[a], Computed: g.ran[a]}
 		switch {
 		case g.needs[a] && g.unmet[a] != "":
 			ra.Reason = "its rules are inconclusive: data requirements not met: " + g.unmet[a]

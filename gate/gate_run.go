@@ -17,6 +17,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/riskgate/riskgate/gate/result"
+
 	"github.com/riskgate/riskgate/internal/reportfmt"
 
 	"github.com/riskgate/riskgate/internal/escape"
@@ -53,13 +55,13 @@ func runGate(ctx context.Context, o *GateOptions, s *Streams) error {
 	var (
 		t      *scores.Table
 		align  scores.Alignment
-		inputs []InputFile
+		inputs []result.InputFile
 	)
 	if o.Example {
 		t = examplePool()
 	} else {
 		o.applyPolicyInputs(p)
-		var hashStdin func() InputFile
+		var hashStdin func() result.InputFile
 		hashStdin = o.hashStdin()
 		if t, align, err = o.Input.Load(s.Err); err != nil {
 			return err
@@ -150,14 +152,14 @@ func runGate(ctx context.Context, o *GateOptions, s *Streams) error {
 var reportFiles = []string{"result.json", "report.md", "junit.xml", "report.html"}
 
 // renderReports renders every report file of r.
-func renderReports(r *Result) (map[string][]byte, error) {
+func renderReports(r *result.Result) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	for _, name := range reportFiles {
 		var b bytes.Buffer
 		var err error
 		switch name {
 		case "result.json":
-			err = writeResultJSON(&b, r)
+			err = result.WriteJSON(&b, r)
 		case "report.md":
 			err = writeMarkdownReport(&b, r)
 		case "junit.xml":
@@ -171,17 +173,6 @@ func renderReports(r *Result) (map[string][]byte, error) {
 		out[name] = b.Bytes()
 	}
 	return out, nil
-}
-
-// verdictStatus maps a verdict to the exit status.
-func verdictStatus(v policies.Verdict) int {
-	switch v {
-	case policies.Fail:
-		return ExitFail
-	case policies.Inconclusive:
-		return ExitInconclusive
-	}
-	return ExitPass
 }
 
 // policy loads the policy (or the default) and applies the overrides.
@@ -248,7 +239,7 @@ func (o *GateOptions) applyPolicyInputs(p *policies.Policy) {
 
 // hashStdin makes the loader's standard input feed a SHA-256 as it is read,
 // and returns what it read as an input file.
-func (o *GateOptions) hashStdin() func() InputFile {
+func (o *GateOptions) hashStdin() func() result.InputFile {
 	if !slices.Contains(o.Input.Paths, "-") {
 		return nil
 	}
@@ -259,8 +250,8 @@ func (o *GateOptions) hashStdin() func() InputFile {
 	h := sha256.New()
 	n := &countWriter{w: h}
 	o.Input.Stdin = io.TeeReader(in, n)
-	return func() InputFile {
-		return InputFile{Role: "scores", Path: "-", SHA256: hex.EncodeToString(h.Sum(nil)), Bytes: n.n}
+	return func() result.InputFile {
+		return result.InputFile{Role: "scores", Path: "-", SHA256: hex.EncodeToString(h.Sum(nil)), Bytes: n.n}
 	}
 }
 
@@ -275,8 +266,8 @@ func (c *countWriter) Write(p []byte) (int, error) {
 }
 
 // inputFiles hashes the input files (and the qrels) for provenance.
-func (o *GateOptions) inputFiles(stdin func() InputFile) ([]InputFile, error) {
-	var out []InputFile
+func (o *GateOptions) inputFiles(stdin func() result.InputFile) ([]result.InputFile, error) {
+	var out []result.InputFile
 	add := func(role, path string) error {
 		if path == "-" {
 			out = append(out, stdin())
@@ -286,7 +277,7 @@ func (o *GateOptions) inputFiles(stdin func() InputFile) ([]InputFile, error) {
 		// <(command)) was consumed by the loader, and opening it again would
 		// wait for a writer that never comes. Its digest stays unknown.
 		if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
-			out = append(out, InputFile{Role: role, Path: path})
+			out = append(out, result.InputFile{Role: role, Path: path})
 			return nil
 		}
 		f, err := os.Open(path)
@@ -299,7 +290,7 @@ func (o *GateOptions) inputFiles(stdin func() InputFile) ([]InputFile, error) {
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
-		out = append(out, InputFile{Role: role, Path: path, SHA256: hex.EncodeToString(h.Sum(nil)), Bytes: n})
+		out = append(out, result.InputFile{Role: role, Path: path, SHA256: hex.EncodeToString(h.Sum(nil)), Bytes: n})
 		return nil
 	}
 	for _, path := range o.Input.Paths {

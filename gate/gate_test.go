@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riskgate/riskgate/gate/result"
+
 	"github.com/riskgate/riskgate/policies"
 )
 
@@ -80,7 +82,7 @@ func TestGateExampleGolden(t *testing.T) {
 // every other report byte for byte, and itself.
 func checkReportsFromJSON(t *testing.T, files map[string]string) {
 	t.Helper()
-	r, err := readResult("result.json", []byte(files["result.json"]))
+	r, err := result.Read("result.json", []byte(files["result.json"]))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +138,7 @@ func TestGateCheapPolicyGolden(t *testing.T) {
 	checkMarkdownStructure(t, files["report.md"])
 	checkJUnit(t, files["junit.xml"], 12, 2, 2)
 
-	var r Result
+	var r result.Result
 	if err := json.Unmarshal([]byte(files["result.json"]), &r); err != nil {
 		t.Fatal(err)
 	}
@@ -248,7 +250,7 @@ func TestGateOverridesAndReplay(t *testing.T) {
 	if code != ExitFail {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
-	var r Result
+	var r result.Result
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
@@ -264,7 +266,7 @@ func TestGateOverridesAndReplay(t *testing.T) {
 	}
 	args := strings.Fields(strings.TrimPrefix(wantCmd, "riskgate "))
 	_, out2, _ := runMain(t, append(args, "--format", "json")...)
-	var r2 Result
+	var r2 result.Result
 	if err := json.Unmarshal([]byte(out2), &r2); err != nil {
 		t.Fatal(err)
 	}
@@ -291,7 +293,7 @@ func TestGatePolicyInputs(t *testing.T) {
 	if code != ExitPass {
 		t.Fatalf("exit %d %s", code, stderr)
 	}
-	var r Result
+	var r result.Result
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
@@ -339,7 +341,7 @@ func TestGateBayesianFailsClosed(t *testing.T) {
 			t.Errorf("model %s: exit %d, want 3\n%s", c.model, code, stderr)
 			continue
 		}
-		var r Result
+		var r result.Result
 		if err := json.Unmarshal([]byte(out), &r); err != nil {
 			t.Fatal(err)
 		}
@@ -374,7 +376,7 @@ func TestGateMissingCells(t *testing.T) {
 	if code == ExitError {
 		t.Fatalf("exit 2: %s", stderr)
 	}
-	var r Result
+	var r result.Result
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
@@ -418,7 +420,7 @@ func TestGateRiskSweep(t *testing.T) {
 		if code == ExitError {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
-		var r Result
+		var r result.Result
 		if err := json.Unmarshal([]byte(out), &r); err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/riskgate/riskgate/gate/result"
+
 	"github.com/riskgate/riskgate/internal/svgplot"
 
 	"github.com/riskgate/riskgate/internal/stats"
@@ -47,7 +49,7 @@ const (
 // artifacts best first. Beyond maxForestArtifacts artifacts, artifacts
 // evenly spread by rank are drawn and one more row summarises the posterior
 // means of all of them; the champion and every challenger are always drawn.
-func systemForest(f *FitResult) htmlFigure {
+func systemForest(f *result.FitResult) htmlFigure {
 	fig := htmlFigure{ID: "fig-systems", Title: "System effects",
 		Legend: []htmlKey{{"k-champion", "champion"}, {"k-challenger", "challenger"}, {"k-artifact", "artifact"}}}
 	if msg := fitMissing(f, "system effects"); msg != "" {
@@ -62,7 +64,7 @@ func systemForest(f *FitResult) htmlFigure {
 	}
 	champMean := math.NaN()
 	for _, e := range f.Systems {
-		if e.Role == roleChampion {
+		if e.Role == result.RoleChampion {
 			champMean = float64(e.Mean)
 		}
 	}
@@ -114,17 +116,17 @@ type forestRow struct {
 // spread by rank (labelled with their rank) and a last row summarising the
 // posterior means of all of them. It also returns how many artifacts there
 // are and how many are drawn one by one.
-func forestRows(systems []Effect) (rows []forestRow, artifacts, drawn int) {
-	effectItem := func(e Effect, c color.RGBA) svgplot.IntervalItem {
+func forestRows(systems []result.Effect) (rows []forestRow, artifacts, drawn int) {
+	effectItem := func(e result.Effect, c color.RGBA) svgplot.IntervalItem {
 		return svgplot.IntervalItem{Lo: float64(e.Q2_5), Hi: float64(e.Q97_5), Lo50: float64(e.Q25), Hi50: float64(e.Q75), Mid: float64(e.Mean), Color: c}
 	}
 	var chals []forestRow
-	var arts []Effect
+	var arts []result.Effect
 	for _, e := range systems {
 		switch e.Role {
-		case roleChampion:
+		case result.RoleChampion:
 			rows = append(rows, forestRow{svgplot.Label(e.Name, maxPlotLabel) + " (champion)", effectItem(e, svgplot.Champion)})
-		case roleChallenger:
+		case result.RoleChallenger:
 			chals = append(chals, forestRow{svgplot.Label(e.Name, maxPlotLabel), effectItem(e, svgplot.Challenger)})
 		default:
 			arts = append(arts, e)
@@ -132,7 +134,7 @@ func forestRows(systems []Effect) (rows []forestRow, artifacts, drawn int) {
 	}
 	rows = append(rows, chals...)
 	// Best first; ties keep data order.
-	slices.SortStableFunc(arts, func(a, b Effect) int { return cmpDesc(float64(a.Mean), float64(b.Mean)) })
+	slices.SortStableFunc(arts, func(a, b result.Effect) int { return cmpDesc(float64(a.Mean), float64(b.Mean)) })
 	keep := svgplot.Spread(len(arts), maxForestArtifacts)
 	sampled := len(keep) < len(arts)
 	for _, i := range keep {
@@ -164,7 +166,7 @@ func forestRows(systems []Effect) (rows []forestRow, artifacts, drawn int) {
 // 50% credible intervals, topics ordered from hardest to easiest (Figure 4,
 // bottom). Beyond maxTopicIntervals topics, topics evenly spread by rank are
 // drawn.
-func topicIntervals(f *FitResult) htmlFigure {
+func topicIntervals(f *result.FitResult) htmlFigure {
 	fig := htmlFigure{ID: "fig-topics", Title: "Topic effects"}
 	if msg := fitMissing(f, "topic effects"); msg != "" {
 		fig.Missing = msg
@@ -175,7 +177,7 @@ func topicIntervals(f *FitResult) htmlFigure {
 		return fig
 	}
 	topics := slices.Clone(f.Topics)
-	slices.SortStableFunc(topics, func(a, b Effect) int { return cmp.Compare(float64(a.Mean), float64(b.Mean)) })
+	slices.SortStableFunc(topics, func(a, b result.Effect) int { return cmp.Compare(float64(a.Mean), float64(b.Mean)) })
 	keep := svgplot.Spread(len(topics), maxTopicIntervals)
 	if len(keep) < len(topics) {
 		fig.Notes = append(fig.Notes, fmt.Sprintf("%d topics: %d of them are drawn, evenly spread by rank of the posterior mean; result.json has every one.", len(topics), len(keep)))
@@ -212,11 +214,11 @@ func topicIntervals(f *FitResult) htmlFigure {
 // challengers with their credible intervals in each fit of the run: the raw
 // fit (w = 1) and the risk-adjusted fit at each loss weight (Figure 7). It
 // needs at least one risk-adjusted fit.
-func riskByLossWeight(r *Result, fits []labelledFit) htmlFigure {
+func riskByLossWeight(r *result.Result, fits []labelledFit) htmlFigure {
 	fig := htmlFigure{ID: "fig-loss-weight", Title: "System effects at each loss weight"}
 	risk := 0
 	for _, lf := range fits {
-		if lf.fit.Pool == PoolRiskAdjusted {
+		if lf.fit.Pool == result.PoolRiskAdjusted {
 			risk++
 		}
 	}
@@ -324,15 +326,15 @@ func predictivePlot(challenger string, index int, lf labelledFit, champion strin
 	fig := htmlFigure{ID: fmt.Sprintf("fig-predictive-%d", index), Title: escape.PlainName(challenger) + " against the champion, per topic (" + lf.label + ")",
 		Legend: []htmlKey{{"k-champion", "champion"}, {"k-challenger", "challenger"}}}
 	f := lf.fit
-	champ := map[string]Prediction{}
-	var order []Prediction
+	champ := map[string]result.Prediction{}
+	var order []result.Prediction
 	for _, pr := range f.Predictive {
 		if pr.System == champion {
 			champ[pr.Topic] = pr
 			order = append(order, pr)
 		}
 	}
-	chal := map[string]Prediction{}
+	chal := map[string]result.Prediction{}
 	for _, pr := range f.Predictive {
 		if pr.System == challenger {
 			chal[pr.Topic] = pr
@@ -343,7 +345,7 @@ func predictivePlot(challenger string, index int, lf labelledFit, champion strin
 		fig.Legend = nil
 		return fig
 	}
-	atRisk := map[string]TopicAtRisk{}
+	atRisk := map[string]result.TopicAtRisk{}
 	if tr, ok := topicsAtRisk(f, challenger); ok {
 		for _, t := range tr.Topics {
 			atRisk[t.Topic] = t
@@ -352,9 +354,9 @@ func predictivePlot(challenger string, index int, lf labelledFit, champion strin
 		fig.AtRisk, fig.AtRiskKnown = tr.Topics, true
 	}
 	// Topics from the champion's lowest predicted score to its highest.
-	slices.SortStableFunc(order, func(a, b Prediction) int { return cmp.Compare(float64(a.Mean), float64(b.Mean)) })
+	slices.SortStableFunc(order, func(a, b result.Prediction) int { return cmp.Compare(float64(a.Mean), float64(b.Mean)) })
 	if len(order) > maxPredictiveTopics {
-		var risky, rest []Prediction
+		var risky, rest []result.Prediction
 		for _, pr := range order {
 			if _, ok := atRisk[pr.Topic]; ok {
 				risky = append(risky, pr)
@@ -363,14 +365,14 @@ func predictivePlot(challenger string, index int, lf labelledFit, champion strin
 			}
 		}
 		// Every topic at risk (up to the cap), and others evenly spread.
-		var kept []Prediction
+		var kept []result.Prediction
 		for _, i := range svgplot.Spread(len(risky), maxPredictiveTopics) {
 			kept = append(kept, risky[i])
 		}
 		for _, i := range svgplot.Spread(len(rest), max(maxPredictiveTopics-len(kept), 2)) {
 			kept = append(kept, rest[i])
 		}
-		slices.SortStableFunc(kept, func(a, b Prediction) int { return cmp.Compare(float64(a.Mean), float64(b.Mean)) })
+		slices.SortStableFunc(kept, func(a, b result.Prediction) int { return cmp.Compare(float64(a.Mean), float64(b.Mean)) })
 		note := fmt.Sprintf("%d topics: %d of them are drawn, evenly spread by the champion's predicted score", len(order), len(kept))
 		switch nr := min(len(risky), maxPredictiveTopics); {
 		case nr == len(risky) && nr > 0:
@@ -417,7 +419,7 @@ func predictivePlot(challenger string, index int, lf labelledFit, champion strin
 	p := svgplot.New()
 	p.Y.Min, p.Y.Max = yr.Padded(0.04)
 	p.Y.Label.Text = "score"
-	if f.Pool == PoolRiskAdjusted {
+	if f.Pool == result.PoolRiskAdjusted {
 		p.Y.Label.Text = "score (the challenger's risk-adjusted)"
 	}
 	h := 280 + topicAxis(p, names, "topics, by the champion's predicted score", "topics (rank by the champion's predicted score)")
@@ -490,7 +492,7 @@ func longestRunes(names []string) int {
 
 // labelledFit is a fit with its name in the report and its colour index.
 type labelledFit struct {
-	fit   *FitResult
+	fit   *result.FitResult
 	label string
 	color int
 }
@@ -499,7 +501,7 @@ type labelledFit struct {
 // the risk-adjusted fits in increasing loss weight. Colours follow the
 // position among all of r's fits, so that a fit keeps its colour from plot
 // to plot.
-func drawableFits(r *Result) []labelledFit {
+func drawableFits(r *result.Result) []labelledFit {
 	var out []labelledFit
 	if r.Bayes != nil && r.Bayes.Unavailable == "" && len(r.Bayes.Systems) > 0 {
 		out = append(out, labelledFit{r.Bayes, "raw scores (w = 1)", 0})
@@ -514,14 +516,14 @@ func drawableFits(r *Result) []labelledFit {
 		}
 		out = append(out, labelledFit{f, label, k + 1})
 	}
-	if len(out) > 0 && !out[0].fit.Converged && out[0].fit.Pool == PoolRaw {
+	if len(out) > 0 && !out[0].fit.Converged && out[0].fit.Pool == result.PoolRaw {
 		out[0].label += " (not converged)"
 	}
 	return out
 }
 
 // noRiskFitReason says why a run has no risk-adjusted fit to plot.
-func noRiskFitReason(r *Result) string {
+func noRiskFitReason(r *result.Result) string {
 	if len(r.BRisk) == 0 {
 		return "No risk-adjusted (BRisk) fit in this run: no rule of the policy uses a brisk.* or topics_at_risk quantity."
 	}
@@ -538,7 +540,7 @@ func noRiskFitReason(r *Result) string {
 }
 
 // fitMissing says why fit f has nothing to plot, or "".
-func fitMissing(f *FitResult, what string) string {
+func fitMissing(f *result.FitResult, what string) string {
 	switch {
 	case f == nil:
 		return "No Bayesian fit in this run: no rule of the policy uses a bayes.*, rope.* or brisk.* quantity, so there are no " + what + " to draw."
@@ -550,35 +552,35 @@ func fitMissing(f *FitResult, what string) string {
 	return ""
 }
 
-func systemEffect(f *FitResult, name string) (Effect, bool) {
+func systemEffect(f *result.FitResult, name string) (result.Effect, bool) {
 	for _, e := range f.Systems {
 		if e.Name == name {
 			return e, true
 		}
 	}
-	return Effect{}, false
+	return result.Effect{}, false
 }
 
-func comparison(f *FitResult, challenger string) (Comparison, bool) {
+func comparison(f *result.FitResult, challenger string) (result.Comparison, bool) {
 	for _, c := range f.Comparisons {
 		if c.Challenger == challenger {
 			return c, true
 		}
 	}
-	return Comparison{}, false
+	return result.Comparison{}, false
 }
 
 // topicsAtRisk returns a challenger's topics at risk in f, at the 95% level
 // when the fit has that level, else at the first level it has.
-func topicsAtRisk(f *FitResult, challenger string) (TopicsAtRisk, bool) {
-	var found []TopicsAtRisk
+func topicsAtRisk(f *result.FitResult, challenger string) (result.TopicsAtRisk, bool) {
+	var found []result.TopicsAtRisk
 	for _, tr := range f.TopicsAtRisk {
 		if tr.Challenger == challenger {
 			found = append(found, tr)
 		}
 	}
 	if len(found) == 0 {
-		return TopicsAtRisk{}, false
+		return result.TopicsAtRisk{}, false
 	}
 	for _, tr := range found {
 		if tr.Level == 0.95 {

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/riskgate/riskgate/gate/result"
+
 	"github.com/riskgate/riskgate/internal/svgplot"
 
 	"github.com/riskgate/riskgate/internal/stats"
@@ -46,7 +48,7 @@ type htmlLimits struct {
 var htmlDefaultLimits = htmlLimits{ruleRows: 2000, riskRows: 500, challengerPlots: 12, topicsAtRisk: 50, lines: 200}
 
 // writeHTMLReport writes the HTML report of a gate run (report.html).
-func writeHTMLReport(w io.Writer, r *Result) error {
+func writeHTMLReport(w io.Writer, r *result.Result) error {
 	return htmlTemplate.Execute(w, buildHTMLPage(r, htmlDefaultLimits))
 }
 
@@ -121,7 +123,7 @@ type htmlFigure struct {
 	Notes   []string
 	Wide    bool // wider than the page: the figure scrolls
 	// AtRisk are the challenger's topics at risk (predictive plots).
-	AtRisk      []TopicAtRisk
+	AtRisk      []result.TopicAtRisk
 	AtRiskKnown bool // the fit has a topics-at-risk analysis of the challenger
 	AtRiskRows  []htmlTopicRow
 	AtRiskLeft  int
@@ -193,7 +195,7 @@ func htmlName(s string) string { return escape.PlainName(s) }
 // it is cut to n runes.
 func htmlSentence(s string, n int) string { return escape.Clip(escape.Printable(s), n) }
 
-func buildHTMLPage(r *Result, lim htmlLimits) *htmlPage {
+func buildHTMLPage(r *result.Result, lim htmlLimits) *htmlPage {
 	d := r.Decision
 	if d == nil {
 		d = &policies.Decision{}
@@ -237,7 +239,7 @@ func buildHTMLPage(r *Result, lim htmlLimits) *htmlPage {
 	return pg
 }
 
-func htmlPolicy(pg *htmlPage, r *Result) {
+func htmlPolicy(pg *htmlPage, r *result.Result) {
 	p := r.Policy
 	add := func(k, v string) { pg.PolicyFacts = append(pg.PolicyFacts, htmlPair{k, v}) }
 	if p.Description != "" {
@@ -259,7 +261,7 @@ func htmlPolicy(pg *htmlPage, r *Result) {
 	add("seed", fmt.Sprint(p.Seed))
 }
 
-func htmlRules(pg *htmlPage, r *Result, d *policies.Decision, lim htmlLimits) {
+func htmlRules(pg *htmlPage, r *result.Result, d *policies.Decision, lim htmlLimits) {
 	total := 0
 	for _, c := range d.Challengers {
 		total += len(c.Rules)
@@ -307,7 +309,7 @@ func htmlRules(pg *htmlPage, r *Result, d *policies.Decision, lim htmlLimits) {
 	}
 }
 
-func htmlRiskTable(r *Result, lim htmlLimits) htmlTable {
+func htmlRiskTable(r *result.Result, lim htmlLimits) htmlTable {
 	rt := r.RiskTable
 	hasBCa, hasBRisk := false, false
 	for _, s := range rt.Systems {
@@ -328,7 +330,7 @@ func htmlRiskTable(r *Result, lim htmlLimits) htmlTable {
 			break
 		}
 		name, class := htmlName(s.Name), ""
-		if s.Role == roleChampion {
+		if s.Role == result.RoleChampion {
 			name += " (champion)"
 			class = "champion"
 		}
@@ -391,7 +393,7 @@ func htmlComparisons(fits []labelledFit, lim htmlLimits) htmlTable {
 // htmlChallengerPlots draws the per-topic predictive plot and the density
 // plot of each challenger, the selected ones first, at most
 // lim.challengerPlots of them.
-func htmlChallengerPlots(pg *htmlPage, r *Result, fits []labelledFit, lim htmlLimits) {
+func htmlChallengerPlots(pg *htmlPage, r *result.Result, fits []labelledFit, lim htmlLimits) {
 	var order []string
 	if r.Decision != nil {
 		order = slices.Clone(r.Decision.Selected)
@@ -416,7 +418,7 @@ func htmlChallengerPlots(pg *htmlPage, r *Result, fits []labelledFit, lim htmlLi
 	case !ok:
 		pg.PredictiveMissing = "No fit of this run has per-topic predictive intervals."
 	default:
-		if pf.fit.Pool == PoolRiskAdjusted {
+		if pf.fit.Pool == result.PoolRiskAdjusted {
 			pg.PredictiveNote = fmt.Sprintf("From the hierarchical model fitted to the risk-adjusted pool at w = %s (Benham et al., Figure 8): for each topic, the 95%% posterior predictive interval of the champion's score (blue) and of the challenger's risk-adjusted score, champion + d with losses counted %s times (orange), with the observed scores as dots. A topic is at risk when the challenger's observed difference to the champion falls below the lower end of its predictive interval; such topics are shaded red and their dot is ringed.",
 				numfmt.G(pf.fit.LossWeight), numfmt.G(pf.fit.LossWeight))
 		} else {
@@ -445,7 +447,7 @@ func htmlChallengerPlots(pg *htmlPage, r *Result, fits []labelledFit, lim htmlLi
 // predictiveFit is the fit whose predictive intervals the per-topic plots
 // show: the risk-adjusted fit at the policy's loss weight, else the
 // risk-adjusted fit with the largest loss weight, else the raw fit.
-func predictiveFit(r *Result, fits []labelledFit) (labelledFit, bool) {
+func predictiveFit(r *result.Result, fits []labelledFit) (labelledFit, bool) {
 	var best labelledFit
 	found := false
 	for _, lf := range fits {
@@ -455,9 +457,9 @@ func predictiveFit(r *Result, fits []labelledFit) (labelledFit, bool) {
 		switch {
 		case !found:
 			best, found = lf, true
-		case lf.fit.Pool == PoolRiskAdjusted && best.fit.Pool == PoolRiskAdjusted && best.fit.LossWeight == r.RiskTable.LossWeight:
+		case lf.fit.Pool == result.PoolRiskAdjusted && best.fit.Pool == result.PoolRiskAdjusted && best.fit.LossWeight == r.RiskTable.LossWeight:
 			// keep the fit at the policy's loss weight
-		case lf.fit.Pool == PoolRiskAdjusted:
+		case lf.fit.Pool == result.PoolRiskAdjusted:
 			best = lf
 		}
 	}
@@ -468,7 +470,7 @@ func htmlAtRiskRows(fig *htmlFigure, lf labelledFit, lim htmlLimits) {
 	if fig.Missing != "" {
 		return
 	}
-	if lf.fit.Pool != PoolRiskAdjusted {
+	if lf.fit.Pool != result.PoolRiskAdjusted {
 		return
 	}
 	if !fig.AtRiskKnown {
@@ -488,7 +490,7 @@ func htmlAtRiskRows(fig *htmlFigure, lf labelledFit, lim htmlLimits) {
 	}
 }
 
-func htmlDiagnostics(pg *htmlPage, r *Result, lim htmlLimits) {
+func htmlDiagnostics(pg *htmlPage, r *result.Result, lim htmlLimits) {
 	pg.Analyses = htmlTable{Align: "llll", Head: []string{"Analysis", "Needed by a rule", "Computed", "Note"}}
 	for _, a := range r.Analyses {
 		pg.Analyses.Rows = append(pg.Analyses.Rows, []string{htmlName(string(a.Name)), yesNo(a.Needed), yesNo(a.Computed), numfmt.OrDash(htmlSentence(a.Reason, 600))})
@@ -496,8 +498,8 @@ func htmlDiagnostics(pg *htmlPage, r *Result, lim htmlLimits) {
 	}
 	pg.Fits = htmlTable{Align: "lllrrrrrrrr", Head: []string{"Fit", "Converged", "Method", "Chains × draws", "Warmup", "Worst R-hat", "Worst bulk-ESS", "Worst tail-ESS", "Divergences", "Max-depth hits", "Lowest E-BFMI"}}
 	pg.Parameters = htmlTable{Align: "lllrrrrrr", Head: []string{"Fit", "Parameter", "Prior", "Mean", "SD", "95% interval", "R-hat", "Bulk-ESS", "Tail-ESS"}}
-	for _, f := range r.fits() {
-		name := f.label()
+	for _, f := range r.Fits() {
+		name := f.Label()
 		if f.Unavailable != "" {
 			pg.Fits.Rows = append(pg.Fits.Rows, []string{name, "not fitted: " + htmlSentence(f.Unavailable, 300), "–", "–", "–", "–", "–", "–", "–", "–", "–"})
 			pg.Fits.Classes = append(pg.Fits.Classes, "")
@@ -548,7 +550,7 @@ func htmlDiagnostics(pg *htmlPage, r *Result, lim htmlLimits) {
 	}
 }
 
-func htmlProvenance(pg *htmlPage, r *Result, lim htmlLimits) {
+func htmlProvenance(pg *htmlPage, r *result.Result, lim htmlLimits) {
 	p := r.Provenance
 	add := func(k, v string) { pg.Provenance = append(pg.Provenance, htmlPair{k, v}) }
 	add("riskgate", htmlSentence(p.ToolVersion, 80))

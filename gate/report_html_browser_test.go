@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riskgate/riskgate/gate/result"
+
 	"github.com/riskgate/riskgate/internal/svgplot"
 )
 
@@ -98,7 +100,7 @@ func TestHTMLReportInChromium(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	example, err := readResult("result.json", data)
+	example, err := result.Read("result.json", data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +111,7 @@ func TestHTMLReportInChromium(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name, page string
-		r          *Result
+		r          *result.Result
 	}{{"synthetic", synthPage, synth}, {"example", filepath.Join(exDir, "report.html"), example}} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel() // Chromium mostly waits: the two pages load side by side

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/riskgate/riskgate/gate/result"
+
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/policies"
@@ -38,17 +40,17 @@ const (
 )
 
 // normalEffect summarises a normal posterior N(mean, sd²).
-func normalEffect(name, role string, mean, sd float64) Effect {
-	return Effect{Name: name, Role: role, Mean: jsonfloat.Float(mean), SD: jsonfloat.Float(sd),
+func normalEffect(name, role string, mean, sd float64) result.Effect {
+	return result.Effect{Name: name, Role: role, Mean: jsonfloat.Float(mean), SD: jsonfloat.Float(sd),
 		Q2_5: jsonfloat.Float(mean - z975*sd), Q25: jsonfloat.Float(mean - z75*sd), Q50: jsonfloat.Float(mean), Q75: jsonfloat.Float(mean + z75*sd), Q97_5: jsonfloat.Float(mean + z975*sd),
 		HDILo: jsonfloat.Float(mean - z975*sd), HDIHi: jsonfloat.Float(mean + z975*sd), Rhat: 1.001, ESSBulk: 5123, ESSTail: 4876}
 }
 
-// normalDensity is the density of N(mean, sd²) on densityPoints points over mean ± 4 sd.
-func normalDensity(mean, sd float64) Density {
-	d := Density{Bandwidth: jsonfloat.Float(sd / 5)}
-	for i := range densityPoints {
-		x := mean - 4*sd + 8*sd*float64(i)/float64(densityPoints-1)
+// normalDensity is the density of N(mean, sd²) on result.DensityPoints points over mean ± 4 sd.
+func normalDensity(mean, sd float64) result.Density {
+	d := result.Density{Bandwidth: jsonfloat.Float(sd / 5)}
+	for i := range result.DensityPoints {
+		x := mean - 4*sd + 8*sd*float64(i)/float64(result.DensityPoints-1)
 		z := (x - mean) / sd
 		d.X = append(d.X, jsonfloat.Float(x))
 		d.Y = append(d.Y, jsonfloat.Float(math.Exp(-z*z/2)/(sd*math.Sqrt(2*math.Pi))))
@@ -60,7 +62,7 @@ func normalCDF(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
 
 func jf(x float64) *jsonfloat.Float { v := jsonfloat.Float(x); return &v }
 
-func synthResult(cfg synthConfig) *Result {
+func synthResult(cfg synthConfig) *result.Result {
 	if cfg.champion == "" {
 		cfg.champion = "Champion"
 	}
@@ -85,17 +87,17 @@ func synthResult(cfg synthConfig) *Result {
 		scores     []float64
 	}
 	var systems []sys
-	systems = append(systems, sys{name: cfg.champion, role: roleChampion, eff: 0.01})
+	systems = append(systems, sys{name: cfg.champion, role: result.RoleChampion, eff: 0.01})
 	chalEff := []float64{0.08, 0.045, 0.03, 0.07, 0.012}
 	chalRisk := []float64{0.004, 0.09, 0.05, 0.03, 0.04}
 	for i, c := range cfg.challengers {
-		systems = append(systems, sys{name: c, role: roleChallenger, eff: chalEff[i%len(chalEff)], risk: chalRisk[i%len(chalRisk)]})
+		systems = append(systems, sys{name: c, role: result.RoleChallenger, eff: chalEff[i%len(chalEff)], risk: chalRisk[i%len(chalRisk)]})
 	}
 	var artifacts []string
 	for a := range cfg.artifacts {
 		name := fmt.Sprintf(cfg.artifactFmt, a+1)
 		artifacts = append(artifacts, name)
-		systems = append(systems, sys{name: name, role: roleArtifact, eff: -0.01 + 0.035*rng.NormFloat64(), risk: 0.05 + 0.03*rng.Float64()})
+		systems = append(systems, sys{name: name, role: result.RoleArtifact, eff: -0.01 + 0.035*rng.NormFloat64(), risk: 0.05 + 0.03*rng.Float64()})
 	}
 	champ := &systems[0]
 	champ.scores = make([]float64, nT)
@@ -111,7 +113,7 @@ func synthResult(cfg synthConfig) *Result {
 	}
 	// adjusted is s's score in the risk-adjusted pool at w: champion + d, losses × w.
 	adjusted := func(s *sys, j int, w float64) float64 {
-		if s.role == roleChampion {
+		if s.role == result.RoleChampion {
 			return s.scores[j]
 		}
 		d := s.scores[j] - champ.scores[j]
@@ -134,13 +136,13 @@ func synthResult(cfg synthConfig) *Result {
 	grand /= float64(len(systems))
 
 	const seSys, seDiff, sePred = 0.012, 0.016, 0.085
-	fit := func(w float64) *FitResult {
-		f := &FitResult{Pool: PoolRaw, Family: "gaussian", Method: "collapsed", Converged: true,
+	fit := func(w float64) *result.FitResult {
+		f := &result.FitResult{Pool: result.PoolRaw, Family: "gaussian", Method: "collapsed", Converged: true,
 			Priors: map[string]string{"intercept": "normal(0.26, 2.5)", "sigma": "exponential(5)", "sd_topic": "τ·sigma, τ ~ gamma(1, 1)", "sd_system": "τ·sigma, τ ~ gamma(1, 1)"}}
 		if w != 1 {
-			f.Pool, f.LossWeight = PoolRiskAdjusted, w
+			f.Pool, f.LossWeight = result.PoolRiskAdjusted, w
 		}
-		f.Parameters = []Effect{normalEffect("intercept", "", beta0, 0.02), normalEffect("sigma", "", sigma*math.Sqrt(w), 0.002),
+		f.Parameters = []result.Effect{normalEffect("intercept", "", beta0, 0.02), normalEffect("sigma", "", sigma*math.Sqrt(w), 0.002),
 			normalEffect("sd_topic", "", 0.14, 0.015), normalEffect("sd_system", "", 0.035, 0.004)}
 		effects := map[string]float64{}
 		for i := range systems {
@@ -154,49 +156,49 @@ func synthResult(cfg synthConfig) *Result {
 		}
 		for _, c := range cfg.challengers {
 			m, sd := effects[c]-effects[cfg.champion], seDiff*math.Sqrt(w)
-			f.Comparisons = append(f.Comparisons, Comparison{Challenger: c, PBetter: jsonfloat.Float(1 - normalCDF(-m/sd)), PWorse: jsonfloat.Float(normalCDF(-m / sd)),
-				Diff: Effect{Name: "diff", Mean: jsonfloat.Float(m), SD: jsonfloat.Float(sd), Q2_5: jsonfloat.Float(m - z975*sd), Q25: jsonfloat.Float(m - z75*sd), Q50: jsonfloat.Float(m),
+			f.Comparisons = append(f.Comparisons, result.Comparison{Challenger: c, PBetter: jsonfloat.Float(1 - normalCDF(-m/sd)), PWorse: jsonfloat.Float(normalCDF(-m / sd)),
+				Diff: result.Effect{Name: "diff", Mean: jsonfloat.Float(m), SD: jsonfloat.Float(sd), Q2_5: jsonfloat.Float(m - z975*sd), Q25: jsonfloat.Float(m - z75*sd), Q50: jsonfloat.Float(m),
 					Q75: jsonfloat.Float(m + z75*sd), Q97_5: jsonfloat.Float(m + z975*sd), HDILo: jsonfloat.Float(m - z975*sd), HDIHi: jsonfloat.Float(m + z975*sd),
 					Rhat: jsonfloat.Float(math.NaN()), ESSBulk: jsonfloat.Float(math.NaN()), ESSTail: jsonfloat.Float(math.NaN())},
-				Intervals: []ResultInterval{{Estimate: jsonfloat.Float(m), Lo: jsonfloat.Float(m - z975*sd), Hi: jsonfloat.Float(m + z975*sd), Level: 0.95}},
+				Intervals: []result.Interval{{Estimate: jsonfloat.Float(m), Lo: jsonfloat.Float(m - z975*sd), Hi: jsonfloat.Float(m + z975*sd), Level: 0.95}},
 				Density:   normalDensity(m, sd)})
 		}
 		for i := range systems[:1+len(cfg.challengers)] {
 			s := &systems[i]
 			for j, t := range topics {
 				m := beta0 + topicEff[j] + effects[s.name]
-				f.Predictive = append(f.Predictive, Prediction{System: s.name, Topic: t, Observed: jsonfloat.Float(adjusted(s, j, w)),
+				f.Predictive = append(f.Predictive, result.Prediction{System: s.name, Topic: t, Observed: jsonfloat.Float(adjusted(s, j, w)),
 					Mean: jsonfloat.Float(m), Lo: jsonfloat.Float(m - z975*sePred*math.Sqrt(w)), Hi: jsonfloat.Float(m + z975*sePred*math.Sqrt(w)), Level: 0.95})
 			}
 		}
 		if w != 1 {
 			for i := range cfg.challengers {
 				s := &systems[1+i]
-				tr := TopicsAtRisk{Challenger: s.name, Level: 0.95, Topics: []TopicAtRisk{}}
+				tr := result.TopicsAtRisk{Challenger: s.name, Level: 0.95, Topics: []result.TopicAtRisk{}}
 				mid := effects[s.name] - effects[cfg.champion]
 				lo, hi := mid-z975*1.6*sePred*math.Sqrt(w), mid+z975*1.6*sePred*math.Sqrt(w)
 				for j, t := range topics {
 					if d := adjusted(s, j, w) - champ.scores[j]; d < lo {
-						tr.Topics = append(tr.Topics, TopicAtRisk{Topic: t, Observed: jsonfloat.Float(d), Lo: jsonfloat.Float(lo), Hi: jsonfloat.Float(hi)})
+						tr.Topics = append(tr.Topics, result.TopicAtRisk{Topic: t, Observed: jsonfloat.Float(d), Lo: jsonfloat.Float(lo), Hi: jsonfloat.Float(hi)})
 					}
 				}
 				f.TopicsAtRisk = append(f.TopicsAtRisk, tr)
 			}
 		}
-		f.Diagnostics = &Diagnostics{Chains: 4, Draws: 1000, Warmup: 1000, Thin: 1, AdaptDelta: 0.9, MaxDepth: 10, TargetESS: 4000, MaxRhat: 1.01,
+		f.Diagnostics = &result.Diagnostics{Chains: 4, Draws: 1000, Warmup: 1000, Thin: 1, AdaptDelta: 0.9, MaxDepth: 10, TargetESS: 4000, MaxRhat: 1.01,
 			EBFMI: []jsonfloat.Float{1.02, 0.97, 1.05, 0.99}, WorstRhat: 1.003, WorstESSBulk: 4321, WorstESSTail: 4102}
 		return f
 	}
 
-	r := &Result{SchemaVersion: ResultSchemaVersion, Tool: Tool{Name: "riskgate", Version: "v0.0.0-test"}}
-	r.Policy = ResultPolicy{Name: "release <gate>", File: "policies/release.yaml", SHA256: "3f1d…", Description: "Ship a challenger that is better on average & not riskier.",
-		LossWeight: 5, Seed: 12345, Model: ResultModel{Family: policies.Gaussian, Chains: 4, TargetESS: 4000, MaxRhat: 1.01},
-		Requirements: ResultRequirements{MinTopics: 25, MinArtifacts: 10, MinTopicCoverage: 0.9}, Select: policies.SelectBest, RankBy: "bayes.diff.mean",
+	r := &result.Result{SchemaVersion: result.SchemaVersion, Tool: result.Tool{Name: "riskgate", Version: "v0.0.0-test"}}
+	r.Policy = result.Policy{Name: "release <gate>", File: "policies/release.yaml", SHA256: "3f1d…", Description: "Ship a challenger that is better on average & not riskier.",
+		LossWeight: 5, Seed: 12345, Model: result.Model{Family: policies.Gaussian, Chains: 4, TargetESS: 4000, MaxRhat: 1.01},
+		Requirements: result.Requirements{MinTopics: 25, MinArtifacts: 10, MinTopicCoverage: 0.9}, Select: policies.SelectBest, RankBy: "bayes.diff.mean",
 		OnInconclusive: policies.Inconclusive}
-	r.Data = ResultData{Measure: "ap", Champion: cfg.champion, Challengers: cfg.challengers, Artifacts: artifacts, Topics: topics, TopicCoverage: 1}
+	r.Data = result.Data{Measure: "ap", Champion: cfg.champion, Challengers: cfg.challengers, Artifacts: artifacts, Topics: topics, TopicCoverage: 1}
 	for i := range systems[:1+len(cfg.challengers)] {
 		s := &systems[i]
-		ss := SystemScores{System: s.name, Role: s.role}
+		ss := result.SystemScores{System: s.name, Role: s.role}
 		for _, v := range s.scores {
 			ss.Scores = append(ss.Scores, jsonfloat.Float(v))
 		}
@@ -205,11 +207,11 @@ func synthResult(cfg synthConfig) *Result {
 
 	// The Table 3 view at the policy's loss weight.
 	w := r.Policy.LossWeight
-	r.RiskTable = RiskTable{LossWeight: w, Pool: "champion and challengers"}
+	r.RiskTable = result.RiskTable{LossWeight: w, Pool: "champion and challengers"}
 	for i := range systems[:1+len(cfg.challengers)] {
 		s := &systems[i]
-		row := SystemRisk{Name: s.name, Role: s.role, Mean: jsonfloat.Float(meanAdj(s, 1)), ZRisk: jf(-10 + 3*float64(i)), GeoRisk: jf(0.35 + 0.01*float64(i))}
-		if s.role == roleChallenger {
+		row := result.SystemRisk{Name: s.name, Role: s.role, Mean: jsonfloat.Float(meanAdj(s, 1)), ZRisk: jf(-10 + 3*float64(i)), GeoRisk: jf(0.35 + 0.01*float64(i))}
+		if s.role == result.RoleChallenger {
 			var wins, ties, losses int
 			var sum, sum2 float64
 			for j := range nT {
@@ -234,7 +236,7 @@ func synthResult(cfg synthConfig) *Result {
 		r.RiskTable.Systems = append(r.RiskTable.Systems, row)
 	}
 
-	r.Analyses = []ResultAnalysis{
+	r.Analyses = []result.Analysis{
 		{Name: policies.AnalysisDescriptive, Computed: true, Reason: "no rule uses it; computed for the risk table"},
 		{Name: policies.AnalysisRisk, Computed: true, Reason: "no rule uses it; computed for the risk table"},
 		{Name: policies.AnalysisBayes, Computed: !cfg.noBayes, Needed: !cfg.noBayes},
@@ -247,7 +249,7 @@ func synthResult(cfg synthConfig) *Result {
 		r.Bayes = fit(1)
 		for _, w := range cfg.weights {
 			if cfg.briskMsg != "" {
-				r.BRisk = append(r.BRisk, &FitResult{Pool: PoolRiskAdjusted, LossWeight: w, Unavailable: cfg.briskMsg})
+				r.BRisk = append(r.BRisk, &result.FitResult{Pool: result.PoolRiskAdjusted, LossWeight: w, Unavailable: cfg.briskMsg})
 				r.Warnings = append(r.Warnings, fmt.Sprintf("BRisk fit at w = %s: %s", numfmt.G(w), cfg.briskMsg))
 				continue
 			}
@@ -260,19 +262,19 @@ func synthResult(cfg synthConfig) *Result {
 	better := policies.Query{Quantity: "bayes.p_better"}
 	riskier := policies.Query{Quantity: "brisk.p_riskier", LossWeight: 5}
 	geo := policies.Query{Quantity: "georisk", LossWeight: 5}
-	r.Policy.Rules = []ResultRule{
+	r.Policy.Rules = []result.Rule{
 		{ID: "better-on-average", Line: 12, Column: 5, Quantity: better.Quantity, Query: better.String(), Bound: policies.Bound{Op: policies.AtLeast, Value: 0.95}, BoundWords: "at least 0.95", Severity: policies.SeverityFail},
 		{ID: "not-riskier", Line: 17, Column: 5, Quantity: riskier.Quantity, Query: riskier.String(), Bound: policies.Bound{Op: policies.AtMost, Value: 0.05}, BoundWords: "at most 0.05", Severity: policies.SeverityFail},
 		{ID: "georisk-not-worse", Line: 22, Column: 5, Quantity: geo.Quantity, Query: geo.String(), Bound: policies.Bound{Op: policies.AtLeast, Value: 0.365}, BoundWords: "at least 0.365", Severity: policies.SeverityWarn},
 	}
-	r.Policy.Waivers = []ResultWaiver{
+	r.Policy.Waivers = []result.Waiver{
 		{Rule: "georisk-not-worse", Challenger: "Chal. *", Reason: "GeoRisk <regressed> on purpose", Approver: "@lead", Expires: "2030-01-31", Active: true},
 		{Rule: "not-riskier", Challenger: "Chal. 2", Reason: "old exception", Approver: "@lead", Expires: "2020-01-31", Active: false},
 	}
 	best, bestV := "", math.Inf(-1)
 	for i, c := range cfg.challengers {
 		cd := policies.ChallengerDecision{Name: c, Verdict: policies.Pass}
-		obs := func(f *FitResult, get func(Comparison) float64) policies.Observation {
+		obs := func(f *result.FitResult, get func(result.Comparison) float64) policies.Observation {
 			switch {
 			case f == nil:
 				return policies.Unavailable("no rule needed the fit")
@@ -282,23 +284,23 @@ func synthResult(cfg synthConfig) *Result {
 			cmp, _ := comparison(f, c)
 			return policies.Number(get(cmp))
 		}
-		var brisk5 *FitResult
+		var brisk5 *result.FitResult
 		for _, f := range r.BRisk {
 			if f.LossWeight == 5 {
 				brisk5 = f
 			}
 		}
 		if len(r.BRisk) > 0 && brisk5 == nil {
-			brisk5 = &FitResult{Unavailable: "no fit at w = 5"}
+			brisk5 = &result.FitResult{Unavailable: "no fit at w = 5"}
 		}
-		var raw *FitResult = r.Bayes
+		var raw *result.FitResult = r.Bayes
 		results := []struct {
 			q    policies.Query
-			rule ResultRule
+			rule result.Rule
 			o    policies.Observation
 		}{
-			{better, r.Policy.Rules[0], obs(raw, func(c Comparison) float64 { return float64(c.PBetter) })},
-			{riskier, r.Policy.Rules[1], obs(brisk5, func(c Comparison) float64 { return float64(c.PWorse) })},
+			{better, r.Policy.Rules[0], obs(raw, func(c result.Comparison) float64 { return float64(c.PBetter) })},
+			{riskier, r.Policy.Rules[1], obs(brisk5, func(c result.Comparison) float64 { return float64(c.PWorse) })},
 			{geo, r.Policy.Rules[2], policies.Number(float64(*r.RiskTable.Systems[1+i].GeoRisk))},
 		}
 		for k, x := range results {
@@ -358,12 +360,12 @@ func synthResult(cfg synthConfig) *Result {
 		r.ExitStatus = 3
 	}
 	r.Warnings = append(r.Warnings, "2 topic(s) were dropped: not scored for every system")
-	r.Provenance = Provenance{ToolVersion: "v0.0.0-test", PolicyFile: r.Policy.File, PolicySHA256: r.Policy.SHA256,
-		Inputs: []InputFile{{Role: "scores", Path: "runs/<rb04>.csv", SHA256: "9b2c…", Bytes: 123456}}, Seed: r.Policy.Seed,
+	r.Provenance = result.Provenance{ToolVersion: "v0.0.0-test", PolicyFile: r.Policy.File, PolicySHA256: r.Policy.SHA256,
+		Inputs: []result.InputFile{{Role: "scores", Path: "runs/<rb04>.csv", SHA256: "9b2c…", Bytes: 123456}}, Seed: r.Policy.Seed,
 		Command: "riskgate gate --policy policies/release.yaml 'runs/<rb04>.csv'", StartedAt: "2026-01-02T03:04:05Z", ElapsedMS: 1234,
 		Timings: map[string]int64{"risk": 1, "bayes": 800, "brisk": 900}}
 	if !cfg.noBayes {
-		r.Provenance.Sampler = &SamplerSettings{Family: "gaussian", Method: "collapsed", Chains: 4, Warmup: 1000, TargetESS: 4000, MaxRhat: 1.01, AdaptDelta: 0.9, MaxDepth: 10}
+		r.Provenance.Sampler = &result.SamplerSettings{Family: "gaussian", Method: "collapsed", Chains: 4, Warmup: 1000, TargetESS: 4000, MaxRhat: 1.01, AdaptDelta: 0.9, MaxDepth: 10}
 	}
 	return r
 }

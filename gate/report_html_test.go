@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riskgate/riskgate/gate/result"
+
 	"github.com/riskgate/riskgate/internal/svgplot"
 )
 
@@ -17,7 +19,7 @@ import (
 // also renders the report of a real run (riskgate gate --example).
 
 // renderHTML renders the report of r.
-func renderHTML(t testing.TB, r *Result) string {
+func renderHTML(t testing.TB, r *result.Result) string {
 	t.Helper()
 	var b bytes.Buffer
 	if err := writeHTMLReport(&b, r); err != nil {
@@ -29,7 +31,7 @@ func renderHTML(t testing.TB, r *Result) string {
 // smallResult is the fixture of the golden files: three challengers, one of
 // them with a hostile name, six artifacts, eight topics, risk-adjusted fits
 // at w = 2 and 5.
-func smallResult() *Result {
+func smallResult() *result.Result {
 	return synthResult(synthConfig{challengers: []string{"Chal. 1", hostileName, "Chal. 3"}, artifacts: 6, topics: 8, weights: []float64{2, 5}, seed: 7})
 }
 
@@ -69,7 +71,7 @@ func checkHTMLGolden(t *testing.T, name, got string) {
 func TestHTMLReportGolden(t *testing.T) {
 	cases := []struct {
 		name string
-		r    *Result
+		r    *result.Result
 	}{
 		// Every section and every plot.
 		{"html_full.golden", smallResult()},
@@ -93,10 +95,10 @@ func TestHTMLReportDeterministic(t *testing.T) {
 		t.Fatal("two renderings of the same Result differ")
 	}
 	var js bytes.Buffer
-	if err := writeResultJSON(&js, r); err != nil {
+	if err := result.WriteJSON(&js, r); err != nil {
 		t.Fatal(err)
 	}
-	back, err := readResult("result.json", js.Bytes())
+	back, err := result.Read("result.json", js.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +108,7 @@ func TestHTMLReportDeterministic(t *testing.T) {
 }
 
 // expectedPlots are the ids of the figures of the page of r that hold a plot.
-func expectedPlots(r *Result) []string {
+func expectedPlots(r *result.Result) []string {
 	pg := buildHTMLPage(r, htmlDefaultLimits)
 	var ids []string
 	for _, f := range append(append([]htmlFigure{pg.SystemsFig, pg.TopicsFig, pg.LossWeight}, pg.Predictive...), pg.Densities...) {
@@ -118,7 +120,7 @@ func expectedPlots(r *Result) []string {
 }
 
 // hostileResult has hostile names in every place a name can come from.
-func hostileResult() *Result {
+func hostileResult() *result.Result {
 	topicNames := func(j int) string {
 		if j == 2 {
 			return "<svg onload=alert(3)>" // cut to 20 runes in the plots
@@ -165,7 +167,7 @@ func TestHTMLReportEscapesNames(t *testing.T) {
 // The page references nothing outside itself: no src, no link but to an
 // element of the page, no URL in its CSS.
 func TestHTMLReportSelfContained(t *testing.T) {
-	for name, r := range map[string]*Result{"full": smallResult(), "hostile": hostileResult()} {
+	for name, r := range map[string]*result.Result{"full": smallResult(), "hostile": hostileResult()} {
 		t.Run(name, func(t *testing.T) { checkSelfContained(t, renderHTML(t, r)) })
 	}
 }
@@ -360,12 +362,12 @@ func TestInlineSVG(t *testing.T) {
 // data), the challengers in data order, the artifacts best first; beyond
 // maxForestArtifacts, artifacts spread by rank and a summary row.
 func TestForestRows(t *testing.T) {
-	var systems []Effect
+	var systems []result.Effect
 	for i := range 100 {
-		systems = append(systems, normalEffect(fmt.Sprintf("a%03d", i), roleArtifact, float64(i), 1))
+		systems = append(systems, normalEffect(fmt.Sprintf("a%03d", i), result.RoleArtifact, float64(i), 1))
 	}
-	systems = append(systems, normalEffect("c2", roleChallenger, -5, 1), normalEffect("champ", roleChampion, 0, 1))
-	systems = append([]Effect{normalEffect("c1", roleChallenger, 50, 1)}, systems...)
+	systems = append(systems, normalEffect("c2", result.RoleChallenger, -5, 1), normalEffect("champ", result.RoleChampion, 0, 1))
+	systems = append([]result.Effect{normalEffect("c1", result.RoleChallenger, 50, 1)}, systems...)
 	rows, arts, drawn := forestRows(systems)
 	if arts != 100 || drawn != maxForestArtifacts || len(rows) != 3+maxForestArtifacts+1 {
 		t.Fatalf("%d rows, %d artifacts, %d drawn; want %d rows, 100 artifacts, %d drawn", len(rows), arts, drawn, 3+maxForestArtifacts+1, maxForestArtifacts)

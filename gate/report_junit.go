@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/riskgate/riskgate/gate/result"
+
 	"github.com/riskgate/riskgate/policies"
 )
 
@@ -55,7 +57,7 @@ type junitMessage struct {
 }
 
 // writeJUnitReport writes the JUnit XML report of r.
-func writeJUnitReport(w io.Writer, r *Result) error {
+func writeJUnitReport(w io.Writer, r *result.Result) error {
 	d := r.Decision
 	out := junitSuites{Name: "riskgate gate: policy " + r.Policy.Name}
 	for _, c := range d.Challengers {

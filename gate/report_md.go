@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/riskgate/riskgate/gate/result"
+
 	"github.com/riskgate/riskgate/internal/escape"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/numfmt"
@@ -42,7 +44,7 @@ func (l mdLimits) halved() mdLimits {
 }
 
 // writeMarkdownReport writes the markdown report of r, at most maxMarkdownBytes.
-func writeMarkdownReport(w io.Writer, r *Result) error {
+func writeMarkdownReport(w io.Writer, r *result.Result) error {
 	lim := mdDefaultLimits
 	var s string
 	for range 8 {
@@ -160,7 +162,7 @@ func cutNote(b *strings.Builder, left int, what string) {
 	}
 }
 
-func mdReport(b *strings.Builder, r *Result, lim mdLimits) {
+func mdReport(b *strings.Builder, r *result.Result, lim mdLimits) {
 	d := r.Decision
 	// Banner.
 	fmt.Fprintf(b, "## %s riskgate: **%s**", verdictEmoji(string(r.Verdict)), r.Verdict)
@@ -209,7 +211,7 @@ func mdReport(b *strings.Builder, r *Result, lim mdLimits) {
 	mdProvenance(b, r, lim)
 }
 
-func mdRules(b *strings.Builder, r *Result, lim mdLimits) {
+func mdRules(b *strings.Builder, r *result.Result, lim mdLimits) {
 	d := r.Decision
 	b.WriteString("### Rules\n\n")
 	rows := [][]string{{"Challenger", "Verdict", "Rule", "Quantity", "Observed", "Bound", "Outcome", "Why"}}
@@ -244,7 +246,7 @@ func mdRules(b *strings.Builder, r *Result, lim mdLimits) {
 	cutNote(b, total-(len(rows)-1), "rule results")
 }
 
-func mdRiskTable(b *strings.Builder, r *Result, lim mdLimits) {
+func mdRiskTable(b *strings.Builder, r *result.Result, lim mdLimits) {
 	rt := r.RiskTable
 	fmt.Fprintf(b, "### Risk measures (Table 3 view: losses count %s times; higher is better)\n\n", numfmt.G(rt.LossWeight))
 	header := []string{"System", "Mean", "W/T/L", "URisk", "TRisk"}
@@ -266,7 +268,7 @@ func mdRiskTable(b *strings.Builder, r *Result, lim mdLimits) {
 			break
 		}
 		name := mdName(s.Name)
-		if s.Role == roleChampion {
+		if s.Role == result.RoleChampion {
 			name += " (champion)"
 		}
 		wtl := "–"
@@ -289,14 +291,14 @@ func mdRiskTable(b *strings.Builder, r *Result, lim mdLimits) {
 }
 
 // intervalText prints "est [lo, hi]", or "–".
-func intervalText(i *ResultInterval) string {
+func intervalText(i *result.Interval) string {
 	if i == nil {
 		return "–"
 	}
 	return fmt.Sprintf("%s [%s, %s]", num(i.Estimate, 3), num(i.Lo, 3), num(i.Hi, 3))
 }
 
-func mdBayes(b *strings.Builder, r *Result, lim mdLimits) {
+func mdBayes(b *strings.Builder, r *result.Result, lim mdLimits) {
 	f := r.Bayes
 	if f == nil {
 		return
@@ -307,14 +309,14 @@ func mdBayes(b *strings.Builder, r *Result, lim mdLimits) {
 	}
 	// The chart: champion, challengers, then the best artifacts.
 	var rows []chartRow
-	var arts []Effect
+	var arts []result.Effect
 	shownChal := 0
 	for _, e := range f.Systems {
 		switch e.Role {
-		case roleArtifact:
+		case result.RoleArtifact:
 			arts = append(arts, e)
 			continue
-		case roleChallenger:
+		case result.RoleChallenger:
 			if shownChal >= lim.challengers {
 				continue
 			}
@@ -322,7 +324,7 @@ func mdBayes(b *strings.Builder, r *Result, lim mdLimits) {
 		}
 		rows = append(rows, effectRow(e))
 	}
-	slices.SortStableFunc(arts, func(a, c Effect) int { return cmpDesc(float64(a.Mean), float64(c.Mean)) })
+	slices.SortStableFunc(arts, func(a, c result.Effect) int { return cmpDesc(float64(a.Mean), float64(c.Mean)) })
 	for _, e := range arts[:min(len(arts), lim.chartArtifacts)] {
 		rows = append(rows, effectRow(e))
 	}
@@ -347,7 +349,7 @@ func mdBayes(b *strings.Builder, r *Result, lim mdLimits) {
 		if i >= lim.challengers {
 			break
 		}
-		lo, hi := c.interval(0.95)
+		lo, hi := c.Interval(0.95)
 		row := []string{mdName(c.Challenger), numfmt.Dash.P(float64(c.PBetter)), num(c.Diff.Mean, 4), fmt.Sprintf("[%s, %s]", num(jsonfloat.Float(lo), 4), num(jsonfloat.Float(hi), 4))}
 		if hasROPE {
 			var ds []string
@@ -362,16 +364,16 @@ func mdBayes(b *strings.Builder, r *Result, lim mdLimits) {
 	cutNote(b, len(f.Comparisons)-(len(rowsT)-1), "challengers")
 }
 
-func effectRow(e Effect) chartRow {
+func effectRow(e result.Effect) chartRow {
 	label := e.Name
-	if e.Role == roleChampion {
+	if e.Role == result.RoleChampion {
 		label += " (champion)"
 	}
 	order := 2 // champion, challengers, then artifacts
 	switch e.Role {
-	case roleChampion:
+	case result.RoleChampion:
 		order = 0
-	case roleChallenger:
+	case result.RoleChallenger:
 		order = 1
 	}
 	return chartRow{Label: label, Mean: float64(e.Mean), Lo: float64(e.Q2_5), Hi: float64(e.Q97_5), Lo50: float64(e.Q25), Hi50: float64(e.Q75), order: order}
@@ -391,7 +393,7 @@ func cmpDesc(a, c float64) int {
 // champion in the risk-adjusted pool with P(riskier), and its topics at risk.
 // mdFitStatus says when a fit is missing (and reports false: nothing more to
 // show) or did not converge.
-func mdFitStatus(b *strings.Builder, f *FitResult, lim mdLimits) bool {
+func mdFitStatus(b *strings.Builder, f *result.FitResult, lim mdLimits) bool {
 	if f.Unavailable != "" {
 		fmt.Fprintf(b, "_No fit: %s._\n\n", mdSentence(f.Unavailable, lim.text))
 		return false
@@ -402,13 +404,13 @@ func mdFitStatus(b *strings.Builder, f *FitResult, lim mdLimits) bool {
 	return true
 }
 
-func mdBRisk(b *strings.Builder, r *Result, lim mdLimits) {
+func mdBRisk(b *strings.Builder, r *result.Result, lim mdLimits) {
 	for _, f := range r.BRisk {
 		fmt.Fprintf(b, "### BRisk: losses count %s times\n\n", numfmt.G(f.LossWeight))
 		if !mdFitStatus(b, f, lim) {
 			continue
 		}
-		atRisk := map[string]TopicsAtRisk{}
+		atRisk := map[string]result.TopicsAtRisk{}
 		for _, tr := range f.TopicsAtRisk {
 			if tr.Level == predictiveLevel {
 				atRisk[tr.Challenger] = tr
@@ -419,7 +421,7 @@ func mdBRisk(b *strings.Builder, r *Result, lim mdLimits) {
 			if i >= lim.challengers {
 				break
 			}
-			lo, hi := c.interval(0.95)
+			lo, hi := c.Interval(0.95)
 			n := "–"
 			if tr, ok := atRisk[c.Challenger]; ok {
 				n = fmt.Sprint(len(tr.Topics))
@@ -452,7 +454,7 @@ func mdBRisk(b *strings.Builder, r *Result, lim mdLimits) {
 	}
 }
 
-func mdDiagnostics(b *strings.Builder, r *Result, lim mdLimits) {
+func mdDiagnostics(b *strings.Builder, r *result.Result, lim mdLimits) {
 	b.WriteString("<details>\n<summary>Diagnostics</summary>\n\n")
 	rows := [][]string{{"Analysis", "Needed", "Computed", "Note"}}
 	for _, a := range r.Analyses {
@@ -461,12 +463,12 @@ func mdDiagnostics(b *strings.Builder, r *Result, lim mdLimits) {
 	mdTable(b, "llll", rows)
 
 	rows = [][]string{{"Fit", "Converged", "Chains × draws", "Worst R-hat", "Worst bulk-ESS", "Worst tail-ESS", "Divergences", "Max-depth hits", "Lowest E-BFMI"}}
-	for _, f := range r.fits() {
+	for _, f := range r.Fits() {
 		if f.Diagnostics == nil {
 			continue
 		}
 		dg := f.Diagnostics
-		name := f.label()
+		name := f.Label()
 		ebfmi := math.Inf(1)
 		for _, e := range dg.EBFMI {
 			ebfmi = math.Min(ebfmi, float64(e))
@@ -497,7 +499,7 @@ func yesNo(v bool) string {
 	return "no"
 }
 
-func mdProvenance(b *strings.Builder, r *Result, lim mdLimits) {
+func mdProvenance(b *strings.Builder, r *result.Result, lim mdLimits) {
 	p := r.Provenance
 	b.WriteString("<details>\n<summary>Provenance</summary>\n\n")
 	rows := [][]string{{"Item", "Value"},

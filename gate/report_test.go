@@ -11,6 +11,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/riskgate/riskgate/gate/result"
+
 	"github.com/riskgate/riskgate/policies"
 )
 
@@ -135,7 +137,7 @@ model: {target_ess: 400}
 	if err := xml.Unmarshal([]byte(readOut(t, dir, "junit.xml")), &suites); err != nil || suites.Suites[0].Name != hostile {
 		t.Errorf("junit.xml: %v; first suite %q", err, suites.Suites[0].Name)
 	}
-	var r Result
+	var r result.Result
 	if err := json.Unmarshal([]byte(readOut(t, dir, "result.json")), &r); err != nil || r.Data.Challengers[0] != hostile {
 		t.Errorf("result.json: %v; challengers %q", err, r.Data.Challengers)
 	}
@@ -146,7 +148,7 @@ model: {target_ess: 400}
 
 // Control characters in a name never reach the terminal.
 func TestTextReportControlCharacters(t *testing.T) {
-	r := &Result{Verdict: policies.Fail, Policy: ResultPolicy{Name: "p"}, Data: ResultData{Champion: "c\x1b[2J"},
+	r := &result.Result{Verdict: policies.Fail, Policy: result.Policy{Name: "p"}, Data: result.Data{Champion: "c\x1b[2J"},
 		Decision: &policies.Decision{Reason: "x\rfails", Challengers: []policies.ChallengerDecision{{Name: "a\nb\x07", Verdict: policies.Fail}}}}
 	var b strings.Builder
 	writeTextReport(&b, r, false)
@@ -157,8 +159,8 @@ func TestTextReportControlCharacters(t *testing.T) {
 
 // Long lists are cut with notes, and the report stays under the limit.
 func TestMarkdownReportLimit(t *testing.T) {
-	r := &Result{Verdict: policies.Fail, Policy: ResultPolicy{Name: "big"}, Decision: &policies.Decision{Reason: strings.Repeat("why ", 5000)},
-		RiskTable: RiskTable{LossWeight: 1}}
+	r := &result.Result{Verdict: policies.Fail, Policy: result.Policy{Name: "big"}, Decision: &policies.Decision{Reason: strings.Repeat("why ", 5000)},
+		RiskTable: result.RiskTable{LossWeight: 1}}
 	long := strings.Repeat("<@x|", 40)
 	for i := range 400 {
 		name := fmt.Sprintf("%s-%03d", long, i)
@@ -169,7 +171,7 @@ func TestMarkdownReportLimit(t *testing.T) {
 		}
 		r.Decision.Challengers = append(r.Decision.Challengers, cd)
 		r.Data.Challengers = append(r.Data.Challengers, name)
-		r.RiskTable.Systems = append(r.RiskTable.Systems, SystemRisk{Name: name, Role: roleChallenger})
+		r.RiskTable.Systems = append(r.RiskTable.Systems, result.SystemRisk{Name: name, Role: result.RoleChallenger})
 		r.Warnings = append(r.Warnings, "warning about "+name)
 	}
 	var b strings.Builder
@@ -193,12 +195,12 @@ func TestMarkdownReportLimit(t *testing.T) {
 func TestResultJSONRoundTrip(t *testing.T) {
 	_, _, _, dir := gateRunOut(t, "--policy", filepath.Join("testdata", "gate", "cheap.yaml"))
 	data := readOut(t, dir, "result.json")
-	r, err := readResult("result.json", []byte(data))
+	r, err := result.Read("result.json", []byte(data))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	if err := writeResultJSON(&b, r); err != nil {
+	if err := result.WriteJSON(&b, r); err != nil {
 		t.Fatal(err)
 	}
 	if b.String() != data {
@@ -211,7 +213,7 @@ func TestResultJSONRoundTrip(t *testing.T) {
 		{"{\"schema_version\": 1,\n \"decision\": {\"challengers\": [{\"rules\": [{\"observed\": {\"number\": 1, \"category\": \"x\"}}]}]}}", "an observation"},
 		{`{"schema_version": 1}`, "the result has no decision"},
 	} {
-		if _, err := readResult("r.json", []byte(c.text)); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := result.Read("r.json", []byte(c.text)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want %q", c.text, err, c.want)
 		}
 	}

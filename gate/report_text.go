@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/riskgate/riskgate/gate/result"
+
 	"github.com/riskgate/riskgate/internal/reportfmt"
 
 	"github.com/riskgate/riskgate/internal/escape"
@@ -13,7 +15,7 @@ import (
 // writeTextReport writes the terminal report: the verdict, why, one row per
 // rule per challenger, each challenger's verdict, and counts of notes and
 // warnings. color adds ANSI colours to verdicts and outcomes.
-func writeTextReport(w io.Writer, r *Result, color bool) {
+func writeTextReport(w io.Writer, r *result.Result, color bool) {
 	paint := func(s, word string) string {
 		if c := verdictColor(word); color && c != "" {
 			return "\x1b[" + c + "m" + s + "\x1b[0m"

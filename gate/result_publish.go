@@ -2,6 +2,7 @@ package gate
 
 import (
 	"github.com/riskgate/riskgate/gate/github"
+	"github.com/riskgate/riskgate/gate/result"
 	"github.com/riskgate/riskgate/policies"
 )
 
@@ -11,7 +12,7 @@ import (
 // from the Result, so that they publish the same thing (the same digest for
 // --comment-mode on-change). The built-in default policy has no file in the
 // repository, so its rules' annotations go to the workflow log only.
-func publishReport(r *Result, md string) github.Report {
+func publishReport(r *result.Result, md string) github.Report {
 	p := &policies.Policy{Name: r.Policy.Name, File: r.Policy.File}
 	if r.Policy.Default {
 		p.File = ""

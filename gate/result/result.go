@@ -1,4 +1,4 @@
-package gate
+package result
 
 import (
 	"math"
@@ -9,10 +9,10 @@ import (
 	"github.com/riskgate/riskgate/policies"
 )
 
-// ResultSchemaVersion is the version of the layout of Result and of its JSON
+// SchemaVersion is the version of the layout of Result and of its JSON
 // form, result.json. Within a version fields are only added, never renamed or
 // removed; a reader refuses a result of another version.
-const ResultSchemaVersion = 1
+const SchemaVersion = 1
 
 // Result is everything one run of riskgate gate decided and computed. Every
 // report — the terminal table, markdown, JSON (result.json is Result itself),
@@ -36,12 +36,12 @@ type Result struct {
 	ExitStatus int  `json:"exit_status"`
 	DryRun     bool `json:"dry_run"`
 
-	Policy   ResultPolicy       `json:"policy"`
+	Policy   Policy             `json:"policy"`
 	Decision *policies.Decision `json:"decision"`
-	Data     ResultData         `json:"data"`
+	Data     Data               `json:"data"`
 	// Analyses lists every analysis a policy can ask for, cheapest first,
 	// with whether it ran and, if not, why.
-	Analyses []ResultAnalysis `json:"analyses"`
+	Analyses []Analysis `json:"analyses"`
 
 	// RiskTable is Benham et al.'s Table 3 view: the champion and every
 	// challenger with mean, URisk, TRisk, BCa, ZRisk, GeoRisk and BRisk.
@@ -66,9 +66,9 @@ type Tool struct {
 	Version string `json:"version"` // the release, or "(devel)"
 }
 
-// ResultPolicy is the policy as the run applied it, after command-line
+// Policy is the policy as the run applied it, after command-line
 // overrides (champion, challengers, loss weight, seed).
-type ResultPolicy struct {
+type Policy struct {
 	Name        string `json:"name"`
 	File        string `json:"file"`   // as given to --policy; "default policy" for the built-in one
 	SHA256      string `json:"sha256"` // of the policy file's bytes
@@ -77,34 +77,34 @@ type ResultPolicy struct {
 
 	// LossWeight w: losses against the champion count w times (w = 1 + α);
 	// 0 when neither the policy nor --loss-weight sets one.
-	LossWeight     float64            `json:"loss_weight"`
-	Seed           uint64             `json:"seed"`
-	Model          ResultModel        `json:"model"`
-	Requirements   ResultRequirements `json:"requirements"`
-	Select         policies.Select    `json:"select"`
-	RankBy         string             `json:"rank_by,omitempty"` // select: best only
-	OnInconclusive policies.Verdict   `json:"on_inconclusive"`
-	Rules          []ResultRule       `json:"rules"`
-	Waivers        []ResultWaiver     `json:"waivers,omitempty"`
+	LossWeight     float64          `json:"loss_weight"`
+	Seed           uint64           `json:"seed"`
+	Model          Model            `json:"model"`
+	Requirements   Requirements     `json:"requirements"`
+	Select         policies.Select  `json:"select"`
+	RankBy         string           `json:"rank_by,omitempty"` // select: best only
+	OnInconclusive policies.Verdict `json:"on_inconclusive"`
+	Rules          []Rule           `json:"rules"`
+	Waivers        []Waiver         `json:"waivers,omitempty"`
 }
 
-// ResultModel are the policy's settings of the Bayesian fits.
-type ResultModel struct {
+// Model are the policy's settings of the Bayesian fits.
+type Model struct {
 	Family    policies.Family `json:"family"`
 	Chains    int             `json:"chains"`
 	TargetESS int             `json:"target_ess"`
 	MaxRhat   float64         `json:"max_rhat"`
 }
 
-// ResultRequirements are the policy's data requirements (0: none).
-type ResultRequirements struct {
+// Requirements are the policy's data requirements (0: none).
+type Requirements struct {
 	MinTopics        int     `json:"min_topics"`
 	MinArtifacts     int     `json:"min_artifacts"`
 	MinTopicCoverage float64 `json:"min_topic_coverage"`
 }
 
-// ResultRule is one rule of the policy.
-type ResultRule struct {
+// Rule is one rule of the policy.
+type Rule struct {
 	ID       string `json:"id"`
 	Line     int    `json:"line,omitempty"` // of the rule in the policy file (0 for the built-in policy's)
 	Column   int    `json:"column,omitempty"`
@@ -117,8 +117,8 @@ type ResultRule struct {
 	Description string            `json:"description,omitempty"`
 }
 
-// ResultWaiver is one waiver of the policy, active or not on the run's date.
-type ResultWaiver struct {
+// Waiver is one waiver of the policy, active or not on the run's date.
+type Waiver struct {
 	Rule       string `json:"rule"`
 	Challenger string `json:"challenger"` // name or glob
 	Reason     string `json:"reason"`
@@ -127,8 +127,8 @@ type ResultWaiver struct {
 	Active     bool   `json:"active"`
 }
 
-// ResultData describes the score table the analyses ran on.
-type ResultData struct {
+// Data describes the score table the analyses ran on.
+type Data struct {
 	Measure     string   `json:"measure,omitempty"`
 	Champion    string   `json:"champion"`
 	Challengers []string `json:"challengers"` // in data order
@@ -148,7 +148,7 @@ type ResultData struct {
 	Scores []SystemScores `json:"scores"`
 }
 
-// SystemScores are one system's scores, aligned with ResultData.Topics.
+// SystemScores are one system's scores, aligned with Data.Topics.
 type SystemScores struct {
 	System string            `json:"system"`
 	Role   string            `json:"role"` // champion or challenger
@@ -157,13 +157,13 @@ type SystemScores struct {
 
 // Roles of the systems in a result.
 const (
-	roleChampion   = "champion"
-	roleChallenger = "challenger"
-	roleArtifact   = "artifact"
+	RoleChampion   = "champion"
+	RoleChallenger = "challenger"
+	RoleArtifact   = "artifact"
 )
 
-// ResultAnalysis says whether one analysis ran.
-type ResultAnalysis struct {
+// Analysis says whether one analysis ran.
+type Analysis struct {
 	Name     policies.Analysis `json:"name"`
 	Computed bool              `json:"computed"`
 	// Needed is true when a rule (or rank_by) uses the analysis; cheap
@@ -203,17 +203,17 @@ type SystemRisk struct {
 	TRisk    *jsonfloat.Float `json:"trisk,omitempty"`
 	TRiskP   *jsonfloat.Float `json:"trisk_p,omitempty"` // two-sided, uncorrected
 	// BCa is the bootstrap interval of URisk at RiskTable.BCaLevel.
-	BCa *ResultInterval `json:"bca,omitempty"`
+	BCa *Interval `json:"bca,omitempty"`
 	// Over the pool, champion included:
 	ZRisk   *jsonfloat.Float `json:"zrisk,omitempty"`
 	GeoRisk *jsonfloat.Float `json:"georisk,omitempty"`
 	// BRisk is the system effect in the risk-adjusted pool at LossWeight
 	// with its 95% credible interval (BRisk⁻ in the paper is its negation).
-	BRisk *ResultInterval `json:"brisk,omitempty"`
+	BRisk *Interval `json:"brisk,omitempty"`
 }
 
-// ResultInterval is an estimate with an interval at Level.
-type ResultInterval struct {
+// Interval is an estimate with an interval at Level.
+type Interval struct {
 	Estimate jsonfloat.Float `json:"estimate"`
 	Lo       jsonfloat.Float `json:"lo"`
 	Hi       jsonfloat.Float `json:"hi"`
@@ -301,16 +301,16 @@ type Comparison struct {
 	Diff Effect `json:"diff"`
 	// Intervals are central credible intervals of δ at the levels the rules
 	// ask for (bayes.diff.lo|hi, brisk.diff.lo|hi), 95% always included.
-	Intervals []ResultInterval `json:"intervals"`
+	Intervals []Interval `json:"intervals"`
 	// ROPE are the HDI+ROPE decisions the rules ask for (rope.decision).
 	ROPE []ROPEResult `json:"rope,omitempty"`
 	// Density is a kernel density estimate of δ's posterior.
 	Density Density `json:"density"`
 }
 
-// fits are the run's fits: the raw-score fit, when there is one, then the
+// Fits are the run's fits: the raw-score fit, when there is one, then the
 // BRisk fits in loss-weight order.
-func (r *Result) fits() []*FitResult {
+func (r *Result) Fits() []*FitResult {
 	var out []*FitResult
 	for _, f := range append([]*FitResult{r.Bayes}, r.BRisk...) {
 		if f != nil { // a result read back from JSON may hold nulls
@@ -320,17 +320,17 @@ func (r *Result) fits() []*FitResult {
 	return out
 }
 
-// label names a fit in the reports' tables.
-func (f *FitResult) label() string {
+// Label names a fit in the reports' tables.
+func (f *FitResult) Label() string {
 	if f.Pool == PoolRiskAdjusted {
 		return "BRisk, w = " + numfmt.G(f.LossWeight)
 	}
 	return "raw scores"
 }
 
-// interval is the central credible interval of δ at level, NaN if the
+// Interval is the central credible interval of δ at level, NaN if the
 // comparison has none at that level.
-func (c Comparison) interval(level float64) (lo, hi float64) {
+func (c Comparison) Interval(level float64) (lo, hi float64) {
 	for _, in := range c.Intervals {
 		if in.Level == level {
 			return float64(in.Lo), float64(in.Hi)
@@ -450,3 +450,22 @@ type SamplerSettings struct {
 	AdaptDelta float64 `json:"adapt_delta,omitempty"`
 	MaxDepth   int     `json:"max_depth,omitempty"`
 }
+
+// ExitStatus maps a verdict to the exit status.
+func ExitStatus(v policies.Verdict) int {
+	switch v {
+	case policies.Fail:
+		return ExitFail
+	case policies.Inconclusive:
+		return ExitInconclusive
+	}
+	return ExitPass
+}
+
+// Exit statuses of a verdict: Result.ExitStatus, and riskgate gate's exit
+// status unless --dry-run.
+const (
+	ExitPass         = 0 // pass (warnings allowed)
+	ExitFail         = 1 // the gate failed a challenger
+	ExitInconclusive = 3 // the gate could not decide (after on_inconclusive)
+)

@@ -1,4 +1,4 @@
-package gate
+package result
 
 import (
 	"bytes"
@@ -20,30 +20,30 @@ import (
 // The readers below turn those forms back into the values they came from, so
 // that a Result read from its JSON writes the same JSON again (a test checks).
 
-// writeResultJSON writes r as indented JSON, the form of result.json.
-func writeResultJSON(w io.Writer, r *Result) error {
+// WriteJSON writes r as indented JSON, the form of result.json.
+func WriteJSON(w io.Writer, r *Result) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(r)
 }
 
-// readResult parses result.json. Errors are positioned in file; a result of
+// Read parses result.json. Errors are positioned in file; a result of
 // another schema version is refused.
-func readResult(file string, data []byte) (*Result, error) {
+func Read(file string, data []byte) (*Result, error) {
 	var r Result
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&r); err != nil {
-		return nil, jsonError(file, data, dec.InputOffset(), err)
+		return nil, JSONError(file, data, dec.InputOffset(), err)
 	}
 	if dec.More() {
-		return nil, jsonError(file, data, dec.InputOffset(), errors.New("unexpected data after the result object"))
+		return nil, JSONError(file, data, dec.InputOffset(), errors.New("unexpected data after the result object"))
 	}
 	switch {
 	case r.SchemaVersion == 0:
 		return nil, inputerr.At(file, 0, "not a riskgate gate result: no schema_version (write it with riskgate gate --out DIR)")
-	case r.SchemaVersion != ResultSchemaVersion:
-		return nil, inputerr.At(file, 0, "result schema_version %d: this riskgate reads version %d; publish with the riskgate that computed it", r.SchemaVersion, ResultSchemaVersion)
+	case r.SchemaVersion != SchemaVersion:
+		return nil, inputerr.At(file, 0, "result schema_version %d: this riskgate reads version %d; publish with the riskgate that computed it", r.SchemaVersion, SchemaVersion)
 	case r.Decision == nil:
 		return nil, inputerr.At(file, 0, "the result has no decision")
 	}
@@ -65,8 +65,8 @@ func (r *Result) UnmarshalJSON(data []byte) error {
 }
 
 // UnmarshalJSON reads a rule, including its policies.Bound.
-func (rr *ResultRule) UnmarshalJSON(data []byte) error {
-	type plain ResultRule
+func (rr *Rule) UnmarshalJSON(data []byte) error {
+	type plain Rule
 	aux := struct {
 		*plain
 		Bound boundJSON `json:"bound"`
@@ -232,4 +232,33 @@ func clipJSON(data []byte) string {
 		return string(data[:60]) + "…"
 	}
 	return string(data)
+}
+
+// JSONError locates a JSON decoding error at its line and column.
+func JSONError(file string, data []byte, offset int64, err error) error {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	msg := err.Error()
+	switch {
+	case errors.As(err, &se):
+		offset = se.Offset - 1 // the offending byte
+		msg = "not valid JSON: " + se.Error()
+	case errors.As(err, &te):
+		offset = te.Offset
+		msg = fmt.Sprintf("%s: expected %s, got JSON %s", te.Field, te.Type, te.Value)
+	case errors.Is(err, io.EOF):
+		msg = "empty file: expected a JSON result object"
+	case strings.HasPrefix(msg, "json: unknown field "):
+		// Point at the key, the last one so named before where decoding stopped.
+		key := strings.TrimPrefix(msg, "json: unknown field ")
+		offset = min(max(offset, 0), int64(len(data)))
+		if i := bytes.LastIndex(data[:offset], []byte(key)); i >= 0 {
+			offset = int64(i)
+		}
+		msg = "unknown field " + key
+	}
+	offset = min(max(offset, 0), int64(len(data)))
+	line := 1 + bytes.Count(data[:offset], []byte("\n"))
+	col := int(offset) - bytes.LastIndexByte(data[:offset], '\n')
+	return inputerr.AtCol(file, line, col, "%s", msg)
 }
