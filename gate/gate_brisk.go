@@ -35,13 +35,13 @@ func (g *gateRun) briskFit(w float64) *fitted {
 // topics_at_risk.count rule at this w asks for.
 func (g *gateRun) fitBRisk(w float64) *fitted {
 	res := &result.FitResult{Pool: result.PoolRiskAdjusted, LossWeight: w}
-	r, err := bayes.BRisk(bayesTable(g.t), g.champ, w, bayes.BRiskOptions{Hier: g.hierOptions(nil), Challengers: g.chals, Level: predictiveLevel})
+	r, err := bayes.BRisk(bayesTable(g.t), g.champ, w, bayes.BRiskOptions{Hier: g.hierOptions(nil), Challengers: g.chals, Level: result.PredictiveLevel})
 	if err != nil {
 		res.Unavailable = "the BRisk model could not be fitted: " + err.Error()
 		return &fitted{res: res}
 	}
 	f := summarizeFit(r.Fit, res, r.Pool, g.roles, g.ruleLevels(result.PoolRiskAdjusted), nil, g.p.Seed, g.p.Model.MaxRhat, !g.decisionOnly)
-	levels := []float64{predictiveLevel}
+	levels := []float64{result.PredictiveLevel}
 	for _, q := range g.p.Queries() {
 		if q.Quantity == "topics_at_risk.count" && q.LossWeight == w && !slices.Contains(levels, q.Level) {
 			levels = append(levels, q.Level)

@@ -62,9 +62,6 @@ func (f *fitted) observe(challenger string, q policies.Query) policies.Observati
 	return policies.Unavailable(fmt.Sprintf("%s does not give %s", what, q.Quantity))
 }
 
-// predictiveLevel is the level of the per-topic predictive intervals.
-const predictiveLevel = 0.95
-
 // summarizeFit fills res from the fit f of table t: parameters, effects,
 // comparisons of every challenger with the champion (δ with its 95% and the
 // rules' central intervals, the ROPE decisions the rules ask for, a density
@@ -160,7 +157,7 @@ func predictive(f *bayes.HierFit, t *bayes.Table, systems []string, seed uint64)
 	for i, name := range systems {
 		idx[i] = slices.Index(f.Systems, name)
 	}
-	fc, err := f.Forecast(t, idx, predictiveLevel, seed)
+	fc, err := f.Forecast(t, idx, result.PredictiveLevel, seed)
 	if err != nil {
 		return nil // t is the fitted table and the level valid: cannot happen
 	}

@@ -100,3 +100,9 @@ func (p *progress) Done() {
 		fmt.Fprint(p.w, "\r\x1b[K")
 	}
 }
+
+// useColor reports whether to colour output on w: a terminal, NO_COLOR unset
+// (https://no-color.org), and a TERM that is not "dumb".
+func useColor(w io.Writer) bool {
+	return isTerminal(w) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
+}

@@ -148,33 +148,6 @@ func runGate(ctx context.Context, o *GateOptions, s *Streams) error {
 	return nil
 }
 
-// reportFiles are the files --out DIR receives, in the order they are written.
-var reportFiles = []string{"result.json", "report.md", "junit.xml", "report.html"}
-
-// renderReports renders every report file of r.
-func renderReports(r *result.Result) (map[string][]byte, error) {
-	out := map[string][]byte{}
-	for _, name := range reportFiles {
-		var b bytes.Buffer
-		var err error
-		switch name {
-		case "result.json":
-			err = result.WriteJSON(&b, r)
-		case "report.md":
-			err = writeMarkdownReport(&b, r)
-		case "junit.xml":
-			err = writeJUnitReport(&b, r)
-		case "report.html":
-			err = writeHTMLReport(&b, r)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		out[name] = b.Bytes()
-	}
-	return out, nil
-}
-
 // policy loads the policy (or the default) and applies the overrides.
 func (o *GateOptions) policy() (*policies.Policy, error) {
 	var p *policies.Policy

@@ -3,7 +3,6 @@ package gate
 import (
 	"bytes"
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -15,14 +14,10 @@ import (
 
 // Helpers shared by the tests of every command in package gate.
 
-// update makes the golden-file tests of package gate rewrite testdata/*.golden:
-// go test ./gate -run X -update.
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
-
 // checkGolden compares got with testdata/name, or rewrites the file under -update.
 func checkGolden(t testing.TB, name, got string) {
 	t.Helper()
-	golden.Check(t, filepath.Join("testdata", name), []byte(got), *update)
+	golden.Check(t, filepath.Join("testdata", name), []byte(got))
 }
 
 // checkGoldenRun runs riskgate with args, fails the test unless it exits 0,

@@ -1,9 +1,6 @@
 package gate
 
 import (
-	"io"
-	"os"
-
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/policies"
@@ -24,12 +21,6 @@ func numPtr(x *jsonfloat.Float, d int) string {
 		return "–"
 	}
 	return num(*x, d)
-}
-
-// useColor reports whether to colour output on w: a terminal, NO_COLOR unset
-// (https://no-color.org), and a TERM that is not "dumb".
-func useColor(w io.Writer) bool {
-	return isTerminal(w) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
 }
 
 // verdictColor is the ANSI colour of a verdict or an outcome.

@@ -3,7 +3,6 @@ package gate
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/riskgate/riskgate/gate/result"
 
+	"github.com/riskgate/riskgate/internal/golden"
 	"github.com/riskgate/riskgate/internal/svgplot"
 )
 
@@ -35,39 +35,6 @@ func smallResult() *result.Result {
 	return synthResult(synthConfig{challengers: []string{"Chal. 1", hostileName, "Chal. 3"}, artifacts: 6, topics: 8, weights: []float64{2, 5}, seed: 7})
 }
 
-// checkHTMLGolden compares a page with testdata/name (rewritten under
-// -update), reporting the first line that differs rather than the whole page.
-func checkHTMLGolden(t *testing.T, name, got string) {
-	t.Helper()
-	golden := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got == string(want) {
-		return
-	}
-	g, w := strings.Split(got, "\n"), strings.Split(string(want), "\n")
-	for i := range max(len(g), len(w)) {
-		var gl, wl string
-		if i < len(g) {
-			gl = g[i]
-		}
-		if i < len(w) {
-			wl = w[i]
-		}
-		if gl != wl {
-			t.Fatalf("page differs from %s from line %d (run with -update after checking the change):\n--- got\n%.400s\n--- want\n%.400s", golden, i+1, gl, wl)
-		}
-	}
-}
-
 func TestHTMLReportGolden(t *testing.T) {
 	cases := []struct {
 		name string
@@ -82,7 +49,7 @@ func TestHTMLReportGolden(t *testing.T) {
 			briskMsg: "BRisk is not available in this build", seed: 5})},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) { checkHTMLGolden(t, c.name, renderHTML(t, c.r)) })
+		t.Run(c.name, func(t *testing.T) { golden.Check(t, filepath.Join("testdata", c.name), []byte(renderHTML(t, c.r))) })
 	}
 }
 

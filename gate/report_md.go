@@ -412,7 +412,7 @@ func mdBRisk(b *strings.Builder, r *result.Result, lim mdLimits) {
 		}
 		atRisk := map[string]result.TopicsAtRisk{}
 		for _, tr := range f.TopicsAtRisk {
-			if tr.Level == predictiveLevel {
+			if tr.Level == result.PredictiveLevel {
 				atRisk[tr.Challenger] = tr
 			}
 		}

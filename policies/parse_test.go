@@ -2,7 +2,6 @@ package policies
 
 import (
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -15,12 +14,10 @@ import (
 	"github.com/riskgate/riskgate/internal/inputerr"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
-
 // checkGolden compares got with testdata/<name>, or rewrites it with -update.
 func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	golden.Check(t, filepath.Join("testdata", name), got, *update)
+	golden.Check(t, filepath.Join("testdata", name), got)
 }
 
 // errorLine is the one-line shape every policy error must have.

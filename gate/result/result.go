@@ -358,6 +358,10 @@ type Density struct {
 	Bandwidth jsonfloat.Float `json:"bandwidth"`
 }
 
+// PredictiveLevel is the level of the per-topic posterior predictive
+// intervals (Prediction) and of the topics at risk every BRisk fit lists.
+const PredictiveLevel = 0.95
+
 // Prediction is the posterior predictive distribution of one observation
 // y_st (one replicate y_st = β0 + T_t + S_s + e_st per posterior draw, e_st
 // from the family): its mean and central interval, beside the observed value

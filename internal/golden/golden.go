@@ -5,16 +5,25 @@ package golden
 
 import (
 	"bytes"
+	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
+// update is -update, the one flag of every package's golden tests: go test
+// ./gate/report -run Golden -update rewrites that package's golden files.
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/ (after checking the change)")
+
+// Update reports whether -update was given.
+func Update() bool { return *update }
+
 // Check compares got with the file at path and fails the test when they
-// differ. With update it writes got to path instead (creating its folder).
-func Check(tb testing.TB, path string, got []byte, update bool) {
+// differ. Under -update it writes got to path instead (creating its folder).
+func Check(tb testing.TB, path string, got []byte) {
 	tb.Helper()
-	if update {
+	if *update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			tb.Fatal(err)
 		}
@@ -28,6 +37,26 @@ func Check(tb testing.TB, path string, got []byte, update bool) {
 		tb.Fatalf("%v (go test -update creates it)", err)
 	}
 	if !bytes.Equal(got, want) {
-		tb.Errorf("output differs from %s (go test -update rewrites it, after you have checked the change):\n--- got\n%s\n--- want\n%s", path, got, want)
+		line, g, w := firstDifference(string(got), string(want))
+		tb.Errorf("output differs from %s from line %d (go test -update rewrites it, after you have checked the change):\n--- got\n%.400s\n--- want\n%.400s", path, line, g, w)
 	}
+}
+
+// firstDifference returns the first line (1-based) at which got and want
+// differ, and that line of each ("" past the end).
+func firstDifference(got, want string) (line int, g, w string) {
+	gl, wl := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := range max(len(gl), len(wl)) {
+		g, w = "", ""
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if g != w {
+			return i + 1, g, w
+		}
+	}
+	return 0, "", ""
 }
