@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/riskgate/riskgate/internal/htmlpage"
 	"github.com/riskgate/riskgate/internal/svgplot"
 
 	"github.com/riskgate/riskgate/internal/numfmt"
@@ -24,28 +25,28 @@ type calibratePage struct {
 	Policy    string
 	Subtitle  []string
 	Headlines []string
-	OC        htmlFigure
-	Rates     htmlTable
-	Model     []htmlPair
+	OC        htmlpage.Figure
+	Rates     htmlpage.Table
+	Model     []htmlpage.Pair
 	Warnings  []string
 }
 
 func writeCalibrateHTML(w io.Writer, r *CalibrateReport) error {
-	page := calibratePage{Tool: "riskgate " + r.Tool, Policy: htmlName(r.Policy.Name), Headlines: r.headlines(), OC: operatingCharacteristic(r)}
+	page := calibratePage{Tool: "riskgate " + r.Tool, Policy: htmlpage.Name(r.Policy.Name), Headlines: r.headlines(), OC: operatingCharacteristic(r)}
 	for _, s := range r.subtitle() {
-		page.Subtitle = append(page.Subtitle, htmlSentence(s, 1000))
+		page.Subtitle = append(page.Subtitle, htmlpage.Sentence(s, 1000))
 	}
 	rows := r.rows()
-	page.Rates = htmlTable{Align: "rrrrrrrrl", Head: rows[0], Rows: rows[1:]}
+	page.Rates = htmlpage.Table{Align: "rrrrrrrrl", Head: rows[0], Rows: rows[1:]}
 	m := r.Model
-	page.Model = []htmlPair{
-		{"intercept β0", numfmt.G4(float64(m.Intercept))}, {"σ (residual)", numfmt.G4(float64(m.Sigma))},
-		{"sd_topic", numfmt.G4(float64(m.SDTopic))}, {"sd_system", numfmt.G4(float64(m.SDSystem))},
-		{"challenger − champion: SD", numfmt.G4(float64(m.DiffSD))}, {"challenger − champion: skewness", numfmt.G4(float64(m.DiffSkew))},
-		{"policy file", htmlName(r.Policy.File)}, {"policy SHA-256", r.Policy.SHA256},
+	page.Model = []htmlpage.Pair{
+		{Key: "intercept β0", Value: numfmt.G4(float64(m.Intercept))}, {Key: "σ (residual)", Value: numfmt.G4(float64(m.Sigma))},
+		{Key: "sd_topic", Value: numfmt.G4(float64(m.SDTopic))}, {Key: "sd_system", Value: numfmt.G4(float64(m.SDSystem))},
+		{Key: "challenger − champion: SD", Value: numfmt.G4(float64(m.DiffSD))}, {Key: "challenger − champion: skewness", Value: numfmt.G4(float64(m.DiffSkew))},
+		{Key: "policy file", Value: htmlpage.Name(r.Policy.File)}, {Key: "policy SHA-256", Value: r.Policy.SHA256},
 	}
 	for _, s := range r.Warnings {
-		page.Warnings = append(page.Warnings, htmlSentence(s, 1000))
+		page.Warnings = append(page.Warnings, htmlpage.Sentence(s, 1000))
 	}
 	return calibrateTemplate.Execute(w, page)
 }
@@ -54,8 +55,8 @@ func writeCalibrateHTML(w io.Writer, r *CalibrateReport) error {
 // interval, the pass rate alone when warnings made a difference, and
 // reference lines at effect 0, at the smallest effect that matters, and at
 // the rates 0.05 and 0.8 that false-ship rates and power are usually held to.
-func operatingCharacteristic(r *CalibrateReport) htmlFigure {
-	fig := htmlFigure{ID: "fig-oc", Title: "Operating characteristic"}
+func operatingCharacteristic(r *CalibrateReport) htmlpage.Figure {
+	fig := htmlpage.Figure{ID: "fig-oc", Title: "Operating characteristic"}
 	if len(r.Effects) == 0 {
 		fig.Missing = "No effect was simulated."
 		return fig
@@ -83,20 +84,20 @@ func operatingCharacteristic(r *CalibrateReport) htmlFigure {
 		&svgplot.RefLine{At: 0.05, Style: svgplot.Dashed(svgplot.AtRisk)}, &svgplot.RefLine{At: 0.8, Style: svgplot.Dashed(svgplot.Artifact)})
 	if warned {
 		p.Add(&svgplot.Curve{X: xs, Y: pass, Style: draw.LineStyle{Color: svgplot.Aggregate, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(4), vg.Points(2)}}})
-		fig.Legend = append(fig.Legend, htmlKey{"k-aggregate", "pass without warnings"})
+		fig.Legend = append(fig.Legend, htmlpage.Key{Class: "k-aggregate", Label: "pass without warnings"})
 	}
 	p.Add(&svgplot.Curve{X: xs, Y: ship, Style: draw.LineStyle{Color: svgplot.Challenger, Width: vg.Points(1.5)}}, iv)
-	fig.Legend = append([]htmlKey{{"k-challenger", "ship (pass or warn), with Wilson's 95% interval"}}, fig.Legend...)
-	fig.render(p, svgplot.Width, 420, "Share of simulated pools in which the gate ships the challenger, against its true effect")
+	fig.Legend = append([]htmlpage.Key{{Class: "k-challenger", Label: "ship (pass or warn), with Wilson's 95% interval"}}, fig.Legend...)
+	fig.Render(p, svgplot.Width, 420, "Share of simulated pools in which the gate ships the challenger, against its true effect")
 	fig.Caption = fmt.Sprintf("Each point is %s simulated pools like yours in which the challenger's true effect is the value on the x axis. Left of the grey line at 0 the challenger is worse than the champion: the curve is the false-ship rate there (the red line marks 0.05). Right of the blue line at the smallest effect that matters (%s) it is the power (the grey line marks 0.8).",
 		numfmt.Thousands(r.Reps), numfmt.G(float64(r.MinEffect)))
 	return fig
 }
 
 var calibrateTemplate = template.Must(template.New("calibrate").Funcs(template.FuncMap{
-	"css":     func() template.CSS { return htmlCSS },
+	"css":     func() template.CSS { return htmlpage.CSS },
 	"numeric": func(align string, j int) bool { return j < len(align) && align[j] == 'r' },
-}).Parse(htmlHead + `<title>riskgate calibrate — {{.Policy}}</title>
+}).Parse(htmlpage.Head + `<title>riskgate calibrate — {{.Policy}}</title>
 <style>{{css}}</style>
 </head>
 <body>

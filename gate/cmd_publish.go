@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/riskgate/riskgate/gate/report"
+
 	"github.com/riskgate/riskgate/gate/result"
 
 	"github.com/riskgate/riskgate/gate/github"
@@ -109,10 +111,10 @@ func loadPublishReport(from, reportMD string) (github.Report, error) {
 			return github.Report{}, err
 		}
 		md.Write(text)
-	} else if err := writeMarkdownReport(&md, r); err != nil {
+	} else if err := report.Markdown(&md, r); err != nil {
 		return github.Report{}, err
 	}
-	rep := publishReport(r, md.String())
+	rep := report.GitHub(r, md.String())
 	if err := rep.Validate(); err != nil {
 		return rep, inputerr.At(from, 0, "%v", err)
 	}

@@ -17,6 +17,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/riskgate/riskgate/gate/report"
+
 	"github.com/riskgate/riskgate/gate/result"
 
 	"github.com/riskgate/riskgate/internal/reportfmt"
@@ -97,7 +99,7 @@ func runGate(ctx context.Context, o *GateOptions, s *Streams) error {
 	r.Provenance.ElapsedMS = now().Sub(start).Milliseconds()
 	r.Provenance.Timings = g.timings
 
-	reports, err := renderReports(r)
+	reports, err := report.Files(r)
 	if err != nil {
 		return err
 	}
@@ -106,7 +108,7 @@ func runGate(ctx context.Context, o *GateOptions, s *Streams) error {
 		if err := os.MkdirAll(o.Out, 0o755); err != nil {
 			return err
 		}
-		for _, name := range reportFiles {
+		for _, name := range report.FileNames {
 			if err := atomicfile.Write(filepath.Join(o.Out, name), func(w io.Writer) error {
 				_, err := w.Write(reports[name])
 				return err
@@ -126,14 +128,14 @@ func runGate(ctx context.Context, o *GateOptions, s *Streams) error {
 		out = reports["junit.xml"]
 	default:
 		var b bytes.Buffer
-		writeTextReport(&b, r, useColor(s.Out))
+		report.Text(&b, r, useColor(s.Out))
 		out = b.Bytes()
 	}
 	if _, err := s.Out.Write(out); err != nil {
 		return err
 	}
 
-	rep := publishReport(r, string(reports["report.md"]))
+	rep := report.GitHub(r, string(reports["report.md"]))
 	rep.JSONPath, rep.MarkdownPath = jsonPath, mdPath
 	if err := o.Publish.Publish(ctx, rep, s); err != nil {
 		return err

@@ -13,7 +13,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riskgate/riskgate/gate/report"
+
 	"github.com/riskgate/riskgate/gate/result"
+	"github.com/riskgate/riskgate/internal/mdcheck"
 
 	"github.com/riskgate/riskgate/policies"
 )
@@ -69,12 +72,12 @@ func TestGateExampleGolden(t *testing.T) {
 	}
 	checkGolden(t, "gate/example.table.golden", stdout)
 	files := map[string]string{}
-	for _, name := range reportFiles {
+	for _, name := range report.FileNames {
 		files[name] = readOut(t, dir, name)
 		checkGolden(t, "gate/example."+name+".golden", normalizeRun(files[name], dir))
 	}
 	checkReportsFromJSON(t, files)
-	checkMarkdownStructure(t, files["report.md"])
+	mdcheck.Structure(t, files["report.md"], report.MaxMarkdownBytes)
 	checkJUnit(t, files["junit.xml"], 9, 3, 1)
 }
 
@@ -86,7 +89,7 @@ func checkReportsFromJSON(t *testing.T, files map[string]string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := renderReports(r)
+	got, err := report.Files(r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,12 +133,12 @@ func TestGateCheapPolicyGolden(t *testing.T) {
 	}
 	checkGolden(t, "gate/cheap.table.golden", stdout)
 	files := map[string]string{}
-	for _, name := range reportFiles {
+	for _, name := range report.FileNames {
 		files[name] = readOut(t, dir, name)
 		checkGolden(t, "gate/cheap."+name+".golden", normalizeRun(files[name], dir))
 	}
 	checkReportsFromJSON(t, files)
-	checkMarkdownStructure(t, files["report.md"])
+	mdcheck.Structure(t, files["report.md"], report.MaxMarkdownBytes)
 	checkJUnit(t, files["junit.xml"], 12, 2, 2)
 
 	var r result.Result
@@ -159,7 +162,7 @@ func TestGateCheapPolicyGolden(t *testing.T) {
 // checkJUnit parses the JUnit report and checks its counts.
 func checkJUnit(t *testing.T, text string, tests, failures, skipped int) {
 	t.Helper()
-	var s junitSuites
+	var s report.JUnitSuites
 	if err := xml.Unmarshal([]byte(text), &s); err != nil {
 		t.Fatalf("junit.xml does not parse: %v", err)
 	}

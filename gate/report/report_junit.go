@@ -1,4 +1,4 @@
-package gate
+package report
 
 import (
 	"encoding/xml"
@@ -17,7 +17,7 @@ import (
 // saying which, so that a CI system does not count it as a failure (the exit
 // status carries the verdict); a passed rule is a plain test case.
 
-type junitSuites struct {
+type JUnitSuites struct {
 	XMLName  xml.Name     `xml:"testsuites"`
 	Name     string       `xml:"name,attr"`
 	Tests    int          `xml:"tests,attr"`
@@ -56,10 +56,10 @@ type junitMessage struct {
 	Text    string `xml:",chardata"`
 }
 
-// writeJUnitReport writes the JUnit XML report of r.
-func writeJUnitReport(w io.Writer, r *result.Result) error {
+// JUnit writes the JUnit XML report of r.
+func JUnit(w io.Writer, r *result.Result) error {
 	d := r.Decision
-	out := junitSuites{Name: "riskgate gate: policy " + r.Policy.Name}
+	out := JUnitSuites{Name: "riskgate gate: policy " + r.Policy.Name}
 	for _, c := range d.Challengers {
 		s := junitSuite{Name: c.Name, Properties: []junitProperty{
 			{"verdict", string(c.Verdict)}, {"reason", c.Reason}, {"selected", fmt.Sprint(c.Selected)},

@@ -1,4 +1,4 @@
-package gate
+package report
 
 import (
 	"bytes"
@@ -22,7 +22,7 @@ import (
 func renderHTML(t testing.TB, r *result.Result) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := writeHTMLReport(&b, r); err != nil {
+	if err := HTML(&b, r); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -78,7 +78,7 @@ func TestHTMLReportDeterministic(t *testing.T) {
 func expectedPlots(r *result.Result) []string {
 	pg := buildHTMLPage(r, htmlDefaultLimits)
 	var ids []string
-	for _, f := range append(append([]htmlFigure{pg.SystemsFig, pg.TopicsFig, pg.LossWeight}, pg.Predictive...), pg.Densities...) {
+	for _, f := range append(append([]figure{pg.SystemsFig, pg.TopicsFig, pg.LossWeight}, pg.Predictive...), pg.Densities...) {
 		if f.SVG != "" {
 			ids = append(ids, f.ID)
 		}
@@ -271,7 +271,7 @@ func BenchmarkHTMLReport(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		var buf bytes.Buffer
-		if err := writeHTMLReport(&buf, r); err != nil {
+		if err := HTML(&buf, r); err != nil {
 			b.Fatal(err)
 		}
 	}

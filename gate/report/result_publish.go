@@ -1,4 +1,4 @@
-package gate
+package report
 
 import (
 	"github.com/riskgate/riskgate/gate/github"
@@ -6,13 +6,13 @@ import (
 	"github.com/riskgate/riskgate/policies"
 )
 
-// publishReport is what --github publishes for a result: NewPublishReport of
+// GitHub is what --github publishes for a result: GitHubDecision of
 // the result's decision and its rules, with the markdown report md. riskgate
 // gate --github and riskgate publish --from result.json both build it here,
 // from the Result, so that they publish the same thing (the same digest for
 // --comment-mode on-change). The built-in default policy has no file in the
 // repository, so its rules' annotations go to the workflow log only.
-func publishReport(r *result.Result, md string) github.Report {
+func GitHub(r *result.Result, md string) github.Report {
 	p := &policies.Policy{Name: r.Policy.Name, File: r.Policy.File}
 	if r.Policy.Default {
 		p.File = ""
@@ -25,5 +25,5 @@ func publishReport(r *result.Result, md string) github.Report {
 			Bound:    rr.Bound, Severity: rr.Severity, Description: rr.Description,
 		})
 	}
-	return NewPublishReport(p, r.Decision, md)
+	return GitHubDecision(p, r.Decision, md)
 }

@@ -1,4 +1,4 @@
-package gate
+package report
 
 import (
 	"fmt"
@@ -12,10 +12,10 @@ import (
 	"github.com/riskgate/riskgate/internal/escape"
 )
 
-// writeTextReport writes the terminal report: the verdict, why, one row per
+// Text writes the terminal report: the verdict, why, one row per
 // rule per challenger, each challenger's verdict, and counts of notes and
 // warnings. color adds ANSI colours to verdicts and outcomes.
-func writeTextReport(w io.Writer, r *result.Result, color bool) {
+func Text(w io.Writer, r *result.Result, color bool) {
 	paint := func(s, word string) string {
 		if c := verdictColor(word); color && c != "" {
 			return "\x1b[" + c + "m" + s + "\x1b[0m"

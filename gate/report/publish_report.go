@@ -1,4 +1,4 @@
-package gate
+package report
 
 import (
 	"crypto/sha256"
@@ -11,13 +11,13 @@ import (
 	"github.com/riskgate/riskgate/policies"
 )
 
-// NewPublishReport builds what --github publishes from a policy's decision
+// GitHubDecision builds what --github publishes from a policy's decision
 // and the rendered markdown report: the verdict, a title and one-line
 // summary, one annotation per rule that did not pass for some challenger (at
 // the rule's line in the policy file), a notice per note of the decision,
 // and the digest of the decision for --comment-mode on-change. The caller
 // sets JSONPath and MarkdownPath to the report files it wrote.
-func NewPublishReport(p *policies.Policy, d *policies.Decision, markdown string) github.Report {
+func GitHubDecision(p *policies.Policy, d *policies.Decision, markdown string) github.Report {
 	r := github.Report{
 		PolicyName: d.Policy,
 		Verdict:    string(d.Verdict),

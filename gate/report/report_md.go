@@ -1,4 +1,4 @@
-package gate
+package report
 
 import (
 	"fmt"
@@ -20,11 +20,11 @@ import (
 // or the result is escaped (escape.Markdown in markdown, htmlText inside
 // <pre>), so that no run or topic name can inject markdown, HTML or an
 // @-mention. Long lists are cut with a note saying how many were left out,
-// and the whole stays under maxMarkdownBytes.
+// and the whole stays under MaxMarkdownBytes.
 
-// maxMarkdownBytes bounds report.md: under GitHub's 65,536-character limit
+// MaxMarkdownBytes bounds report.md: under GitHub's 65,536-character limit
 // on comments and check-run summaries, with room for the sticky comment's marker.
-const maxMarkdownBytes = 60_000
+const MaxMarkdownBytes = 60_000
 
 // mdLimits cap the lists of the markdown report.
 type mdLimits struct {
@@ -43,20 +43,20 @@ func (l mdLimits) halved() mdLimits {
 		topicsAtRisk: max(l.topicsAtRisk/2, 3), lines: max(l.lines/2, 5), text: max(l.text/2, 120)}
 }
 
-// writeMarkdownReport writes the markdown report of r, at most maxMarkdownBytes.
-func writeMarkdownReport(w io.Writer, r *result.Result) error {
+// Markdown writes the markdown report of r, at most MaxMarkdownBytes.
+func Markdown(w io.Writer, r *result.Result) error {
 	lim := mdDefaultLimits
 	var s string
 	for range 8 {
 		var b strings.Builder
 		mdReport(&b, r, lim)
 		s = b.String()
-		if len(s) < maxMarkdownBytes {
+		if len(s) < MaxMarkdownBytes {
 			break
 		}
 		lim = lim.halved()
 	}
-	if len(s) >= maxMarkdownBytes {
+	if len(s) >= MaxMarkdownBytes {
 		s = cutMarkdown(s)
 	}
 	_, err := io.WriteString(w, s)
@@ -67,7 +67,7 @@ func writeMarkdownReport(w io.Writer, r *result.Result) error {
 // <details> left open, and says so.
 func cutMarkdown(s string) string {
 	const note = "\n\n_The report was cut here to fit in a comment; result.json has everything._\n"
-	keep := s[:maxMarkdownBytes-len(note)-64]
+	keep := s[:MaxMarkdownBytes-len(note)-64]
 	if i := strings.LastIndexByte(keep, '\n'); i > 0 {
 		keep = keep[:i+1]
 	}

@@ -1,4 +1,4 @@
-package gate
+package report
 
 import (
 	"github.com/riskgate/riskgate/internal/jsonfloat"

@@ -1,4 +1,4 @@
-package gate
+package report
 
 import (
 	"cmp"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/riskgate/riskgate/gate/result"
 
+	"github.com/riskgate/riskgate/internal/htmlpage"
 	"github.com/riskgate/riskgate/internal/svgplot"
 
 	"github.com/riskgate/riskgate/internal/stats"
@@ -49,9 +50,9 @@ const (
 // artifacts best first. Beyond maxForestArtifacts artifacts, artifacts
 // evenly spread by rank are drawn and one more row summarises the posterior
 // means of all of them; the champion and every challenger are always drawn.
-func systemForest(f *result.FitResult) htmlFigure {
-	fig := htmlFigure{ID: "fig-systems", Title: "System effects",
-		Legend: []htmlKey{{"k-champion", "champion"}, {"k-challenger", "challenger"}, {"k-artifact", "artifact"}}}
+func systemForest(f *result.FitResult) figure {
+	fig := figure{Figure: htmlpage.Figure{ID: "fig-systems", Title: "System effects",
+		Legend: []htmlpage.Key{{Class: "k-champion", Label: "champion"}, {Class: "k-challenger", Label: "challenger"}, {Class: "k-artifact", Label: "artifact"}}}}
 	if msg := fitMissing(f, "system effects"); msg != "" {
 		fig.Missing = msg
 		return fig
@@ -60,7 +61,7 @@ func systemForest(f *result.FitResult) htmlFigure {
 	if drawn < artifacts {
 		fig.Notes = append(fig.Notes, fmt.Sprintf("%d artifacts: %d of them are drawn, evenly spread by rank of the posterior mean (#1 is the best), and the last row shows the spread of all their posterior means (range, quartiles, median); result.json has every one.",
 			artifacts, drawn))
-		fig.Legend = append(fig.Legend, htmlKey{"k-aggregate", "all artifacts"})
+		fig.Legend = append(fig.Legend, htmlpage.Key{Class: "k-aggregate", Label: "all artifacts"})
 	}
 	champMean := math.NaN()
 	for _, e := range f.Systems {
@@ -99,7 +100,7 @@ func systemForest(f *result.FitResult) htmlFigure {
 	if !f.Converged {
 		fig.Notes = append(fig.Notes, "This fit did not converge (see Diagnostics): the rules that use it are inconclusive.")
 	}
-	fig.render(p, svgplot.Width, vg.Length(svgplot.Margin+svgplot.RowHeight*n), "Forest plot of the system effects with 95% credible intervals")
+	fig.Render(p, svgplot.Width, vg.Length(svgplot.Margin+svgplot.RowHeight*n), "Forest plot of the system effects with 95% credible intervals")
 	fig.Caption = "Posterior system effects S_s of the hierarchical model on the raw scores (Benham et al., Figure 4, top): dot the posterior mean, thick line the 50% and thin line the 95% credible interval. The dashed blue line is the champion's mean; the grey one is zero, the average system."
 	return fig
 }
@@ -166,8 +167,8 @@ func forestRows(systems []result.Effect) (rows []forestRow, artifacts, drawn int
 // 50% credible intervals, topics ordered from hardest to easiest (Figure 4,
 // bottom). Beyond maxTopicIntervals topics, topics evenly spread by rank are
 // drawn.
-func topicIntervals(f *result.FitResult) htmlFigure {
-	fig := htmlFigure{ID: "fig-topics", Title: "Topic effects"}
+func topicIntervals(f *result.FitResult) figure {
+	fig := figure{Figure: htmlpage.Figure{ID: "fig-topics", Title: "Topic effects"}}
 	if msg := fitMissing(f, "topic effects"); msg != "" {
 		fig.Missing = msg
 		return fig
@@ -204,7 +205,7 @@ func topicIntervals(f *result.FitResult) htmlFigure {
 	p.Add(&svgplot.RefLine{At: 0, Style: svgplot.Dashed(svgplot.Artifact)})
 	p.Add(iv)
 	w := topicPlotWidth(len(keep), 12)
-	fig.render(p, w, h, "Topic effects with 95% credible intervals")
+	fig.Render(p, w, h, "Topic effects with 95% credible intervals")
 	fig.Wide = w > svgplot.Width
 	fig.Caption = "Posterior topic effects T_t (Benham et al., Figure 4, bottom): dot the posterior mean, thick line the 50% and thin line the 95% credible interval; low effects are hard topics, on which every system scores low."
 	return fig
@@ -214,8 +215,8 @@ func topicIntervals(f *result.FitResult) htmlFigure {
 // challengers with their credible intervals in each fit of the run: the raw
 // fit (w = 1) and the risk-adjusted fit at each loss weight (Figure 7). It
 // needs at least one risk-adjusted fit.
-func riskByLossWeight(r *result.Result, fits []labelledFit) htmlFigure {
-	fig := htmlFigure{ID: "fig-loss-weight", Title: "System effects at each loss weight"}
+func riskByLossWeight(r *result.Result, fits []labelledFit) figure {
+	fig := figure{Figure: htmlpage.Figure{ID: "fig-loss-weight", Title: "System effects at each loss weight"}}
 	risk := 0
 	for _, lf := range fits {
 		if lf.fit.Pool == result.PoolRiskAdjusted {
@@ -256,7 +257,7 @@ func riskByLossWeight(r *result.Result, fits []labelledFit) htmlFigure {
 		return fig
 	}
 	for _, lf := range fits {
-		fig.Legend = append(fig.Legend, htmlKey{fmt.Sprintf("k-fit%d", lf.color%len(svgplot.FitColors)), lf.label})
+		fig.Legend = append(fig.Legend, htmlpage.Key{Class: fmt.Sprintf("k-fit%d", lf.color%len(svgplot.FitColors)), Label: lf.label})
 	}
 	xr.Add(0)
 	p := svgplot.New()
@@ -271,7 +272,7 @@ func riskByLossWeight(r *result.Result, fits []labelledFit) htmlFigure {
 	}
 	p.Add(iv)
 	rowH := 8 + 9*K
-	fig.render(p, svgplot.Width, vg.Length(svgplot.Margin+rowH*n), "System effects with 95% credible intervals at each loss weight")
+	fig.Render(p, svgplot.Width, vg.Length(svgplot.Margin+rowH*n), "System effects with 95% credible intervals at each loss weight")
 	fig.Caption = "System effects of the champion and the challengers in the hierarchical model fitted to the raw scores (w = 1) and to the risk-adjusted pool at each loss weight w of the run (Benham et al., Figure 7, drawn reward-positive: rightward is better). In the risk-adjusted pool the champion keeps its scores and every other system scores champion + d, losses in d counted w times; a challenger that falls behind the champion as w grows is riskier than its average suggests."
 	return fig
 }
@@ -279,8 +280,8 @@ func riskByLossWeight(r *result.Result, fits []labelledFit) htmlFigure {
 // densityPlot draws, for one challenger, the posterior density of δ =
 // S_challenger − S_champion in each fit that compared it (Figure 6): the raw
 // fit and the risk-adjusted fit at each loss weight.
-func densityPlot(challenger string, index int, fits []labelledFit) htmlFigure {
-	fig := htmlFigure{ID: fmt.Sprintf("fig-density-%d", index), Title: "δ of " + escape.PlainName(challenger)}
+func densityPlot(challenger string, index int, fits []labelledFit) figure {
+	fig := figure{Figure: htmlpage.Figure{ID: fmt.Sprintf("fig-density-%d", index), Title: "δ of " + escape.PlainName(challenger)}}
 	p := svgplot.New()
 	xr, yr := svgplot.NewRange(), svgplot.NewRange()
 	drawn := 0
@@ -297,7 +298,7 @@ func densityPlot(challenger string, index int, fits []labelledFit) htmlFigure {
 			yr.Add(y)
 		}
 		p.Add(cv)
-		fig.Legend = append(fig.Legend, htmlKey{fmt.Sprintf("k-fit%d", lf.color%len(svgplot.FitColors)), lf.label})
+		fig.Legend = append(fig.Legend, htmlpage.Key{Class: fmt.Sprintf("k-fit%d", lf.color%len(svgplot.FitColors)), Label: lf.label})
 		drawn++
 	}
 	if drawn == 0 || xr.Empty() || yr.Empty() {
@@ -313,7 +314,7 @@ func densityPlot(challenger string, index int, fits []labelledFit) htmlFigure {
 	_, p.Y.Max = yr.Padded(0.05)
 	p.X.Label.Text = "δ = S(challenger) − S(champion)"
 	p.Y.Label.Text = "posterior density"
-	fig.render(p, 480, 290, "Posterior densities of the challenger's difference to the champion")
+	fig.Render(p, 480, 290, "Posterior densities of the challenger's difference to the champion")
 	return fig
 }
 
@@ -322,9 +323,9 @@ func densityPlot(challenger string, index int, fits []labelledFit) htmlFigure {
 // their observed scores, and the challenger's topics at risk (Figure 8).
 // In the risk-adjusted pool the challenger's scores are risk-adjusted
 // (champion + d with losses counted w times).
-func predictivePlot(challenger string, index int, lf labelledFit, champion string) htmlFigure {
-	fig := htmlFigure{ID: fmt.Sprintf("fig-predictive-%d", index), Title: escape.PlainName(challenger) + " against the champion, per topic (" + lf.label + ")",
-		Legend: []htmlKey{{"k-champion", "champion"}, {"k-challenger", "challenger"}}}
+func predictivePlot(challenger string, index int, lf labelledFit, champion string) figure {
+	fig := figure{Figure: htmlpage.Figure{ID: fmt.Sprintf("fig-predictive-%d", index), Title: escape.PlainName(challenger) + " against the champion, per topic (" + lf.label + ")",
+		Legend: []htmlpage.Key{{Class: "k-champion", Label: "champion"}, {Class: "k-challenger", Label: "challenger"}}}}
 	f := lf.fit
 	champ := map[string]result.Prediction{}
 	var order []result.Prediction
@@ -350,7 +351,7 @@ func predictivePlot(challenger string, index int, lf labelledFit, champion strin
 		for _, t := range tr.Topics {
 			atRisk[t.Topic] = t
 		}
-		fig.Legend = append(fig.Legend, htmlKey{"k-at-risk", fmt.Sprintf("topic at risk (observed difference below its %s predictive interval)", numfmt.Percent(tr.Level))})
+		fig.Legend = append(fig.Legend, htmlpage.Key{Class: "k-at-risk", Label: fmt.Sprintf("topic at risk (observed difference below its %s predictive interval)", numfmt.Percent(tr.Level))})
 		fig.AtRisk, fig.AtRiskKnown = tr.Topics, true
 	}
 	// Topics from the champion's lowest predicted score to its highest.
@@ -426,7 +427,7 @@ func predictivePlot(challenger string, index int, lf labelledFit, champion strin
 	p.Add(band, ivChamp, ivChal, obsChamp, obsChal, ring)
 	w := topicPlotWidth(len(order), 18)
 	fig.Wide = w > svgplot.Width
-	fig.render(p, w, h, "Per-topic 95% predictive intervals of the champion and the challenger with the observed scores")
+	fig.Render(p, w, h, "Per-topic 95% predictive intervals of the champion and the challenger with the observed scores")
 	return fig
 }
 

@@ -1,4 +1,4 @@
-package gate
+package report
 
 import (
 	"fmt"
@@ -10,14 +10,8 @@ import (
 
 	"github.com/riskgate/riskgate/gate/result"
 
-	"github.com/riskgate/riskgate/internal/svgplot"
-
+	"github.com/riskgate/riskgate/internal/htmlpage"
 	"github.com/riskgate/riskgate/internal/stats"
-
-	"github.com/riskgate/riskgate/internal/escape"
-
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/vg"
 
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/numfmt"
@@ -47,8 +41,8 @@ type htmlLimits struct {
 
 var htmlDefaultLimits = htmlLimits{ruleRows: 2000, riskRows: 500, challengerPlots: 12, topicsAtRisk: 50, lines: 200}
 
-// writeHTMLReport writes the HTML report of a gate run (report.html).
-func writeHTMLReport(w io.Writer, r *result.Result) error {
+// HTML writes the HTML report of a gate run (report.html).
+func HTML(w io.Writer, r *result.Result) error {
 	return htmlTemplate.Execute(w, buildHTMLPage(r, htmlDefaultLimits))
 }
 
@@ -68,88 +62,55 @@ type htmlPage struct {
 	Measure      string
 	Example      bool
 	Reason       string
-	Unmet        []htmlPair
+	Unmet        []htmlpage.Pair
 	Notes        []string
 	NotesLeft    int
 
-	PolicyFacts []htmlPair
+	PolicyFacts []htmlpage.Pair
 	Rules       []htmlRuleRow
 	RulesLeft   int
 	Waivers     []htmlWaiver
 
-	Risk htmlTable
+	Risk htmlpage.Table
 
-	SystemsFig  htmlFigure
-	TopicsFig   htmlFigure
-	LossWeight  htmlFigure
-	Comparisons htmlTable
+	SystemsFig  figure
+	TopicsFig   figure
+	LossWeight  figure
+	Comparisons htmlpage.Table
 
 	PredictiveMissing string
 	PredictiveNote    string
-	Predictive        []htmlFigure
+	Predictive        []figure
 	DensityMissing    string
-	Densities         []htmlFigure
+	Densities         []figure
 	ChallengerNote    string
 
-	Analyses     htmlTable
-	Fits         htmlTable
-	Parameters   htmlTable
+	Analyses     htmlpage.Table
+	Fits         htmlpage.Table
+	Parameters   htmlpage.Table
 	FitWarnings  []string
 	Warnings     []string
 	WarningsLeft int
 
-	Provenance []htmlPair
-	Inputs     htmlTable
+	Provenance []htmlpage.Pair
+	Inputs     htmlpage.Table
 	Command    string
 
 	Tool          string
 	SchemaVersion int
 }
 
-// htmlPair is a labelled value.
-type htmlPair struct{ Key, Value string }
+type htmlTopicRow struct{ Topic, Observed, Interval string }
 
-// htmlKey is one entry of a figure's legend: a CSS class giving its colour.
-type htmlKey struct{ Class, Label string }
-
-// htmlFigure is one plot, or in its place the sentence saying why there is none.
-type htmlFigure struct {
-	ID      string
-	Title   string
-	SVG     template.HTML // empty when Missing
-	Missing string
-	Legend  []htmlKey
-	Caption string
-	Notes   []string
-	Wide    bool // wider than the page: the figure scrolls
+// figure is a plot of the page, with a predictive plot's topics at risk.
+type figure struct {
+	htmlpage.Figure
 	// AtRisk are the challenger's topics at risk (predictive plots).
 	AtRisk      []result.TopicAtRisk
 	AtRiskKnown bool // the fit has a topics-at-risk analysis of the challenger
 	AtRiskRows  []htmlTopicRow
 	AtRiskLeft  int
 	AtRiskNote  string
-}
-
-// render draws p into the figure, or says why it could not.
-func (fig *htmlFigure) render(p *plot.Plot, w, h vg.Length, label string) {
-	svg, err := svgplot.Render(p, w, h, label)
-	if err != nil {
-		fig.Missing = err.Error()
-		return
-	}
-	fig.SVG = svg
-}
-
-type htmlTopicRow struct{ Topic, Observed, Interval string }
-
-// htmlTable is a table of text cells; Classes[i] is the class of row i and
-// Align[j] says how column j is aligned: 'l' text, 'r' numbers.
-type htmlTable struct {
-	Align   string
-	Head    []string
-	Rows    [][]string
-	Classes []string
-	Left    int // rows left out
 }
 
 type htmlRuleRow struct {
@@ -187,14 +148,6 @@ func verdictClass(v string) string {
 	return "v-other"
 }
 
-// htmlName prepares a run, topic or rule name for the page (html/template
-// escapes it): control characters become U+FFFD and it is cut to 60 runes.
-func htmlName(s string) string { return escape.PlainName(s) }
-
-// htmlSentence prepares a sentence: control characters become U+FFFD and
-// it is cut to n runes.
-func htmlSentence(s string, n int) string { return escape.Clip(escape.Printable(s), n) }
-
 func buildHTMLPage(r *result.Result, lim htmlLimits) *htmlPage {
 	d := r.Decision
 	if d == nil {
@@ -203,25 +156,25 @@ func buildHTMLPage(r *result.Result, lim htmlLimits) *htmlPage {
 	pg := &htmlPage{
 		Verdict: string(r.Verdict), VerdictClass: verdictClass(string(r.Verdict)),
 		DryRun: r.DryRun, ExitStatus: r.ExitStatus,
-		Policy: htmlName(r.Policy.Name), Champion: htmlName(r.Data.Champion),
+		Policy: htmlpage.Name(r.Policy.Name), Champion: htmlpage.Name(r.Data.Champion),
 		Challengers: len(r.Data.Challengers), Artifacts: len(r.Data.Artifacts), Topics: len(r.Data.Topics),
-		Measure: htmlName(r.Data.Measure), Example: r.Data.Example,
-		Reason:        htmlSentence(d.Reason, 2000),
-		Tool:          htmlName(r.Tool.Name + " " + r.Tool.Version),
+		Measure: htmlpage.Name(r.Data.Measure), Example: r.Data.Example,
+		Reason:        htmlpage.Sentence(d.Reason, 2000),
+		Tool:          htmlpage.Name(r.Tool.Name + " " + r.Tool.Version),
 		SchemaVersion: r.SchemaVersion,
 	}
 	for _, s := range d.Selected {
-		pg.Ship = append(pg.Ship, htmlName(s))
+		pg.Ship = append(pg.Ship, htmlpage.Name(s))
 	}
 	for _, u := range d.Unmet {
-		pg.Unmet = append(pg.Unmet, htmlPair{htmlName(u.Requirement), htmlSentence(u.Reason, 1000)})
+		pg.Unmet = append(pg.Unmet, htmlpage.Pair{Key: htmlpage.Name(u.Requirement), Value: htmlpage.Sentence(u.Reason, 1000)})
 	}
 	for i, n := range d.Notes {
 		if i >= lim.lines {
 			pg.NotesLeft = len(d.Notes) - i
 			break
 		}
-		pg.Notes = append(pg.Notes, htmlSentence(n, 1000))
+		pg.Notes = append(pg.Notes, htmlpage.Sentence(n, 1000))
 	}
 	htmlPolicy(pg, r)
 	htmlRules(pg, r, d, lim)
@@ -241,17 +194,17 @@ func buildHTMLPage(r *result.Result, lim htmlLimits) *htmlPage {
 
 func htmlPolicy(pg *htmlPage, r *result.Result) {
 	p := r.Policy
-	add := func(k, v string) { pg.PolicyFacts = append(pg.PolicyFacts, htmlPair{k, v}) }
+	add := func(k, v string) { pg.PolicyFacts = append(pg.PolicyFacts, htmlpage.Pair{Key: k, Value: v}) }
 	if p.Description != "" {
-		add("description", htmlSentence(p.Description, 1000))
+		add("description", htmlpage.Sentence(p.Description, 1000))
 	}
-	add("file", htmlSentence(p.File, 300))
+	add("file", htmlpage.Sentence(p.File, 300))
 	if p.LossWeight > 0 {
 		add("loss weight", "w = "+numfmt.G(p.LossWeight)+" (losses count w times)")
 	}
 	sel := string(p.Select)
 	if p.RankBy != "" {
-		sel += ", ranked by " + htmlSentence(p.RankBy, 200)
+		sel += ", ranked by " + htmlpage.Sentence(p.RankBy, 200)
 	}
 	add("select", sel)
 	add("on inconclusive", string(p.OnInconclusive))
@@ -271,52 +224,52 @@ func htmlRules(pg *htmlPage, r *result.Result, d *policies.Decision, lim htmlLim
 		for i, rr := range c.Rules {
 			row := htmlRuleRow{
 				First: i == 0, Span: len(c.Rules),
-				Challenger: htmlName(c.Name), Selected: c.Selected,
+				Challenger: htmlpage.Name(c.Name), Selected: c.Selected,
 				Verdict: string(c.Verdict), VerdictClass: verdictClass(string(c.Verdict)),
-				ChallengerReason: htmlSentence(c.Reason, 600),
-				Rule:             htmlName(rr.Rule), Description: htmlSentence(rr.Description, 600),
-				Severity: string(rr.Severity), Query: htmlSentence(rr.Query.String(), 200),
-				Observed: htmlSentence(observedText(rr.Observed, rr.Bound), 80),
-				Bound:    htmlSentence(rr.Bound.String(), 120),
+				ChallengerReason: htmlpage.Sentence(c.Reason, 600),
+				Rule:             htmlpage.Name(rr.Rule), Description: htmlpage.Sentence(rr.Description, 600),
+				Severity: string(rr.Severity), Query: htmlpage.Sentence(rr.Query.String(), 200),
+				Observed: htmlpage.Sentence(observedText(rr.Observed, rr.Bound), 80),
+				Bound:    htmlpage.Sentence(rr.Bound.String(), 120),
 				Outcome:  string(rr.Outcome), OutcomeClass: verdictClass(string(rr.Outcome)),
 			}
 			if rr.Unadjusted != nil {
-				row.Unadjusted = fmt.Sprintf("%s before %s correction", htmlSentence(observedText(*rr.Unadjusted, rr.Bound), 80), htmlSentence(string(rr.Correction), 40))
+				row.Unadjusted = fmt.Sprintf("%s before %s correction", htmlpage.Sentence(observedText(*rr.Unadjusted, rr.Bound), 80), htmlpage.Sentence(string(rr.Correction), 40))
 			}
 			if w := rr.Waiver; w != nil {
 				state := "applied"
 				if !w.Applied {
 					state = "expired, not applied"
 				}
-				row.Waiver = fmt.Sprintf("%s: %s (approved by %s, expires %s)", state, htmlSentence(w.Reason, 300), htmlSentence(w.Approver, 100), htmlSentence(w.Expires, 20))
+				row.Waiver = fmt.Sprintf("%s: %s (approved by %s, expires %s)", state, htmlpage.Sentence(w.Reason, 300), htmlpage.Sentence(w.Approver, 100), htmlpage.Sentence(w.Expires, 20))
 				if w.Note != "" {
-					row.Waiver += "; " + htmlSentence(w.Note, 300)
+					row.Waiver += "; " + htmlpage.Sentence(w.Note, 300)
 				}
 				if rr.WaivedOutcome != "" {
 					row.Waiver += "; without it: " + string(rr.WaivedOutcome)
 				}
 			}
 			if rr.Outcome != policies.OutcomePass {
-				row.Why = htmlSentence(rr.Reason, 600)
+				row.Why = htmlpage.Sentence(rr.Reason, 600)
 			}
 			pg.Rules = append(pg.Rules, row)
 		}
 	}
 	pg.RulesLeft = total - len(pg.Rules)
 	for _, w := range r.Policy.Waivers {
-		pg.Waivers = append(pg.Waivers, htmlWaiver{Rule: htmlName(w.Rule), Challenger: htmlName(w.Challenger),
-			Reason: htmlSentence(w.Reason, 600), Approver: htmlSentence(w.Approver, 100), Expires: htmlSentence(w.Expires, 20), Active: w.Active})
+		pg.Waivers = append(pg.Waivers, htmlWaiver{Rule: htmlpage.Name(w.Rule), Challenger: htmlpage.Name(w.Challenger),
+			Reason: htmlpage.Sentence(w.Reason, 600), Approver: htmlpage.Sentence(w.Approver, 100), Expires: htmlpage.Sentence(w.Expires, 20), Active: w.Active})
 	}
 }
 
-func htmlRiskTable(r *result.Result, lim htmlLimits) htmlTable {
+func htmlRiskTable(r *result.Result, lim htmlLimits) htmlpage.Table {
 	rt := r.RiskTable
 	hasBCa, hasBRisk := false, false
 	for _, s := range rt.Systems {
 		hasBCa = hasBCa || s.BCa != nil
 		hasBRisk = hasBRisk || s.BRisk != nil
 	}
-	t := htmlTable{Align: "lrrrrrrrrrr", Head: []string{"System", "Mean", "Mean diff.", "Wins / ties / losses", "URisk", "TRisk", "TRisk p"}}
+	t := htmlpage.Table{Align: "lrrrrrrrrrr", Head: []string{"System", "Mean", "Mean diff.", "Wins / ties / losses", "URisk", "TRisk", "TRisk p"}}
 	if hasBCa {
 		t.Head = append(t.Head, "BCa "+numfmt.Percent(rt.BCaLevel)+" of URisk")
 	}
@@ -329,7 +282,7 @@ func htmlRiskTable(r *result.Result, lim htmlLimits) htmlTable {
 			t.Left = len(rt.Systems) - i
 			break
 		}
-		name, class := htmlName(s.Name), ""
+		name, class := htmlpage.Name(s.Name), ""
 		if s.Role == result.RoleChampion {
 			name += " (champion)"
 			class = "champion"
@@ -361,8 +314,8 @@ func pValue(p *jsonfloat.Float) string {
 	return numfmt.R.P(float64(*p))
 }
 
-func htmlComparisons(fits []labelledFit, lim htmlLimits) htmlTable {
-	t := htmlTable{Align: "llrrrrll", Head: []string{"Fit", "Challenger", "P(δ > 0)", "P(δ < 0)", "Mean δ", "95% interval", "Other intervals", "ROPE"}}
+func htmlComparisons(fits []labelledFit, lim htmlLimits) htmlpage.Table {
+	t := htmlpage.Table{Align: "llrrrrll", Head: []string{"Fit", "Challenger", "P(δ > 0)", "P(δ < 0)", "Mean δ", "95% interval", "Other intervals", "ROPE"}}
 	for _, lf := range fits {
 		for i, c := range lf.fit.Comparisons {
 			if i >= lim.riskRows {
@@ -379,10 +332,10 @@ func htmlComparisons(fits []labelledFit, lim htmlLimits) htmlTable {
 				other = append(other, fmt.Sprintf("%s [%s, %s]", numfmt.Percent(in.Level), num(in.Lo, 4), num(in.Hi, 4)))
 			}
 			for _, rp := range c.ROPE {
-				ropes = append(ropes, fmt.Sprintf("%s (ROPE [%s, %s], %s HDI [%s, %s], %s inside)", htmlSentence(rp.Decision, 40), numfmt.G(rp.Lo), numfmt.G(rp.Hi),
+				ropes = append(ropes, fmt.Sprintf("%s (ROPE [%s, %s], %s HDI [%s, %s], %s inside)", htmlpage.Sentence(rp.Decision, 40), numfmt.G(rp.Lo), numfmt.G(rp.Hi),
 					numfmt.Percent(rp.Level), num(rp.HDILo, 4), num(rp.HDIHi, 4), num(rp.Inside, 3)))
 			}
-			t.Rows = append(t.Rows, []string{lf.label, htmlName(c.Challenger), numfmt.Dash.P(float64(c.PBetter)), numfmt.Dash.P(float64(c.PWorse)), num(c.Diff.Mean, 4),
+			t.Rows = append(t.Rows, []string{lf.label, htmlpage.Name(c.Challenger), numfmt.Dash.P(float64(c.PBetter)), numfmt.Dash.P(float64(c.PWorse)), num(c.Diff.Mean, 4),
 				fmt.Sprintf("[%s, %s]", num(lo, 4), num(hi, 4)), numfmt.OrDash(strings.Join(other, "; ")), numfmt.OrDash(strings.Join(ropes, "; "))})
 			t.Classes = append(t.Classes, "")
 		}
@@ -466,7 +419,7 @@ func predictiveFit(r *result.Result, fits []labelledFit) (labelledFit, bool) {
 	return best, found
 }
 
-func htmlAtRiskRows(fig *htmlFigure, lf labelledFit, lim htmlLimits) {
+func htmlAtRiskRows(fig *figure, lf labelledFit, lim htmlLimits) {
 	if fig.Missing != "" {
 		return
 	}
@@ -486,29 +439,29 @@ func htmlAtRiskRows(fig *htmlFigure, lf labelledFit, lim htmlLimits) {
 			fig.AtRiskLeft = len(fig.AtRisk) - i
 			break
 		}
-		fig.AtRiskRows = append(fig.AtRiskRows, htmlTopicRow{htmlName(t.Topic), num(t.Observed, 4), fmt.Sprintf("[%s, %s]", num(t.Lo, 4), num(t.Hi, 4))})
+		fig.AtRiskRows = append(fig.AtRiskRows, htmlTopicRow{htmlpage.Name(t.Topic), num(t.Observed, 4), fmt.Sprintf("[%s, %s]", num(t.Lo, 4), num(t.Hi, 4))})
 	}
 }
 
 func htmlDiagnostics(pg *htmlPage, r *result.Result, lim htmlLimits) {
-	pg.Analyses = htmlTable{Align: "llll", Head: []string{"Analysis", "Needed by a rule", "Computed", "Note"}}
+	pg.Analyses = htmlpage.Table{Align: "llll", Head: []string{"Analysis", "Needed by a rule", "Computed", "Note"}}
 	for _, a := range r.Analyses {
-		pg.Analyses.Rows = append(pg.Analyses.Rows, []string{htmlName(string(a.Name)), yesNo(a.Needed), yesNo(a.Computed), numfmt.OrDash(htmlSentence(a.Reason, 600))})
+		pg.Analyses.Rows = append(pg.Analyses.Rows, []string{htmlpage.Name(string(a.Name)), yesNo(a.Needed), yesNo(a.Computed), numfmt.OrDash(htmlpage.Sentence(a.Reason, 600))})
 		pg.Analyses.Classes = append(pg.Analyses.Classes, "")
 	}
-	pg.Fits = htmlTable{Align: "lllrrrrrrrr", Head: []string{"Fit", "Converged", "Method", "Chains × draws", "Warmup", "Worst R-hat", "Worst bulk-ESS", "Worst tail-ESS", "Divergences", "Max-depth hits", "Lowest E-BFMI"}}
-	pg.Parameters = htmlTable{Align: "lllrrrrrr", Head: []string{"Fit", "Parameter", "Prior", "Mean", "SD", "95% interval", "R-hat", "Bulk-ESS", "Tail-ESS"}}
+	pg.Fits = htmlpage.Table{Align: "lllrrrrrrrr", Head: []string{"Fit", "Converged", "Method", "Chains × draws", "Warmup", "Worst R-hat", "Worst bulk-ESS", "Worst tail-ESS", "Divergences", "Max-depth hits", "Lowest E-BFMI"}}
+	pg.Parameters = htmlpage.Table{Align: "lllrrrrrr", Head: []string{"Fit", "Parameter", "Prior", "Mean", "SD", "95% interval", "R-hat", "Bulk-ESS", "Tail-ESS"}}
 	for _, f := range r.Fits() {
 		name := f.Label()
 		if f.Unavailable != "" {
-			pg.Fits.Rows = append(pg.Fits.Rows, []string{name, "not fitted: " + htmlSentence(f.Unavailable, 300), "–", "–", "–", "–", "–", "–", "–", "–", "–"})
+			pg.Fits.Rows = append(pg.Fits.Rows, []string{name, "not fitted: " + htmlpage.Sentence(f.Unavailable, 300), "–", "–", "–", "–", "–", "–", "–", "–", "–"})
 			pg.Fits.Classes = append(pg.Fits.Classes, "")
 			continue
 		}
 		for _, w := range f.Warnings {
-			pg.FitWarnings = append(pg.FitWarnings, name+": "+htmlSentence(w, 600))
+			pg.FitWarnings = append(pg.FitWarnings, name+": "+htmlpage.Sentence(w, 600))
 		}
-		row := []string{name, yesNo(f.Converged), htmlSentence(f.Family+", "+f.Method, 80)}
+		row := []string{name, yesNo(f.Converged), htmlpage.Sentence(f.Family+", "+f.Method, 80)}
 		if dg := f.Diagnostics; dg != nil {
 			ebfmi := math.Inf(1)
 			for _, e := range dg.EBFMI {
@@ -535,7 +488,7 @@ func htmlDiagnostics(pg *htmlPage, r *result.Result, lim htmlLimits) {
 		pg.Fits.Rows = append(pg.Fits.Rows, row)
 		pg.Fits.Classes = append(pg.Fits.Classes, class)
 		for _, e := range f.Parameters {
-			pg.Parameters.Rows = append(pg.Parameters.Rows, []string{name, htmlName(e.Name), numfmt.OrDash(htmlSentence(f.Priors[e.Name], 200)),
+			pg.Parameters.Rows = append(pg.Parameters.Rows, []string{name, htmlpage.Name(e.Name), numfmt.OrDash(htmlpage.Sentence(f.Priors[e.Name], 200)),
 				num(e.Mean, 4), num(e.SD, 4), fmt.Sprintf("[%s, %s]", num(e.Q2_5, 4), num(e.Q97_5, 4)),
 				num(e.Rhat, 4), num(e.ESSBulk, 0), num(e.ESSTail, 0)})
 			pg.Parameters.Classes = append(pg.Parameters.Classes, "")
@@ -546,107 +499,42 @@ func htmlDiagnostics(pg *htmlPage, r *result.Result, lim htmlLimits) {
 			pg.WarningsLeft = len(r.Warnings) - i
 			break
 		}
-		pg.Warnings = append(pg.Warnings, htmlSentence(w, 1000))
+		pg.Warnings = append(pg.Warnings, htmlpage.Sentence(w, 1000))
 	}
 }
 
 func htmlProvenance(pg *htmlPage, r *result.Result, lim htmlLimits) {
 	p := r.Provenance
-	add := func(k, v string) { pg.Provenance = append(pg.Provenance, htmlPair{k, v}) }
-	add("riskgate", htmlSentence(p.ToolVersion, 80))
-	add("policy", htmlSentence(p.PolicyFile, 300))
-	add("policy SHA-256", htmlSentence(p.PolicySHA256, 64))
+	add := func(k, v string) { pg.Provenance = append(pg.Provenance, htmlpage.Pair{Key: k, Value: v}) }
+	add("riskgate", htmlpage.Sentence(p.ToolVersion, 80))
+	add("policy", htmlpage.Sentence(p.PolicyFile, 300))
+	add("policy SHA-256", htmlpage.Sentence(p.PolicySHA256, 64))
 	add("seed", fmt.Sprint(p.Seed))
 	if s := p.Sampler; s != nil {
 		add("sampler", fmt.Sprintf("NUTS, %s path, %s likelihood, %d chains, %d warmup, target ESS %d, max R-hat %s, adapt delta %s, max depth %d",
-			htmlSentence(s.Method, 40), htmlSentence(s.Family, 40), s.Chains, s.Warmup, s.TargetESS, numfmt.G(s.MaxRhat), numfmt.G(s.AdaptDelta), s.MaxDepth))
+			htmlpage.Sentence(s.Method, 40), htmlpage.Sentence(s.Family, 40), s.Chains, s.Warmup, s.TargetESS, numfmt.G(s.MaxRhat), numfmt.G(s.AdaptDelta), s.MaxDepth))
 	}
 	if p.BootstrapSamples > 0 {
 		add("bootstrap", fmt.Sprintf("B = %d", p.BootstrapSamples))
 	}
 	// StartedAt, ElapsedMS and Timings vary from run to run: they stay in
 	// result.json, so that the page of a replayed run is the same page.
-	pg.Inputs = htmlTable{Align: "llrl", Head: []string{"Role", "Path", "Bytes", "SHA-256"}}
+	pg.Inputs = htmlpage.Table{Align: "llrl", Head: []string{"Role", "Path", "Bytes", "SHA-256"}}
 	for i, in := range p.Inputs {
 		if i >= lim.lines {
 			pg.Inputs.Left = len(p.Inputs) - i
 			break
 		}
-		pg.Inputs.Rows = append(pg.Inputs.Rows, []string{htmlSentence(in.Role, 20), htmlSentence(in.Path, 300), fmt.Sprint(in.Bytes), numfmt.OrDash(htmlSentence(in.SHA256, 64))})
+		pg.Inputs.Rows = append(pg.Inputs.Rows, []string{htmlpage.Sentence(in.Role, 20), htmlpage.Sentence(in.Path, 300), fmt.Sprint(in.Bytes), numfmt.OrDash(htmlpage.Sentence(in.SHA256, 64))})
 		pg.Inputs.Classes = append(pg.Inputs.Classes, "")
 	}
-	pg.Command = htmlSentence(p.Command, 4000)
+	pg.Command = htmlpage.Sentence(p.Command, 4000)
 }
-
-// htmlCSS is the page's style sheet; the legend colours repeat the plots'.
-var htmlCSS = template.CSS(`
-:root{--fg:#1b1f24;--muted:#59636e;--line:#d1d9e0;--bg2:#f6f8fa}
-*{box-sizing:border-box}
-body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;color:var(--fg);margin:0;background:#fff}
-main,header.banner>div,nav>div,footer{max-width:1100px;margin:0 auto;padding:0 20px}
-header.banner{padding:18px 0 14px;border-bottom:4px solid var(--line);background:var(--bg2)}
-header.banner h1{margin:0 0 6px;font-size:26px}
-header.banner p{margin:4px 0}
-.v-pass{--v:#1a7f37}.v-warn{--v:#9a6700}.v-fail{--v:#cf222e}.v-inconclusive{--v:#8250df}.v-waived{--v:#0969da}.v-other{--v:#59636e}
-header.banner.v-pass,header.banner.v-warn,header.banner.v-fail,header.banner.v-inconclusive,header.banner.v-other{border-bottom-color:var(--v)}
-.verdict{color:var(--v);text-transform:uppercase;letter-spacing:.04em}
-.badge{display:inline-block;padding:0 7px;border-radius:10px;color:#fff;background:var(--v);font-size:12px;font-weight:600;white-space:nowrap}
-nav{border-bottom:1px solid var(--line);padding:6px 0;font-size:13px}
-nav a{margin-right:14px}
-a{color:#0969da;text-decoration:none}
-h2{margin:28px 0 10px;padding-bottom:4px;border-bottom:1px solid var(--line);font-size:20px}
-h3{margin:20px 0 8px;font-size:16px}
-table{border-collapse:collapse;margin:8px 0 12px;font-size:13px}
-th,td{border:1px solid var(--line);padding:3px 8px;text-align:left;vertical-align:top}
-th{background:var(--bg2)}
-table.data td:first-child{white-space:nowrap}
-td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-tr.champion td{background:#eef5fb}
-tr.bad td{background:#fff1f0}
-.scroll{overflow-x:auto;max-width:100%}
-code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace;font-size:12px}
-pre{background:var(--bg2);padding:8px;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
-figure{margin:12px 0 20px}
-figure svg.plot{display:block;max-width:100%;height:auto}
-figure.wide svg.plot{max-width:none}
-figcaption{color:var(--muted);font-size:13px;max-width:900px}
-.legend{margin:4px 0;font-size:13px}
-.legend span{margin-right:14px;white-space:nowrap}
-.legend span::before{content:"";display:inline-block;width:18px;height:4px;margin-right:5px;vertical-align:middle;background:var(--k)}
-.k-champion{--k:` + svgplot.CSSColor(svgplot.Champion) + `}.k-challenger{--k:` + svgplot.CSSColor(svgplot.Challenger) + `}.k-artifact{--k:` + svgplot.CSSColor(svgplot.Artifact) + `}.k-aggregate{--k:` + svgplot.CSSColor(svgplot.Aggregate) + `}.k-at-risk{--k:` + svgplot.CSSColor(svgplot.AtRisk) + `}
-` + fitKeyCSS() + `
-.missing{color:var(--muted);font-style:italic}
-.note{color:var(--muted);font-size:13px}
-.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(480px,1fr));gap:0 24px}
-dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;margin:8px 0}
-dl.facts dt{color:var(--muted)}dl.facts dd{margin:0}
-footer{color:var(--muted);font-size:12px;margin-top:32px;padding-bottom:24px}
-`)
-
-func fitKeyCSS() string {
-	var b strings.Builder
-	for k, c := range svgplot.FitColors {
-		fmt.Fprintf(&b, ".k-fit%d{--k:%s}", k, svgplot.CSSColor(c))
-	}
-	return b.String()
-}
-
-// htmlHead opens every riskgate HTML page: self-contained, no script, no
-// external reference (the Content-Security-Policy forbids them); the page's
-// title and style sheet follow.
-const htmlHead = `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="{{.Tool}}">
-`
 
 var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"css":     func() template.CSS { return htmlCSS },
+	"css":     func() template.CSS { return htmlpage.CSS },
 	"numeric": func(align string, j int) bool { return j < len(align) && align[j] == 'r' },
-}).Parse(htmlHead + `<title>riskgate: {{.Verdict}} — {{.Policy}}</title>
+}).Parse(htmlpage.Head + `<title>riskgate: {{.Verdict}} — {{.Policy}}</title>
 <style>{{css}}</style>
 </head>
 <body>

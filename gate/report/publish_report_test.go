@@ -1,0 +1,70 @@
+package report
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/riskgate/riskgate/gate/github"
+	"github.com/riskgate/riskgate/policies"
+)
+
+func TestNewPublishReport(t *testing.T) {
+	p, err := policies.Parse("policies/gate.yaml", []byte(`version: 1
+name: release-gate
+champion: prod
+challengers: ["cand-*"]
+loss_weight: 5
+rules:
+  - {id: better, quantity: bayes.p_better, at_least: 0.95}
+  - id: not-riskier
+    quantity: brisk.p_riskier
+    at_most: 0.05
+    severity: warn
+  - {id: gain, quantity: bayes.diff.mean, at_least: 0}
+rank_by: bayes.diff.mean
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// cand-1 passes all; cand-2 fails better and warns on not-riskier.
+	observed := map[string][]float64{"cand-1": {0.99, 0.01, 0.03}, "cand-2": {0.91, 0.2, 0.01}}
+	values := policies.NewValues()
+	for c, vs := range observed {
+		for i, q := range p.Queries() {
+			values.Set(c, q, policies.Number(vs[i]))
+		}
+	}
+	d := p.Evaluate(policies.Evidence{Challengers: []string{"cand-1", "cand-2"}, Values: values,
+		Facts: policies.Facts{Topics: 50, Artifacts: 10, TopicCoverage: 1}, Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
+
+	r := GitHubDecision(p, d, "## md\n")
+	if err := r.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if r.PolicyName != "release-gate" || r.Verdict != "pass" || r.Title != "pass: ship cand-1" || !strings.HasPrefix(r.Summary, "pass: cand-1 passes every rule") {
+		t.Errorf("report %+v", r)
+	}
+	want := []github.Annotation{
+		{Level: "failure", Path: "policies/gate.yaml", StartLine: 7, EndLine: 7, Title: "rule better (bayes.p_better, at least 0.95)",
+			Message: "cand-2: fail, observed 0.91; needs at least 0.95"},
+		{Level: "warning", Path: "policies/gate.yaml", StartLine: 8, EndLine: 8, Title: "rule not-riskier (brisk.p_riskier, at most 0.05)",
+			Message: "cand-2: warn, observed 0.2; needs at most 0.05"},
+	}
+	if len(r.Annotations) != len(want) {
+		t.Fatalf("annotations %+v", r.Annotations)
+	}
+	for i := range want {
+		if r.Annotations[i] != want[i] {
+			t.Errorf("annotation %d:\n got %+v\nwant %+v", i, r.Annotations[i], want[i])
+		}
+	}
+	// The digest follows the decision, not the markdown.
+	if r2 := GitHubDecision(p, d, "## other text\n"); r2.Digest != r.Digest || len(r.Digest) != 32 {
+		t.Errorf("digest %q vs %q", r.Digest, r2.Digest)
+	}
+	d.Challengers[1].Rules[0].Observed = policies.Number(0.92)
+	if GitHubDecision(p, d, "## md\n").Digest == r.Digest {
+		t.Error("a different observation must change the digest")
+	}
+}
