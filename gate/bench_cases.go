@@ -195,7 +195,7 @@ func benchUserCases(cfg benchConfig, u *benchUserData) []benchCase {
 			chals = append(chals, s)
 		}
 	}
-	bt := bayesTable(t)
+	bt := &bayes.Table{Systems: t.Systems, Topics: t.Topics, Scores: t.Scores}
 	cs = append(cs,
 		benchCase{ID: "user-fit", What: "hierarchical fit, 4 chains, every bulk- and tail-ESS ≥ 10,000", Data: data,
 			prepare: func() (*benchWork, error) { return &benchWork{run: benchFit(bt)}, nil }},
@@ -279,7 +279,7 @@ func benchFit(t *bayes.Table) func() (benchOutcome, error) {
 		if err != nil {
 			return benchOutcome{}, err
 		}
-		bulk, tail, _ := minMaxDiagnostics(f)
+		bulk, tail, _ := f.WorstConvergence()
 		o := benchOutcome{ESS: math.Min(bulk, tail), Cells: len(t.Systems) * len(t.Topics)}
 		if !f.Converged {
 			o.Note = "did not converge: " + f.Warnings[0]
@@ -294,7 +294,7 @@ func benchBRisk(t *bayes.Table, champion int, chals []int) func() (benchOutcome,
 		if err != nil {
 			return benchOutcome{}, err
 		}
-		bulk, tail, _ := minMaxDiagnostics(r.Fit)
+		bulk, tail, _ := r.Fit.WorstConvergence()
 		o := benchOutcome{ESS: math.Min(bulk, tail), Cells: len(t.Systems) * len(t.Topics)}
 		if !r.Converged {
 			o.Note = "did not converge: " + r.Warnings[0]

@@ -72,7 +72,7 @@ var rstanarmRecorded = []struct {
 func benchRstanarmCases(cfg benchConfig) []benchCase {
 	t, data, against := benchPool(45, 50), "simulated 45 systems × 50 topics", "fit-45x50"
 	if u := cfg.user; u != nil {
-		t, data, against = bayesTable(u.table), fmt.Sprintf("your data: %s systems × %s topics", numfmt.Thousands(len(u.table.Systems)), numfmt.Thousands(len(u.table.Topics))), "user-fit"
+		t, data, against = &bayes.Table{Systems: u.table.Systems, Topics: u.table.Topics, Scores: u.table.Scores}, fmt.Sprintf("your data: %s systems × %s topics", numfmt.Thousands(len(u.table.Systems)), numfmt.Thousands(len(u.table.Topics))), "user-fit"
 	}
 	what := fmt.Sprintf("rstanarm stan_glmer, 4 chains × %s iterations (%s warmup), cores = 2, adapt_delta = 0.99", numfmt.Thousands(cfg.rstanarmIter), numfmt.Thousands(cfg.rstanarmIter/2))
 	if err := rstanarmAvailable(cfg.rscript); err != nil {

@@ -55,7 +55,7 @@ func calibrate(p *policies.Policy, t *scores.Table, c calibration) (*CalibrateRe
 	for _, name := range roles.Challengers {
 		chals = append(chals, t.SystemIndex(name))
 	}
-	model, err := bayes.EstimatePoolModel(bayesTable(t), champ, chals)
+	model, err := bayes.EstimatePoolModel(&bayes.Table{Systems: t.Systems, Topics: t.Topics, Scores: t.Scores}, champ, chals)
 	if err != nil {
 		return nil, fmt.Errorf("estimating the pool's parameters: %w", err)
 	}

@@ -131,7 +131,7 @@ func TestGateDecisionIsTheGates(t *testing.T) {
 	// artifacts) passes challengers far better than the champion; the cheap
 	// policy's URisk warning needs the example pool's skewed differences.
 	ex := examplePool()
-	exModel, err := bayes.EstimatePoolModel(bayesTable(ex), ex.SystemIndex("production"),
+	exModel, err := bayes.EstimatePoolModel(&bayes.Table{Systems: ex.Systems, Topics: ex.Topics, Scores: ex.Scores}, ex.SystemIndex("production"),
 		[]int{ex.SystemIndex("candidate-better"), ex.SystemIndex("candidate-risky"), ex.SystemIndex("candidate-equivalent")})
 	if err != nil {
 		t.Fatal(err)

@@ -204,7 +204,7 @@ func runFit(s *Streams, o *FitOptions) error {
 	if err != nil {
 		return err
 	}
-	bt := bayesTable(tab)
+	bt := &bayes.Table{Systems: tab.Systems, Topics: tab.Topics, Scores: tab.Scores}
 	if err := bt.Validate(); err != nil {
 		return fmt.Errorf("fit: %w", err)
 	}

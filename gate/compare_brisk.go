@@ -81,14 +81,14 @@ func compareEstimate(e bayes.Estimate) *IntervalEstimate {
 func fillCompareBRisk(rep *CompareReport, t *scores.Table, champ int, challengers []int, order []int, cfg compareSettings) error {
 	opt := bayes.BRiskOptions{Challengers: challengers, Level: cfg.level,
 		Hier: bayes.HierOptions{Family: cfg.family, Sampler: bayes.NUTSOptions{Seed: cfg.seed}, TargetESS: cfg.targetESS}}
-	r, err := bayes.BRisk(bayesTable(t), champ, cfg.lossWeight, opt)
+	r, err := bayes.BRisk(&bayes.Table{Systems: t.Systems, Topics: t.Topics, Scores: t.Scores}, champ, cfg.lossWeight, opt)
 	if err != nil {
 		return fmt.Errorf("BRisk: %w", err)
 	}
 	f := r.Fit
-	minB, minT, maxR := minMaxDiagnostics(f)
+	minB, minT, maxR := f.WorstConvergence()
 	b := &CompareBRisk{Family: f.Family.Name(), Method: string(f.Method), LossWeight: r.W, Level: r.Level,
-		Priors: priorStrings(f.Priors, f.Family), PoolSize: len(t.Systems), Chains: f.Chains, Draws: f.Draws,
+		Priors: f.Priors.Describe(f.Family), PoolSize: len(t.Systems), Chains: f.Chains, Draws: f.Draws,
 		TargetESS: f.TargetESS, MinESSBulk: jsonfloat.Float(minB), MinESSTail: jsonfloat.Float(minT), MaxRhat: jsonfloat.Float(maxR),
 		Divergences: f.Divergences, Converged: r.Converged, Warnings: r.Warnings}
 	compared := append([]int{champ}, challengers...)

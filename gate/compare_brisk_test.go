@@ -129,7 +129,7 @@ func TestCompareTable3(t *testing.T) {
 			chals = append(chals, tab.SystemIndex(s.Name))
 		}
 	}
-	r, err := bayes.BRisk(bayesTable(tab), champ, 5, bayes.BRiskOptions{Challengers: chals,
+	r, err := bayes.BRisk(&bayes.Table{Systems: tab.Systems, Topics: tab.Topics, Scores: tab.Scores}, champ, 5, bayes.BRiskOptions{Challengers: chals,
 		Hier: bayes.HierOptions{Sampler: bayes.NUTSOptions{Seed: 1}, TargetESS: 10000}})
 	if err != nil {
 		t.Fatal(err)

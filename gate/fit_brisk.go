@@ -152,7 +152,7 @@ type fitPriorReading struct {
 func newFitPriorSensitivity(ps *bayes.PriorSensitivity) *fitPriorSensitivity {
 	out := &fitPriorSensitivity{Robust: ps.Robust, Changes: append([]bayes.PriorChange{}, ps.Changes...)}
 	for _, f := range ps.Fits {
-		pf := fitPriorFit{Name: f.Name, Priors: priorStrings(f.Priors, f.Family), Converged: f.Converged, Warnings: f.Warnings}
+		pf := fitPriorFit{Name: f.Name, Priors: f.Priors.Describe(f.Family), Converged: f.Converged, Warnings: f.Warnings}
 		for _, c := range f.Challengers {
 			pf.Challengers = append(pf.Challengers, fitPriorReading{c.Name, fitEstimateOf(c.Diff), jsonfloat.Float(c.PRiskier)})
 		}

@@ -37,7 +37,7 @@ func TestFitLossWeight(t *testing.T) {
 	for _, c := range r.BRisk.Challengers {
 		chals = append(chals, tab.SystemIndex(c.Name))
 	}
-	want, err := bayes.BRisk(bayesTable(tab), tab.SystemIndex("Champion"), 5, bayes.BRiskOptions{Challengers: chals,
+	want, err := bayes.BRisk(&bayes.Table{Systems: tab.Systems, Topics: tab.Topics, Scores: tab.Scores}, tab.SystemIndex("Champion"), 5, bayes.BRiskOptions{Challengers: chals,
 		Hier: bayes.HierOptions{Sampler: bayes.NUTSOptions{Seed: 3}, TargetESS: 2000}})
 	if err != nil {
 		t.Fatal(err)

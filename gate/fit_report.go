@@ -112,7 +112,7 @@ func newFitReport(fit *bayes.HierFit, measure string, role []string, o *FitOptio
 	r := &fitReport{
 		Converged: fit.Converged, Warnings: append([]string{}, fit.Warnings...), Measure: measure,
 		Method: string(fit.Method), NSystems: len(fit.Systems), NTopics: len(fit.Topics), Missing: fit.Missing,
-		Priors:    priorStrings(fit.Priors, fit.Family),
+		Priors:    fit.Priors.Describe(fit.Family),
 		Intercept: fit.Summary[bayes.IdxIntercept], Sigma: fit.Summary[bayes.IdxSigma],
 		SDTopic: fit.Summary[bayes.IdxSDTopic], SDSystem: fit.Summary[bayes.IdxSDSystem],
 		Draws: fit.Draws, Chains: fit.Chains, Warmup: max(so.Warmup, 0), Thin: so.Thin, Seed: so.Seed,
@@ -159,32 +159,16 @@ func newFitReport(fit *bayes.HierFit, measure string, role []string, o *FitOptio
 	d := &r.Diagnostics
 	d.Divergences, d.MaxTreedepthHits, d.MaxTreedepth = fit.Divergences, fit.MaxDepthHits, so.MaxDepth
 	d.TargetESS, d.ExtendedDraws = jsonfloat.Float(fit.TargetESS), fit.Extended
-	maxR, minB, minT := math.Inf(-1), math.Inf(1), math.Inf(1)
 	for v, name := range fit.Names {
 		s := fit.Summary[v]
 		d.Parameters = append(d.Parameters, fitParamDiag{name, jsonfloat.Float(s.Rhat), jsonfloat.Float(s.ESSBulk), jsonfloat.Float(s.ESSTail)})
-		maxR, minB, minT = nanMax(maxR, s.Rhat), nanMin(minB, s.ESSBulk), nanMin(minT, s.ESSTail)
 	}
+	minB, minT, maxR := fit.WorstConvergence()
 	d.MaxRhat, d.MinESSBulk, d.MinESSTail = jsonfloat.Float(maxR), jsonfloat.Float(minB), jsonfloat.Float(minT)
 	for _, e := range fit.EBFMI {
 		d.EBFMI = append(d.EBFMI, jsonfloat.Float(e))
 	}
 	return r
-}
-
-// nanMax and nanMin propagate NaN, so that an undefined diagnostic shows.
-func nanMax(a, b float64) float64 {
-	if math.IsNaN(a) || math.IsNaN(b) {
-		return math.NaN()
-	}
-	return math.Max(a, b)
-}
-
-func nanMin(a, b float64) float64 {
-	if math.IsNaN(a) || math.IsNaN(b) {
-		return math.NaN()
-	}
-	return math.Min(a, b)
 }
 
 func (r *fitReport) writeJSON(w io.Writer) error {

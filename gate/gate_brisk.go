@@ -35,7 +35,7 @@ func (g *gateRun) briskFit(w float64) *fitted {
 // topics_at_risk.count rule at this w asks for.
 func (g *gateRun) fitBRisk(w float64) *fitted {
 	res := &result.FitResult{Pool: result.PoolRiskAdjusted, LossWeight: w}
-	r, err := bayes.BRisk(bayesTable(g.t), g.champ, w, bayes.BRiskOptions{Hier: g.hierOptions(nil), Challengers: g.chals, Level: result.PredictiveLevel})
+	r, err := bayes.BRisk(&bayes.Table{Systems: g.t.Systems, Topics: g.t.Topics, Scores: g.t.Scores}, g.champ, w, bayes.BRiskOptions{Hier: g.hierOptions(nil), Challengers: g.chals, Level: result.PredictiveLevel})
 	if err != nil {
 		res.Unavailable = "the BRisk model could not be fitted: " + err.Error()
 		return &fitted{res: res}

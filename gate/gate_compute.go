@@ -399,7 +399,7 @@ func (g *gateRun) record(a policies.Analysis, f *fitted) {
 // family's reference priors on t (rstanarm's for the Gaussian, brms's for the
 // skew normal); without, the caller's model chooses them on its own pool.
 func (g *gateRun) hierOptions(t *bayes.Table) bayes.HierOptions {
-	fam, err := parseFamily(string(g.p.Model.Family))
+	fam, err := bayes.FamilyNamed(string(g.p.Model.Family))
 	if err != nil {
 		panic("gate: a parsed policy holds an unknown family: " + err.Error()) // policies validates model.family
 	}
@@ -421,7 +421,7 @@ func (g *gateRun) hierOptions(t *bayes.Table) bayes.HierOptions {
 // fitRaw fits the hierarchical model to the raw scores of every system.
 func (g *gateRun) fitRaw() *fitted {
 	res := &result.FitResult{Pool: result.PoolRaw}
-	t := bayesTable(g.t)
+	t := &bayes.Table{Systems: g.t.Systems, Topics: g.t.Topics, Scores: g.t.Scores}
 	f, err := bayes.FitHier(t, g.hierOptions(t))
 	if err != nil {
 		res.Unavailable = "the hierarchical model could not be fitted: " + err.Error()

@@ -72,7 +72,7 @@ func (f *fitted) observe(challenger string, q policies.Query) policies.Observati
 func summarizeFit(f *bayes.HierFit, res *result.FitResult, t *bayes.Table, roles policies.Roles, levels []float64, ropes []policies.Query, seed uint64, maxRhat float64, report bool) *fitted {
 	res.Family = f.Family.Name()
 	res.Method = string(f.Method)
-	res.Priors = priorStrings(f.Priors, f.Family)
+	res.Priors = f.Priors.Describe(f.Family)
 	res.Converged = f.Converged
 	res.Warnings = slices.Clone(f.Warnings)
 	if !report {
@@ -182,7 +182,7 @@ func diagnostics(f *bayes.HierFit, maxRhat float64) *result.Diagnostics {
 	for _, e := range f.EBFMI {
 		d.EBFMI = append(d.EBFMI, jsonfloat.Float(e))
 	}
-	worstB, worstT, worstR := minMaxDiagnostics(f)
+	worstB, worstT, worstR := f.WorstConvergence()
 	d.WorstRhat, d.WorstESSBulk, d.WorstESSTail = jsonfloat.Float(worstR), jsonfloat.Float(worstB), jsonfloat.Float(worstT)
 	return d
 }

@@ -1,0 +1,52 @@
+package bayes
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// FamilyNames are the names FamilyNamed knows, as policies and flags spell them.
+var FamilyNames = []string{"gaussian", "skew_normal"}
+
+// FamilyNamed returns the likelihood family called name: "gaussian" (also
+// "normal") or "skew_normal" (also "skew-normal", "skewnormal"), in any case.
+func FamilyNamed(name string) (Family, error) {
+	switch strings.ReplaceAll(strings.ToLower(name), "-", "_") {
+	case "gaussian", "normal":
+		return Gaussian{}, nil
+	case "skew_normal", "skewnormal":
+		return SkewNormal{}, nil
+	}
+	return nil, fmt.Errorf("unknown family %q (valid: %s)", name, strings.Join(FamilyNames, ", "))
+}
+
+// Describe spells each prior of the model, keyed by parameter (intercept,
+// sigma, sd_topic, sd_system and the family's own), as reports show them.
+// Relative priors scale the group SDs by sigma, as rstanarm's decov does.
+func (p HierPriors) Describe(fam Family) map[string]string {
+	m := map[string]string{"intercept": p.Intercept.String(), "sigma": p.Sigma.String()}
+	if p.Relative {
+		m["sd_topic"] = "τ·sigma, τ ~ " + p.SDTopic.String()
+		m["sd_system"] = "τ·sigma, τ ~ " + p.SDSystem.String()
+	} else {
+		m["sd_topic"], m["sd_system"] = p.SDTopic.String(), p.SDSystem.String()
+	}
+	if fam != nil {
+		for _, fp := range fam.Params() {
+			m[fp.Name] = fp.Prior.String()
+		}
+	}
+	return m
+}
+
+// WorstConvergence is the smallest bulk- and tail-ESS and the largest R-hat
+// over every quantity of the fit; NaN when any of them is undefined (math.Min
+// and math.Max propagate NaN), so that an undefined diagnostic shows.
+func (f *HierFit) WorstConvergence() (minBulk, minTail, maxRhat float64) {
+	minBulk, minTail, maxRhat = math.Inf(1), math.Inf(1), math.Inf(-1)
+	for _, s := range f.Summary {
+		minBulk, minTail, maxRhat = math.Min(minBulk, s.ESSBulk), math.Min(minTail, s.ESSTail), math.Max(maxRhat, s.Rhat)
+	}
+	return minBulk, minTail, maxRhat
+}
