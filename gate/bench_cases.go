@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/riskgate/riskgate/gate/engine"
+
 	"github.com/riskgate/riskgate/internal/stats"
 
 	"github.com/riskgate/riskgate/bayes"
@@ -493,7 +495,7 @@ func benchCalibEffects() []float64 {
 // challengers Chal. 1–4; the estimates calibrate prints, rounded).
 func benchCalibPool() *scores.Table {
 	m := bayes.PoolModel{Intercept: 0.314, Sigma: 0.1068, SDTopic: 0.1932, SDSystem: 0.01038, DiffSD: 0.09013, DiffSkew: 0.6625}
-	systems := append([]string{"production", "candidate-1"}, simNames("artifact-", 43)...)
+	systems := append([]string{"production", "candidate-1"}, engine.NumberedNames("artifact-", 43)...)
 	pool, _, err := m.Simulate(rand1(3), 0, systems, plainNames("t", 50))
 	if err != nil {
 		panic("gate: the calibrate bench pool: " + err.Error()) // fixed sizes: cannot happen

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/riskgate/riskgate/gate/engine"
+
 	"github.com/riskgate/riskgate/internal/atomicfile"
 
 	"github.com/riskgate/riskgate/internal/parallel"
@@ -39,7 +41,7 @@ func scaleRunNames(n int) []string {
 	for i := 1; i <= 4 && len(names) < n; i++ {
 		names = append(names, fmt.Sprintf("candidate-%d", i))
 	}
-	arts := simNames("artifact-", n-len(names))
+	arts := engine.NumberedNames("artifact-", n-len(names))
 	return append(names, arts...)
 }
 

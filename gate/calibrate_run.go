@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/riskgate/riskgate/gate/engine"
+
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
@@ -19,7 +21,7 @@ import (
 
 // riskgate calibrate's work: estimate the generating model from the pool,
 // simulate pools with one challenger of each true effect, run the gate's
-// decision on each (gateDecision) and count the verdicts.
+// decision on each (engine.Decide) and count the verdicts.
 
 // calibration is what calibrate needs beyond the policy and the pool.
 type calibration struct {
@@ -94,7 +96,7 @@ func calibrate(p *policies.Policy, t *scores.Table, c calibration) (*CalibrateRe
 			var d *policies.Decision
 			if err == nil {
 				st := &scores.Table{Measure: t.Measure, Systems: pool.Systems, Topics: pool.Topics, Scores: pool.Scores}
-				d, err = gateDecision(&sim, st, c.Now)
+				d, err = engine.Decide(&sim, st, c.Now)
 			}
 			if err != nil {
 				errOnce.Do(func() { firstErr = fmt.Errorf("simulated pool %d at effect %g: %w", rep+1, c.Effects[e], err) })

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riskgate/riskgate/gate/engine"
+
 	"github.com/riskgate/riskgate/gate/result"
 
 	"github.com/riskgate/riskgate/bayes"
@@ -118,19 +120,19 @@ func (r *CalibrateReport) InconclusiveTotal() float64 {
 	return s
 }
 
-// gateDecision, which stops once every challenger fails, gives riskgate
+// engine.Decide, which stops once every challenger fails, gives riskgate
 // gate's verdict: simulated pools of several effects are written to files
 // and judged by the gate command, on the default policy (two MCMC fits,
 // stopping after the first for most worse challengers) and on the policy
 // without MCMC (every verdict, warn included).
 func TestGateDecisionIsTheGates(t *testing.T) {
-	systems := append([]string{"production", "candidate-x"}, simNames("artifact-", 15)...)
-	topics := simNames("t", 40)
+	systems := append([]string{"production", "candidate-x"}, engine.NumberedNames("artifact-", 15)...)
+	topics := engine.NumberedNames("t", 40)
 	dir := t.TempDir()
 	// The default policy's risk rule (BRisk at w = 5, shrunk towards 15
 	// artifacts) passes challengers far better than the champion; the cheap
 	// policy's URisk warning needs the example pool's skewed differences.
-	ex := examplePool()
+	ex := engine.ExamplePool()
 	exModel, err := bayes.EstimatePoolModel(&bayes.Table{Systems: ex.Systems, Topics: ex.Topics, Scores: ex.Scores}, ex.SystemIndex("production"),
 		[]int{ex.SystemIndex("candidate-better"), ex.SystemIndex("candidate-risky"), ex.SystemIndex("candidate-equivalent")})
 	if err != nil {
@@ -159,7 +161,7 @@ func TestGateDecisionIsTheGates(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				d, err := gateDecision(p, bayesToScores(pool), time.Now())
+				d, err := engine.Decide(p, bayesToScores(pool), time.Now())
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/riskgate/riskgate/gate/engine"
+
 	"github.com/riskgate/riskgate/internal/reportfmt"
 
 	"github.com/riskgate/riskgate/gate/scores"
@@ -166,7 +168,7 @@ func runCalibrate(o *CalibrateOptions, s *Streams) error {
 	}
 	var t *scores.Table
 	if o.Example {
-		t = examplePool()
+		t = engine.ExamplePool()
 	} else {
 		g.applyPolicyInputs(p)
 		if t, _, err = o.Input.Load(s.Err); err != nil {

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/riskgate/riskgate/gate/engine"
+
 	"github.com/riskgate/riskgate/internal/atomicfile"
 
 	"github.com/riskgate/riskgate/bayes"
@@ -60,16 +62,6 @@ func newSimulateCommand(s *Streams) *cli.Command {
 	}
 }
 
-// simNames returns prefix1 … prefixN, zero-padded to a common width.
-func simNames(prefix string, n int) []string {
-	w := len(strconv.Itoa(n))
-	out := make([]string, n)
-	for i := range out {
-		out[i] = fmt.Sprintf("%s%0*d", prefix, w, i+1)
-	}
-	return out
-}
-
 func runSimulate(s *Streams, o *SimulateOptions) error {
 	if o.Systems < 2 || o.Topics < 2 {
 		return fmt.Errorf("--systems and --topics must be at least 2 (got %d and %d)", o.Systems, o.Topics)
@@ -96,7 +88,7 @@ func runSimulate(s *Streams, o *SimulateOptions) error {
 		}
 		truthPath = strings.TrimSuffix(o.Out, ".csv") + ".truth.csv"
 	}
-	systems, topics := simNames("s", o.Systems), simNames("t", o.Topics)
+	systems, topics := engine.NumberedNames("s", o.Systems), engine.NumberedNames("t", o.Topics)
 	// One stream for the parameters, another for the scores, both from the seed.
 	truth := bayes.NewHierParams(rand.New(rand.NewPCG(o.Seed, 1)), o.Intercept, o.Sigma, o.SDTopic, o.SDSystem, o.Systems, o.Topics)
 	tab, err := truth.Scores(rand.New(rand.NewPCG(o.Seed, 2)), systems, topics, bayes.ScoreOptions{Bound: o.Bound, Missing: o.Missing})

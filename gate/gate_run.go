@@ -17,6 +17,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/riskgate/riskgate/gate/engine"
+
 	"github.com/riskgate/riskgate/gate/report"
 
 	"github.com/riskgate/riskgate/gate/result"
@@ -53,6 +55,13 @@ func runGate(ctx context.Context, o *GateOptions, s *Streams) error {
 	if err != nil {
 		return err
 	}
+	sweep, err := parseLossWeights("--risk-sweep", o.RiskSweep)
+	if err != nil {
+		return err
+	}
+	if p.Model.Family != policies.Gaussian && !o.set["risk-sweep"] {
+		sweep = nil // a skew-normal fit takes seconds: sweep only when asked
+	}
 
 	var (
 		t      *scores.Table
@@ -60,7 +69,7 @@ func runGate(ctx context.Context, o *GateOptions, s *Streams) error {
 		inputs []result.InputFile
 	)
 	if o.Example {
-		t = examplePool()
+		t = engine.ExamplePool()
 	} else {
 		o.applyPolicyInputs(p)
 		var hashStdin func() result.InputFile
@@ -72,32 +81,17 @@ func runGate(ctx context.Context, o *GateOptions, s *Streams) error {
 			return err
 		}
 	}
-	roles, err := p.Roles(t.Systems)
+	prog := newProgress(s.Err, o.Progress)
+	r, err := engine.Run(p, t, engine.Options{Now: start, Sweep: sweep, Alignment: align, Example: o.Example, Progress: prog})
+	prog.Done()
 	if err != nil {
 		return err
 	}
-	facts := policies.Facts{Topics: len(t.Topics), Artifacts: len(roles.Artifacts), TopicCoverage: topicCoverage(t, align)}
-
-	prog := newProgress(s.Err, o.Progress)
-	g := newGateRun(p, t, roles, p.CheckRequirements(facts), start, prog)
-	if g.sweep, err = parseLossWeights("--risk-sweep", o.RiskSweep); err != nil {
-		return err
-	}
-	if p.Model.Family != policies.Gaussian && !o.set["risk-sweep"] {
-		g.sweep = nil // a skew-normal fit takes seconds: sweep only when asked
-	}
-	values := g.values()
-	d := p.Evaluate(policies.Evidence{Challengers: roles.Challengers, Values: values, Facts: facts, Now: start})
-	r := g.result(d, facts, align, o.Example)
-	prog.Done()
-
 	r.DryRun = o.DryRun
-	r.Warnings = append(p.Warnings(start), r.Warnings...)
 	r.Provenance.Inputs = inputs
 	r.Provenance.Command = o.replayCommand(p)
 	r.Provenance.StartedAt = start.UTC().Format(time.RFC3339)
 	r.Provenance.ElapsedMS = now().Sub(start).Milliseconds()
-	r.Provenance.Timings = g.timings
 
 	reports, err := report.Files(r)
 	if err != nil {
@@ -279,37 +273,6 @@ func (o *GateOptions) inputFiles(stdin func() result.InputFile) ([]result.InputF
 		}
 	}
 	return out, nil
-}
-
-// topicCoverage is the share of the inputs' topics that every system scored:
-// those kept by --topics intersect, or, with zero or keep, those with no
-// filled or missing cell.
-func topicCoverage(t *scores.Table, a scores.Alignment) float64 {
-	all := len(t.Topics) + len(a.DroppedTopics)
-	if all == 0 {
-		return math.NaN()
-	}
-	filled := map[string]bool{}
-	for _, c := range a.FilledCells {
-		filled[c.Topic] = true
-	}
-	covered := 0
-	for j, topic := range t.Topics {
-		if filled[topic] {
-			continue
-		}
-		complete := true
-		for _, row := range t.Scores {
-			if math.IsNaN(row[j]) {
-				complete = false
-				break
-			}
-		}
-		if complete {
-			covered++
-		}
-	}
-	return float64(covered) / float64(all)
 }
 
 // replayCommand is the one-line command that replays the run: the policy,

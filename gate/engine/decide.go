@@ -1,4 +1,4 @@
-package gate
+package engine
 
 import (
 	"time"
@@ -7,7 +7,7 @@ import (
 	"github.com/riskgate/riskgate/policies"
 )
 
-// gateDecision is the gate's verdict on an in-memory table: roles from the
+// Decide is the gate's verdict on an in-memory table: roles from the
 // policy, the facts and data requirements, the analyses the policy needs
 // (newGateRun.values: exactly what riskgate gate computes) and
 // policies.Evaluate — runGate's steps between loading the inputs and
@@ -23,7 +23,7 @@ import (
 // fail fails. A worse challenger thus usually costs one MCMC fit, not two.
 // The verdicts are those of the full evaluation (TestGateDecisionIsTheGates);
 // the Decision's rules are complete only when it did not stop early.
-func gateDecision(p *policies.Policy, t *scores.Table, now time.Time) (*policies.Decision, error) {
+func Decide(p *policies.Policy, t *scores.Table, now time.Time) (*policies.Decision, error) {
 	roles, err := p.Roles(t.Systems)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package gate
+package engine
 
 import (
 	"fmt"
@@ -32,9 +32,9 @@ type gateRun struct {
 	p     *policies.Policy
 	t     *scores.Table
 	roles policies.Roles
-	champ int   // index of the champion in t
-	chals []int // indexes of the challengers in t, in roles order
-	prog  *progress
+	champ int       // index of the champion in t
+	chals []int     // indexes of the challengers in t, in roles order
+	prog  Progress  // nil: no progress shown
 	now   time.Time // of the run: waiver expiry
 
 	// sweep are extra loss weights at which BRisk is fitted for the report's
@@ -59,10 +59,10 @@ type gateRun struct {
 
 	// decisionOnly skips what only the reports show (the fits' summaries of
 	// every quantity, predictive intervals, densities): riskgate calibrate
-	// needs the decision alone (gateDecision).
+	// needs the decision alone (Decide).
 	decisionOnly bool
 	// computeOnly, when set, limits values to these analyses: the queries of
-	// any other are left unavailable (gateDecision's stages).
+	// any other are left unavailable (Decide's stages).
 	computeOnly map[policies.Analysis]bool
 }
 
@@ -93,7 +93,7 @@ type testOutcome struct {
 	err error
 }
 
-func newGateRun(p *policies.Policy, t *scores.Table, roles policies.Roles, unmet []policies.Unmet, now time.Time, prog *progress) *gateRun {
+func newGateRun(p *policies.Policy, t *scores.Table, roles policies.Roles, unmet []policies.Unmet, now time.Time, prog Progress) *gateRun {
 	g := &gateRun{
 		p: p, t: t, roles: roles, champ: t.SystemIndex(roles.Champion), prog: prog, now: now,
 		needs: map[policies.Analysis]bool{}, unmet: map[policies.Analysis]string{},
@@ -124,6 +124,13 @@ func (g *gateRun) tableLossWeight() float64 {
 		return g.p.LossWeight
 	}
 	return 1
+}
+
+// phase says what the run is computing now.
+func (g *gateRun) phase(what string) {
+	if g.prog != nil {
+		g.prog.Phase(what)
+	}
 }
 
 // timed runs f and records its wall time under name.
@@ -330,7 +337,7 @@ func (g *gateRun) bca(w, level float64) map[int]bcaOutcome {
 		return m
 	}
 	g.ran[policies.AnalysisBCa] = true
-	g.prog.Phase("bootstrapping URisk")
+	g.phase("bootstrapping URisk")
 	m := map[int]bcaOutcome{}
 	g.timed("bca", func() {
 		for _, c := range g.chals {
@@ -351,7 +358,7 @@ func (g *gateRun) test(name string, alt policies.Alternative, c int) testOutcome
 		return t
 	}
 	g.ran[policies.AnalysisTests] = true
-	g.prog.Phase("running the significance tests")
+	g.phase("running the significance tests")
 	var t testOutcome
 	g.timed("tests", func() {
 		var warns []string
@@ -377,7 +384,7 @@ func (g *gateRun) bayesFit() *fitted {
 	if g.bayes != nil {
 		return g.bayes
 	}
-	g.prog.Phase(fmt.Sprintf("fitting the hierarchical model (%d systems × %d topics)", len(g.t.Systems), len(g.t.Topics)))
+	g.phase(fmt.Sprintf("fitting the hierarchical model (%d systems × %d topics)", len(g.t.Systems), len(g.t.Topics)))
 	g.timed("bayes", func() {
 		g.bayes = g.fitRaw()
 	})

@@ -1,4 +1,4 @@
-package gate
+package engine
 
 import (
 	"fmt"
@@ -22,7 +22,7 @@ func (g *gateRun) briskFit(w float64) *fitted {
 	if f, ok := g.brisk[w]; ok {
 		return f
 	}
-	g.prog.Phase(fmt.Sprintf("fitting BRisk at loss weight %s (%d systems × %d topics)", numfmt.G(w), len(g.t.Systems), len(g.t.Topics)))
+	g.phase(fmt.Sprintf("fitting BRisk at loss weight %s (%d systems × %d topics)", numfmt.G(w), len(g.t.Systems), len(g.t.Topics)))
 	var f *fitted
 	g.timed("brisk", func() { f = g.fitBRisk(w) })
 	g.brisk[w] = f

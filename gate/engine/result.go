@@ -1,4 +1,4 @@
-package gate
+package engine
 
 import (
 	"slices"
@@ -7,6 +7,7 @@ import (
 	"github.com/riskgate/riskgate/gate/result"
 
 	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/internal/buildinfo"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/internal/stats"
@@ -20,7 +21,7 @@ func (g *gateRun) result(d *policies.Decision, facts policies.Facts, align score
 	p := g.p
 	r := &result.Result{
 		SchemaVersion: result.SchemaVersion,
-		Tool:          result.Tool{Name: "riskgate", Version: version()},
+		Tool:          result.Tool{Name: "riskgate", Version: buildinfo.Version()},
 		Verdict:       d.Verdict,
 		ExitStatus:    result.ExitStatus(d.Verdict),
 		Policy:        resultPolicy(p, g.now),
@@ -87,7 +88,7 @@ func (g *gateRun) result(d *policies.Decision, facts policies.Facts, align score
 	r.Warnings = append(r.Warnings, g.warnings...)
 	r.Analyses = g.analyses()
 	r.Provenance = result.Provenance{
-		ToolVersion: version(), PolicyFile: p.File, PolicySHA256: p.Digest, Seed: p.Seed, Inputs: []result.InputFile{},
+		ToolVersion: buildinfo.Version(), PolicyFile: p.File, PolicySHA256: p.Digest, Seed: p.Seed, Inputs: []result.InputFile{},
 	}
 	if g.ran[policies.AnalysisBCa] || g.ran[policies.AnalysisTests] {
 		r.Provenance.BootstrapSamples = gateBootstrapSamples

@@ -1,8 +1,9 @@
-package gate
+package engine
 
 import (
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/gate/scores"
@@ -36,12 +37,12 @@ const (
 	exampleTopics    = 50
 )
 
-// exampleChallengers are the example's challengers, in data order.
-var exampleChallengers = []string{"candidate-better", "candidate-risky", "candidate-equivalent"}
+// ExampleChallengers are the example's challengers, in data order.
+var ExampleChallengers = []string{"candidate-better", "candidate-risky", "candidate-equivalent"}
 
-// examplePool simulates the example's score table.
-func examplePool() *scores.Table {
-	systems := append([]string{"production"}, simNames("artifact-", exampleArtifacts)...)
+// ExamplePool simulates the example's score table.
+func ExamplePool() *scores.Table {
+	systems := append([]string{"production"}, NumberedNames("artifact-", exampleArtifacts)...)
 	topics := make([]string, exampleTopics)
 	for j := range topics {
 		topics[j] = fmt.Sprint(301 + j)
@@ -69,9 +70,9 @@ func examplePool() *scores.Table {
 		},
 		"candidate-equivalent": func(int) float64 { return 0.01 * r.NormFloat64() },
 	}
-	names := append([]string{"production"}, exampleChallengers...)
+	names := append([]string{"production"}, ExampleChallengers...)
 	rows := [][]float64{champ}
-	for _, c := range exampleChallengers {
+	for _, c := range ExampleChallengers {
 		row := make([]float64, len(topics))
 		for j := range row {
 			row[j] = min(1, max(0, champ[j]+delta[c](j)))
@@ -86,4 +87,14 @@ func examplePool() *scores.Table {
 		copy(t.Scores[s], rows[s])
 	}
 	return t
+}
+
+// NumberedNames returns prefix1 … prefixN, zero-padded to a common width.
+func NumberedNames(prefix string, n int) []string {
+	w := len(strconv.Itoa(n))
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("%s%0*d", prefix, w, i+1)
+	}
+	return out
 }
