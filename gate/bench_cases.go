@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/riskgate/riskgate/gate/calibrate"
+
 	"github.com/riskgate/riskgate/gate/engine"
 
 	"github.com/riskgate/riskgate/internal/stats"
@@ -500,12 +502,12 @@ func benchCalibPool() *scores.Table {
 	if err != nil {
 		panic("gate: the calibrate bench pool: " + err.Error()) // fixed sizes: cannot happen
 	}
-	return bayesToScores(pool)
+	return calibrate.BayesToScores(pool)
 }
 
 func benchCalibrate(p *policies.Policy, t *scores.Table, reps int, scale float64) func() (benchOutcome, error) {
 	return func() (benchOutcome, error) {
-		r, err := calibrate(p, t, calibration{Reps: reps, Effects: benchCalibEffects(), MinEffect: 0.01, Seed: 1, Now: time.Now()})
+		r, err := calibrate.Run(p, t, calibrate.Settings{Reps: reps, Effects: benchCalibEffects(), MinEffect: 0.01, Seed: 1, Now: time.Now()})
 		if err != nil {
 			return benchOutcome{}, err
 		}

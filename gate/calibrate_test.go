@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riskgate/riskgate/gate/calibrate"
+
 	"github.com/riskgate/riskgate/gate/engine"
 
 	"github.com/riskgate/riskgate/gate/result"
@@ -45,10 +47,10 @@ func TestCalibrateJSON(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errw)
 	}
 	var r struct {
-		Effects    []map[string]any `json:"effects"`
-		FalseShip  *CalibrateFigure `json:"false_ship"`
-		Power      *CalibrateFigure `json:"power"`
-		LossWeight float64          `json:"loss_weight"`
+		Effects    []map[string]any  `json:"effects"`
+		FalseShip  *calibrate.Figure `json:"false_ship"`
+		Power      *calibrate.Figure `json:"power"`
+		LossWeight float64           `json:"loss_weight"`
 	}
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
@@ -91,28 +93,28 @@ func TestCalibrateConservativePolicy(t *testing.T) {
 	if code != 0 || errw != "" {
 		t.Fatalf("exit %d: %s", code, errw)
 	}
-	var r CalibrateReport
+	var r calibrate.Report
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
 	neg, zero, pos := r.Effects[0], r.Effects[1], r.Effects[2]
 	t.Logf("false-ship %.3f ± %.3f at -0.01, ship %.3f at 0, power %.3f ± %.3f at 0.04", neg.ShipRate, neg.SE, zero.ShipRate, pos.ShipRate, pos.SE)
-	if neg.ShipRate >= 0.05 || neg.ReadsAs != readsFalseShip {
+	if neg.ShipRate >= 0.05 || neg.ReadsAs != calibrate.ReadsFalseShip {
 		t.Errorf("false-ship rate at -0.01: %v (%s), want < 0.05", neg.ShipRate, neg.ReadsAs)
 	}
-	if pos.ShipRate <= 0.8 || pos.ReadsAs != readsPower {
+	if pos.ShipRate <= 0.8 || pos.ReadsAs != calibrate.ReadsPower {
 		t.Errorf("power at 0.04: %v (%s), want > 0.8", pos.ShipRate, pos.ReadsAs)
 	}
 	if r.FalseShip == nil || r.FalseShip.Effect != -0.01 || r.Power == nil || r.Power.Effect != 0.04 {
 		t.Errorf("headlines %+v %+v", r.FalseShip, r.Power)
 	}
-	if r.InconclusiveTotal() != 0 {
-		t.Errorf("%v inconclusive pools", r.InconclusiveTotal())
+	if inconclusiveTotal(&r) != 0 {
+		t.Errorf("%v inconclusive pools", inconclusiveTotal(&r))
 	}
 }
 
-// InconclusiveTotal is the share of inconclusive verdicts over all effects.
-func (r *CalibrateReport) InconclusiveTotal() float64 {
+// inconclusiveTotal is the share of inconclusive verdicts over all effects.
+func inconclusiveTotal(r *calibrate.Report) float64 {
 	s := 0.0
 	for _, e := range r.Effects {
 		s += float64(e.InconclusiveRate)
@@ -157,11 +159,11 @@ func TestGateDecisionIsTheGates(t *testing.T) {
 		seen[p.Name] = map[policies.Verdict]int{}
 		for e, effect := range tc.effects {
 			for rep := range tc.reps {
-				pool, _, err := tc.model.Simulate(calibrationStream(11, e, rep), effect, systems, topics)
+				pool, _, err := tc.model.Simulate(calibrate.Stream(11, e, rep), effect, systems, topics)
 				if err != nil {
 					t.Fatal(err)
 				}
-				d, err := engine.Decide(p, bayesToScores(pool), time.Now())
+				d, err := engine.Decide(p, calibrate.BayesToScores(pool), time.Now())
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -236,20 +238,6 @@ func TestCalibrateErrors(t *testing.T) {
 		if code != 2 || out != "" || !strings.Contains(errw, tc.want) || strings.Count(errw, "\n") != 1 {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want status 2 and one line with %q", tc.args, code, out, errw, tc.want)
 		}
-	}
-}
-
-func TestWilson(t *testing.T) {
-	// Wilson's interval, z = 1.959964: for 0 of 500, [0, z²/(n + z²)] =
-	// [0, 0.00762]; for 10 of 20 symmetric about 0.5 with half-width
-	// z√(0.25/20 + z²/1600)/(1 + z²/20) = 0.20086 (Newcombe 1998, method 3).
-	lo, hi := wilson(0, 500)
-	if lo != 0 || math.Abs(hi-0.0076243) > 1e-6 {
-		t.Errorf("wilson(0, 500) = [%v, %v]", lo, hi)
-	}
-	lo, hi = wilson(0.5, 20)
-	if math.Abs(lo-(0.5-0.2007020)) > 1e-6 || math.Abs(hi-(0.5+0.2007020)) > 1e-6 {
-		t.Errorf("wilson(0.5, 20) = [%v, %v]", lo, hi)
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/riskgate/riskgate/gate/calibrate"
+
 	"github.com/riskgate/riskgate/gate/engine"
 
 	"github.com/riskgate/riskgate/internal/reportfmt"
@@ -181,19 +183,19 @@ func runCalibrate(o *CalibrateOptions, s *Streams) error {
 	}
 	prog := newProgress(s.Err, o.Progress)
 	started := time.Now()
-	c := calibration{Reps: o.Reps, Effects: effects, MinEffect: o.MinEffect, Seed: o.Seed, Now: now(),
+	c := calibrate.Settings{Reps: o.Reps, Effects: effects, MinEffect: o.MinEffect, Seed: o.Seed, Now: now(),
 		Progress: func(done, total int) {
 			// Every 5% (one line each with --progress in a log).
 			if step := max(1, total/20); done%step == 0 || done == total {
 				prog.Phase(progressBar("deciding simulated pools", done, total, time.Since(started)))
 			}
 		}}
-	rep, err := calibrate(p, t, c)
+	rep, err := calibrate.Run(p, t, c)
 	prog.Done()
 	if err != nil {
 		return err
 	}
-	return writeOutput(s.Out, o.Output, func(w io.Writer) error { return rep.write(w, o.Format) })
+	return writeOutput(s.Out, o.Output, func(w io.Writer) error { return rep.Write(w, o.Format) })
 }
 
 // progressBar is a progress line: what, a bar of 20 cells, the share and

@@ -1,4 +1,4 @@
-package gate
+package calibrate
 
 import (
 	"encoding/csv"
@@ -17,31 +17,31 @@ import (
 // rates on simulated pools like the user's, per true effect of the
 // challenger. Every format renders it; it holds no timing, so the same
 // inputs, policy and seed give the same bytes.
-type CalibrateReport struct {
-	SchemaVersion int             `json:"schema_version"`
-	Tool          string          `json:"tool_version"`
-	Policy        CalibratePolicy `json:"policy"`
-	Pools         CalibratePools  `json:"pools"`
-	Model         CalibrateModel  `json:"model"`
-	Reps          int             `json:"reps"` // simulated pools per effect
-	Seed          uint64          `json:"seed"`
+type Report struct {
+	SchemaVersion int    `json:"schema_version"`
+	Tool          string `json:"tool_version"`
+	Policy        Policy `json:"policy"`
+	Pools         Pools  `json:"pools"`
+	Model         Model  `json:"model"`
+	Reps          int    `json:"reps"` // simulated pools per effect
+	Seed          uint64 `json:"seed"`
 	// MinEffect is the smallest effect that matters: effects at or above it
 	// read as power.
 	MinEffect jsonfloat.Float `json:"min_effect"`
 	// LossWeight is the policy's loss weight (1 when it has none), at which
 	// each effect's MeanURisk is computed.
-	LossWeight jsonfloat.Float   `json:"loss_weight"`
-	Effects    []CalibrateEffect `json:"effects"`
+	LossWeight jsonfloat.Float `json:"loss_weight"`
+	Effects    []Effect        `json:"effects"`
 	// FalseShip is the largest ship rate over the negative effects; Power
 	// the smallest over the effects at or above MinEffect (nil when no
 	// effect is of that kind).
-	FalseShip *CalibrateFigure `json:"false_ship,omitempty"`
-	Power     *CalibrateFigure `json:"power,omitempty"`
-	Warnings  []string         `json:"warnings"`
+	FalseShip *Figure  `json:"false_ship,omitempty"`
+	Power     *Figure  `json:"power,omitempty"`
+	Warnings  []string `json:"warnings"`
 }
 
 // CalibratePolicy identifies the policy calibrated.
-type CalibratePolicy struct {
+type Policy struct {
 	Name           string `json:"name"`
 	File           string `json:"file"`
 	SHA256         string `json:"sha256"`
@@ -50,7 +50,7 @@ type CalibratePolicy struct {
 }
 
 // CalibratePools describes the simulated pools.
-type CalibratePools struct {
+type Pools struct {
 	Measure    string `json:"measure,omitempty"`
 	Champion   string `json:"champion"`
 	Challenger string `json:"challenger"` // the one challenger of every pool
@@ -63,7 +63,7 @@ type CalibratePools struct {
 
 // CalibrateModel is the generating model (bayes.PoolModel), estimated by
 // moments from the user's pool.
-type CalibrateModel struct {
+type Model struct {
 	Intercept jsonfloat.Float `json:"intercept"`
 	Sigma     jsonfloat.Float `json:"sigma"`
 	SDTopic   jsonfloat.Float `json:"sd_topic"`
@@ -74,7 +74,7 @@ type CalibrateModel struct {
 
 // CalibrateEffect is the verdicts of the pools of one true effect. The rates
 // count the gate's final verdicts (after on_inconclusive); they add up to 1.
-type CalibrateEffect struct {
+type Effect struct {
 	Effect           jsonfloat.Float `json:"effect"`
 	Reps             int             `json:"reps"`
 	PassRate         jsonfloat.Float `json:"pass_rate"`
@@ -113,7 +113,7 @@ type CalibrateEffect struct {
 }
 
 // CalibrateFigure is a headline rate with its standard error.
-type CalibrateFigure struct {
+type Figure struct {
 	Effect jsonfloat.Float `json:"effect"`
 	Rate   jsonfloat.Float `json:"rate"`
 	SE     jsonfloat.Float `json:"se"`
@@ -124,15 +124,15 @@ const calibrateEffectScale = "A true effect is the challenger's expected score m
 	"URisk is its mean URisk against the champion with losses counted w times (the policy's loss weight) over the pools; " +
 	"ship = the gate passes (with or without warnings) and exits 0."
 
-func (r *CalibrateReport) write(w io.Writer, format string) error {
+func (r *Report) Write(w io.Writer, format string) error {
 	if format == "html" {
-		return writeCalibrateHTML(w, r)
+		return WriteHTML(w, r)
 	}
 	return reportfmt.Write(w, format, r, r.writeCSV, r.writeText)
 }
 
 // subtitle is the sentence under the title: the policy, pools and model.
-func (r *CalibrateReport) subtitle() []string {
+func (r *Report) subtitle() []string {
 	m, p := r.Model, r.Pools
 	measure := ""
 	if p.Measure != "" {
@@ -149,7 +149,7 @@ func (r *CalibrateReport) subtitle() []string {
 }
 
 // rows is the table of rates.
-func (r *CalibrateReport) rows() [][]string {
+func (r *Report) rows() [][]string {
 	st := numfmt.Dash
 	rows := [][]string{{"effect", "URisk (w=" + numfmt.G(float64(r.LossWeight)) + ")", "pass", "warn", "fail", "inconclusive", "ship ± SE", "95% interval", "reads as"}}
 	for _, e := range r.Effects {
@@ -162,7 +162,7 @@ func (r *CalibrateReport) rows() [][]string {
 }
 
 // headlines are the false-ship and power sentences.
-func (r *CalibrateReport) headlines() []string {
+func (r *Report) headlines() []string {
 	var out []string
 	if f := r.FalseShip; f != nil {
 		out = append(out, fmt.Sprintf("False-ship rate (a worse challenger ships) at effect %s: %s ± %s.", numfmt.G(float64(f.Effect)), numfmt.Dash.Fixed(float64(f.Rate), 3), numfmt.Dash.Fixed(float64(f.SE), 3)))
@@ -173,7 +173,7 @@ func (r *CalibrateReport) headlines() []string {
 	return out
 }
 
-func (r *CalibrateReport) writeText(w io.Writer, md bool) error {
+func (r *Report) writeText(w io.Writer, md bool) error {
 	sub := r.subtitle()
 	if err := reportfmt.Title(w, md, "riskgate calibrate", reportfmt.EscapeIf(md, strings.TrimSuffix(strings.Join(sub[:2], " "), "."))); err != nil {
 		return err
@@ -194,7 +194,7 @@ func (r *CalibrateReport) writeText(w io.Writer, md bool) error {
 	return reportfmt.Warnings(w, md, r.Warnings)
 }
 
-func (r *CalibrateReport) writeCSV(w io.Writer) error {
+func (r *Report) writeCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"effect", "reps", "pass_rate", "warn_rate", "fail_rate", "inconclusive_rate", "ship_rate", "se", "ship_lo95", "ship_hi95", "raw_inconclusive_rate", "mean_diff", "mean_urisk", "reads_as"})
 	for _, e := range r.Effects {

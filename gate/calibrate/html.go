@@ -1,4 +1,4 @@
-package gate
+package calibrate
 
 import (
 	"fmt"
@@ -31,7 +31,7 @@ type calibratePage struct {
 	Warnings  []string
 }
 
-func writeCalibrateHTML(w io.Writer, r *CalibrateReport) error {
+func WriteHTML(w io.Writer, r *Report) error {
 	page := calibratePage{Tool: "riskgate " + r.Tool, Policy: htmlpage.Name(r.Policy.Name), Headlines: r.headlines(), OC: operatingCharacteristic(r)}
 	for _, s := range r.subtitle() {
 		page.Subtitle = append(page.Subtitle, htmlpage.Sentence(s, 1000))
@@ -55,7 +55,7 @@ func writeCalibrateHTML(w io.Writer, r *CalibrateReport) error {
 // interval, the pass rate alone when warnings made a difference, and
 // reference lines at effect 0, at the smallest effect that matters, and at
 // the rates 0.05 and 0.8 that false-ship rates and power are usually held to.
-func operatingCharacteristic(r *CalibrateReport) htmlpage.Figure {
+func operatingCharacteristic(r *Report) htmlpage.Figure {
 	fig := htmlpage.Figure{ID: "fig-oc", Title: "Operating characteristic"}
 	if len(r.Effects) == 0 {
 		fig.Missing = "No effect was simulated."

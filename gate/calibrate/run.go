@@ -1,4 +1,4 @@
-package gate
+package calibrate
 
 import (
 	"fmt"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/internal/buildinfo"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/parallel"
 	"github.com/riskgate/riskgate/policies"
@@ -24,7 +25,7 @@ import (
 // decision on each (engine.Decide) and count the verdicts.
 
 // calibration is what calibrate needs beyond the policy and the pool.
-type calibration struct {
+type Settings struct {
 	Reps      int
 	Effects   []float64
 	MinEffect float64
@@ -38,7 +39,7 @@ type calibration struct {
 // calibrationStream is the random stream of replicate rep at effect index
 // e: PCG(seed, e·2³² + rep), so that every pool is the same whichever
 // goroutine draws it and in whatever order.
-func calibrationStream(seed uint64, e, rep int) *rand.Rand {
+func Stream(seed uint64, e, rep int) *rand.Rand {
 	return rand.New(rand.NewPCG(seed, uint64(e)<<32|uint64(rep)))
 }
 
@@ -47,7 +48,7 @@ func calibrationStream(seed uint64, e, rep int) *rand.Rand {
 // each and returns the report. The simulated pools have the champion, the
 // first challenger (the only one: each pool judges one challenger) and every
 // artifact of t, under their names, and t's topics.
-func calibrate(p *policies.Policy, t *scores.Table, c calibration) (*CalibrateReport, error) {
+func Run(p *policies.Policy, t *scores.Table, c Settings) (*Report, error) {
 	roles, err := p.Roles(t.Systems)
 	if err != nil {
 		return nil, err
@@ -92,7 +93,7 @@ func calibrate(p *policies.Policy, t *scores.Table, c calibration) (*CalibrateRe
 				return
 			}
 			e, rep := job/c.Reps, job%c.Reps
-			pool, truth, err := model.Simulate(calibrationStream(c.Seed, e, rep), c.Effects[e], systems, t.Topics)
+			pool, truth, err := model.Simulate(Stream(c.Seed, e, rep), c.Effects[e], systems, t.Topics)
 			var d *policies.Decision
 			if err == nil {
 				st := &scores.Table{Measure: t.Measure, Systems: pool.Systems, Topics: pool.Topics, Scores: pool.Scores}
@@ -115,9 +116,9 @@ func calibrate(p *policies.Policy, t *scores.Table, c calibration) (*CalibrateRe
 	if firstErr != nil {
 		return nil, firstErr
 	}
-	rep := &CalibrateReport{SchemaVersion: 1, Tool: version(), Reps: c.Reps, Seed: c.Seed, MinEffect: jsonfloat.Float(c.MinEffect), LossWeight: jsonfloat.Float(w),
-		Policy: CalibratePolicy{Name: p.Name, File: p.File, SHA256: p.Digest, Seed: p.Seed, OnInconclusive: string(p.OnInconclusive)},
-		Pools: CalibratePools{Measure: t.Measure, Champion: roles.Champion, Challenger: challenger, Artifacts: len(roles.Artifacts), Topics: len(t.Topics),
+	rep := &Report{SchemaVersion: 1, Tool: buildinfo.Version(), Reps: c.Reps, Seed: c.Seed, MinEffect: jsonfloat.Float(c.MinEffect), LossWeight: jsonfloat.Float(w),
+		Policy: Policy{Name: p.Name, File: p.File, SHA256: p.Digest, Seed: p.Seed, OnInconclusive: string(p.OnInconclusive)},
+		Pools: Pools{Measure: t.Measure, Champion: roles.Champion, Challenger: challenger, Artifacts: len(roles.Artifacts), Topics: len(t.Topics),
 			EstimatedFrom: len(roles.Challengers)},
 		Model:    calibrateModel(model),
 		Warnings: slices.Clone(model.Warnings),
@@ -143,7 +144,7 @@ type calibrationOutcome struct {
 }
 
 // summarizeEffect counts the verdicts of one effect's pools.
-func summarizeEffect(effect, minEffect float64, out []calibrationOutcome) CalibrateEffect {
+func summarizeEffect(effect, minEffect float64, out []calibrationOutcome) Effect {
 	n := float64(len(out))
 	counts := map[policies.Verdict]int{}
 	rawInconclusive := 0
@@ -159,7 +160,7 @@ func summarizeEffect(effect, minEffect float64, out []calibrationOutcome) Calibr
 	se := func(p float64) jsonfloat.Float { return jsonfloat.Float(math.Sqrt(p * (1 - p) / n)) }
 	ship := rate(policies.Pass) + rate(policies.Warn)
 	lo, hi := wilson(ship, n)
-	ce := CalibrateEffect{
+	ce := Effect{
 		Effect: jsonfloat.Float(effect), Reps: len(out),
 		PassRate: jsonfloat.Float(rate(policies.Pass)), WarnRate: jsonfloat.Float(rate(policies.Warn)),
 		FailRate: jsonfloat.Float(rate(policies.Fail)), InconclusiveRate: jsonfloat.Float(rate(policies.Inconclusive)),
@@ -172,16 +173,16 @@ func summarizeEffect(effect, minEffect float64, out []calibrationOutcome) Calibr
 	ce.SERates.Fail, ce.SERates.Inconclusive = se(rate(policies.Fail)), se(rate(policies.Inconclusive))
 	switch {
 	case effect < 0:
-		ce.ReadsAs = readsFalseShip
+		ce.ReadsAs = ReadsFalseShip
 	case effect >= minEffect && effect > 0:
-		ce.ReadsAs = readsPower
+		ce.ReadsAs = ReadsPower
 	}
 	return ce
 }
 
 const (
-	readsFalseShip = "false-ship rate"
-	readsPower     = "power"
+	ReadsFalseShip = "false-ship rate"
+	ReadsPower     = "power"
 )
 
 // wilson is Wilson's 95% score interval for a proportion p of n trials
@@ -199,16 +200,16 @@ func wilson(p, n float64) (lo, hi float64) {
 // summarize fills the headline figures: the largest false-ship rate over
 // the negative effects and the smallest power over the effects that matter,
 // ties going to the effect nearest 0 (the hardest one to judge).
-func (r *CalibrateReport) summarize() {
+func (r *Report) summarize() {
 	for i := range r.Effects {
 		e := &r.Effects[i]
-		fig := &CalibrateFigure{Effect: e.Effect, Rate: e.ShipRate, SE: e.SE}
+		fig := &Figure{Effect: e.Effect, Rate: e.ShipRate, SE: e.SE}
 		switch e.ReadsAs {
-		case readsFalseShip:
+		case ReadsFalseShip:
 			if f := r.FalseShip; f == nil || e.ShipRate > f.Rate || (e.ShipRate == f.Rate && e.Effect > f.Effect) {
 				r.FalseShip = fig
 			}
-		case readsPower:
+		case ReadsPower:
 			if p := r.Power; p == nil || e.ShipRate < p.Rate || (e.ShipRate == p.Rate && e.Effect < p.Effect) {
 				r.Power = fig
 			}
@@ -217,12 +218,12 @@ func (r *CalibrateReport) summarize() {
 }
 
 // calibrateModel is the estimated model as the report shows it.
-func calibrateModel(m bayes.PoolModel) CalibrateModel {
-	return CalibrateModel{Intercept: jsonfloat.Float(m.Intercept), Sigma: jsonfloat.Float(m.Sigma), SDTopic: jsonfloat.Float(m.SDTopic), SDSystem: jsonfloat.Float(m.SDSystem),
+func calibrateModel(m bayes.PoolModel) Model {
+	return Model{Intercept: jsonfloat.Float(m.Intercept), Sigma: jsonfloat.Float(m.Sigma), SDTopic: jsonfloat.Float(m.SDTopic), SDSystem: jsonfloat.Float(m.SDSystem),
 		DiffSD: jsonfloat.Float(m.DiffSD), DiffSkew: jsonfloat.Float(m.DiffSkew)}
 }
 
 // bayesToScores is a simulated pool as the gate's score table (no copy).
-func bayesToScores(t *bayes.Table) *scores.Table {
+func BayesToScores(t *bayes.Table) *scores.Table {
 	return &scores.Table{Systems: t.Systems, Topics: t.Topics, Scores: t.Scores}
 }
