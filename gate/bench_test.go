@@ -4,64 +4,30 @@ import (
 	"encoding/json"
 	"math"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/riskgate/riskgate/gate/bench"
+
 	"github.com/riskgate/riskgate/internal/shared"
 )
 
-// BenchmarkBenchCases runs riskgate bench's figures (the full settings) as
-// Go benchmarks, one sub-benchmark per figure id:
-//
-//	go test ./gate -run X -bench 'BenchCases/fit-45x50$' -count 3
-func BenchmarkBenchCases(b *testing.B) {
-	for _, c := range benchCases(benchConfig{count: 1, only: regexp.MustCompile("")}) {
-		b.Run(c.ID, func(b *testing.B) {
-			w, err := c.prepare()
-			if err != nil {
-				b.Fatal(err)
-			}
-			if w.cleanup != nil {
-				defer w.cleanup()
-			}
-			var last benchOutcome
-			for b.Loop() {
-				if last, err = w.run(); err != nil {
-					b.Fatal(err)
-				}
-			}
-			per := b.Elapsed().Seconds() / float64(b.N)
-			if last.Scale > 0 {
-				b.ReportMetric(per*last.Scale, "extrapolated-s/op")
-			}
-			if last.Lines > 0 {
-				b.ReportMetric(last.Lines/per, "runlines/s")
-			}
-			if last.ESS > 0 {
-				b.ReportMetric(last.ESS, "min_ess")
-				b.ReportMetric(last.ESS/per, "min_ess/s")
-			}
-		})
-	}
-}
-
 // benchJSON runs riskgate bench with args and --format json and decodes its report.
-func benchJSON(t *testing.T, args ...string) BenchReport {
+func benchJSON(t *testing.T, args ...string) bench.Report {
 	t.Helper()
 	code, out, errw := runMain(t, append([]string{"bench", "--format", "json"}, args...)...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errw)
 	}
-	var rep BenchReport
+	var rep bench.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	return rep
 }
 
-func benchRowByID(t *testing.T, rep BenchReport, id string) BenchRow {
+func benchRowByID(t *testing.T, rep bench.Report, id string) bench.Row {
 	t.Helper()
 	for _, r := range rep.Rows {
 		if r.ID == id {
@@ -69,7 +35,7 @@ func benchRowByID(t *testing.T, rep BenchReport, id string) BenchRow {
 		}
 	}
 	t.Fatalf("no figure %q in %+v", id, rep.Rows)
-	return BenchRow{}
+	return bench.Row{}
 }
 
 func TestBenchQuickSelected(t *testing.T) {
@@ -92,14 +58,14 @@ func TestBenchQuickSelected(t *testing.T) {
 func TestBenchEvalAndFitRates(t *testing.T) {
 	rep := benchJSON(t, "--quick", "--only", "^(eval|fit-45x50)$")
 	ev := benchRowByID(t, rep, "eval")
-	es := benchEvalSetting(true)
+	es := bench.BenchEvalSetting(true)
 	lines := float64(es.Queries * es.Depth * es.Runs)
 	if ev.Rate == nil || ev.RateUnit != "run lines/s" || math.Abs(float64(*ev.Rate)*float64(ev.Seconds)/lines-1) > 1e-9 {
 		t.Errorf("eval %+v: want %g lines over its time", ev, lines)
 	}
 	fit := benchRowByID(t, rep, "fit-45x50")
-	if fit.MinESS == nil || *fit.MinESS < benchTargetESS || fit.Cells != 45*50 || fit.Note != "" {
-		t.Errorf("fit %+v: want a converged fit with ESS ≥ %d over 2,250 cells", fit, benchTargetESS)
+	if fit.MinESS == nil || *fit.MinESS < bench.TargetESS || fit.Cells != 45*50 || fit.Note != "" {
+		t.Errorf("fit %+v: want a converged fit with ESS ≥ %d over 2,250 cells", fit, bench.TargetESS)
 	}
 	if math.Abs(float64(*fit.Rate)*float64(fit.Seconds)/float64(*fit.MinESS)-1) > 1e-9 {
 		t.Errorf("fit rate %v × %v s ≠ ESS %v", *fit.Rate, fit.Seconds, *fit.MinESS)
@@ -110,17 +76,17 @@ func TestBenchEvalAndFitRates(t *testing.T) {
 // figures recorded with R, and they are the ones in the reference files.
 func TestBenchRecordedRstanarm(t *testing.T) {
 	rep := benchJSON(t, "--quick", "--only", "^(fit-45x50|rstanarm.*)$", "--with-rstanarm", "--rscript", "/nonexistent/Rscript")
-	for _, rec := range rstanarmRecorded {
-		row := benchRowByID(t, rep, rec.id)
-		if float64(row.Seconds) != rec.seconds || row.Source == "" || !strings.Contains(row.Note, "not found") {
-			t.Errorf("%+v: want the recorded %g s with its source", row, rec.seconds)
+	for _, rec := range bench.RstanarmRecorded {
+		row := benchRowByID(t, rep, rec.ID)
+		if float64(row.Seconds) != rec.Seconds || row.Source == "" || !strings.Contains(row.Note, "not found") {
+			t.Errorf("%+v: want the recorded %g s with its source", row, rec.Seconds)
 		}
-		file := strings.TrimRight(strings.Fields(strings.TrimPrefix(rec.source, "../shared/"))[0], ";") // reference/rstanarm/…_time.txt
+		file := strings.TrimRight(strings.Fields(strings.TrimPrefix(rec.Source, "../shared/"))[0], ";") // reference/rstanarm/…_time.txt
 		b, err := os.ReadFile(shared.Path(t, file))
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := "elapsed_s=" + strconv.FormatFloat(rec.seconds, 'f', 1, 64) + " "
+		want := "elapsed_s=" + strconv.FormatFloat(rec.Seconds, 'f', 1, 64) + " "
 		if !strings.HasPrefix(string(b), want) {
 			t.Errorf("%s says %q; bench prints %s", file, b, want)
 		}
@@ -135,12 +101,12 @@ func TestBenchRecordedRstanarm(t *testing.T) {
 // TestBenchRecordedRstanarmESS checks the recorded smallest n_eff against
 // the summaries they come from.
 func TestBenchRecordedRstanarmESS(t *testing.T) {
-	for _, rec := range rstanarmRecorded {
-		if math.IsNaN(rec.minESS) {
+	for _, rec := range bench.RstanarmRecorded {
+		if math.IsNaN(rec.MinESS) {
 			continue
 		}
-		i := strings.Index(rec.source, "and ")
-		file := "reference/rstanarm/" + strings.Fields(rec.source[i+4:])[0]
+		i := strings.Index(rec.Source, "and ")
+		file := "reference/rstanarm/" + strings.Fields(rec.Source[i+4:])[0]
 		least := math.Inf(1)
 		for _, r := range shared.Records(t, shared.Path(t, file)) {
 			v, err := strconv.ParseFloat(r["n_eff"], 64)
@@ -149,8 +115,8 @@ func TestBenchRecordedRstanarmESS(t *testing.T) {
 			}
 			least = math.Min(least, v)
 		}
-		if least != rec.minESS {
-			t.Errorf("%s: smallest n_eff %g, bench prints %g", file, least, rec.minESS)
+		if least != rec.MinESS {
+			t.Errorf("%s: smallest n_eff %g, bench prints %g", file, least, rec.MinESS)
 		}
 	}
 }

@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"io"
 	"regexp"
-	"time"
+
+	"github.com/riskgate/riskgate/gate/bench"
 
 	"github.com/riskgate/riskgate/internal/reportfmt"
 
@@ -46,7 +47,7 @@ are given, and prints one row per figure:
               with rstanarm is installed, else the figures recorded with R, with their source.
 
 Each figure is the median of --count runs (wall and CPU time; calibrate runs once). The
-same cases run as Go benchmarks: go test ./gate -run X -bench BenchCases. The report
+same cases run as Go benchmarks: go test ./gate/bench -run X -bench BenchCases. The report
 names the machine, its load average before and after, and the peak memory so far.`
 
 func newBenchCommand(s *Streams) *cli.Command {
@@ -106,44 +107,36 @@ func runBench(ctx context.Context, o *BenchOptions, s *Streams) error {
 	case iter < 20:
 		return fmt.Errorf("--rstanarm-iter %d: expected at least 20", iter)
 	}
-	cfg := benchConfig{quick: o.Quick, count: count, only: only, rscript: o.Rscript, rstanarmIter: iter, withRstanarm: o.WithRstanarm}
+	cfg := bench.Config{Quick: o.Quick, Count: count, Only: only, Rscript: o.Rscript, RstanarmIter: iter, WithRstanarm: o.WithRstanarm}
 	if len(o.Input.Paths) > 0 {
 		t, _, err := o.Input.Load(s.Err)
 		if err != nil {
 			return err
 		}
-		u := &benchUserData{table: t, paths: o.Input.Paths, qrels: o.Input.Qrels}
-		if u.champion, err = benchRole(t, "--champion", o.Champion, 0); err != nil {
+		u := &bench.UserData{Table: t, Paths: o.Input.Paths, Qrels: o.Input.Qrels}
+		if u.Champion, err = bench.Role(t, "--champion", o.Champion, 0); err != nil {
 			return err
 		}
-		if u.challenger, err = benchRole(t, "--challenger", o.Challenger, 1); err != nil {
+		if u.Challenger, err = bench.Role(t, "--challenger", o.Challenger, 1); err != nil {
 			return err
 		}
-		if u.challenger == u.champion {
-			return fmt.Errorf("--challenger %q is the champion; name another system", t.Systems[u.challenger])
+		if u.Challenger == u.Champion {
+			return fmt.Errorf("--challenger %q is the champion; name another system", t.Systems[u.Challenger])
 		}
 		if o.Input.Qrels != "" { // the inputs are TREC runs
-			u.runs = o.Input.Paths
+			u.Runs = o.Input.Paths
 		}
-		cfg.user = u
+		cfg.User = u
 	}
-	rep, err := runBenchCases(ctx, cfg, s.Err)
+	var status io.Writer // what bench is doing, on a terminal only
+	if isTerminal(s.Err) {
+		status = s.Err
+	}
+	rep, err := bench.Run(ctx, cfg, status)
 	if err != nil {
 		return err
 	}
 	return writeOutput(s.Out, o.Output, func(w io.Writer) error {
-		return reportfmt.Write(w, o.Format, rep, rep.writeCSV, rep.writeText)
+		return reportfmt.Write(w, o.Format, rep, rep.WriteCSV, rep.WriteText)
 	})
-}
-
-// benchConfig is what runBenchCases needs.
-type benchConfig struct {
-	quick        bool
-	count        int
-	only         *regexp.Regexp
-	withRstanarm bool
-	rscript      string
-	rstanarmIter int
-	user         *benchUserData
-	now          func() time.Time
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
-	"strconv"
 	"strings"
 	"time"
 
@@ -45,9 +43,6 @@ type CalibrateOptions struct {
 
 // calibrateFormats are calibrate's output formats.
 var calibrateFormats = []string{"table", "md", "json", "csv", "html"}
-
-// defaultEffects are the true effects calibrate simulates by default.
-const defaultEffects = "-0.02,-0.01,0,0.01,0.02"
 
 const calibrateDescription = `How often would this policy ship a challenger that is truly worse than the champion,
 and how often would it ship one that is truly better? calibrate answers for your policy
@@ -92,7 +87,7 @@ func newCalibrateCommand(s *Streams) *cli.Command {
 		&cli.FloatFlag{Name: "alpha", Destination: &o.Alpha, HideDefault: true, Usage: "the loss weight as W = 1 + `A` (not with --loss-weight)"},
 		&cli.BoolFlag{Name: "example", Destination: &o.Example, Usage: "calibrate on the built-in simulated example pool instead of INPUT files"},
 		&cli.IntFlag{Name: "reps", Value: 500, Usage: "`N` simulated pools per effect"},
-		&cli.StringFlag{Name: "effects", Value: defaultEffects, Destination: &o.Effects, Usage: "the challenger's true `EFFECTS`, comma-separated, on the score scale"},
+		&cli.StringFlag{Name: "effects", Value: calibrate.DefaultEffects, Destination: &o.Effects, Usage: "the challenger's true `EFFECTS`, comma-separated, on the score scale"},
 		&cli.FloatFlag{Name: "min-effect", Value: 0.01, Destination: &o.MinEffect,
 			Usage: "the smallest `EFFECT` that matters: the ship rate at effects this large or larger is the power"},
 		&cli.Uint64Flag{Name: "seed", Value: 1, Destination: &o.Seed, Usage: "`SEED` of the simulation (the analyses use the policy's seed, as the gate does)"},
@@ -104,7 +99,7 @@ func newCalibrateCommand(s *Streams) *cli.Command {
 	return &cli.Command{
 		Name:        "calibrate",
 		Usage:       "measure a policy's false-ship rate and power on simulated pools like yours",
-		UsageText:   "riskgate calibrate [--policy FILE] [--champion NAME] [--challenger NAME...] [--reps 500] [--effects " + defaultEffects + "] [--min-effect 0.01] [--seed S] [--format table|md|json|csv|html] [-o FILE] INPUT...\nriskgate calibrate --example [...]",
+		UsageText:   "riskgate calibrate [--policy FILE] [--champion NAME] [--challenger NAME...] [--reps 500] [--effects " + calibrate.DefaultEffects + "] [--min-effect 0.01] [--seed S] [--format table|md|json|csv|html] [-o FILE] INPUT...\nriskgate calibrate --example [...]",
 		Description: calibrateDescription,
 		Flags:       append(flags, o.Input.Flags()...),
 		Action: func(_ context.Context, c *cli.Command) error {
@@ -121,26 +116,6 @@ func newCalibrateCommand(s *Streams) *cli.Command {
 	}
 }
 
-// parseEffects reads --effects: distinct finite numbers in (−1, 1), kept in
-// the order given.
-func parseEffects(s string) ([]float64, error) {
-	var out []float64
-	for _, f := range strings.Split(s, ",") {
-		f = strings.TrimSpace(f)
-		v, err := strconv.ParseFloat(f, 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v <= -1 || v >= 1 {
-			return nil, fmt.Errorf("--effects %q: %q is not an effect; expected numbers between -1 and 1 on the score scale, e.g. %s", s, f, defaultEffects)
-		}
-		for _, w := range out {
-			if w == v {
-				return nil, fmt.Errorf("--effects %q: %s is given twice", s, f)
-			}
-		}
-		out = append(out, v)
-	}
-	return out, nil
-}
-
 func runCalibrate(o *CalibrateOptions, s *Streams) error {
 	if err := reportfmt.CheckFormat(o.Format, calibrateFormats); err != nil {
 		return err
@@ -151,7 +126,7 @@ func runCalibrate(o *CalibrateOptions, s *Streams) error {
 	if o.Reps > 1<<31 {
 		return fmt.Errorf("--reps %d: expected at most %d", o.Reps, 1<<31)
 	}
-	effects, err := parseEffects(o.Effects)
+	effects, err := calibrate.ParseEffects(o.Effects)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package gate
 
 import (
-	"bufio"
 	"context"
 	"encoding/csv"
 	"fmt"
@@ -12,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/riskgate/riskgate/gate/engine"
+	"github.com/riskgate/riskgate/gate/scores"
 
 	"github.com/riskgate/riskgate/internal/atomicfile"
 
@@ -95,7 +95,7 @@ func runSimulate(s *Streams, o *SimulateOptions) error {
 	if err != nil {
 		return err
 	}
-	writePool := func(w io.Writer) error { return simWritePool(w, tab) }
+	writePool := func(w io.Writer) error { return scores.WriteLong(w, tab.Systems, tab.Topics, tab.Scores) }
 	if toStdout {
 		if err := writePool(s.Out); err != nil {
 			return err
@@ -104,32 +104,6 @@ func runSimulate(s *Streams, o *SimulateOptions) error {
 		return err
 	}
 	return atomicfile.Write(truthPath, func(w io.Writer) error { return simWriteTruth(w, truth, systems, topics) })
-}
-
-// simWritePool writes the table in the CSV long format, missing cells left out.
-func simWritePool(w io.Writer, t *bayes.Table) error {
-	bw := bufio.NewWriterSize(w, 1<<20)
-	if _, err := bw.WriteString("system,topic,score\n"); err != nil {
-		return err
-	}
-	var line []byte
-	for s, row := range t.Scores {
-		for j, v := range row {
-			if math.IsNaN(v) {
-				continue
-			}
-			line = append(line[:0], t.Systems[s]...)
-			line = append(line, ',')
-			line = append(line, t.Topics[j]...)
-			line = append(line, ',')
-			line = strconv.AppendFloat(line, v, 'g', -1, 64)
-			line = append(line, '\n')
-			if _, err := bw.Write(line); err != nil {
-				return err
-			}
-		}
-	}
-	return bw.Flush()
 }
 
 // simWriteTruth writes parameter,value rows named as riskgate fit names them.

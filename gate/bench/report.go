@@ -1,4 +1,4 @@
-package gate
+package bench
 
 import (
 	"bufio"
@@ -16,20 +16,20 @@ import (
 	"github.com/riskgate/riskgate/internal/numfmt"
 )
 
-// BenchReport is what riskgate bench measured.
-type BenchReport struct {
+// Report is what riskgate bench measured.
+type Report struct {
 	SchemaVersion  int             `json:"schema_version"`
 	Tool           string          `json:"tool_version"`
-	Machine        BenchMachine    `json:"machine"`
+	Machine        Machine         `json:"machine"`
 	Quick          bool            `json:"quick"`
 	Count          int             `json:"count"`
 	ElapsedSeconds jsonfloat.Float `json:"elapsed_seconds"`
-	Rows           []BenchRow      `json:"figures"`
-	Growth         *BenchGrowth    `json:"fit_growth,omitempty"`
+	Rows           []Row           `json:"figures"`
+	Growth         *Growth         `json:"fit_growth,omitempty"`
 }
 
-// BenchMachine names the machine the figures were measured on.
-type BenchMachine struct {
+// Machine names the machine the figures were measured on.
+type Machine struct {
 	CPU        string `json:"cpu,omitempty"`
 	Cores      int    `json:"cores"`
 	GOMAXPROCS int    `json:"gomaxprocs"`
@@ -42,8 +42,8 @@ type BenchMachine struct {
 	LoadAfter  []jsonfloat.Float `json:"load_after,omitempty"`
 }
 
-// BenchRow is one figure.
-type BenchRow struct {
+// Row is one figure.
+type Row struct {
 	ID   string `json:"id"`
 	What string `json:"what"`
 	Data string `json:"data"`
@@ -59,15 +59,15 @@ type BenchRow struct {
 	// PeakRSSMB is the process's peak resident set size so far, in MiB.
 	PeakRSSMB *jsonfloat.Float `json:"peak_rss_mib,omitempty"`
 	// Extrapolated: the time is scaled up from a smaller run (see Note).
-	Extrapolated bool        `json:"extrapolated,omitempty"`
-	Ratio        *BenchRatio `json:"ratio,omitempty"`
-	Note         string      `json:"note,omitempty"`
-	Source       string      `json:"source,omitempty"` // where a recorded figure comes from
-	Reproduce    string      `json:"reproduce,omitempty"`
+	Extrapolated bool   `json:"extrapolated,omitempty"`
+	Ratio        *Ratio `json:"ratio,omitempty"`
+	Note         string `json:"note,omitempty"`
+	Source       string `json:"source,omitempty"` // where a recorded figure comes from
+	Reproduce    string `json:"reproduce,omitempty"`
 }
 
-// BenchRatio compares a figure with riskgate's own on the same or a like pool.
-type BenchRatio struct {
+// Ratio compares a figure with riskgate's own on the same or a like pool.
+type Ratio struct {
 	Against string `json:"against"` // the id of riskgate's figure
 	// Time is this figure's time over riskgate's; ESSPerSecond is riskgate's
 	// ESS per second over this one's.
@@ -75,8 +75,8 @@ type BenchRatio struct {
 	ESSPerSecond jsonfloat.Float `json:"ess_per_second"`
 }
 
-// BenchGrowth is how the fit's time grows with the pool: time ∝ cells^Exponent.
-type BenchGrowth struct {
+// Growth is how the fit's time grows with the pool: time ∝ cells^Exponent.
+type Growth struct {
 	Exponent  jsonfloat.Float `json:"exponent"`
 	FromCells int             `json:"from_cells"`
 	ToCells   int             `json:"to_cells"`
@@ -84,8 +84,8 @@ type BenchGrowth struct {
 }
 
 // benchMachine describes this machine.
-func benchMachine() BenchMachine {
-	return BenchMachine{CPU: cpuModel(), Cores: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0),
+func benchMachine() Machine {
+	return Machine{CPU: cpuModel(), Cores: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0),
 		OS: runtime.GOOS, Arch: runtime.GOARCH, Go: runtime.Version()}
 }
 
@@ -124,10 +124,10 @@ func loadAverage() []jsonfloat.Float {
 	return out
 }
 
-// benchStatus shows what bench is doing on errw when it is a terminal, on
-// one line redrawn in place; "" clears it.
+// benchStatus shows what bench is doing on errw (a terminal; nil for none),
+// on one line redrawn in place; "" clears it.
 func benchStatus(errw io.Writer, format string, a ...any) {
-	if !isTerminal(errw) {
+	if errw == nil {
 		return
 	}
 	if format == "" {
@@ -137,7 +137,7 @@ func benchStatus(errw io.Writer, format string, a ...any) {
 	fmt.Fprintf(errw, "\r\x1b[Kriskgate: "+format, a...)
 }
 
-func (r *BenchReport) writeText(w io.Writer, md bool) error {
+func (r *Report) WriteText(w io.Writer, md bool) error {
 	m := r.Machine
 	sub := fmt.Sprintf("%s, %d cores (GOMAXPROCS %d), %s/%s, %s", numfmt.OrDash(m.CPU), m.Cores, m.GOMAXPROCS, m.OS, m.Arch, m.Go)
 	if len(m.LoadBefore) == 3 && len(m.LoadAfter) == 3 {
@@ -190,12 +190,12 @@ func (r *BenchReport) writeText(w io.Writer, md bool) error {
 	for _, n := range notes {
 		fmt.Fprintf(w, "note: %s\n", reportfmt.EscapeIf(md, n))
 	}
-	_, err := fmt.Fprintf(w, "total %.1f s; each figure is the median of its runs; reproduce one with go test ./gate -run X -bench 'BenchCases/ID$'\n", float64(r.ElapsedSeconds))
+	_, err := fmt.Fprintf(w, "total %.1f s; each figure is the median of its runs; reproduce one with go test ./gate/bench -run X -bench 'BenchCases/ID$'\n", float64(r.ElapsedSeconds))
 	return err
 }
 
 // benchRowNote is a row's note with its ratio and source, in words.
-func benchRowNote(row BenchRow) string {
+func benchRowNote(row Row) string {
 	var parts []string
 	if row.Note != "" {
 		parts = append(parts, row.Note)
@@ -244,7 +244,7 @@ func benchRate(x float64) string {
 	return strconv.FormatFloat(x, 'g', 3, 64)
 }
 
-func (r *BenchReport) writeCSV(w io.Writer) error {
+func (r *Report) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"id", "what", "data", "runs", "seconds", "cpu_seconds", "rate", "rate_unit", "min_ess", "cells", "peak_rss_mib", "extrapolated", "note", "source"})
 	for _, row := range r.Rows {

@@ -1,4 +1,4 @@
-package gate
+package bench
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/atomicfile"
 
 	"github.com/riskgate/riskgate/bayes"
@@ -52,9 +53,9 @@ cat(sprintf("elapsed_s=%.3f min_ess=%.1f ess=%s rstanarm=%s\n", el, ess, how, pa
 // (reference/HOW.md: R 4.2.2, rstanarm 2.21.3, 4 chains, cores = 2,
 // adapt_delta = 0.99, seed 12345, on a 2-core machine like the developers').
 // MinESS is the smallest n_eff in the fit's summary file.
-var rstanarmRecorded = []struct {
-	id, data, what, source string
-	seconds, minESS        float64
+var RstanarmRecorded = []struct {
+	ID, data, what, Source string
+	Seconds, MinESS        float64
 	against                string
 }{
 	{"rstanarm-recorded-rb04", "rb04.csv (Robust04: 45 systems × 50 topics)", "rstanarm stan_glmer, 4 chains × 4,000 iterations (2,000 warmup)",
@@ -69,33 +70,33 @@ var rstanarmRecorded = []struct {
 
 // benchRstanarmCases are the rstanarm figures: a timed fit when Rscript has
 // rstanarm, otherwise the recorded ones.
-func benchRstanarmCases(cfg benchConfig) []benchCase {
+func benchRstanarmCases(cfg Config) []Case {
 	t, data, against := benchPool(45, 50), "simulated 45 systems × 50 topics", "fit-45x50"
-	if u := cfg.user; u != nil {
-		t, data, against = &bayes.Table{Systems: u.table.Systems, Topics: u.table.Topics, Scores: u.table.Scores}, fmt.Sprintf("your data: %s systems × %s topics", numfmt.Thousands(len(u.table.Systems)), numfmt.Thousands(len(u.table.Topics))), "user-fit"
+	if u := cfg.User; u != nil {
+		t, data, against = &bayes.Table{Systems: u.Table.Systems, Topics: u.Table.Topics, Scores: u.Table.Scores}, fmt.Sprintf("your data: %s systems × %s topics", numfmt.Thousands(len(u.Table.Systems)), numfmt.Thousands(len(u.Table.Topics))), "user-fit"
 	}
-	what := fmt.Sprintf("rstanarm stan_glmer, 4 chains × %s iterations (%s warmup), cores = 2, adapt_delta = 0.99", numfmt.Thousands(cfg.rstanarmIter), numfmt.Thousands(cfg.rstanarmIter/2))
-	if err := rstanarmAvailable(cfg.rscript); err != nil {
-		var cs []benchCase
-		for _, r := range rstanarmRecorded {
-			cs = append(cs, benchCase{ID: r.id, What: r.what, Data: r.data, Once: true,
-				prepare: func() (*benchWork, error) {
-					return &benchWork{run: func() (benchOutcome, error) {
-						return benchOutcome{Seconds: r.seconds, ESS: r.minESS, Note: "recorded with R, not measured here: " + err.Error(),
-							Source: r.source, Ratio: &BenchRatio{Against: r.against}}, nil
+	what := fmt.Sprintf("rstanarm stan_glmer, 4 chains × %s iterations (%s warmup), cores = 2, adapt_delta = 0.99", numfmt.Thousands(cfg.RstanarmIter), numfmt.Thousands(cfg.RstanarmIter/2))
+	if err := rstanarmAvailable(cfg.Rscript); err != nil {
+		var cs []Case
+		for _, r := range RstanarmRecorded {
+			cs = append(cs, Case{ID: r.ID, What: r.what, Data: r.data, Once: true,
+				prepare: func() (*Work, error) {
+					return &Work{run: func() (Outcome, error) {
+						return Outcome{Seconds: r.Seconds, ESS: r.MinESS, Note: "recorded with R, not measured here: " + err.Error(),
+							Source: r.Source, Ratio: &Ratio{Against: r.against}}, nil
 					}}, nil
 				}})
 		}
 		return cs
 	}
-	return []benchCase{{ID: "rstanarm", What: what, Data: data, Once: true,
-		prepare: func() (*benchWork, error) {
-			return &benchWork{run: func() (benchOutcome, error) {
-				secs, ess, how, err := runRstanarm(cfg.rscript, t, cfg.rstanarmIter)
+	return []Case{{ID: "rstanarm", What: what, Data: data, Once: true,
+		prepare: func() (*Work, error) {
+			return &Work{run: func() (Outcome, error) {
+				secs, ess, how, err := runRstanarm(cfg.Rscript, t, cfg.RstanarmIter)
 				if err != nil {
-					return benchOutcome{}, err
+					return Outcome{}, err
 				}
-				return benchOutcome{Seconds: secs, ESS: ess, Note: "ESS from " + how, Ratio: &BenchRatio{Against: against}}, nil
+				return Outcome{Seconds: secs, ESS: ess, Note: "ESS from " + how, Ratio: &Ratio{Against: against}}, nil
 			}}, nil
 		}}}
 }
@@ -125,7 +126,7 @@ func runRstanarm(rscript string, t *bayes.Table, iter int) (seconds, ess float64
 	}
 	defer os.RemoveAll(dir)
 	data, script := filepath.Join(dir, "pool.csv"), filepath.Join(dir, "fit.R")
-	if err := atomicfile.Write(data, func(w io.Writer) error { return simWritePool(w, t) }); err != nil {
+	if err := atomicfile.Write(data, func(w io.Writer) error { return scores.WriteLong(w, t.Systems, t.Topics, t.Scores) }); err != nil {
 		return 0, 0, "", err
 	}
 	if err := os.WriteFile(script, []byte(rstanarmScript), 0o644); err != nil {

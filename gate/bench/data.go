@@ -1,4 +1,4 @@
-package gate
+package bench
 
 import (
 	"bufio"
@@ -21,17 +21,17 @@ import (
 // settings of any size (qrels and runs written to a folder) and score pools
 // from the hierarchical model.
 
-// scaleSetting is a synthetic TREC setting: one qrels file and Runs run
+// ScaleSetting is a synthetic TREC setting: one qrels file and Runs run
 // files of Depth documents for each of Queries queries.
-type scaleSetting struct {
+type ScaleSetting struct {
 	Queries, Depth, Runs int
 	Collection           int // document ids are 0 … Collection−1
 	Seed                 uint64
 }
 
-// msmarcoSetting is MS MARCO passage ranking's size: about 7,000 dev queries,
+// MSMARCO is MS MARCO passage ranking's size: about 7,000 dev queries,
 // 1,000 passages retrieved per query from 8,841,823, 100 runs.
-var msmarcoSetting = scaleSetting{Queries: 7000, Depth: 1000, Runs: 100, Collection: 8_841_823, Seed: 2016}
+var MSMARCO = ScaleSetting{Queries: 7000, Depth: 1000, Runs: 100, Collection: 8_841_823, Seed: 2016}
 
 // scaleRunNames names the runs so that the default policy applies unchanged:
 // production (the champion), candidate-1 … candidate-4 (its challengers) and
@@ -47,7 +47,7 @@ func scaleRunNames(n int) []string {
 
 // scaleTopics are the setting's query ids: distinct 7-digit numbers as
 // MS MARCO's, in a random order (trec_eval sorts them).
-func (s scaleSetting) topics() []int {
+func (s ScaleSetting) topics() []int {
 	r := rand.New(rand.NewPCG(s.Seed, 0))
 	seen := map[int]bool{}
 	ids := make([]int, 0, s.Queries)
@@ -64,7 +64,7 @@ func (s scaleSetting) topics() []int {
 // scaleJudgments returns each query's relevant documents: one, or two for
 // one query in sixteen (MS MARCO dev averages 1.07), and a difficulty that
 // every run shares, so that the runs' scores have topic effects.
-func (s scaleSetting) judgments() (rel [][]int, difficulty []float64) {
+func (s ScaleSetting) judgments() (rel [][]int, difficulty []float64) {
 	r := rand.New(rand.NewPCG(s.Seed, 1))
 	rel = make([][]int, s.Queries)
 	difficulty = make([]float64, s.Queries)
@@ -84,7 +84,7 @@ func (s scaleSetting) judgments() (rel [][]int, difficulty []float64) {
 // write generates the setting into dir and returns the qrels path and the
 // run paths. Runs are written in parallel, run i from its own stream
 // PCG(Seed, 2 + i), so the files do not depend on GOMAXPROCS.
-func (s scaleSetting) write(dir string) (qrels string, runs []string, err error) {
+func (s ScaleSetting) write(dir string) (qrels string, runs []string, err error) {
 	topics := s.topics()
 	rel, difficulty := s.judgments()
 	qrels = filepath.Join(dir, "qrels.txt")
@@ -122,7 +122,7 @@ func (s scaleSetting) write(dir string) (qrels string, runs []string, err error)
 // probability and at a rank that depend on the run's quality and the
 // query's difficulty (better runs put them higher); the other documents
 // are an arithmetic progression over the collection from a random start.
-func (s scaleSetting) writeRun(f io.Writer, i int, name string, topics []int, rel [][]int, difficulty []float64) error {
+func (s ScaleSetting) writeRun(f io.Writer, i int, name string, topics []int, rel [][]int, difficulty []float64) error {
 	r := rand.New(rand.NewPCG(s.Seed, 2+uint64(i)))
 	quality := 0.3 * r.NormFloat64()
 	switch {

@@ -1,4 +1,4 @@
-package gate
+package bench
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/riskgate/riskgate/gate/engine"
 
+	"github.com/riskgate/riskgate/internal/buildinfo"
 	"github.com/riskgate/riskgate/internal/stats"
 
 	"github.com/riskgate/riskgate/bayes"
@@ -28,28 +30,28 @@ import (
 	"github.com/riskgate/riskgate/risk"
 )
 
-// The figures of riskgate bench. Each is a benchCase: prepare builds its
-// data (not timed) and returns the timed work, which runBenchCases runs
+// The figures of riskgate bench. Each is a Case: prepare builds its
+// data (not timed) and returns the timed work, which Run runs
 // --count times. The Go benchmark BenchmarkBenchCases runs the same cases.
 
-// benchCase is one figure.
-type benchCase struct {
+// Case is one figure.
+type Case struct {
 	ID   string // stable id: --only matches it, and it names the Go sub-benchmark
 	What string // what is timed, with its settings
 	Data string // on what data
 	// Once: the case runs once whatever --count (calibrate, rstanarm).
 	Once    bool
-	prepare func() (*benchWork, error)
+	prepare func() (*Work, error)
 }
 
-// benchWork is a prepared case: run does the timed work once.
-type benchWork struct {
-	run     func() (benchOutcome, error)
+// Work is a prepared case: run does the timed work once.
+type Work struct {
+	run     func() (Outcome, error)
 	cleanup func()
 }
 
-// benchOutcome is what one timed run reports beside its time.
-type benchOutcome struct {
+// Outcome is what one timed run reports beside its time.
+type Outcome struct {
 	Lines float64 // eval: run lines read
 	ESS   float64 // fits: the smallest bulk- or tail-ESS over every quantity
 	Cells int     // fits: systems × topics
@@ -63,19 +65,19 @@ type benchOutcome struct {
 	// Source names where a recorded figure comes from; it was not measured.
 	Source string
 	// Ratio compares with riskgate's own figure (rstanarm).
-	Ratio *BenchRatio
+	Ratio *Ratio
 }
 
-// benchUserData is the user's data for the figures on it.
-type benchUserData struct {
-	table                *scores.Table
-	paths                []string
-	qrels                string
-	runs                 []string // TREC runs to time eval on (when --qrels is given)
-	champion, challenger int
+// UserData is the user's data for the figures on it.
+type UserData struct {
+	Table                *scores.Table
+	Paths                []string
+	Qrels                string
+	Runs                 []string // TREC runs to time eval on (when --qrels is given)
+	Champion, Challenger int
 }
 
-func benchRole(t *scores.Table, flag, name string, def int) (int, error) {
+func Role(t *scores.Table, flag, name string, def int) (int, error) {
 	if name == "" {
 		if def >= len(t.Systems) {
 			return 0, fmt.Errorf("your data has %d system(s); bench needs at least 2", len(t.Systems))
@@ -99,8 +101,8 @@ func benchFitSizes(quick bool) [][2]int {
 }
 
 // benchEvalSetting is the simulated TREC setting eval is timed on.
-func benchEvalSetting(quick bool) scaleSetting {
-	s := msmarcoSetting
+func BenchEvalSetting(quick bool) ScaleSetting {
+	s := MSMARCO
 	s.Queries, s.Runs = 2000, 4
 	if quick {
 		s.Queries, s.Runs = 250, 2
@@ -109,7 +111,7 @@ func benchEvalSetting(quick bool) scaleSetting {
 }
 
 const (
-	benchTargetESS   = 10000   // the fits' ESS target, as the bayes benchmarks
+	TargetESS        = 10000   // the fits' ESS target, as the bayes benchmarks
 	benchBootstrapB  = 100_000 // BCa replicates, as riskgate compare
 	benchTukeyB      = 10_000  // randomised Tukey HSD replicates, as riskgate compare
 	benchLossWeight  = 5
@@ -117,14 +119,14 @@ const (
 	benchQuickCalibR = 10  // replicates per effect timed with --quick
 )
 
-// benchCases lists the figures for cfg, in the order they are reported.
-func benchCases(cfg benchConfig) []benchCase {
-	var cs []benchCase
-	es := benchEvalSetting(cfg.quick)
-	cs = append(cs, benchCase{ID: "eval",
+// Cases lists the figures for cfg, in the order they are reported.
+func Cases(cfg Config) []Case {
+	var cs []Case
+	es := BenchEvalSetting(cfg.Quick)
+	cs = append(cs, Case{ID: "eval",
 		What: "riskgate eval, trec_eval's default measures",
 		Data: fmt.Sprintf("simulated MS MARCO-like: %s queries × %s documents × %d runs (%s lines)", numfmt.Thousands(es.Queries), numfmt.Thousands(es.Depth), es.Runs, numfmt.Thousands(es.Queries*es.Depth*es.Runs)),
-		prepare: func() (*benchWork, error) {
+		prepare: func() (*Work, error) {
 			dir, err := os.MkdirTemp("", "riskgate-bench-")
 			if err != nil {
 				return nil, err
@@ -134,81 +136,81 @@ func benchCases(cfg benchConfig) []benchCase {
 				os.RemoveAll(dir)
 				return nil, err
 			}
-			return &benchWork{run: benchEval(qrels, runs, float64(es.Queries*es.Depth*es.Runs)), cleanup: func() { os.RemoveAll(dir) }}, nil
+			return &Work{run: benchEval(qrels, runs, float64(es.Queries*es.Depth*es.Runs)), cleanup: func() { os.RemoveAll(dir) }}, nil
 		}})
-	for _, sz := range benchFitSizes(cfg.quick) {
+	for _, sz := range benchFitSizes(cfg.Quick) {
 		nS, nT := sz[0], sz[1]
 		what := "hierarchical fit, 4 chains, every bulk- and tail-ESS ≥ 10,000"
 		data := fmt.Sprintf("simulated %s systems × %s topics", numfmt.Thousands(nS), numfmt.Thousands(nT))
 		if nS == 45 && nT == 50 {
 			data += " (rb04's size)"
 		}
-		cs = append(cs, benchCase{ID: fmt.Sprintf("fit-%dx%d", nS, nT), What: what, Data: data,
-			prepare: func() (*benchWork, error) {
+		cs = append(cs, Case{ID: fmt.Sprintf("fit-%dx%d", nS, nT), What: what, Data: data,
+			prepare: func() (*Work, error) {
 				t := benchPool(nS, nT)
-				return &benchWork{run: benchFit(t)}, nil
+				return &Work{run: benchFit(t)}, nil
 			}})
 	}
 	rb := func() *bayes.Table { return benchPool(45, 50) }
 	cs = append(cs,
-		benchCase{ID: "brisk-45x50", What: "BRisk at w = 5: fit (ESS ≥ 10,000), 4 challengers' differences and topics at risk",
+		Case{ID: "brisk-45x50", What: "BRisk at w = 5: fit (ESS ≥ 10,000), 4 challengers' differences and topics at risk",
 			Data: "simulated 45 systems × 50 topics",
-			prepare: func() (*benchWork, error) {
-				return &benchWork{run: benchBRisk(rb(), 0, []int{1, 2, 3, 4})}, nil
+			prepare: func() (*Work, error) {
+				return &Work{run: benchBRisk(rb(), 0, []int{1, 2, 3, 4})}, nil
 			}},
-		benchCase{ID: "bca-45x50", What: "BCa bootstrap (and percentile), B = 100,000, 4 challengers, w = 5",
+		Case{ID: "bca-45x50", What: "BCa bootstrap (and percentile), B = 100,000, 4 challengers, w = 5",
 			Data: "simulated 45 systems × 50 topics",
-			prepare: func() (*benchWork, error) {
-				return &benchWork{run: benchBCa(rb().Scores, 0, []int{1, 2, 3, 4})}, nil
+			prepare: func() (*Work, error) {
+				return &Work{run: benchBCa(rb().Scores, 0, []int{1, 2, 3, 4})}, nil
 			}},
-		benchCase{ID: "tukey-45x50", What: "randomised Tukey HSD, B = 10,000",
+		Case{ID: "tukey-45x50", What: "randomised Tukey HSD, B = 10,000",
 			Data: "simulated 45 systems × 50 topics",
-			prepare: func() (*benchWork, error) {
-				return &benchWork{run: benchTukey(rb().Scores)}, nil
+			prepare: func() (*Work, error) {
+				return &Work{run: benchTukey(rb().Scores)}, nil
 			}},
 	)
 	cs = append(cs, benchCalibrateCases(cfg)...)
-	if u := cfg.user; u != nil {
+	if u := cfg.User; u != nil {
 		cs = append(cs, benchUserCases(cfg, u)...)
 	}
-	if cfg.withRstanarm {
+	if cfg.WithRstanarm {
 		cs = append(cs, benchRstanarmCases(cfg)...)
 	}
 	return cs
 }
 
 // benchUserCases are the figures on the user's data.
-func benchUserCases(cfg benchConfig, u *benchUserData) []benchCase {
-	t := u.table
+func benchUserCases(cfg Config, u *UserData) []Case {
+	t := u.Table
 	data := fmt.Sprintf("your data: %s systems × %s topics", numfmt.Thousands(len(t.Systems)), numfmt.Thousands(len(t.Topics)))
-	var cs []benchCase
-	if len(u.runs) > 0 {
-		cs = append(cs, benchCase{ID: "user-eval", What: "riskgate eval, trec_eval's default measures",
-			Data: fmt.Sprintf("your %d run file(s)", len(u.runs)),
-			prepare: func() (*benchWork, error) {
-				lines, err := countLines(u.runs)
+	var cs []Case
+	if len(u.Runs) > 0 {
+		cs = append(cs, Case{ID: "user-eval", What: "riskgate eval, trec_eval's default measures",
+			Data: fmt.Sprintf("your %d run file(s)", len(u.Runs)),
+			prepare: func() (*Work, error) {
+				lines, err := countLines(u.Runs)
 				if err != nil {
 					return nil, err
 				}
-				return &benchWork{run: benchEval(u.qrels, u.runs, float64(lines))}, nil
+				return &Work{run: benchEval(u.Qrels, u.Runs, float64(lines))}, nil
 			}})
 	}
-	chals := []int{u.challenger}
+	chals := []int{u.Challenger}
 	for s := range t.Systems {
-		if len(chals) < 4 && s != u.champion && s != u.challenger {
+		if len(chals) < 4 && s != u.Champion && s != u.Challenger {
 			chals = append(chals, s)
 		}
 	}
 	bt := &bayes.Table{Systems: t.Systems, Topics: t.Topics, Scores: t.Scores}
 	cs = append(cs,
-		benchCase{ID: "user-fit", What: "hierarchical fit, 4 chains, every bulk- and tail-ESS ≥ 10,000", Data: data,
-			prepare: func() (*benchWork, error) { return &benchWork{run: benchFit(bt)}, nil }},
-		benchCase{ID: "user-brisk", What: fmt.Sprintf("BRisk at w = 5: fit (ESS ≥ 10,000), %d challenger(s)' differences and topics at risk", len(chals)), Data: data,
-			prepare: func() (*benchWork, error) { return &benchWork{run: benchBRisk(bt, u.champion, chals)}, nil }},
-		benchCase{ID: "user-bca", What: fmt.Sprintf("BCa bootstrap (and percentile), B = 100,000, %d challenger(s), w = 5", len(chals)), Data: data,
-			prepare: func() (*benchWork, error) { return &benchWork{run: benchBCa(t.Scores, u.champion, chals)}, nil }},
-		benchCase{ID: "user-tukey", What: "randomised Tukey HSD, B = 10,000", Data: data,
-			prepare: func() (*benchWork, error) { return &benchWork{run: benchTukey(t.Scores)}, nil }},
+		Case{ID: "user-fit", What: "hierarchical fit, 4 chains, every bulk- and tail-ESS ≥ 10,000", Data: data,
+			prepare: func() (*Work, error) { return &Work{run: benchFit(bt)}, nil }},
+		Case{ID: "user-brisk", What: fmt.Sprintf("BRisk at w = 5: fit (ESS ≥ 10,000), %d challenger(s)' differences and topics at risk", len(chals)), Data: data,
+			prepare: func() (*Work, error) { return &Work{run: benchBRisk(bt, u.Champion, chals)}, nil }},
+		Case{ID: "user-bca", What: fmt.Sprintf("BCa bootstrap (and percentile), B = 100,000, %d challenger(s), w = 5", len(chals)), Data: data,
+			prepare: func() (*Work, error) { return &Work{run: benchBCa(t.Scores, u.Champion, chals)}, nil }},
+		Case{ID: "user-tukey", What: "randomised Tukey HSD, B = 10,000", Data: data,
+			prepare: func() (*Work, error) { return &Work{run: benchTukey(t.Scores)}, nil }},
 	)
 	return cs
 }
@@ -235,16 +237,16 @@ func plainNames(prefix string, n int) []string {
 	return out
 }
 
-func benchEval(qrels string, runs []string, lines float64) func() (benchOutcome, error) {
-	return func() (benchOutcome, error) {
+func benchEval(qrels string, runs []string, lines float64) func() (Outcome, error) {
+	return func() (Outcome, error) {
 		cl, err := trec.ParseCommandLine(append([]string{qrels}, runs...))
 		if err != nil {
-			return benchOutcome{}, err
+			return Outcome{}, err
 		}
 		if err := cl.Execute(nil, io.Discard, io.Discard); err != nil {
-			return benchOutcome{}, err
+			return Outcome{}, err
 		}
-		return benchOutcome{Lines: lines}, nil
+		return Outcome{Lines: lines}, nil
 	}
 }
 
@@ -274,17 +276,17 @@ func countLines(paths []string) (int, error) {
 }
 
 func benchFitOptions() bayes.HierOptions {
-	return bayes.HierOptions{Sampler: bayes.NUTSOptions{Seed: 42}, TargetESS: benchTargetESS}
+	return bayes.HierOptions{Sampler: bayes.NUTSOptions{Seed: 42}, TargetESS: TargetESS}
 }
 
-func benchFit(t *bayes.Table) func() (benchOutcome, error) {
-	return func() (benchOutcome, error) {
+func benchFit(t *bayes.Table) func() (Outcome, error) {
+	return func() (Outcome, error) {
 		f, err := bayes.FitHier(t, benchFitOptions())
 		if err != nil {
-			return benchOutcome{}, err
+			return Outcome{}, err
 		}
 		bulk, tail, _ := f.WorstConvergence()
-		o := benchOutcome{ESS: math.Min(bulk, tail), Cells: len(t.Systems) * len(t.Topics)}
+		o := Outcome{ESS: math.Min(bulk, tail), Cells: len(t.Systems) * len(t.Topics)}
 		if !f.Converged {
 			o.Note = "did not converge: " + f.Warnings[0]
 		}
@@ -292,14 +294,14 @@ func benchFit(t *bayes.Table) func() (benchOutcome, error) {
 	}
 }
 
-func benchBRisk(t *bayes.Table, champion int, chals []int) func() (benchOutcome, error) {
-	return func() (benchOutcome, error) {
+func benchBRisk(t *bayes.Table, champion int, chals []int) func() (Outcome, error) {
+	return func() (Outcome, error) {
 		r, err := bayes.BRisk(t, champion, benchLossWeight, bayes.BRiskOptions{Challengers: chals, Hier: benchFitOptions()})
 		if err != nil {
-			return benchOutcome{}, err
+			return Outcome{}, err
 		}
 		bulk, tail, _ := r.Fit.WorstConvergence()
-		o := benchOutcome{ESS: math.Min(bulk, tail), Cells: len(t.Systems) * len(t.Topics)}
+		o := Outcome{ESS: math.Min(bulk, tail), Cells: len(t.Systems) * len(t.Topics)}
 		if !r.Converged {
 			o.Note = "did not converge: " + r.Warnings[0]
 		}
@@ -307,44 +309,44 @@ func benchBRisk(t *bayes.Table, champion int, chals []int) func() (benchOutcome,
 	}
 }
 
-func benchBCa(s [][]float64, champion int, chals []int) func() (benchOutcome, error) {
-	return func() (benchOutcome, error) {
+func benchBCa(s [][]float64, champion int, chals []int) func() (Outcome, error) {
+	return func() (Outcome, error) {
 		o := risk.BootstrapOptions{B: benchBootstrapB, Level: 1 - 0.05/float64(len(chals)), Seed: 1}
 		for _, c := range chals {
 			if _, err := (risk.Pair{X: s[c], Base: s[champion]}).BCa(benchLossWeight, o); err != nil {
-				return benchOutcome{}, err
+				return Outcome{}, err
 			}
 		}
-		return benchOutcome{}, nil
+		return Outcome{}, nil
 	}
 }
 
-func benchTukey(s [][]float64) func() (benchOutcome, error) {
-	return func() (benchOutcome, error) {
+func benchTukey(s [][]float64) func() (Outcome, error) {
+	return func() (Outcome, error) {
 		_, err := risk.Systems(s).RandomizedTukeyHSD(benchTukeyB, 1)
-		return benchOutcome{}, err
+		return Outcome{}, err
 	}
 }
 
-// runBenchCases runs the cases cfg selects and builds the report. Progress
-// goes to errw when it is a terminal.
-func runBenchCases(ctx context.Context, cfg benchConfig, errw io.Writer) (*BenchReport, error) {
+// Run runs the cases cfg selects and builds the report, saying on
+// status (a terminal, or nil) which case runs.
+func Run(ctx context.Context, cfg Config, errw io.Writer) (*Report, error) {
 	now := time.Now
 	if cfg.now != nil {
 		now = cfg.now
 	}
-	rep := &BenchReport{SchemaVersion: 1, Tool: version(), Quick: cfg.quick, Count: cfg.count, Machine: benchMachine()}
+	rep := &Report{SchemaVersion: 1, Tool: buildinfo.Version(), Quick: cfg.Quick, Count: cfg.Count, Machine: benchMachine()}
 	rep.Machine.LoadBefore = loadAverage()
 	start := now()
-	for _, c := range benchCases(cfg) {
-		if !cfg.only.MatchString(c.ID) {
+	for _, c := range Cases(cfg) {
+		if !cfg.Only.MatchString(c.ID) {
 			continue
 		}
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		benchStatus(errw, "bench: %s (%s)…", c.ID, c.Data)
-		row, err := runBenchCase(c, cfg.count)
+		row, err := runBenchCase(c, cfg.Count)
 		if err != nil {
 			return nil, fmt.Errorf("bench %s: %w", c.ID, err)
 		}
@@ -359,8 +361,8 @@ func runBenchCases(ctx context.Context, cfg benchConfig, errw io.Writer) (*Bench
 }
 
 // runBenchCase prepares c and runs it count times (once if c.Once).
-func runBenchCase(c benchCase, count int) (BenchRow, error) {
-	row := BenchRow{ID: c.ID, What: c.What, Data: c.Data, Reproduce: "go test ./gate -run X -bench 'BenchCases/" + c.ID + "$'"}
+func runBenchCase(c Case, count int) (Row, error) {
+	row := Row{ID: c.ID, What: c.What, Data: c.Data, Reproduce: "go test ./gate/bench -run X -bench 'BenchCases/" + c.ID + "$'"}
 	w, err := c.prepare()
 	if err != nil {
 		return row, err
@@ -372,7 +374,7 @@ func runBenchCase(c benchCase, count int) (BenchRow, error) {
 		count = 1
 	}
 	var walls, cpus []float64
-	var last benchOutcome
+	var last Outcome
 	for range count {
 		runtime.GC()
 		c0, t0 := cputime.Process(), time.Now()
@@ -413,7 +415,7 @@ func runBenchCase(c benchCase, count int) (BenchRow, error) {
 // benchGrowth fits log(time) = a + b·log(systems × topics) by least squares
 // over the simulated fit figures: b is how the fit's cost grows with the
 // pool's size (1: linearly).
-func benchGrowth(rows []BenchRow) *BenchGrowth {
+func benchGrowth(rows []Row) *Growth {
 	var xs, ys []float64
 	for _, r := range rows {
 		if len(r.ID) > 4 && r.ID[:4] == "fit-" && r.Cells > 0 && r.Seconds > 0 {
@@ -430,18 +432,18 @@ func benchGrowth(rows []BenchRow) *BenchGrowth {
 		sxy += (xs[i] - mx) * (ys[i] - my)
 		sxx += (xs[i] - mx) * (xs[i] - mx)
 	}
-	return &BenchGrowth{Exponent: jsonfloat.Float(sxy / sxx), FromCells: int(math.Round(math.Exp(slices.Min(xs)))), ToCells: int(math.Round(math.Exp(slices.Max(xs)))), Fits: len(xs)}
+	return &Growth{Exponent: jsonfloat.Float(sxy / sxx), FromCells: int(math.Round(math.Exp(slices.Min(xs)))), ToCells: int(math.Round(math.Exp(slices.Max(xs)))), Fits: len(xs)}
 }
 
 // fillRatios completes each ratio with the figure it is against; a ratio
 // whose figure was not run (--only) is dropped, with a note.
-func fillRatios(rows []BenchRow) {
+func fillRatios(rows []Row) {
 	for i := range rows {
 		q := rows[i].Ratio
 		if q == nil {
 			continue
 		}
-		j := slices.IndexFunc(rows, func(r BenchRow) bool { return r.ID == q.Against })
+		j := slices.IndexFunc(rows, func(r Row) bool { return r.ID == q.Against })
 		if j < 0 {
 			rows[i].Ratio = nil
 			rows[i].Note = strings.TrimPrefix(rows[i].Note+"; ", "; ") + "run " + q.Against + " too for the ratio"
@@ -457,26 +459,26 @@ func fillRatios(rows []BenchRow) {
 
 // benchCalibrateCases time riskgate calibrate with the default policy and
 // its default effects: on an rb04-like pool, and on the user's data.
-func benchCalibrateCases(cfg benchConfig) []benchCase {
+func benchCalibrateCases(cfg Config) []Case {
 	reps, scale := benchCalibReps, 0.0
-	what := fmt.Sprintf("riskgate calibrate, default policy, --reps %d × %d effects (%s)", benchCalibReps, len(benchCalibEffects()), defaultEffects)
-	if cfg.quick {
+	what := fmt.Sprintf("riskgate calibrate, default policy, --reps %d × %d effects (%s)", benchCalibReps, len(benchCalibEffects()), calibrate.DefaultEffects)
+	if cfg.Quick {
 		reps, scale = benchQuickCalibR, float64(benchCalibReps)/benchQuickCalibR
 		what += fmt.Sprintf("; --quick times %d replicates and extrapolates", benchQuickCalibR)
 	}
-	cs := []benchCase{{ID: "calibrate-45x50", What: what, Once: true,
+	cs := []Case{{ID: "calibrate-45x50", What: what, Once: true,
 		Data: "simulated rb04-like pool: 45 systems × 50 topics from rb04.csv's moment estimates",
-		prepare: func() (*benchWork, error) {
-			return &benchWork{run: benchCalibrate(policies.Default(), benchCalibPool(), reps, scale)}, nil
+		prepare: func() (*Work, error) {
+			return &Work{run: benchCalibrate(policies.Default(), benchCalibPool(), reps, scale)}, nil
 		}}}
-	if u := cfg.user; u != nil {
+	if u := cfg.User; u != nil {
 		p := policies.Default()
-		p.Champion, p.ChampionPos = u.table.Systems[u.champion], policies.Pos{}
-		p.Challengers = []policies.Pattern{{Text: u.table.Systems[u.challenger]}}
-		cs = append(cs, benchCase{ID: "user-calibrate", What: what, Once: true,
-			Data: fmt.Sprintf("your data: %s systems × %s topics", numfmt.Thousands(len(u.table.Systems)), numfmt.Thousands(len(u.table.Topics))),
-			prepare: func() (*benchWork, error) {
-				return &benchWork{run: benchCalibrate(p, u.table, reps, scale)}, nil
+		p.Champion, p.ChampionPos = u.Table.Systems[u.Champion], policies.Pos{}
+		p.Challengers = []policies.Pattern{{Text: u.Table.Systems[u.Challenger]}}
+		cs = append(cs, Case{ID: "user-calibrate", What: what, Once: true,
+			Data: fmt.Sprintf("your data: %s systems × %s topics", numfmt.Thousands(len(u.Table.Systems)), numfmt.Thousands(len(u.Table.Topics))),
+			prepare: func() (*Work, error) {
+				return &Work{run: benchCalibrate(p, u.Table, reps, scale)}, nil
 			}})
 	}
 	return cs
@@ -484,7 +486,7 @@ func benchCalibrateCases(cfg benchConfig) []benchCase {
 
 // benchCalibEffects are calibrate's default effects.
 func benchCalibEffects() []float64 {
-	e, err := parseEffects(defaultEffects)
+	e, err := calibrate.ParseEffects(calibrate.DefaultEffects)
 	if err != nil {
 		panic("gate: the default effects: " + err.Error()) // a constant: cannot happen
 	}
@@ -505,16 +507,28 @@ func benchCalibPool() *scores.Table {
 	return calibrate.BayesToScores(pool)
 }
 
-func benchCalibrate(p *policies.Policy, t *scores.Table, reps int, scale float64) func() (benchOutcome, error) {
-	return func() (benchOutcome, error) {
+func benchCalibrate(p *policies.Policy, t *scores.Table, reps int, scale float64) func() (Outcome, error) {
+	return func() (Outcome, error) {
 		r, err := calibrate.Run(p, t, calibrate.Settings{Reps: reps, Effects: benchCalibEffects(), MinEffect: 0.01, Seed: 1, Now: time.Now()})
 		if err != nil {
-			return benchOutcome{}, err
+			return Outcome{}, err
 		}
-		o := benchOutcome{Scale: scale}
+		o := Outcome{Scale: scale}
 		if f := r.FalseShip; f != nil {
 			o.Note = fmt.Sprintf("false-ship rate %s ± %s at %s", numfmt.Dash.Fixed(float64(f.Rate), 3), numfmt.Dash.Fixed(float64(f.SE), 3), numfmt.G(float64(f.Effect)))
 		}
 		return o, nil
 	}
+}
+
+// Config is what Run needs.
+type Config struct {
+	Quick        bool
+	Count        int
+	Only         *regexp.Regexp
+	WithRstanarm bool
+	Rscript      string
+	RstanarmIter int
+	User         *UserData
+	now          func() time.Time
 }

@@ -1,4 +1,4 @@
-package gate
+package bench
 
 import (
 	"bytes"
@@ -25,14 +25,14 @@ import (
 // size from the kernel (the figure /usr/bin/time -v prints). They run only
 // with RISKGATE_SCALE=1, as they take minutes and tens of gigabytes of disk:
 //
-//	RISKGATE_SCALE=1 go test ./gate -run TestScale -v -timeout 2h
+//	RISKGATE_SCALE=1 go test ./gate/bench -run TestScale -v -timeout 2h
 //
 // RISKGATE_SCALE_DIR=DIR generates into DIR and keeps it (a later run reuses
 // it), for timing the commands by hand; docs/benchmarks.md gives them.
 
 // scaleDir returns the folder of a setting: RISKGATE_SCALE_DIR (kept, and
 // reused when it holds the same setting) or a temporary one.
-func scaleDir(t *testing.T, s scaleSetting) (qrels string, runs []string) {
+func scaleDir(t *testing.T, s ScaleSetting) (qrels string, runs []string) {
 	t.Helper()
 	dir, keep := os.LookupEnv("RISKGATE_SCALE_DIR")
 	if !keep {
@@ -123,7 +123,7 @@ func requireScale(t *testing.T) {
 // recip_rank per run) and checks its peak memory against 4 GB.
 func TestScaleMSMARCOEval(t *testing.T) {
 	requireScale(t)
-	qrels, runs := scaleDir(t, msmarcoSetting)
+	qrels, runs := scaleDir(t, MSMARCO)
 	bin := buildRiskgate(t)
 	args := append([]string{"eval", "-m", "map", "-m", "P.10", "-m", "recip_rank", qrels}, runs...)
 	f := measureProcess(t, bin, args...)
@@ -133,9 +133,9 @@ func TestScaleMSMARCOEval(t *testing.T) {
 	if got := strings.Count(string(f.Stdout), "\n"); got != 3*len(runs) {
 		t.Errorf("%d output lines, want %d (map, P_10 and recip_rank of each run)", got, 3*len(runs))
 	}
-	lines := float64(msmarcoSetting.Queries * msmarcoSetting.Depth * msmarcoSetting.Runs)
+	lines := float64(MSMARCO.Queries * MSMARCO.Depth * MSMARCO.Runs)
 	t.Logf("riskgate eval, %d runs × %d × %d lines: wall %s, CPU %s, peak RSS %.2f GiB, %.3g run lines/s",
-		len(runs), msmarcoSetting.Queries, msmarcoSetting.Depth, f.Wall.Round(time.Millisecond), f.CPU.Round(time.Millisecond),
+		len(runs), MSMARCO.Queries, MSMARCO.Depth, f.Wall.Round(time.Millisecond), f.CPU.Round(time.Millisecond),
 		float64(f.MaxRSS)/(1<<30), lines/f.Wall.Seconds())
 	if f.MaxRSS > scaleMemoryLimit {
 		t.Errorf("peak RSS %.2f GiB > 4 GiB", float64(f.MaxRSS)/(1<<30))
@@ -148,19 +148,19 @@ func TestScaleMSMARCOEval(t *testing.T) {
 // and checks its peak memory against 4 GB and that it reaches a verdict.
 func TestScaleMSMARCOGate(t *testing.T) {
 	requireScale(t)
-	qrels, runs := scaleDir(t, msmarcoSetting)
+	qrels, runs := scaleDir(t, MSMARCO)
 	bin := buildRiskgate(t)
 	out := t.TempDir()
 	args := append([]string{"gate", "--qrels", qrels, "--measure", "recip_rank", "--out", out}, runs...)
 	f := measureProcess(t, bin, args...)
-	if f.ExitCode == ExitError {
+	if f.ExitCode == 2 { // usage, input or policy error
 		t.Fatalf("riskgate gate exit %d: %s", f.ExitCode, f.Stderr)
 	}
 	if _, err := os.Stat(filepath.Join(out, "result.json")); err != nil {
 		t.Error(err)
 	}
 	t.Logf("riskgate gate, %d runs × %d × %d lines, default policy: exit %d, wall %s, CPU %s, peak RSS %.2f GiB\n%s",
-		len(runs), msmarcoSetting.Queries, msmarcoSetting.Depth, f.ExitCode, f.Wall.Round(time.Millisecond), f.CPU.Round(time.Millisecond),
+		len(runs), MSMARCO.Queries, MSMARCO.Depth, f.ExitCode, f.Wall.Round(time.Millisecond), f.CPU.Round(time.Millisecond),
 		float64(f.MaxRSS)/(1<<30), firstLines(string(f.Stdout), 3))
 	if f.MaxRSS > scaleMemoryLimit {
 		t.Errorf("peak RSS %.2f GiB > 4 GiB", float64(f.MaxRSS)/(1<<30))
@@ -177,7 +177,7 @@ func firstLines(s string, n int) string {
 // loads it as a complete table with the default policy's roles, and the
 // runs' mean reciprocal ranks are MS MARCO-like and not all equal.
 func TestScaleSettingSmall(t *testing.T) {
-	s := scaleSetting{Queries: 200, Depth: 100, Runs: 8, Collection: 100_000, Seed: 1}
+	s := ScaleSetting{Queries: 200, Depth: 100, Runs: 8, Collection: 100_000, Seed: 1}
 	qrels, runs, err := s.write(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
