@@ -54,7 +54,7 @@ func decodeJSONRow(text []byte, seen *[]string) (jsonRow, error) {
 			return row, fmt.Errorf("key %s %v", excerpt(string(text[i+1:end-1])), err)
 		}
 		if dup := index[key] || index == nil && containsString(*seen, key); dup {
-			return row, fmt.Errorf("key %q given twice; expected each key once", key)
+			return row, fmt.Errorf("key %q is given twice", key)
 		}
 		if *seen = append(*seen, key); len(*seen) > 16 {
 			if index == nil {
@@ -73,7 +73,7 @@ func decodeJSONRow(text []byte, seen *[]string) (jsonRow, error) {
 				continue
 			}
 			if row[f] != nil {
-				return row, fmt.Errorf("keys %q and %q both give the %s; expected one", spelling(*seen, name, key), key, name)
+				return row, fmt.Errorf("keys %q and %q both give the %s", spelling(*seen, name, key), key, name)
 			}
 			row[f] = text[i:end]
 		}

@@ -106,10 +106,10 @@ func TestJSONStringsAndKeys(t *testing.T) {
 		row(`"a\u00e9\ud800"`): `a.jsonl:1: "system" holds the lone UTF-16 surrogate \uD800, which is not a character`,
 		"{\"measure\":\"m\xff\",\"system\":\"A\",\"topic\":\"1\",\"score\":0.5}": `a.jsonl:1: "measure" is not valid UTF-8 (byte 2 of the string); expected a non-empty string`,
 		// Duplicate keys: the last would win silently in encoding/json.
-		`{"system":"A","topic":"1","score":0.5,"score":0.9}`:         `a.jsonl:1: key "score" given twice; expected each key once; expected ` + jsonHelp,
-		`{"system":"A","System":"B","topic":"1","score":0.5}`:        `a.jsonl:1: keys "system" and "System" both give the system; expected one; expected ` + jsonHelp,
-		`{"x":1,"system":"A","topic":"1","x":2,"score":0.5}`:         `a.jsonl:1: key "x" given twice; expected each key once; expected ` + jsonHelp,
-		`{"s\u0079stem":"A","system":"B","topic":"1","score":1}`:     `a.jsonl:1: key "system" given twice; expected each key once; expected ` + jsonHelp,
+		`{"system":"A","topic":"1","score":0.5,"score":0.9}`:         `a.jsonl:1: key "score" is given twice; expected ` + jsonHelp,
+		`{"system":"A","System":"B","topic":"1","score":0.5}`:        `a.jsonl:1: keys "system" and "System" both give the system; expected ` + jsonHelp,
+		`{"x":1,"system":"A","topic":"1","x":2,"score":0.5}`:         `a.jsonl:1: key "x" is given twice; expected ` + jsonHelp,
+		`{"s\u0079stem":"A","system":"B","topic":"1","score":1}`:     `a.jsonl:1: key "system" is given twice; expected ` + jsonHelp,
 		"{\"k\xff\":1,\"system\":\"A\",\"topic\":\"1\",\"score\":1}": `a.jsonl:1: key "k\xff" is not valid UTF-8 (byte 2 of the string); expected ` + jsonHelp,
 	}
 	for in, want := range bad {
@@ -135,7 +135,7 @@ func TestJSONStringsAndKeys(t *testing.T) {
 		t.Errorf("40 distinct keys: %v", err)
 	}
 	inDir(t, map[string]string{"a.jsonl": b.String() + `,"kab":2}`})
-	if _, err := Load([]string{"a.jsonl"}, LoadOptions{}); err == nil || !strings.Contains(err.Error(), `key "kab" given twice`) {
+	if _, err := Load([]string{"a.jsonl"}, LoadOptions{}); err == nil || !strings.Contains(err.Error(), `key "kab" is given twice`) {
 		t.Errorf("a duplicate among 40 keys: %v", err)
 	}
 }
