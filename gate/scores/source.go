@@ -140,6 +140,13 @@ func openTracked(path, role string, stdin io.Reader, want fs.FileInfo) (*tracked
 		t.r = stdin
 		return t, nil
 	}
+	if want != nil {
+		// Reopening: a named pipe put where the file was would block the
+		// open until a writer came, so look before opening.
+		if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+			return nil, changedError(path, "the path now names something other than a regular file")
+		}
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, inputerr.At(path, 0, "cannot open: %v", unwrapPath(err))
@@ -151,6 +158,10 @@ func openTracked(path, role string, stdin io.Reader, want fs.FileInfo) (*tracked
 		return nil, inputerr.At(path, 0, "cannot open: %v", unwrapPath(err))
 	}
 	if !fi.Mode().IsRegular() {
+		if want != nil { // a pipe put where the file was
+			f.Close()
+			return nil, changedError(path, "the path now names something other than a regular file")
+		}
 		return t, nil
 	}
 	if want != nil {
