@@ -62,8 +62,11 @@ func parseJSONL(r io.Reader, fs *fileSink) error {
 			}
 		}
 		keep, err := fs.keep(measure, line)
-		if err != nil || !keep {
+		if err != nil {
 			return err
+		}
+		if !keep {
+			continue // a row of another measure
 		}
 		system, err := jsonName(row.system())
 		if err != nil {

@@ -107,8 +107,8 @@ func LoadSources(paths []string, opt LoadOptions) (*Table, []Source, error) {
 	return t, l.sources, nil
 }
 
+// load reads the paths into the builder, keeping each one's source.
 func (l *loader) load(paths []string, format Format) (*Table, error) {
-
 	// Detect every format first: all runs are scored in one call, which
 	// needs their paths, and a mistaken file is reported before any work.
 	inputs := make([]*input, len(paths))

@@ -67,6 +67,10 @@ func TestLoadFormats(t *testing.T) {
 			[]string{"A/301=0.5", "A/302=0.1"}},
 		{"measures.jsonl", `{"system":"A","topic":"1","measure":"map","score":0.5}` + "\n" + `{"system":"A","topic":"1","measure":"P_5","score":0.2}`,
 			LoadOptions{Measure: "map"}, "map", []string{"A/1=0.5"}},
+		// Rows of another measure between the wanted ones are skipped, not the end of the file.
+		{"interleaved.jsonl", `{"system":"A","topic":"1","measure":"map","score":0.5}` + "\n" + `{"system":"A","topic":"1","measure":"P_5","score":0.2}` + "\n" +
+			`{"system":"A","topic":"2","measure":"map","score":0.7}` + "\n" + `{"system":"B","topic":"1","measure":"map","score":0.1}`,
+			LoadOptions{Measure: "map"}, "map", []string{"A/1=0.5", "A/2=0.7", "B/1=0.1"}},
 		{"numeric_system.jsonl", `{"system":7,"topic":-1.5,"score":-0}`, LoadOptions{}, "", []string{"7/-1.5=-0"}},
 		{"null_measure.jsonl", `{"system":"A","topic":"1","measure":null,"score":1}`, LoadOptions{}, "", []string{"A/1=1"}},
 		{"te.txt", "map                   \t301\t0.5000\nP_10                  \t301\t0.3000\nrelstring             \t301\t'10'\n" +

@@ -45,7 +45,8 @@ type Source struct {
 // names the same file (device and inode), of the same size and
 // modification time, and its bytes have the same SHA-256 (read once more).
 // A change gives an *inputerr.Error, which the command line reports with exit
-// status 2; standard input and pipes are not checked.
+// status 2; standard input and pipes are not checked, nor is a Source that
+// LoadSources did not return.
 func (s Source) Verify() error {
 	if !s.Regular || s.info == nil {
 		return nil
