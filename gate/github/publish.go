@@ -65,6 +65,10 @@ type Options struct {
 	// MaxWait bounds the total wait on rate limits; DefaultMaxWait when 0.
 	MaxWait   time.Duration
 	UserAgent string
+	// CommentAuthor is the login whose sticky comments are adopted (edited
+	// rather than a new one created); when empty, the token's own account
+	// (see Publisher.author). A GitHub App's token sets APP-SLUG[bot].
+	CommentAuthor string
 }
 
 // Publisher publishes reports. The zero value of every field but Env and
@@ -262,24 +266,30 @@ func (p *Publisher) client() (*gh.Client, error) {
 	if budget == 0 {
 		budget = DefaultMaxWait
 	}
-	rt := &rateLimitTransport{base: base, sleep: sleep, now: now, budget: budget, logf: p.note}
-	c := gh.NewClient(&http.Client{Transport: rt, Timeout: 30 * time.Second})
 	api := p.Env.APIURL
 	if api == "" {
 		api = DefaultAPIURL
 	}
 	u, err := url.Parse(api)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		return nil, fmt.Errorf("GITHUB_API_URL %q: expected an http(s) URL", api)
+		return nil, fmt.Errorf("GITHUB_API_URL %q: expected an https URL", api)
+	}
+	if err := checkTransport(u); err != nil {
+		return nil, fmt.Errorf("GITHUB_API_URL %q: %v", api, err)
 	}
 	if !strings.HasSuffix(u.Path, "/") {
 		u.Path += "/"
 	}
+	rt := &rateLimitTransport{base: base, sleep: sleep, now: now, budget: budget, logf: p.note}
+	// The token is added above the retries, per request, and only for the
+	// API's origin (see authTransport); not with go-github's WithAuthToken.
+	auth := &authTransport{base: rt, token: p.Env.Token, api: u}
+	c := gh.NewClient(&http.Client{Transport: auth, Timeout: 30 * time.Second})
 	c.BaseURL = u
 	if p.Options.UserAgent != "" {
 		c.UserAgent = p.Options.UserAgent
 	}
-	return c.WithAuthToken(p.Env.Token.reveal()), nil
+	return c, nil
 }
 
 // digest is what --comment-mode on-change compares, reduced to characters

@@ -178,13 +178,14 @@ func TestFirstRunCreatesCommentSecondEditsIt(t *testing.T) {
 		t.Errorf("comment body does not start with the marker and end with the report:\n%s", posted)
 	}
 
-	// Second run, new result: the same comment is edited, none created.
+	// Second run, new result: the same comment is edited, none created,
+	// once GET /user (403 for an installation token) says it is the token's own.
 	r.Markdown += "\nsecond run\n"
 	res2 := h.publish(r, Options{})
 	calls := h.calls()[3:]
 	wantEdit := "PATCH " + repoPath + fmt.Sprintf("/issues/comments/%d", res.CommentID)
-	if len(calls) != 3 || calls[0] != want[0] || calls[1] != wantEdit || calls[2] != want[2] {
-		t.Fatalf("second run requests: %q, want GET comments, %s, POST check-runs", calls, wantEdit)
+	if len(calls) != 4 || calls[0] != want[0] || calls[1] != "GET /user" || calls[2] != wantEdit || calls[3] != want[2] {
+		t.Fatalf("second run requests: %q, want GET comments, GET /user, %s, POST check-runs", calls, wantEdit)
 	}
 	if res2.Comment != "updated" || res2.CommentID != res.CommentID {
 		t.Errorf("second run: %+v, want the comment %d updated", res2, res.CommentID)
@@ -243,8 +244,8 @@ func TestCommentPaginationOver100Comments(t *testing.T) {
 	h.publish(sampleReport(VerdictPass), Options{})
 	got := h.calls()[n:]
 	wantEdit := fmt.Sprintf("PATCH %s/issues/comments/%d", repoPath, res.CommentID)
-	if len(got) < 3 || got[1] != want[1] || got[2] != wantEdit {
-		t.Fatalf("second run requests %q, want both pages read and %s", got, wantEdit)
+	if len(got) < 4 || got[1] != want[1] || got[2] != "GET /user" || got[3] != wantEdit {
+		t.Fatalf("second run requests %q, want both pages read, GET /user and %s", got, wantEdit)
 	}
 	if cs := h.srv.Comments(7); len(cs) != 152 {
 		t.Errorf("%d comments, want 150 + the other policy's + ours", len(cs))

@@ -3,12 +3,86 @@ package github
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
 )
+
+// authTransport puts the token on requests to the API's own origin — the
+// scheme, host and port of GITHUB_API_URL — and on no other. go-github's
+// WithAuthToken sets the header in its transport, below net/http's redirect
+// handling, so a redirect to another host would carry the token there; here
+// every request, the first and each redirect, is judged on its own URL, and
+// one to any other origin goes without credentials. A request in plain http
+// is refused unless it goes to a loopback address (a local test server), so
+// the token never crosses a network unencrypted.
+type authTransport struct {
+	base  http.RoundTripper
+	token Secret
+	api   *url.URL
+}
+
+func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if err := checkTransport(req.URL); err != nil {
+		if req.Body != nil {
+			req.Body.Close() // a RoundTripper closes the body, even on error
+		}
+		return nil, err
+	}
+	own := sameOrigin(req.URL, t.api)
+	if own || req.Header.Get("Authorization") != "" {
+		req = req.Clone(req.Context()) // a RoundTripper must not change its request
+		req.Header.Del("Authorization")
+		if own {
+			req.Header.Set("Authorization", "Bearer "+t.token.reveal())
+		}
+	}
+	return t.base.RoundTrip(req)
+}
+
+// checkTransport refuses any scheme but https, and http to anything but a
+// loopback address.
+func checkTransport(u *url.URL) error {
+	switch {
+	case strings.EqualFold(u.Scheme, "https"):
+		return nil
+	case strings.EqualFold(u.Scheme, "http") && isLoopback(u.Hostname()):
+		return nil
+	case strings.EqualFold(u.Scheme, "http"):
+		return fmt.Errorf("refusing plain http to %s: expected https (http is allowed only to a loopback address)", u.Host)
+	}
+	return fmt.Errorf("refusing a %q URL: expected https", u.Scheme)
+}
+
+// isLoopback reports localhost and the loopback addresses (127.0.0.0/8, ::1).
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// sameOrigin reports whether a and b have the same scheme, host and port
+// (a missing port is the scheme's default).
+func sameOrigin(a, b *url.URL) bool {
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) && port(a) == port(b)
+}
+
+func port(u *url.URL) string {
+	if p := u.Port(); p != "" {
+		return p
+	}
+	if strings.EqualFold(u.Scheme, "http") {
+		return "80"
+	}
+	return "443"
+}
 
 // DefaultMaxWait bounds the total time Publish waits on rate limits.
 const DefaultMaxWait = 90 * time.Second

@@ -1,6 +1,7 @@
 package scores
 
 import (
+	"bytes"
 	"io"
 	"runtime"
 	"strconv"
@@ -99,4 +100,36 @@ func BenchmarkLoadLongCSV(b *testing.B) {
 			runtime.KeepAlive(tab)
 		})
 	}
+}
+
+// jsonLines returns systems × topics JSON Lines records, as the JSONL
+// generator of a typical pipeline writes them.
+func jsonLines(systems, topics int) []byte {
+	var b []byte
+	for s := range systems {
+		for t := range topics {
+			b = append(b, `{"system":"system`...)
+			b = appendPadded(b, s)
+			b = append(b, `","topic":"`...)
+			b = strconv.AppendInt(b, int64(301+t), 10)
+			b = append(b, `","measure":"ndcg_cut_10","score":0.`...)
+			b = appendPadded(b, (s*7919+t*104729)%10000)
+			b = append(b, "}\n"...)
+		}
+	}
+	return b
+}
+
+// BenchmarkLoadJSONL loads 100 systems × 1000 topics of JSON Lines from
+// memory. Metric: lines/s.
+func BenchmarkLoadJSONL(b *testing.B) {
+	data := jsonLines(100, 1000)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := Load([]string{"-"}, LoadOptions{Stdin: bytes.NewReader(data)}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(100*1000*float64(b.N)/b.Elapsed().Seconds(), "lines/s")
 }

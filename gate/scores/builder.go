@@ -2,8 +2,10 @@ package scores
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/riskgate/riskgate/internal/inputerr"
 )
@@ -53,9 +55,41 @@ func (b *Builder) unpack(o uint64) (string, int) {
 	return b.files[o>>lineBits], int(o & (1<<lineBits - 1))
 }
 
+// MaxNameBytes bounds the length of a system, topic or measure name. Names
+// are repeated in every report (a 1 MB name made a 216 MB result.json), and
+// no real run or topic id comes near it.
+const MaxNameBytes = 512
+
+// checkName says what is wrong with a name of the given kind ("system
+// name", "topic", "measure"); "" if nothing. A name must be valid UTF-8:
+// JSON and the reports would turn each invalid byte into U+FFFD, so two
+// distinct names could be shown, or compared, as one.
+func checkName(kind, name string) string {
+	if len(name) > MaxNameBytes {
+		return fmt.Sprintf("%s of %d bytes (%s); expected at most %d", kind, len(name), excerpt(name), MaxNameBytes)
+	}
+	if i := invalidUTF8(name); i >= 0 {
+		return fmt.Sprintf("%s %s is not valid UTF-8 (byte %d); expected UTF-8 text", kind, excerpt(name), i+1)
+	}
+	return ""
+}
+
+// invalidUTF8 returns the offset of the first byte of s that is not valid
+// UTF-8, or -1.
+func invalidUTF8(s string) int {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return -1
+}
+
 // Add records the score of system on topic, read at file:line. It returns an
-// *inputerr.Error for an empty name, a NaN or infinite score, or a cell that
-// was already given.
+// *inputerr.Error for an empty, invalid (see checkName) or too long name, a
+// NaN or infinite score, or a cell that was already given.
 func (b *Builder) Add(system, topic string, score float64, file string, line int) error {
 	if b.done {
 		return errors.New("scores: Builder.Add called after Builder.Table")
@@ -68,9 +102,18 @@ func (b *Builder) Add(system, topic string, score float64, file string, line int
 	case math.IsNaN(score) || math.IsInf(score, 0):
 		return inputerr.At(file, line, "score of system %q on topic %q is %v; expected a finite number", system, topic, score)
 	}
-	s := b.system(system)
+	s, ok := b.sysIdx[system]
+	if !ok {
+		if problem := checkName("system name", system); problem != "" {
+			return inputerr.At(file, line, "%s", problem)
+		}
+		s = b.system(system)
+	}
 	t, ok := b.topIdx[topic]
 	if !ok {
+		if problem := checkName("topic", topic); problem != "" {
+			return inputerr.At(file, line, "%s", problem)
+		}
 		topic = strings.Clone(topic)
 		t = len(b.topics)
 		b.topIdx[topic] = t
@@ -112,6 +155,9 @@ func (b *Builder) AddSystem(system string) error {
 	}
 	if strings.TrimSpace(system) == "" {
 		return errors.New("scores: empty system name")
+	}
+	if problem := checkName("system name", system); problem != "" {
+		return errors.New(problem)
 	}
 	b.system(system)
 	return nil

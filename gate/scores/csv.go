@@ -37,8 +37,12 @@ func csvFieldCount(line string) (int, error) {
 // parseCSV reads a CSV file with a header row. format is CSVLong, CSVWide, or
 // csvAny to let the header decide: a header that names a system or score
 // column is long, any other is wide.
+//
+// No record may be longer than maxLine bytes: encoding/csv keeps a whole
+// record in memory, so a 70 MB name is refused once 16 MB of it are read.
 func parseCSV(r io.Reader, fs *fileSink, format Format) error {
-	cr := csv.NewReader(r)
+	bounded := newBoundedLines(r, true)
+	cr := &csvReader{Reader: csv.NewReader(bounded), bounded: bounded}
 	cr.ReuseRecord = true
 	cr.TrimLeadingSpace = true
 	header, err := cr.Read()
@@ -63,6 +67,19 @@ func parseCSV(r io.Reader, fs *fileSink, format Format) error {
 	return parseCSVWide(cr, fs, header)
 }
 
+// csvReader is a csv.Reader that marks where each record ends for the
+// bound on a record's length.
+type csvReader struct {
+	*csv.Reader
+	bounded *boundedLines
+}
+
+func (cr *csvReader) Read() ([]string, error) {
+	rec, err := cr.Reader.Read()
+	cr.bounded.mark(cr.InputOffset())
+	return rec, err
+}
+
 func trimAll(rec []string) []string {
 	out := make([]string, len(rec))
 	for i, f := range rec {
@@ -72,8 +89,12 @@ func trimAll(rec []string) []string {
 }
 
 // csvError turns an encoding/csv error into the one-line input error.
-func csvError(fs *fileSink, cr *csv.Reader, header []string, err error) error {
+func csvError(fs *fileSink, cr *csvReader, header []string, err error) error {
 	var pe *csv.ParseError
+	var long *lineTooLongError
+	if errors.As(err, &long) {
+		return inputerr.At(fs.file, long.line, "record longer than %d MB; expected one record per line", maxLine>>20)
+	}
 	if !errors.As(err, &pe) {
 		return inputerr.At(fs.file, 0, "read error: %v", err)
 	}
@@ -85,7 +106,7 @@ func csvError(fs *fileSink, cr *csv.Reader, header []string, err error) error {
 	return inputerr.AtCol(fs.file, pe.Line, pe.Column, "invalid CSV: %v", pe.Err)
 }
 
-func parseCSVLong(cr *csv.Reader, fs *fileSink, header []string) error {
+func parseCSVLong(cr *csvReader, fs *fileSink, header []string) error {
 	col := map[string]int{colSystem: -1, colTopic: -1, colScore: -1, colMeasure: -1}
 	for i, h := range header {
 		role, ok := columnRoles[strings.ToLower(h)]
@@ -138,7 +159,7 @@ func parseCSVLong(cr *csv.Reader, fs *fileSink, header []string) error {
 // isMissing reports a wide-layout cell that holds no score: empty, or R's NA.
 func isMissing(cell string) bool { return cell == "" || cell == "NA" }
 
-func parseCSVWide(cr *csv.Reader, fs *fileSink, header []string) error {
+func parseCSVWide(cr *csvReader, fs *fileSink, header []string) error {
 	if len(header) < 2 {
 		return inputerr.At(fs.file, 1, "the header has %d column(s); expected a topic column, then one column per system", len(header))
 	}
@@ -146,6 +167,9 @@ func parseCSVWide(cr *csv.Reader, fs *fileSink, header []string) error {
 	for i, h := range header[1:] {
 		if h == "" {
 			return inputerr.At(fs.file, 1, "column %d has no system name in the header; expected a topic column, then one column per system", i+2)
+		}
+		if problem := checkName("system name", h); problem != "" {
+			return inputerr.At(fs.file, 1, "column %d: %s", i+2, problem)
 		}
 		if j, dup := seen[h]; dup {
 			return inputerr.At(fs.file, 1, "columns %d and %d both name system %q; expected one column per system", j+1, i+2, h)

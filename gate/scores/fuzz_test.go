@@ -188,6 +188,8 @@ func FuzzJSONL(f *testing.F) {
 	f.Add([]byte(`{"system":"A","topic":301,"score":0.5}` + "\n\n" + `{"system":"B","topic":"301","measure":"map","score":-1e-2}`))
 	f.Add([]byte(`{"system":"A","topic":1,"measure":"map","score":1}` + "\n" + `{"system":"A","topic":1,"measure":"P_5","score":1}`))
 	f.Add([]byte(`{"system":"A",`))
+	f.Add([]byte(`{"system":"A","topic":1,"score":1,"Score":2}`))
+	f.Add([]byte(`{"system":"\ud83d\ude00","topic":"\u00e9","score":1,"x":{"a":1,"a":[2]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tab, err := loadBytes(data, LoadOptions{Format: JSONL})
 		checkOutcome(t, tab, err)
@@ -219,30 +221,121 @@ func FuzzJSONL(f *testing.F) {
 	})
 }
 
+// FuzzTrecEval loads trec_eval -q output, then writes the table back as a
+// multi-run file in one of the layouts the parser reads (picked by the
+// input's length): each run followed by its runid line (trec_eval's), or
+// preceded by it, with or without a summary line after the run.
 func FuzzTrecEval(f *testing.F) {
 	f.Add([]byte("num_ret               \t301\t1000\nmap                   \t301\t0.1234\nrelstring             \t301\t'10-'\nrunid                 \tall\tsys\nmap                   \tall\t0.1234\n"), "map")
 	f.Add([]byte("map\t1\t0.1\nrunid\tall\tr1\nmap\t1\t0.2\n"), "")
 	f.Add([]byte("map\t1\t-nan\n"), "map")
+	f.Add([]byte("runid\tall\ta\nmap\t1\t0.1\nmap\tall\t0.1\nrunid\tall\tb\nmap\t1\t0.2\n"), "map")
+	f.Add([]byte("runid\tall\ta\nmap\t1\t0.1\nrunid\tall\tb\nmap\t1\t0.2\nrunid\tall\tb\n"), "")
+	f.Add([]byte("map\t1\t0.1\nmap\tall\t0.1\nmap\t1\t0.2\nrunid\tall\tr\n"), "")
 	f.Fuzz(func(t *testing.T, data []byte, measure string) {
 		tab, err := loadBytes(data, LoadOptions{Format: TrecEval, Measure: measure})
 		checkOutcome(t, tab, err)
 		if err != nil || tab.Measure == "" || strings.ContainsFunc(tab.Measure, unicode.IsSpace) {
 			return
 		}
+		layout := len(data) % 3
 		var buf bytes.Buffer
 		for s, row := range tab.Scores {
+			if layout > 0 {
+				fmt.Fprintf(&buf, "%-22s\tall\t%s\n", "runid", tab.Systems[s])
+			}
 			for i, v := range row {
 				if !math.IsNaN(v) {
 					fmt.Fprintf(&buf, "%-22s\t%s\t%s\n", tab.Measure, tab.Topics[i], g(v))
 				}
 			}
-			fmt.Fprintf(&buf, "%-22s\tall\t%s\n", "runid", tab.Systems[s])
+			switch layout {
+			case 0:
+				fmt.Fprintf(&buf, "%-22s\tall\t%s\n", "runid", tab.Systems[s])
+			case 1:
+				fmt.Fprintf(&buf, "%-22s\tall\t0\n", "num_q")
+			}
 		}
 		again, err := loadBytes(buf.Bytes(), LoadOptions{Format: TrecEval, Measure: measure})
 		if err != nil {
 			t.Fatalf("reading back %q: %v", buf.Bytes(), err)
 		}
 		sameTable(t, tab, again)
+	})
+}
+
+// FuzzJSONObject checks decodeJSONRow against encoding/json on any line
+// that starts with '{': it accepts only valid JSON; when it accepts, each of
+// the four fields holds the raw value encoding/json gives it, and no two
+// top-level keys are alike (case-insensitively for the fields); when it
+// refuses valid JSON, the reason is a repeated key or a key, or a string,
+// that is not valid UTF-8.
+func FuzzJSONObject(f *testing.F) {
+	f.Add([]byte(`{"system":"A","topic":301,"score":0.5}`))
+	f.Add([]byte(`{"system":"A","SYSTEM":"B","topic":1,"score":1}`))
+	f.Add([]byte(`{"a":{"b":"}\"","c":[1,{"d":null}]},"score":-1e-9 , "topic" : "\ud800" }`))
+	f.Add([]byte(`{"k\u0065y":1,"key":2}`))
+	f.Add([]byte("{\"\xff\":1}"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		text := bytes.TrimSpace(data)
+		if len(text) == 0 || text[0] != '{' {
+			return
+		}
+		var seen []string
+		row, err := decodeJSONRow(text, &seen)
+		if !json.Valid(text) {
+			if err == nil {
+				t.Fatalf("accepted invalid JSON %q", text)
+			}
+			return
+		}
+		// The top-level keys, as encoding/json decodes them.
+		dec := json.NewDecoder(bytes.NewReader(text))
+		dec.Token() // '{'
+		var keys []string
+		for dec.More() {
+			k, err := dec.Token()
+			if err != nil {
+				t.Fatal(err)
+			}
+			keys = append(keys, k.(string))
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				t.Fatal(err)
+			}
+		}
+		alike := false
+		for i, a := range keys {
+			for _, b := range keys[:i] {
+				folded := false
+				for _, name := range jsonKeys {
+					folded = folded || strings.EqualFold(a, name) && strings.EqualFold(b, name)
+				}
+				alike = alike || a == b || folded
+			}
+		}
+		if err != nil {
+			msg := err.Error()
+			if !(alike && (strings.Contains(msg, "is given twice") || strings.Contains(msg, "both give")) ||
+				strings.Contains(msg, "UTF-8") || strings.Contains(msg, "surrogate")) {
+				t.Fatalf("refused %q: %v", text, err)
+			}
+			return
+		}
+		if alike {
+			t.Fatalf("accepted %q with keys %q alike", text, keys)
+		}
+		var ref struct {
+			System, Topic, Measure, Score json.RawMessage
+		}
+		if err := json.Unmarshal(text, &ref); err != nil {
+			t.Fatal(err)
+		}
+		for i, want := range [][]byte{ref.System, ref.Topic, ref.Measure, ref.Score} {
+			if !bytes.Equal(row[i], want) {
+				t.Fatalf("%q: %s is %q, encoding/json says %q", text, jsonKeys[i], row[i], want)
+			}
+		}
 	})
 }
 

@@ -3,7 +3,6 @@ package scores
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"io"
 	"strings"
@@ -29,20 +28,15 @@ func scanError(file string, line int, err error) error {
 	return inputerr.At(file, line+1, "read error: %v", err)
 }
 
-// jsonRow is one JSON Lines record; the keys are matched case-insensitively.
-type jsonRow struct {
-	System  json.RawMessage `json:"system"`
-	Topic   json.RawMessage `json:"topic"`
-	Measure json.RawMessage `json:"measure"`
-	Score   json.RawMessage `json:"score"`
-}
-
 const jsonHelp = `one object {"system": …, "topic": …, "score": …} per line, with an optional "measure"`
 
-// parseJSONL reads one JSON object per line; blank lines are skipped.
+// parseJSONL reads one JSON object per line; blank lines are skipped. A key
+// given twice, or a name that is not valid UTF-8, is an error (see
+// decodeJSONRow).
 func parseJSONL(r io.Reader, fs *fileSink) error {
 	sc := lineScanner(r)
 	line := 0
+	var seen []string
 	for sc.Scan() {
 		line++
 		text := bytes.TrimSpace(sc.Bytes())
@@ -52,36 +46,44 @@ func parseJSONL(r io.Reader, fs *fileSink) error {
 		if text[0] != '{' {
 			return inputerr.At(fs.file, line, "line starts with %s; expected %s", excerpt(string(text)), jsonHelp)
 		}
-		var row jsonRow
-		if err := json.Unmarshal(text, &row); err != nil {
-			return inputerr.At(fs.file, line, "invalid JSON: %v; expected %s", err, jsonHelp)
+		row, err := decodeJSONRow(text, &seen)
+		if err != nil {
+			return inputerr.At(fs.file, line, "%v; expected %s", err, jsonHelp)
 		}
 		measure := ""
-		if len(row.Measure) > 0 && string(row.Measure) != "null" {
+		if raw := row.measure(); raw != nil && string(raw) != "null" {
 			var err error
-			if measure, err = jsonString(row.Measure); err != nil || measure == "" {
-				return inputerr.At(fs.file, line, `"measure" is %s; expected a non-empty string`, jsonExcerpt(row.Measure))
+			if measure, err = jsonString(raw); err != nil || measure == "" {
+				why := "is " + jsonExcerpt(raw)
+				if err != nil && raw[0] == '"' {
+					why = err.Error()
+				}
+				return inputerr.At(fs.file, line, `"measure" %s; expected a non-empty string`, why)
 			}
 		}
 		keep, err := fs.keep(measure, line)
-		if err != nil || !keep {
+		if err != nil {
 			return err
 		}
-		system, err := jsonName(row.System)
+		if !keep {
+			continue // a row of another measure
+		}
+		system, err := jsonName(row.system())
 		if err != nil {
 			return inputerr.At(fs.file, line, `"system" %v; expected %s`, err, jsonHelp)
 		}
-		topic, err := jsonName(row.Topic)
+		topic, err := jsonName(row.topic())
 		if err != nil {
 			return inputerr.At(fs.file, line, `"topic" %v; expected %s`, err, jsonHelp)
 		}
-		if len(row.Score) == 0 {
+		score := row.score()
+		if score == nil {
 			return inputerr.At(fs.file, line, `no "score" key; expected %s`, jsonHelp)
 		}
-		if !isJSONNumber(row.Score) {
-			return inputerr.At(fs.file, line, `"score" is %s; expected a JSON number`, jsonExcerpt(row.Score))
+		if !isJSONNumber(score) {
+			return inputerr.At(fs.file, line, `"score" is %s; expected a JSON number`, jsonExcerpt(score))
 		}
-		v, err := fs.score(string(row.Score), line)
+		v, err := fs.score(string(score), line)
 		if err != nil {
 			return err
 		}
@@ -95,21 +97,15 @@ func parseJSONL(r io.Reader, fs *fileSink) error {
 	return nil
 }
 
-func isJSONNumber(raw json.RawMessage) bool {
+func isJSONNumber(raw []byte) bool {
 	return len(raw) > 0 && (raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9')
-}
-
-func jsonString(raw json.RawMessage) (string, error) {
-	var s string
-	err := json.Unmarshal(raw, &s)
-	return s, err
 }
 
 // jsonName reads a system or topic name: a JSON string, or a number whose
 // text is the name (topic 301 is "301").
-func jsonName(raw json.RawMessage) (string, error) {
+func jsonName(raw []byte) (string, error) {
 	switch {
-	case len(raw) == 0:
+	case raw == nil:
 		return "", errors.New("key is missing")
 	case raw[0] == '"':
 		s, err := jsonString(raw)

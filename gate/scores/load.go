@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -60,6 +59,9 @@ type LoadOptions struct {
 	Measure string    // measure to select (or, for runs, to compute); "" = the only one present (map for runs)
 	Qrels   string    // qrels file; required for run files
 	Stdin   io.Reader // read for the path "-"; nil means standard input is not available
+	// QrelsFrom says where the Qrels path was given, for messages: a flag
+	// ("--qrels", the default) or a policy key ("policy.yaml:7:3 inputs.qrels").
+	QrelsFrom string
 }
 
 // StdinName is how messages name standard input (the path "-").
@@ -75,18 +77,38 @@ const StdinName = "<stdin>"
 //
 // Bad input gives an *inputerr.Error naming the file and line.
 func Load(paths []string, opt LoadOptions) (*Table, error) {
+	t, _, err := LoadSources(paths, opt)
+	return t, err
+}
+
+// LoadSources is Load, also returning what it read: one Source per path, in
+// the order given, then the qrels file when runs were scored with it. Each
+// file is read once, its digest taken from the bytes parsed; a regular file
+// that changes while it is read (size, modification time or identity) is
+// refused with an *inputerr.Error. Call VerifySources on the sources before
+// publishing anything that names them, to refuse a file changed later in
+// the run.
+func LoadSources(paths []string, opt LoadOptions) (*Table, []Source, error) {
 	format, err := ParseFormat(string(opt.Format))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(paths) == 0 {
-		return nil, errors.New("no input files given")
+		return nil, nil, errors.New("no input files given")
 	}
 	if n := countStdin(paths); n > 1 {
-		return nil, fmt.Errorf("standard input (-) is named %d times; it can be read only once", n)
+		return nil, nil, fmt.Errorf("standard input (-) is named %d times; it can be read only once", n)
 	}
 	l := &loader{opt: opt, b: NewBuilder("")}
+	t, err := l.load(paths, format)
+	if err != nil {
+		return nil, nil, err
+	}
+	return t, l.sources, nil
+}
 
+// load reads the paths into the builder, keeping each one's source.
+func (l *loader) load(paths []string, format Format) (*Table, error) {
 	// Detect every format first: all runs are scored in one call, which
 	// needs their paths, and a mistaken file is reported before any work.
 	inputs := make([]*input, len(paths))
@@ -97,7 +119,8 @@ func Load(paths []string, opt LoadOptions) (*Table, error) {
 			}
 		}
 	}()
-	var runs []string
+	job := runJob{qrels: l.opt.Qrels, qrelsFrom: l.opt.QrelsFrom}
+	var runAt []int // the index in paths of each run
 	for i, p := range paths {
 		in, err := l.open(p, format)
 		if err != nil {
@@ -105,26 +128,36 @@ func Load(paths []string, opt LoadOptions) (*Table, error) {
 		}
 		inputs[i] = in
 		if in.format == Run {
-			if !in.regular { // detection consumed its start, and loadRuns reads by path
+			if !in.regular { // detection consumed its start, and runs are opened again
 				return nil, inputerr.At(in.name, 0, "a TREC run is read from a regular file, not standard input or a pipe; expected the run file's path")
 			}
-			runs = append(runs, p)
+			job.paths = append(job.paths, p)
+			job.want = append(job.want, in.first)
+			runAt = append(runAt, i)
 		}
 		if in.regular {
 			in.close() // reopened when its turn comes: hold few files open at a time
 		}
 	}
-	if len(runs) > 0 && opt.Qrels == "" {
-		return nil, fmt.Errorf("%s is a TREC run file: scoring runs needs --qrels FILE (or name another format with --input-format)", runs[0])
+	if len(job.paths) > 0 && l.opt.Qrels == "" {
+		in := inputs[runAt[0]]
+		return nil, inputerr.At(in.name, in.line, "a TREC run line (topic Q0 docno rank score run_id), and no qrels file; expected --qrels FILE to score the runs against, or another format named with --input-format")
 	}
 
+	sources := make([]Source, len(paths))
+	var qrels []Source
 	runsDone := false
-	for _, in := range inputs {
+	for i, in := range inputs {
 		if in.format == Run {
 			if !runsDone {
-				if err := l.loadRuns(runs); err != nil {
+				src, err := l.loadRuns(job)
+				if err != nil {
 					return nil, err
 				}
+				for k, at := range runAt {
+					sources[at] = src[k]
+				}
+				qrels = src[len(runAt):]
 				runsDone = true
 			}
 			continue
@@ -134,18 +167,21 @@ func Load(paths []string, opt LoadOptions) (*Table, error) {
 				return nil, err
 			}
 		}
-		if err := l.parse(in); err != nil {
+		src, err := l.parse(in)
+		if err != nil {
 			return nil, err
 		}
+		sources[i] = src
 		in.close()
 	}
 	if l.b.Len() == 0 {
 		return nil, errors.New("the inputs hold no scores")
 	}
+	l.sources = append(sources, qrels...)
 	t := l.b.Table()
 	t.Measure = l.measure
 	if t.Measure == "" {
-		t.Measure = opt.Measure
+		t.Measure = l.opt.Measure
 	}
 	return t, nil
 }
@@ -167,6 +203,7 @@ type loader struct {
 	// measure is the measure the files loaded so far hold ("" while none
 	// said), and measureFrom the file that first held it.
 	measure, measureFrom string
+	sources              []Source
 }
 
 // input is one file, opened and with its format detected.
@@ -174,17 +211,21 @@ type input struct {
 	path   string // as given ("-" for stdin)
 	name   string // for messages
 	format Format
+	line   int // the first significant line, from detection (0 if forced)
 	r      *bufio.Reader
-	closer io.Closer
+	t      *tracked // what r reads
 	// regular is true for a regular file, which can be read again; a pipe
 	// (such as <(command)) stays open from detection to parsing.
 	regular bool
+	// first is the regular file when first opened: it must be the same
+	// file, unchanged, when reopened.
+	first fs.FileInfo
 }
 
 func (in *input) close() {
-	if in.closer != nil {
-		in.closer.Close()
-		in.closer, in.r = nil, nil
+	if in.t != nil {
+		in.t.close()
+		in.t, in.r = nil, nil
 	}
 }
 
@@ -218,7 +259,7 @@ func (l *loader) open(path string, forced Format) (*input, error) {
 		in.close()
 		return nil, inputerr.At(in.name, line, "only blank or comment lines in the first %d KB, so the format cannot be told; name it with --input-format", readBufSize>>10)
 	}
-	in.format = classify(first)
+	in.format, in.line = classify(first), line
 	if in.format == Auto {
 		in.close()
 		return nil, inputerr.At(in.name, line, "cannot tell the format of %s (tried %s); expected %s, or name the format with --input-format",
@@ -227,29 +268,18 @@ func (l *loader) open(path string, forced Format) (*input, error) {
 	return in, nil
 }
 
-// reopen (re)opens in for reading from its start, past a UTF-8 byte order mark.
+// reopen (re)opens in for reading from its start, past a UTF-8 byte order
+// mark; a regular file reopened must be unchanged since it was first opened.
 func (l *loader) reopen(in *input) error {
-	var r io.Reader
-	if in.path == "-" {
-		if l.opt.Stdin == nil {
-			return inputerr.At(StdinName, 0, "standard input is not available here; expected a file path")
-		}
-		r = l.opt.Stdin
-	} else {
-		f, err := os.Open(in.path)
-		if err != nil {
-			var pe *fs.PathError
-			if errors.As(err, &pe) {
-				err = pe.Err
-			}
-			return inputerr.At(in.path, 0, "cannot open: %v", err)
-		}
-		r, in.closer = f, f
-		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-			in.regular = true
-		}
+	t, err := openTracked(in.path, RoleScores, l.opt.Stdin, in.first)
+	if err != nil {
+		return err
 	}
-	in.r = bufio.NewReaderSize(r, readBufSize)
+	in.t, in.regular = t, t.file != nil
+	if in.regular {
+		in.first = t.want
+	}
+	in.r = bufio.NewReaderSize(t, readBufSize)
 	if b, _ := in.r.Peek(len(utf8BOM)); string(b) == string(utf8BOM) {
 		in.r.Discard(len(utf8BOM))
 	}
@@ -343,30 +373,33 @@ func isNonFinite(s string) bool {
 // isQuoted reports a relstring value such as '1-0.'.
 func isQuoted(s string) bool { return len(s) >= 2 && s[0] == '\'' && s[len(s)-1] == '\'' }
 
-// scoreRuns is loadRuns; tests replace it to see how Load calls it.
-var scoreRuns = loadRuns
+// scoreRuns is scoreRunFiles; tests replace it to see how Load calls it.
+var scoreRuns = scoreRunFiles
 
-// loadRuns scores the run files, all with one measure.
-func (l *loader) loadRuns(paths []string) error {
+// loadRuns scores the run files, all with one measure, and returns their
+// sources and then the qrels file's.
+func (l *loader) loadRuns(job runJob) ([]Source, error) {
 	measure := l.opt.Measure
 	if measure == "" {
 		measure = DefaultRunMeasure
 	}
 	if l.measure != "" && l.measure != measure {
-		return fmt.Errorf("%s holds measure %q but the runs are scored with %q; all inputs must hold one measure (name it with --measure)",
+		return nil, fmt.Errorf("%s holds measure %q but the runs are scored with %q; all inputs must hold one measure (name it with --measure)",
 			l.measureFrom, l.measure, measure)
 	}
-	if err := scoreRuns(l.b, paths, l.opt.Qrels, measure); err != nil {
-		return err
+	job.measure = measure
+	sources, err := scoreRuns(l.b, job)
+	if err != nil {
+		return nil, err
 	}
 	if l.measure == "" {
-		l.measure, l.measureFrom = measure, paths[0]
+		l.measure, l.measureFrom = measure, job.paths[0]
 	}
-	return nil
+	return sources, nil
 }
 
-// parse reads one non-run input into the builder.
-func (l *loader) parse(in *input) error {
+// parse reads one non-run input into the builder and returns its source.
+func (l *loader) parse(in *input) (Source, error) {
 	fs := &fileSink{l: l, file: in.name, name: in.path, want: l.opt.Measure}
 	if fs.want == "" {
 		fs.want = l.measure
@@ -382,10 +415,13 @@ func (l *loader) parse(in *input) error {
 	default:
 		err = fmt.Errorf("internal error: no parser for format %q", in.format)
 	}
-	if err != nil {
-		return err
+	if err == nil {
+		err = fs.finish()
 	}
-	return fs.finish()
+	if err != nil {
+		return Source{}, in.t.orChanged(err)
+	}
+	return in.t.finish()
 }
 
 // fileSink selects the rows of one measure from one file and adds them to
@@ -422,6 +458,9 @@ func (fs *fileSink) keep(measure string, line int) (bool, error) {
 	if measure == "" || measure == fs.want {
 		fs.kept++
 		return true, nil
+	}
+	if problem := checkName("measure", measure); problem != "" {
+		return false, inputerr.At(fs.file, line, "%s", problem)
 	}
 	if fs.want == "" {
 		fs.want = measure

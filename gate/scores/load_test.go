@@ -67,6 +67,10 @@ func TestLoadFormats(t *testing.T) {
 			[]string{"A/301=0.5", "A/302=0.1"}},
 		{"measures.jsonl", `{"system":"A","topic":"1","measure":"map","score":0.5}` + "\n" + `{"system":"A","topic":"1","measure":"P_5","score":0.2}`,
 			LoadOptions{Measure: "map"}, "map", []string{"A/1=0.5"}},
+		// Rows of another measure between the wanted ones are skipped, not the end of the file.
+		{"interleaved.jsonl", `{"system":"A","topic":"1","measure":"map","score":0.5}` + "\n" + `{"system":"A","topic":"1","measure":"P_5","score":0.2}` + "\n" +
+			`{"system":"A","topic":"2","measure":"map","score":0.7}` + "\n" + `{"system":"B","topic":"1","measure":"map","score":0.1}`,
+			LoadOptions{Measure: "map"}, "map", []string{"A/1=0.5", "A/2=0.7", "B/1=0.1"}},
 		{"numeric_system.jsonl", `{"system":7,"topic":-1.5,"score":-0}`, LoadOptions{}, "", []string{"7/-1.5=-0"}},
 		{"null_measure.jsonl", `{"system":"A","topic":"1","measure":null,"score":1}`, LoadOptions{}, "", []string{"A/1=1"}},
 		{"te.txt", "map                   \t301\t0.5000\nP_10                  \t301\t0.3000\nrelstring             \t301\t'10'\n" +
@@ -274,8 +278,12 @@ func TestLoadErrors(t *testing.T) {
 			want: `--input-format "csv": expected one of auto, run, trec_eval, csv-long, csv-wide, jsonl`},
 		{name: "no such file", files: map[string]string{}, paths: []string{"nope.csv"},
 			want: `nope.csv: cannot open: no such file or directory`},
-		{name: "run without qrels", files: map[string]string{"r.run": "# comment\n301 Q0 d1 1 2.5 myrun\n"}, notLine: true,
-			want: `r.run is a TREC run file: scoring runs needs --qrels FILE (or name another format with --input-format)`},
+		{name: "run without qrels", files: map[string]string{"r.run": "# comment\n301 Q0 d1 1 2.5 myrun\n"},
+			want: `r.run:2: a TREC run line (topic Q0 docno rank score run_id), and no qrels file; expected --qrels FILE to score the runs against, or another format named with --input-format`},
+		{name: "qrels missing", files: map[string]string{"r.run": "301 Q0 d1 1 2.5 myrun\n"}, opt: LoadOptions{Qrels: "nope.txt"},
+			want: `nope.txt: cannot open the qrels file named by --qrels: no such file or directory; expected a readable qrels file`},
+		{name: "qrels missing, from a policy", files: map[string]string{"r.run": "301 Q0 d1 1 2.5 myrun\n"}, opt: LoadOptions{Qrels: "nope.txt", QrelsFrom: "gate.yaml:4:10 inputs.qrels"},
+			want: `nope.txt: cannot open the qrels file named by gate.yaml:4:10 inputs.qrels: no such file or directory; expected a readable qrels file`},
 		{name: "directory", files: map[string]string{}, paths: []string{"."},
 			want: `.:1: read error: read .: is a directory`},
 		{name: "no paths", files: map[string]string{}, paths: []string{}, notLine: true, want: `no input files given`},
@@ -386,16 +394,18 @@ func TestLoadRuns(t *testing.T) {
 		systemsBefore  int
 	}
 	var calls []call
-	scoreRuns = func(b *Builder, paths []string, qrels, measure string) error {
-		calls = append(calls, call{paths, qrels, measure, b.Systems()})
-		for _, p := range paths {
+	scoreRuns = func(b *Builder, job runJob) ([]Source, error) {
+		calls = append(calls, call{job.paths, job.qrels, job.measure, b.Systems()})
+		var sources []Source
+		for _, p := range job.paths {
 			if err := b.Add("run:"+p, "1", 0.5, p, 1); err != nil {
-				return err
+				return nil, err
 			}
+			sources = append(sources, Source{Role: RoleScores, Path: p})
 		}
-		return nil
+		return append(sources, Source{Role: RoleQrels, Path: job.qrels}), nil
 	}
-	t.Cleanup(func() { scoreRuns = loadRuns })
+	t.Cleanup(func() { scoreRuns = scoreRunFiles })
 	inDir(t, map[string]string{
 		"a.csv": "system,topic,score\nA,1,0.5\n",
 		"r1":    "1 Q0 d 1 1 r1\n",
@@ -430,8 +440,8 @@ func TestLoadRuns(t *testing.T) {
 	if _, err := Load([]string{"m.txt", "r1"}, LoadOptions{Qrels: "q", Measure: "ndcg"}); err != nil {
 		t.Error(err)
 	}
-	// Until loadRuns lands, its error comes through.
-	scoreRuns = loadRuns
+	// The real scorer's error (no qrels file q) comes through.
+	scoreRuns = scoreRunFiles
 	if _, err := Load([]string{"r1"}, LoadOptions{Qrels: "q"}); err == nil {
 		t.Error("the run placeholder succeeded")
 	}

@@ -1,17 +1,37 @@
 package scores
 
 import (
+	"errors"
 	"fmt"
-	"os"
+	"io"
+	"io/fs"
 	"path/filepath"
 	"runtime"
+	"strings"
 
 	"github.com/riskgate/riskgate/gate/trec"
 	"github.com/riskgate/riskgate/internal/inputerr"
 	"github.com/riskgate/riskgate/internal/parallel"
 )
 
-// loadRuns scores TREC run files against the qrels file with the named
+// runJob is the TREC runs of one Load, scored together.
+type runJob struct {
+	paths []string
+	// want holds, per path, the file as detection found it (nil: unknown);
+	// reading a different or changed file is refused.
+	want      []fs.FileInfo
+	qrels     string
+	qrelsFrom string // where the qrels path was given; "--qrels" when empty
+	measure   string
+}
+
+// loadRuns is scoreRunFiles without the sources.
+func loadRuns(b *Builder, paths []string, qrels, measure string) error {
+	_, err := scoreRunFiles(b, runJob{paths: paths, qrels: qrels, measure: measure})
+	return err
+}
+
+// scoreRunFiles scores TREC run files against the qrels file with the named
 // trec_eval measure (its printed name: map, P_10, ndcg_cut_10, …; "" is map)
 // and adds one system per run to b. Scoring is trec_eval's with its default
 // relevance level 1 and without -c: each qrels topic the run retrieved
@@ -20,20 +40,37 @@ import (
 // left missing for the table's alignment (--topics zero reproduces -c).
 // The system name is the run_id of the run's last line (trec_eval's runid),
 // else the file name; two runs with the same name are an error.
-func loadRuns(b *Builder, paths []string, qrels, measure string) error {
-	if qrels == "" {
-		return fmt.Errorf("TREC run inputs need a qrels file (--qrels)")
+//
+// Every file is read once, through a tracked reader (see Source), and no
+// line may be longer than maxLine. The sources returned are the runs', in
+// order, then the qrels file's.
+func scoreRunFiles(b *Builder, job runJob) ([]Source, error) {
+	paths, measure := job.paths, job.measure
+	if job.qrels == "" {
+		return nil, fmt.Errorf("TREC run inputs need a qrels file (--qrels)")
 	}
 	ms, err := trec.MeasureForName(measure)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if measure == "" {
 		measure = "map"
 	}
-	q, err := trec.ReadQrelsFile(qrels)
-	if err != nil {
+	from := job.qrelsFrom
+	if from == "" {
+		from = "--qrels"
+	}
+	var q *trec.Qrels
+	qrelsSource, err := readTracked(job.qrels, RoleQrels, nil, func(r io.Reader) (err error) {
+		q, err = trec.ReadQrels(r, job.qrels)
 		return err
+	})
+	if err != nil {
+		var ie *inputerr.Error
+		if errors.As(err, &ie) && strings.HasPrefix(ie.Msg, "cannot open: ") {
+			ie.Msg = fmt.Sprintf("cannot open the qrels file named by %s: %s; expected a readable qrels file", from, strings.TrimPrefix(ie.Msg, "cannot open: "))
+		}
+		return nil, err
 	}
 	opt := trec.DefaultOptions()
 	opt.Missing = trec.MissingSkip
@@ -42,15 +79,24 @@ func loadRuns(b *Builder, paths []string, qrels, measure string) error {
 	type scored struct {
 		system string
 		cells  []runCell
+		source Source
 		err    error
 	}
 	score := func(i int) scored {
 		path := paths[i]
-		run, err := trec.ReadRunFile(path, os.Stdin)
+		var want fs.FileInfo
+		if i < len(job.want) {
+			want = job.want[i]
+		}
+		var run *trec.Run
+		src, err := readTracked(path, RoleScores, want, func(r io.Reader) (err error) {
+			run, err = trec.ReadRun(r, path)
+			return err
+		})
 		if err != nil {
 			return scored{err: err}
 		}
-		r := scored{system: run.RunID}
+		r := scored{system: run.RunID, source: src}
 		if r.system == "" {
 			r.system = filepath.Base(path)
 		}
@@ -62,7 +108,8 @@ func loadRuns(b *Builder, paths []string, qrels, measure string) error {
 		return r
 	}
 	seen := map[string]string{} // system name → file
-	return parallel.InOrder(len(paths), runWorkers(), score, func(i int, r scored) error {
+	sources := make([]Source, 0, len(paths)+1)
+	err = parallel.InOrder(len(paths), runWorkers(), score, func(i int, r scored) error {
 		path := paths[i]
 		if other, dup := seen[r.system]; dup && r.system != "" {
 			return inputerr.At(path, 0, "run name %q is also the name of %s; expected distinct run_id fields", r.system, other)
@@ -75,8 +122,32 @@ func loadRuns(b *Builder, paths []string, qrels, measure string) error {
 				return err
 			}
 		}
+		sources = append(sources, r.source)
 		return r.err
 	})
+	if err != nil {
+		return nil, err
+	}
+	return append(sources, qrelsSource), nil
+}
+
+// readTracked opens path as role, gives read its bytes (no line longer than
+// maxLine), and returns the file's source; a file that changed while read
+// is refused (see Source).
+func readTracked(path, role string, want fs.FileInfo, read func(io.Reader) error) (Source, error) {
+	t, err := openTracked(path, role, nil, want)
+	if err != nil {
+		return Source{}, err
+	}
+	defer t.close()
+	if err := read(newBoundedLines(t, false)); err != nil {
+		var long *lineTooLongError
+		if errors.As(err, &long) {
+			err = inputerr.At(path, long.line, "line longer than %d MB; expected one record per line", maxLine>>20)
+		}
+		return Source{}, t.orChanged(err)
+	}
+	return t.finish()
 }
 
 // runCell is one topic's score of a run, with the line it starts at.

@@ -1,9 +1,10 @@
 // Package githubtest is a local stand-in for the parts of GitHub's REST API
 // that package github uses — issue comments, check runs, commit statuses and
-// pull requests — with GitHub's validation limits and the failures a
-// publisher must survive (a fork's read-only token, a token that cannot
-// create check runs, bodies refused as too long, secondary rate limits).
-// Every request is recorded for tests to assert on.
+// pull requests, and the token's user — with GitHub's validation limits and
+// the failures a publisher must survive (a fork's read-only token, a token
+// that cannot create check runs, bodies refused as too long, secondary rate
+// limits, redirects, comments by other users). Every request is recorded for
+// tests to assert on.
 package githubtest
 
 import (
@@ -33,7 +34,15 @@ type Request struct {
 type Comment struct {
 	ID   int64
 	Body string
+	User string // the author's login
 }
+
+// ActionsBot is the login of GITHUB_TOKEN's identity, which writes the
+// comments of an installation token.
+const ActionsBot = "github-actions[bot]"
+
+// OtherUser is the author of the comments AddComment adds.
+const OtherUser = "octocat"
 
 // Server emulates the REST endpoints. Set the fault fields before the
 // requests they affect; read the state after.
@@ -58,6 +67,19 @@ type Server struct {
 	// such request gets a secondary-rate-limit 403 with that header (none
 	// when negative).
 	RateLimit map[string]int
+	// Redirects maps "METHOD /path" to a URL: the first such request gets a
+	// 307 Temporary Redirect there.
+	Redirects map[string]string
+	// TokenUser is the login of the account the token belongs to, which
+	// GET /user returns and which authors the comments written. Empty means
+	// an installation token (GITHUB_TOKEN or a GitHub App's): GET /user is
+	// 403 "Resource not accessible by integration", as on GitHub, and
+	// comments are written as ActionsBot.
+	TokenUser string
+	// EditOthers lets the token edit comments written by someone else (a
+	// token with write access to the repository); by default such an edit
+	// is refused with 403.
+	EditOthers bool
 
 	mu       sync.Mutex
 	requests []Request
@@ -106,7 +128,7 @@ type Status struct {
 // Close it when done.
 func NewServer(prefix string) *Server {
 	s := &Server{Prefix: prefix, comments: map[int][]*Comment{}, nextID: 1000,
-		CheckRuns: map[int64]*CheckRun{}, Pulls: map[int]string{}, RateLimit: map[string]int{}}
+		CheckRuns: map[int64]*CheckRun{}, Pulls: map[int]string{}, RateLimit: map[string]int{}, Redirects: map[string]string{}}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	return s
 }
@@ -132,13 +154,25 @@ func (s *Server) Comments(pr int) []Comment {
 	return out
 }
 
-// AddComment adds a comment to pull request pr, as someone else might have.
-func (s *Server) AddComment(pr int, body string) int64 {
+// AddComment adds a comment to pull request pr, as someone else
+// (OtherUser) might have.
+func (s *Server) AddComment(pr int, body string) int64 { return s.AddCommentBy(pr, OtherUser, body) }
+
+// AddCommentBy adds a comment to pull request pr written by user.
+func (s *Server) AddCommentBy(pr int, user, body string) int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.nextID++
-	s.comments[pr] = append(s.comments[pr], &Comment{ID: s.nextID, Body: body})
+	s.comments[pr] = append(s.comments[pr], &Comment{ID: s.nextID, Body: body, User: user})
 	return s.nextID
+}
+
+// identity is the login that authors what the token writes.
+func (s *Server) identity() string {
+	if s.TokenUser == "" {
+		return ActionsBot
+	}
+	return s.TokenUser
 }
 
 var (
@@ -156,15 +190,21 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.requests = append(s.requests, Request{Method: r.Method, Path: path, URLPath: r.URL.Path, Query: r.URL.RawQuery, Body: body, Auth: r.Header.Get("Authorization")})
-	if !ok || !strings.HasPrefix(path, "/repos/") {
+	if !ok || !strings.HasPrefix(path, "/repos/") && path != "/user" {
 		writeError(w, http.StatusNotFound, "Not Found", nil)
+		return
+	}
+	key := r.Method + " " + path
+	if to, redirected := s.Redirects[key]; redirected {
+		delete(s.Redirects, key)
+		w.Header().Set("Location", to)
+		w.WriteHeader(http.StatusTemporaryRedirect)
 		return
 	}
 	if s.Token != "" && r.Header.Get("Authorization") != "Bearer "+s.Token {
 		writeError(w, http.StatusUnauthorized, "Bad credentials", nil)
 		return
 	}
-	key := r.Method + " " + path
 	if after, limited := s.RateLimit[key]; limited {
 		delete(s.RateLimit, key)
 		if after >= 0 {
@@ -180,6 +220,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	switch m := (matcher{path: path}); {
+	case path == "/user" && r.Method == http.MethodGet:
+		if s.TokenUser == "" {
+			writeError(w, http.StatusForbidden, "Resource not accessible by integration", nil)
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"login": s.TokenUser, "id": 1, "type": "User"})
 	case m.match(commentsRE) && r.Method == http.MethodGet:
 		s.listComments(w, r, m.int(3))
 	case m.match(commentsRE) && r.Method == http.MethodPost:
@@ -250,7 +296,11 @@ func (s *Server) listComments(w http.ResponseWriter, r *http.Request, pr int) {
 }
 
 func commentJSON(c *Comment) map[string]any {
-	return map[string]any{"id": c.ID, "body": c.Body, "user": map[string]any{"login": "github-actions[bot]", "type": "Bot"}}
+	kind := "User"
+	if strings.HasSuffix(c.User, "[bot]") {
+		kind = "Bot"
+	}
+	return map[string]any{"id": c.ID, "body": c.Body, "user": map[string]any{"login": c.User, "type": kind}}
 }
 
 // CommentLimit is GitHub's limit on a comment body, in characters.
@@ -272,7 +322,7 @@ func (s *Server) writeComment(w http.ResponseWriter, body []byte, pr int, id int
 	}
 	if id == 0 {
 		s.nextID++
-		c := &Comment{ID: s.nextID, Body: *in.Body}
+		c := &Comment{ID: s.nextID, Body: *in.Body, User: s.identity()}
 		s.comments[pr] = append(s.comments[pr], c)
 		writeJSON(w, http.StatusCreated, commentJSON(c))
 		return
@@ -280,6 +330,10 @@ func (s *Server) writeComment(w http.ResponseWriter, body []byte, pr int, id int
 	for _, cs := range s.comments {
 		for _, c := range cs {
 			if c.ID == id {
+				if c.User != s.identity() && !s.EditOthers {
+					writeError(w, http.StatusForbidden, "Resource not accessible by integration", nil)
+					return
+				}
 				c.Body = *in.Body
 				writeJSON(w, http.StatusOK, commentJSON(c))
 				return
