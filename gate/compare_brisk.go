@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/gate/result"
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/numfmt"
@@ -46,33 +47,12 @@ type CompareBRisk struct {
 // for a challenger its difference to the champion, P(riskier) and the topics
 // at risk.
 type CompareBRiskSystem struct {
-	Mean         jsonfloat.Float     `json:"mean"`
-	Lo           jsonfloat.Float     `json:"lo"`
-	Hi           jsonfloat.Float     `json:"hi"`
-	Diff         *IntervalEstimate   `json:"diff,omitempty"`      // S_challenger − S_champion
-	PRiskier     *jsonfloat.Float    `json:"p_riskier,omitempty"` // P(S_challenger < S_champion)
-	TopicsAtRisk *[]CompareTopicRisk `json:"topics_at_risk,omitempty"`
-}
-
-// IntervalEstimate is a posterior mean with its credible interval.
-type IntervalEstimate struct {
-	Mean jsonfloat.Float `json:"mean"`
-	Lo   jsonfloat.Float `json:"lo"`
-	Hi   jsonfloat.Float `json:"hi"`
-}
-
-// CompareTopicRisk is a topic on which the challenger's risk-adjusted
-// difference to the champion (d_w) fell below its posterior predictive
-// interval [lo, hi].
-type CompareTopicRisk struct {
-	Topic    string          `json:"topic"`
-	Observed jsonfloat.Float `json:"observed"`
-	Lo       jsonfloat.Float `json:"lo"`
-	Hi       jsonfloat.Float `json:"hi"`
-}
-
-func compareEstimate(e bayes.Estimate) *IntervalEstimate {
-	return &IntervalEstimate{jsonfloat.Float(e.Mean), jsonfloat.Float(e.Lo), jsonfloat.Float(e.Hi)}
+	Mean         jsonfloat.Float       `json:"mean"`
+	Lo           jsonfloat.Float       `json:"lo"`
+	Hi           jsonfloat.Float       `json:"hi"`
+	Diff         *result.Estimate      `json:"diff,omitempty"`      // S_challenger − S_champion
+	PRiskier     *jsonfloat.Float      `json:"p_riskier,omitempty"` // P(S_challenger < S_champion)
+	TopicsAtRisk *[]result.TopicAtRisk `json:"topics_at_risk,omitempty"`
 }
 
 // fillCompareBRisk fits BRisk over every system of t and fills rep.BRisk and
@@ -110,13 +90,8 @@ func fillCompareBRisk(rep *CompareReport, t *scores.Table, champ int, challenger
 		e := r.Systems[s]
 		sys := &CompareBRiskSystem{Mean: jsonfloat.Float(e.Mean), Lo: jsonfloat.Float(e.Lo), Hi: jsonfloat.Float(e.Hi)}
 		if c := r.Challenger(s); c != nil {
-			sys.Diff = compareEstimate(c.Diff)
-			sys.PRiskier = jsonfloat.Ptr(c.PRiskier)
-			at := []CompareTopicRisk{}
-			for _, tr := range c.AtRisk {
-				at = append(at, CompareTopicRisk{Topic: tr.Topic, Observed: jsonfloat.Float(tr.Observed), Lo: jsonfloat.Float(tr.Lo), Hi: jsonfloat.Float(tr.Hi)})
-			}
-			sys.TopicsAtRisk = &at
+			diff, at := result.NewEstimate(c.Diff), result.NewTopicsAtRisk(c.AtRisk)
+			sys.Diff, sys.PRiskier, sys.TopicsAtRisk = &diff, jsonfloat.Ptr(c.PRiskier), &at
 		}
 		rep.Systems[i].BRisk = sys
 	}

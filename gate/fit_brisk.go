@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/gate/result"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/numfmt"
 )
@@ -28,17 +29,13 @@ type fitBRisk struct {
 	PBest    []jsonfloat.Float   `json:"p_best"`
 }
 
-func fitEstimateOf(e bayes.Estimate) IntervalEstimate {
-	return IntervalEstimate{jsonfloat.Float(e.Mean), jsonfloat.Float(e.Lo), jsonfloat.Float(e.Hi)}
-}
-
 // fitBRiskChallenger is a challenger against the champion in the pool.
 type fitBRiskChallenger struct {
-	Name     string           `json:"name"`
-	Diff     IntervalEstimate `json:"diff"`      // S_challenger − S_champion
-	PRiskier jsonfloat.Float  `json:"p_riskier"` // P(S_challenger < S_champion)
-	AtRisk   int              `json:"topics_at_risk"`
-	Topics   []fitTopicRisk   `json:"topics"` // every topic, with its predictive interval
+	Name     string          `json:"name"`
+	Diff     result.Estimate `json:"diff"`      // S_challenger − S_champion
+	PRiskier jsonfloat.Float `json:"p_riskier"` // P(S_challenger < S_champion)
+	AtRisk   int             `json:"topics_at_risk"`
+	Topics   []fitTopicRisk  `json:"topics"` // every topic, with its predictive interval
 }
 
 // fitTopicRisk is a challenger's difference to the champion on a topic
@@ -57,7 +54,7 @@ func newFitBRisk(r *bayes.BRiskResult) *fitBRisk {
 	compared := []int{r.Champion}
 	for _, c := range r.Challengers {
 		compared = append(compared, c.System)
-		fc := fitBRiskChallenger{Name: c.Name, Diff: fitEstimateOf(c.Diff), PRiskier: jsonfloat.Float(c.PRiskier), AtRisk: len(c.AtRisk)}
+		fc := fitBRiskChallenger{Name: c.Name, Diff: result.NewEstimate(c.Diff), PRiskier: jsonfloat.Float(c.PRiskier), AtRisk: len(c.AtRisk)}
 		for _, t := range c.Topics {
 			fc.Topics = append(fc.Topics, fitTopicRisk{t.Topic, jsonfloat.Float(t.Observed), jsonfloat.Float(t.Lo), jsonfloat.Float(t.Hi), t.AtRisk})
 		}
@@ -102,26 +99,26 @@ func newFitForecasts(f *bayes.Forecast, t *bayes.Table) []fitForecast {
 type fitSweepStep struct {
 	M           int                  `json:"m"`
 	Artifacts   []string             `json:"artifacts"`
-	Champion    IntervalEstimate     `json:"champion"`
+	Champion    result.Estimate      `json:"champion"`
 	Challengers []fitSweepSeparation `json:"challengers"`
 	Converged   bool                 `json:"converged"`
 	Warnings    []string             `json:"warnings,omitempty"`
 }
 
 type fitSweepSeparation struct {
-	Name     string           `json:"name"`
-	Effect   IntervalEstimate `json:"effect"`
-	Diff     IntervalEstimate `json:"diff"`
-	PRiskier jsonfloat.Float  `json:"p_riskier"`
-	Gap      jsonfloat.Float  `json:"gap"` // between the two credible intervals; negative: they overlap
+	Name     string          `json:"name"`
+	Effect   result.Estimate `json:"effect"`
+	Diff     result.Estimate `json:"diff"`
+	PRiskier jsonfloat.Float `json:"p_riskier"`
+	Gap      jsonfloat.Float `json:"gap"` // between the two credible intervals; negative: they overlap
 }
 
 func newFitSweep(steps []bayes.PoolSweepStep) []fitSweepStep {
 	var out []fitSweepStep
 	for _, s := range steps {
-		st := fitSweepStep{M: s.M, Artifacts: append([]string{}, s.Artifacts...), Champion: fitEstimateOf(s.Champion), Converged: s.Converged, Warnings: s.Warnings}
+		st := fitSweepStep{M: s.M, Artifacts: append([]string{}, s.Artifacts...), Champion: result.NewEstimate(s.Champion), Converged: s.Converged, Warnings: s.Warnings}
 		for _, c := range s.Challengers {
-			st.Challengers = append(st.Challengers, fitSweepSeparation{c.Name, fitEstimateOf(c.Effect), fitEstimateOf(c.Diff), jsonfloat.Float(c.PRiskier), jsonfloat.Float(c.Gap)})
+			st.Challengers = append(st.Challengers, fitSweepSeparation{c.Name, result.NewEstimate(c.Effect), result.NewEstimate(c.Diff), jsonfloat.Float(c.PRiskier), jsonfloat.Float(c.Gap)})
 		}
 		out = append(out, st)
 	}
@@ -144,9 +141,9 @@ type fitPriorFit struct {
 }
 
 type fitPriorReading struct {
-	Name     string           `json:"name"`
-	Diff     IntervalEstimate `json:"diff"`
-	PRiskier jsonfloat.Float  `json:"p_riskier"`
+	Name     string          `json:"name"`
+	Diff     result.Estimate `json:"diff"`
+	PRiskier jsonfloat.Float `json:"p_riskier"`
 }
 
 func newFitPriorSensitivity(ps *bayes.PriorSensitivity) *fitPriorSensitivity {
@@ -154,7 +151,7 @@ func newFitPriorSensitivity(ps *bayes.PriorSensitivity) *fitPriorSensitivity {
 	for _, f := range ps.Fits {
 		pf := fitPriorFit{Name: f.Name, Priors: f.Priors.Describe(f.Family), Converged: f.Converged, Warnings: f.Warnings}
 		for _, c := range f.Challengers {
-			pf.Challengers = append(pf.Challengers, fitPriorReading{c.Name, fitEstimateOf(c.Diff), jsonfloat.Float(c.PRiskier)})
+			pf.Challengers = append(pf.Challengers, fitPriorReading{c.Name, result.NewEstimate(c.Diff), jsonfloat.Float(c.PRiskier)})
 		}
 		out.Fits = append(out.Fits, pf)
 	}

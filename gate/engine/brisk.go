@@ -7,7 +7,6 @@ import (
 	"github.com/riskgate/riskgate/gate/result"
 
 	"github.com/riskgate/riskgate/bayes"
-	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/policies"
 )
@@ -60,11 +59,7 @@ func (g *gateRun) fitBRisk(w float64) *fitted {
 				res.Warnings = append(res.Warnings, fmt.Sprintf("topics at risk of %s at %s: %v", g.t.Systems[c], numfmt.Percent(level), err))
 				continue
 			}
-			ta := result.TopicsAtRisk{Challenger: g.t.Systems[c], Level: level, Topics: []result.TopicAtRisk{}}
-			for _, tr := range trs {
-				ta.Topics = append(ta.Topics, result.TopicAtRisk{Topic: tr.Topic, Observed: jsonfloat.Float(tr.Observed), Lo: jsonfloat.Float(tr.Lo), Hi: jsonfloat.Float(tr.Hi)})
-			}
-			res.TopicsAtRisk = append(res.TopicsAtRisk, ta)
+			res.TopicsAtRisk = append(res.TopicsAtRisk, result.TopicsAtRisk{Challenger: g.t.Systems[c], Level: level, Topics: result.NewTopicsAtRisk(trs)})
 		}
 	}
 	return f

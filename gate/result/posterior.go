@@ -74,3 +74,26 @@ func NewDensity(y, d []float64) Density {
 	}
 	return out
 }
+
+// Estimate is a posterior mean with its central credible interval, at the
+// level of the fit that produced it.
+type Estimate struct {
+	Mean jsonfloat.Float `json:"mean"`
+	Lo   jsonfloat.Float `json:"lo"`
+	Hi   jsonfloat.Float `json:"hi"`
+}
+
+// NewEstimate is e as reports hold it.
+func NewEstimate(e bayes.Estimate) Estimate {
+	return Estimate{Mean: jsonfloat.Float(e.Mean), Lo: jsonfloat.Float(e.Lo), Hi: jsonfloat.Float(e.Hi)}
+}
+
+// NewTopicsAtRisk are a challenger's topics at risk as reports hold them;
+// empty, never nil, when there is none.
+func NewTopicsAtRisk(trs []bayes.TopicRisk) []TopicAtRisk {
+	out := []TopicAtRisk{}
+	for _, tr := range trs {
+		out = append(out, TopicAtRisk{Topic: tr.Topic, Observed: jsonfloat.Float(tr.Observed), Lo: jsonfloat.Float(tr.Lo), Hi: jsonfloat.Float(tr.Hi)})
+	}
+	return out
+}
