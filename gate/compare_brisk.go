@@ -33,13 +33,9 @@ type CompareBRisk struct {
 	MaxRhat     jsonfloat.Float   `json:"max_rhat"`
 	Divergences int               `json:"divergences"`
 	Converged   bool              `json:"converged"`
-	// Systems are the champion and the challengers, the rows and columns of
-	// PGreater: PGreater[i][j] = P(S_i > S_j), and PBest[i] = P(S_i is the
-	// largest of them).
-	Systems  []string            `json:"systems"`
-	PGreater [][]jsonfloat.Float `json:"p_greater"`
-	PBest    []jsonfloat.Float   `json:"p_best"`
-	Warnings []string            `json:"warnings,omitempty"`
+	// Ranking orders the champion and the challengers.
+	result.Ranking
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // CompareBRiskSystem is a system's effect S in the risk-adjusted pool with
@@ -71,20 +67,7 @@ func fillCompareBRisk(rep *CompareReport, t *scores.Table, champ int, challenger
 		Priors: f.Priors.Describe(f.Family), PoolSize: len(t.Systems), Chains: f.Chains, Draws: f.Draws,
 		TargetESS: f.TargetESS, MinESSBulk: jsonfloat.Float(minB), MinESSTail: jsonfloat.Float(minT), MaxRhat: jsonfloat.Float(maxR),
 		Divergences: f.Divergences, Converged: r.Converged, Warnings: r.Warnings}
-	compared := append([]int{champ}, challengers...)
-	for _, s := range compared {
-		b.Systems = append(b.Systems, t.Systems[s])
-	}
-	for _, row := range f.PairwiseProb(compared) {
-		var out []jsonfloat.Float
-		for _, p := range row {
-			out = append(out, jsonfloat.Float(p))
-		}
-		b.PGreater = append(b.PGreater, out)
-	}
-	for _, p := range f.ProbBest(compared) {
-		b.PBest = append(b.PBest, jsonfloat.Float(p))
-	}
+	b.Ranking = result.NewRanking(f, append([]int{champ}, challengers...), t.Systems)
 	rep.BRisk = b
 	for i, s := range order {
 		e := r.Systems[s]

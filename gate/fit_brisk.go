@@ -22,11 +22,8 @@ type fitBRisk struct {
 	LossWeight  float64              `json:"loss_weight"` // 1: the plain scores
 	Level       float64              `json:"level"`
 	Challengers []fitBRiskChallenger `json:"challengers"`
-	// Systems are the champion and the challengers; PGreater[i][j] =
-	// P(S_i > S_j), PBest[i] = P(S_i is the largest of them).
-	Systems  []string            `json:"systems"`
-	PGreater [][]jsonfloat.Float `json:"p_greater"`
-	PBest    []jsonfloat.Float   `json:"p_best"`
+	// Ranking orders the champion and the challengers.
+	result.Ranking
 }
 
 // fitBRiskChallenger is a challenger against the champion in the pool.
@@ -60,19 +57,7 @@ func newFitBRisk(r *bayes.BRiskResult) *fitBRisk {
 		}
 		b.Challengers = append(b.Challengers, fc)
 	}
-	for _, s := range compared {
-		b.Systems = append(b.Systems, r.Pool.Systems[s])
-	}
-	for _, row := range r.Fit.PairwiseProb(compared) {
-		var out []jsonfloat.Float
-		for _, p := range row {
-			out = append(out, jsonfloat.Float(p))
-		}
-		b.PGreater = append(b.PGreater, out)
-	}
-	for _, p := range r.Fit.ProbBest(compared) {
-		b.PBest = append(b.PBest, jsonfloat.Float(p))
-	}
+	b.Ranking = result.NewRanking(r.Fit, compared, r.Pool.Systems)
 	return b
 }
 

@@ -97,3 +97,25 @@ func NewTopicsAtRisk(trs []bayes.TopicRisk) []TopicAtRisk {
 	}
 	return out
 }
+
+// Ranking is how a fit orders some of its systems (the champion and the
+// challengers): PGreater[i][j] = P(S_i > S_j) and PBest[i] = P(S_i is the
+// largest of them), over the joint posterior draws.
+type Ranking struct {
+	Systems  []string            `json:"systems"`
+	PGreater [][]jsonfloat.Float `json:"p_greater"`
+	PBest    []jsonfloat.Float   `json:"p_best"`
+}
+
+// NewRanking ranks the systems (indexes in f, named names[s]) of fit f.
+func NewRanking(f *bayes.HierFit, systems []int, names []string) Ranking {
+	var r Ranking
+	for _, s := range systems {
+		r.Systems = append(r.Systems, names[s])
+	}
+	for _, row := range f.PairwiseProb(systems) {
+		r.PGreater = append(r.PGreater, jsonfloat.Floats(row))
+	}
+	r.PBest = jsonfloat.Floats(f.ProbBest(systems))
+	return r
+}

@@ -16,3 +16,15 @@ func (x *Float) UnmarshalJSON(b []byte) error {
 
 // Ptr returns a pointer to v as a Float, for optional fields.
 func Ptr(v float64) *Float { x := Float(v); return &x }
+
+// Floats converts xs to Floats; nil for an empty xs.
+func Floats(xs []float64) []Float {
+	if len(xs) == 0 {
+		return nil
+	}
+	out := make([]Float, len(xs))
+	for i, x := range xs {
+		out[i] = Float(x)
+	}
+	return out
+}
