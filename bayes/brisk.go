@@ -237,25 +237,10 @@ func (r *BRiskResult) TopicsAtRisk(s int, level float64) ([]TopicRisk, error) {
 }
 
 // SystemDiff returns the pooled draws (chains in order) of S_a − S_b.
-func (f *HierFit) SystemDiff(a, b int) []float64 {
-	da, db := f.Sampler.Draws[f.SystemIndex(a)], f.Sampler.Draws[f.SystemIndex(b)]
-	out := make([]float64, 0, f.Chains*f.Draws)
-	for m := range f.Chains {
-		for i := range f.Draws {
-			out = append(out, da[m][i]-db[m][i])
-		}
-	}
-	return out
-}
+func (f *HierFit) SystemDiff(a, b int) []float64 { return PoolChains(f.SystemDiffChains(a, b)) }
 
 // Pooled returns quantity v's draws, all chains in order.
-func (f *HierFit) Pooled(v int) []float64 {
-	out := make([]float64, 0, f.Chains*f.Draws)
-	for _, c := range f.Sampler.Draws[v] {
-		out = append(out, c...)
-	}
-	return out
-}
+func (f *HierFit) Pooled(v int) []float64 { return PoolChains(f.Sampler.Draws[v]) }
 
 // Interval is quantity v's posterior mean and central credible interval at
 // level (type-7 quantiles (1 − level)/2 and (1 + level)/2 of the draws).

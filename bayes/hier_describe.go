@@ -50,3 +50,30 @@ func (f *HierFit) WorstConvergence() (minBulk, minTail, maxRhat float64) {
 	}
 	return minBulk, minTail, maxRhat
 }
+
+// SystemDiffChains returns the posterior draws of S_a − S_b, the difference
+// of two system effects (a and b index f.Systems), chain by chain.
+func (f *HierFit) SystemDiffChains(a, b int) [][]float64 {
+	da, db := f.Sampler.Draws[f.SystemIndex(a)], f.Sampler.Draws[f.SystemIndex(b)]
+	chains := make([][]float64, len(da))
+	for m := range da {
+		chains[m] = make([]float64, len(da[m]))
+		for i := range da[m] {
+			chains[m][i] = da[m][i] - db[m][i]
+		}
+	}
+	return chains
+}
+
+// PoolChains returns the draws of every chain, one chain after the other.
+func PoolChains(chains [][]float64) []float64 {
+	n := 0
+	for _, c := range chains {
+		n += len(c)
+	}
+	out := make([]float64, 0, n)
+	for _, c := range chains {
+		out = append(out, c...)
+	}
+	return out
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/riskgate/riskgate/internal/reportfmt"
 
 	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/gate/result"
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/numfmt"
@@ -143,17 +144,14 @@ func newFitReport(fit *bayes.HierFit, measure string, role []string, o *FitOptio
 		if ro != "challenger" {
 			continue
 		}
-		a, b := fit.SystemIndex(s), fit.SystemIndex(champ)
-		var diff []float64
-		for m := range fit.Chains {
-			for i := range fit.Draws {
-				diff = append(diff, fit.Sampler.Draws[a][m][i]-fit.Sampler.Draws[b][m][i])
-			}
-		}
+		// The gate's summary of the same posterior (result.NewComparison),
+		// in this command's JSON fields.
+		chains := fit.SystemDiffChains(s, champ)
+		c := result.NewComparison(fit.Systems[s], chains, bayes.PoolChains(chains), nil, nil)
+		in := c.Intervals[0] // the 95% central interval
 		r.Comparisons = append(r.Comparisons, fitComparison{
 			Challenger: fit.Systems[s], Champion: fit.Systems[champ],
-			PBetter:  jsonfloat.Float(bayes.ProbGreater(diff, 0)),
-			DiffMean: jsonfloat.Float(bayes.Mean(diff)), DiffQ2_5: jsonfloat.Float(bayes.Quantile(diff, 0.025)), DiffQ97_5: jsonfloat.Float(bayes.Quantile(diff, 0.975)),
+			PBetter: c.PBetter, DiffMean: in.Estimate, DiffQ2_5: in.Lo, DiffQ97_5: in.Hi,
 		})
 	}
 	d := &r.Diagnostics

@@ -78,7 +78,7 @@ func summarizeFit(f *bayes.HierFit, res *result.FitResult, t *bayes.Table, roles
 	if !report {
 		out := &fitted{res: res, diffs: map[string][]float64{}}
 		for _, c := range roles.Challengers {
-			out.diffs[c] = pooled(diffChains(f, roles.Champion, c))
+			out.diffs[c] = bayes.PoolChains(diffChains(f, roles.Champion, c))
 		}
 		return out
 	}
@@ -105,7 +105,7 @@ func summarizeFit(f *bayes.HierFit, res *result.FitResult, t *bayes.Table, roles
 			name = f.Systems[v-f.SystemIndex(0)]
 			r = role(name)
 		}
-		effects[v] = result.NewEffect(name, r, f.Summary[v], pooled(f.DrawsOf(v)))
+		effects[v] = result.NewEffect(name, r, f.Summary[v], f.Pooled(v))
 	})
 	res.Parameters = append(slices.Clone(effects[:f.TopicIndex(0)]), effects[f.SystemIndex(len(f.Systems)):]...)
 	res.Topics = effects[f.TopicIndex(0):f.SystemIndex(0)]
@@ -114,7 +114,7 @@ func summarizeFit(f *bayes.HierFit, res *result.FitResult, t *bayes.Table, roles
 	out := &fitted{res: res, diffs: map[string][]float64{}}
 	for _, c := range roles.Challengers {
 		chains := diffChains(f, roles.Champion, c)
-		d := pooled(chains)
+		d := bayes.PoolChains(chains)
 		out.diffs[c] = d
 		res.Comparisons = append(res.Comparisons, result.NewComparison(c, chains, d, levels, ropes))
 	}
@@ -126,25 +126,7 @@ func summarizeFit(f *bayes.HierFit, res *result.FitResult, t *bayes.Table, roles
 
 // diffChains are the draws of δ = S_challenger − S_champion, chain by chain.
 func diffChains(f *bayes.HierFit, champion, challenger string) [][]float64 {
-	a := f.DrawsOf(f.SystemIndex(slices.Index(f.Systems, challenger)))
-	b := f.DrawsOf(f.SystemIndex(slices.Index(f.Systems, champion)))
-	chains := make([][]float64, len(a))
-	for m := range a {
-		chains[m] = make([]float64, len(a[m]))
-		for i := range a[m] {
-			chains[m][i] = a[m][i] - b[m][i]
-		}
-	}
-	return chains
-}
-
-// pooled returns the draws of all chains, one chain after the other.
-func pooled(chains [][]float64) []float64 {
-	var out []float64
-	for _, c := range chains {
-		out = append(out, c...)
-	}
-	return out
+	return f.SystemDiffChains(slices.Index(f.Systems, challenger), slices.Index(f.Systems, champion))
 }
 
 // predictive returns the posterior predictive interval of every cell of the
