@@ -6,6 +6,8 @@ import (
 	"io"
 	"math"
 
+	"github.com/riskgate/riskgate/gate/compare"
+
 	"github.com/riskgate/riskgate/internal/reportfmt"
 
 	"github.com/riskgate/riskgate/risk"
@@ -102,18 +104,18 @@ func (o *CompareOptions) flags() []cli.Flag {
 }
 
 // settings validates the options that do not need the data.
-func (o *CompareOptions) settings() (compareSettings, error) {
-	cfg := compareSettings{level: o.Level, poolAll: o.Pool == "all", seed: o.Seed, samples: o.Samples, tukeySamples: o.TukeySamples}
+func (o *CompareOptions) settings() (compare.Settings, error) {
+	cfg := compare.Settings{Level: o.Level, PoolAll: o.Pool == "all", Seed: o.Seed, Samples: o.Samples, TukeySamples: o.TukeySamples}
 	switch {
 	case o.alphaSet && o.lossSet:
 		return cfg, fmt.Errorf("give --loss-weight W or --alpha A (meaning W = 1 + A), not both")
 	case o.alphaSet:
-		cfg.lossWeight = 1 + o.Alpha
+		cfg.LossWeight = 1 + o.Alpha
 	default:
-		cfg.lossWeight = o.LossWeight
+		cfg.LossWeight = o.LossWeight
 	}
-	if !(cfg.lossWeight > 0) || cfg.lossWeight > 1e6 {
-		return cfg, fmt.Errorf("loss weight %v: expected a positive number (losses count W times; W = 1 + α)", cfg.lossWeight)
+	if !(cfg.LossWeight > 0) || cfg.LossWeight > 1e6 {
+		return cfg, fmt.Errorf("loss weight %v: expected a positive number (losses count W times; W = 1 + α)", cfg.LossWeight)
 	}
 	if !(o.Level > 0 && o.Level < 1) {
 		return cfg, fmt.Errorf("--level %v: expected a confidence level strictly between 0 and 1", o.Level)
@@ -122,7 +124,7 @@ func (o *CompareOptions) settings() (compareSettings, error) {
 	if err != nil {
 		return cfg, fmt.Errorf("--correction: %w", err)
 	}
-	cfg.correction = c
+	cfg.Correction = c
 	if o.Pool != "compared" && o.Pool != "all" {
 		return cfg, fmt.Errorf("--pool %q: expected compared or all", o.Pool)
 	}
@@ -135,15 +137,15 @@ func (o *CompareOptions) settings() (compareSettings, error) {
 	if o.TukeySamples < 0 {
 		return cfg, fmt.Errorf("--tukey-samples %d: expected 0 (skip) or more", o.TukeySamples)
 	}
-	cfg.brisk = o.BRisk
-	if cfg.family, err = parseFamily(o.Family); err != nil {
+	cfg.Brisk = o.BRisk
+	if cfg.Family, err = parseFamily(o.Family); err != nil {
 		return cfg, err
 	}
-	cfg.targetESS = o.TargetESS
-	if cfg.targetESS == 0 {
-		cfg.targetESS = defaultTargetESS(cfg.family)
+	cfg.TargetESS = o.TargetESS
+	if cfg.TargetESS == 0 {
+		cfg.TargetESS = defaultTargetESS(cfg.Family)
 	}
-	if !(cfg.targetESS >= 1) || math.IsInf(cfg.targetESS, 0) {
+	if !(cfg.TargetESS >= 1) || math.IsInf(cfg.TargetESS, 0) {
 		return cfg, fmt.Errorf("--target-ess %v: expected a number ≥ 1", o.TargetESS)
 	}
 	return cfg, nil
@@ -166,12 +168,12 @@ func runCompare(_ context.Context, o *CompareOptions, s *Streams) error {
 	if err != nil {
 		return err
 	}
-	rep, err := buildCompare(t, champ, challengers, cfg)
+	rep, err := compare.Build(t, champ, challengers, cfg)
 	if err != nil {
 		return err
 	}
 	if align.Summary() != "" {
 		rep.Alignment = &align
 	}
-	return writeOutput(s.Out, o.Output, func(w io.Writer) error { return writeCompare(w, rep, o.Format, o.RiskView) })
+	return writeOutput(s.Out, o.Output, func(w io.Writer) error { return compare.Write(w, rep, o.Format, o.RiskView) })
 }

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"io"
 
+	"github.com/riskgate/riskgate/gate/compare"
+
 	"encoding/json"
 	"path/filepath"
 	"slices"
@@ -117,7 +119,7 @@ func TestCompareTable3(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errw)
 	}
-	var rep CompareReport
+	var rep compare.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +136,7 @@ func TestCompareTable3(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bySys := map[string]CompareSystem{}
+	bySys := map[string]compare.System{}
 	for _, s := range rep.Systems {
 		bySys[s.Name] = s
 		want := r.Systems[tab.SystemIndex(s.Name)]

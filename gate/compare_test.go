@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riskgate/riskgate/gate/compare"
+
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/shared"
 )
@@ -113,20 +115,20 @@ func TestCompareJSONContract(t *testing.T) {
 // deterministic statistics to 1e-8 relative, and ZRisk⁻ with --alpha 5.
 func TestCompareAgainstReferences(t *testing.T) {
 	data := shared.Path(t, "data/bayesian-risk/rb04.csv")
-	run := func(extra ...string) *CompareReport {
+	run := func(extra ...string) *compare.Report {
 		args := append([]string{"compare", "--champion", "Champion", "--challenger", "Chal. *", "--format", "json", "--tukey-samples", "0"}, extra...)
 		code, out, errw := runMain(t, append(args, data)...)
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errw)
 		}
-		var rep CompareReport
+		var rep compare.Report
 		if err := json.Unmarshal([]byte(out), &rep); err != nil {
 			t.Fatal(err)
 		}
 		return &rep
 	}
 	rep := run("--loss-weight", "5")
-	bySys := map[string]CompareSystem{}
+	bySys := map[string]compare.System{}
 	for _, s := range rep.Systems {
 		bySys[s.Name] = s
 	}
@@ -311,7 +313,7 @@ func TestCompareAlignmentRecorded(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errw)
 	}
-	var rep CompareReport
+	var rep compare.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package gate
+package compare
 
 import (
 	"fmt"
@@ -18,68 +18,68 @@ import (
 // (an infinite TRisk, an interval the bootstrap could not form) is null and
 // a warning says why.
 
-// CompareReport is the result of comparing a champion with its challengers.
-type CompareReport struct {
-	Champion   string          `json:"champion"`
-	Measure    string          `json:"measure"`
-	LossWeight float64         `json:"loss_weight"` // losses count this many times (w = 1 + α)
-	Level      float64         `json:"level"`       // nominal confidence level before correction
-	Topics     int             `json:"topics"`      // topics every system was scored on
-	Correction string          `json:"correction"`  // bonferroni, holm, bh or none
-	Pool       string          `json:"pool"`        // systems ZRisk, GeoRisk, ANOVA and Tukey run over: compared or all
-	Seed       uint64          `json:"seed"`
-	Samples    int             `json:"samples"` // B of the bootstrap, randomisation and bootstrap tests
-	Systems    []CompareSystem `json:"systems"`
-	ANOVA      CompareANOVA    `json:"anova"`
-	TukeyHSD   CompareTukey    `json:"tukey_hsd"`
+// Report is the result of comparing a champion with its challengers.
+type Report struct {
+	Champion   string   `json:"champion"`
+	Measure    string   `json:"measure"`
+	LossWeight float64  `json:"loss_weight"` // losses count this many times (w = 1 + α)
+	Level      float64  `json:"level"`       // nominal confidence level before correction
+	Topics     int      `json:"topics"`      // topics every system was scored on
+	Correction string   `json:"correction"`  // bonferroni, holm, bh or none
+	Pool       string   `json:"pool"`        // systems ZRisk, GeoRisk, ANOVA and Tukey run over: compared or all
+	Seed       uint64   `json:"seed"`
+	Samples    int      `json:"samples"` // B of the bootstrap, randomisation and bootstrap tests
+	Systems    []System `json:"systems"`
+	ANOVA      ANOVA    `json:"anova"`
+	TukeyHSD   Tukey    `json:"tukey_hsd"`
 	// BRisk is the Bayesian risk model over the whole pool (absent with --brisk=false).
-	BRisk *CompareBRisk `json:"brisk,omitempty"`
+	BRisk *BRisk `json:"brisk,omitempty"`
 	// Alignment records the topics dropped or cells filled to make the
 	// table complete (--topics); absent when nothing changed.
 	Alignment *scores.Alignment `json:"alignment,omitempty"`
 	Warnings  []string          `json:"warnings,omitempty"`
 }
 
-// CompareSystem is one system of the report. Challenger-only fields are
+// System is one system of the report. Challenger-only fields are
 // absent for the champion and artifacts; zrisk and georisk are present for
 // every system in the pool.
-type CompareSystem struct {
+type System struct {
 	Name    string           `json:"name"`
 	Role    string           `json:"role"` // champion, challenger or artifact
 	Mean    jsonfloat.Float  `json:"mean"`
 	ZRisk   *jsonfloat.Float `json:"zrisk,omitempty"`
 	GeoRisk *jsonfloat.Float `json:"georisk,omitempty"`
-	*CompareChallenger
-	BRisk    *CompareBRiskSystem `json:"brisk,omitempty"`
-	Warnings []string            `json:"warnings,omitempty"`
+	*Challenger
+	BRisk    *BRiskSystem `json:"brisk,omitempty"`
+	Warnings []string     `json:"warnings,omitempty"`
 }
 
-// CompareChallenger holds what is measured of a challenger against the champion.
-type CompareChallenger struct {
+// Challenger holds what is measured of a challenger against the champion.
+type Challenger struct {
 	URisk      jsonfloat.Float `json:"urisk"`
 	TRisk      jsonfloat.Float `json:"trisk"`
 	TRiskP     jsonfloat.Float `json:"trisk_p"`     // two-sided, uncorrected (as Dinçer et al. and Benham et al.)
 	TRiskPAdj  jsonfloat.Float `json:"trisk_p_adj"` // after the correction
-	BCa        CompareCI       `json:"bca"`         // at the corrected level
-	Percentile CompareCI       `json:"percentile"`  // at the corrected level
+	BCa        CI              `json:"bca"`         // at the corrected level
+	Percentile CI              `json:"percentile"`  // at the corrected level
 	Wins       int             `json:"wins"`
 	Ties       int             `json:"ties"`
 	Losses     int             `json:"losses"`
-	Tests      CompareTests    `json:"tests"`
-	Effects    CompareEffects  `json:"effect_sizes"`
+	Tests      Tests           `json:"tests"`
+	Effects    Effects         `json:"effect_sizes"`
 }
 
-// CompareCI is a confidence interval.
-type CompareCI struct {
+// CI is a confidence interval.
+type CI struct {
 	Lo    jsonfloat.Float `json:"lo"`
 	Hi    jsonfloat.Float `json:"hi"`
 	Level float64         `json:"level"`
 }
 
-// CompareTests are the classical tests of a challenger against the champion.
+// Tests are the classical tests of a challenger against the champion.
 // p is the test's own two-sided p-value, p_adj the one after the correction
 // over the challengers.
-type CompareTests struct {
+type Tests struct {
 	PairedT struct {
 		T     jsonfloat.Float `json:"t"`
 		DF    jsonfloat.Float `json:"df"`
@@ -120,30 +120,30 @@ type CompareTests struct {
 	} `json:"bootstrap"`
 }
 
-// CompareEffects are effect sizes of a challenger against the champion.
-type CompareEffects struct {
+// Effects are effect sizes of a challenger against the champion.
+type Effects struct {
 	GlassDeltaChampion   jsonfloat.Float `json:"glass_delta_champion"`   // (x̄ − b̄)/s_champion
 	GlassDeltaChallenger jsonfloat.Float `json:"glass_delta_challenger"` // (x̄ − b̄)/s_challenger
 	CohenD               jsonfloat.Float `json:"cohen_d"`                // paired d_z = d̄/s_d
 }
 
-// CompareANOVA holds the ANOVA tables over the pool.
-type CompareANOVA struct {
-	Systems []string          `json:"systems"`
-	TwoWay  CompareANOVATable `json:"two_way"` // score ~ system + topic
-	OneWay  CompareANOVATable `json:"one_way"` // score ~ system
+// ANOVA holds the ANOVA tables over the pool.
+type ANOVA struct {
+	Systems []string   `json:"systems"`
+	TwoWay  ANOVATable `json:"two_way"` // score ~ system + topic
+	OneWay  ANOVATable `json:"one_way"` // score ~ system
 }
 
-// CompareANOVATable is one ANOVA table.
-type CompareANOVATable struct {
-	Rows              []CompareANOVARow `json:"rows"`
-	EtaSquared        jsonfloat.Float   `json:"eta_squared"`
-	PartialEtaSquared jsonfloat.Float   `json:"partial_eta_squared"`
-	Warnings          []string          `json:"warnings,omitempty"`
+// ANOVATable is one ANOVA table.
+type ANOVATable struct {
+	Rows              []ANOVARow      `json:"rows"`
+	EtaSquared        jsonfloat.Float `json:"eta_squared"`
+	PartialEtaSquared jsonfloat.Float `json:"partial_eta_squared"`
+	Warnings          []string        `json:"warnings,omitempty"`
 }
 
-// CompareANOVARow is one row of an ANOVA table; f and p are null on the residuals row.
-type CompareANOVARow struct {
+// ANOVARow is one row of an ANOVA table; f and p are null on the residuals row.
+type ANOVARow struct {
 	Source string          `json:"source"`
 	DF     jsonfloat.Float `json:"df"`
 	SS     jsonfloat.Float `json:"ss"`
@@ -152,21 +152,21 @@ type CompareANOVARow struct {
 	P      jsonfloat.Float `json:"p"`
 }
 
-// CompareTukey is Tukey's HSD over the pool on the two-way model, with the
+// Tukey is Tukey's HSD over the pool on the two-way model, with the
 // randomised Tukey HSD p-value of each pair.
-type CompareTukey struct {
-	Model    string             `json:"model"`
-	Level    float64            `json:"level"`
-	Q        jsonfloat.Float    `json:"q"`  // critical studentized range
-	SE       jsonfloat.Float    `json:"se"` // √(MSE/n)
-	DF       jsonfloat.Float    `json:"df"`
-	B        int                `json:"b"` // replicates of the randomised test (0: not run)
-	Pairs    []CompareTukeyPair `json:"pairs"`
-	Warnings []string           `json:"warnings,omitempty"`
+type Tukey struct {
+	Model    string          `json:"model"`
+	Level    float64         `json:"level"`
+	Q        jsonfloat.Float `json:"q"`  // critical studentized range
+	SE       jsonfloat.Float `json:"se"` // √(MSE/n)
+	DF       jsonfloat.Float `json:"df"`
+	B        int             `json:"b"` // replicates of the randomised test (0: not run)
+	Pairs    []TukeyPair     `json:"pairs"`
+	Warnings []string        `json:"warnings,omitempty"`
 }
 
-// CompareTukeyPair compares systems A and B: diff = mean(B) − mean(A), as R's "B-A".
-type CompareTukeyPair struct {
+// TukeyPair compares systems A and B: diff = mean(B) − mean(A), as R's "B-A".
+type TukeyPair struct {
 	A           string           `json:"a"`
 	B           string           `json:"b"`
 	Diff        jsonfloat.Float  `json:"diff"`
@@ -176,41 +176,41 @@ type CompareTukeyPair struct {
 	PRandomized *jsonfloat.Float `json:"p_randomized,omitempty"`
 }
 
-// compareSettings are the resolved options of a comparison.
-type compareSettings struct {
-	lossWeight   float64
-	level        float64
-	correction   risk.Correction
-	poolAll      bool
-	seed         uint64
-	samples      int          // bootstrap, randomisation and bootstrap-test replicates
-	tukeySamples int          // randomised Tukey HSD replicates; 0 skips it
-	brisk        bool         // fit BRisk
-	family       bayes.Family // BRisk's likelihood
-	targetESS    float64      // BRisk's bulk- and tail-ESS target
+// Settings are the resolved options of a comparison.
+type Settings struct {
+	LossWeight   float64
+	Level        float64
+	Correction   risk.Correction
+	PoolAll      bool
+	Seed         uint64
+	Samples      int          // bootstrap, randomisation and bootstrap-test replicates
+	TukeySamples int          // randomised Tukey HSD replicates; 0 skips it
+	Brisk        bool         // fit BRisk
+	Family       bayes.Family // BRisk's likelihood
+	TargetESS    float64      // BRisk's bulk- and tail-ESS target
 }
 
-// buildCompare runs every analysis of a champion (index champ in t) against
+// Build runs every analysis of a champion (index champ in t) against
 // the challengers (indices, in report order). t must be complete.
-func buildCompare(t *scores.Table, champ int, challengers []int, cfg compareSettings) (*CompareReport, error) {
+func Build(t *scores.Table, champ int, challengers []int, cfg Settings) (*Report, error) {
 	if len(t.Topics) < 2 {
 		return nil, fmt.Errorf("need at least 2 topics scored for every system, have %d", len(t.Topics))
 	}
 	if n := t.Missing(); n > 0 {
 		return nil, fmt.Errorf("compare needs a score for every system on every topic; %d cell(s) are missing (use --topics intersect or zero)", n)
 	}
-	rep := &CompareReport{
+	rep := &Report{
 		Champion:   t.Systems[champ],
 		Measure:    t.Measure,
-		LossWeight: cfg.lossWeight,
-		Level:      cfg.level,
+		LossWeight: cfg.LossWeight,
+		Level:      cfg.Level,
 		Topics:     len(t.Topics),
-		Correction: string(cfg.correction),
+		Correction: string(cfg.Correction),
 		Pool:       "compared",
-		Seed:       cfg.seed,
-		Samples:    cfg.samples,
+		Seed:       cfg.Seed,
+		Samples:    cfg.Samples,
 	}
-	if cfg.poolAll {
+	if cfg.PoolAll {
 		rep.Pool = "all"
 	}
 
@@ -227,11 +227,11 @@ func buildCompare(t *scores.Table, champ int, challengers []int, cfg compareSett
 		}
 	}
 	pool := order[:1+len(challengers)]
-	if cfg.poolAll {
+	if cfg.PoolAll {
 		pool = order
 	}
 	for _, s := range order {
-		rep.Systems = append(rep.Systems, CompareSystem{Name: t.Systems[s], Role: role[s], Mean: jsonfloat.Float(stats.Mean(t.Scores[s]))})
+		rep.Systems = append(rep.Systems, System{Name: t.Systems[s], Role: role[s], Mean: jsonfloat.Float(stats.Mean(t.Scores[s]))})
 	}
 
 	poolScores := make(risk.Systems, len(pool))
@@ -240,7 +240,7 @@ func buildCompare(t *scores.Table, champ int, challengers []int, cfg compareSett
 		poolScores[i] = t.Scores[s]
 		poolNames[i] = t.Systems[s]
 	}
-	geo, err := poolScores.GeoRisk(cfg.lossWeight)
+	geo, err := poolScores.GeoRisk(cfg.LossWeight)
 	if err != nil {
 		return nil, err
 	}
@@ -251,17 +251,17 @@ func buildCompare(t *scores.Table, champ int, challengers []int, cfg compareSett
 	rep.Warnings = append(rep.Warnings, reportfmt.Prefixed("ZRisk/GeoRisk", geo.Warnings)...)
 
 	m := len(challengers)
-	ciLevel := cfg.correction.Level(cfg.level, m)
-	boot := risk.BootstrapOptions{B: cfg.samples, Level: ciLevel, Seed: cfg.seed}
+	ciLevel := cfg.Correction.Level(cfg.Level, m)
+	boot := risk.BootstrapOptions{B: cfg.Samples, Level: ciLevel, Seed: cfg.Seed}
 	// p-values to correct, by test, in challenger order.
 	raw := map[string][]float64{}
 	for i, c := range challengers {
 		sys := &rep.Systems[1+i]
-		r, warns, err := measureChallenger(risk.Pair{X: t.Scores[c], Base: t.Scores[champ]}, cfg.lossWeight, ciLevel, boot, cfg)
+		r, warns, err := measureChallenger(risk.Pair{X: t.Scores[c], Base: t.Scores[champ]}, cfg.LossWeight, ciLevel, boot, cfg)
 		if err != nil {
 			return nil, fmt.Errorf("challenger %q: %w", t.Systems[c], err)
 		}
-		sys.CompareChallenger = r
+		sys.Challenger = r
 		sys.Warnings = warns
 		for k, p := range map[string]float64{
 			"trisk": float64(r.TRiskP), "paired_t": float64(r.Tests.PairedT.P), "welch_t": float64(r.Tests.WelchT.P),
@@ -273,10 +273,10 @@ func buildCompare(t *scores.Table, champ int, challengers []int, cfg compareSett
 	}
 	adj := map[string][]float64{}
 	for k, p := range raw {
-		adj[k] = cfg.correction.Adjust(p)
+		adj[k] = cfg.Correction.Adjust(p)
 	}
 	for i := range challengers {
-		r := rep.Systems[1+i].CompareChallenger
+		r := rep.Systems[1+i].Challenger
 		r.TRiskPAdj = jsonfloat.Float(adj["trisk"][i])
 		r.Tests.PairedT.PAdj = jsonfloat.Float(adj["paired_t"][i])
 		r.Tests.WelchT.PAdj = jsonfloat.Float(adj["welch_t"][i])
@@ -289,7 +289,7 @@ func buildCompare(t *scores.Table, champ int, challengers []int, cfg compareSett
 	if err := fillCompareANOVA(rep, poolScores, poolNames, cfg); err != nil {
 		return nil, err
 	}
-	if cfg.brisk {
+	if cfg.Brisk {
 		if err := fillCompareBRisk(rep, t, champ, challengers, order, cfg); err != nil {
 			return nil, err
 		}
@@ -298,9 +298,9 @@ func buildCompare(t *scores.Table, champ int, challengers []int, cfg compareSett
 }
 
 // measureChallenger measures one challenger against the champion.
-func measureChallenger(p risk.Pair, w, ciLevel float64, boot risk.BootstrapOptions, cfg compareSettings) (*CompareChallenger, []string, error) {
+func measureChallenger(p risk.Pair, w, ciLevel float64, boot risk.BootstrapOptions, cfg Settings) (*Challenger, []string, error) {
 	var warns []string
-	r := &CompareChallenger{}
+	r := &Challenger{}
 	u, err := p.URisk(w)
 	if err != nil {
 		return nil, nil, err
@@ -316,8 +316,8 @@ func measureChallenger(p risk.Pair, w, ciLevel float64, boot risk.BootstrapOptio
 	if err != nil {
 		return nil, nil, err
 	}
-	r.BCa = CompareCI{Lo: jsonfloat.Float(bc.BCa.Lo), Hi: jsonfloat.Float(bc.BCa.Hi), Level: bc.BCa.Level}
-	r.Percentile = CompareCI{Lo: jsonfloat.Float(bc.Percentile.Lo), Hi: jsonfloat.Float(bc.Percentile.Hi), Level: bc.Percentile.Level}
+	r.BCa = CI{Lo: jsonfloat.Float(bc.BCa.Lo), Hi: jsonfloat.Float(bc.BCa.Hi), Level: bc.BCa.Level}
+	r.Percentile = CI{Lo: jsonfloat.Float(bc.Percentile.Lo), Hi: jsonfloat.Float(bc.Percentile.Hi), Level: bc.Percentile.Level}
 	warns = append(warns, reportfmt.Prefixed("bootstrap", bc.Warnings)...)
 	o, err := p.Outcomes()
 	if err != nil {
@@ -350,13 +350,13 @@ func measureChallenger(p risk.Pair, w, ciLevel float64, boot risk.BootstrapOptio
 	}
 	r.Tests.Sign.Pos, r.Tests.Sign.Neg, r.Tests.Sign.P = sg.Pos, sg.Neg, jsonfloat.Float(sg.P)
 	warns = append(warns, reportfmt.Prefixed("sign test", sg.Warnings)...)
-	rz, err := p.Randomization(cfg.samples, cfg.seed)
+	rz, err := p.Randomization(cfg.Samples, cfg.Seed)
 	if err != nil {
 		return nil, nil, err
 	}
 	r.Tests.Permutation.P, r.Tests.Permutation.B = jsonfloat.Float(rz.P), rz.B
 	warns = append(warns, reportfmt.Prefixed("randomisation test", rz.Warnings)...)
-	sb, err := p.StudentizedBootstrap(cfg.samples, cfg.seed)
+	sb, err := p.StudentizedBootstrap(cfg.Samples, cfg.Seed)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -371,14 +371,14 @@ func measureChallenger(p risk.Pair, w, ciLevel float64, boot risk.BootstrapOptio
 	if err != nil {
 		return nil, nil, err
 	}
-	r.Effects = CompareEffects{GlassDeltaChampion: jsonfloat.Float(g.ByBase), GlassDeltaChallenger: jsonfloat.Float(g.ByX), CohenD: jsonfloat.Float(cd.D)}
+	r.Effects = Effects{GlassDeltaChampion: jsonfloat.Float(g.ByBase), GlassDeltaChallenger: jsonfloat.Float(g.ByX), CohenD: jsonfloat.Float(cd.D)}
 	warns = append(warns, reportfmt.Prefixed("Glass's Δ", g.Warnings)...)
 	warns = append(warns, reportfmt.Prefixed("Cohen's d", cd.Warnings)...)
 	return r, warns, nil
 }
 
 // compareANOVA fills the ANOVA and Tukey HSD sections over the pool.
-func fillCompareANOVA(rep *CompareReport, s risk.Systems, names []string, cfg compareSettings) error {
+func fillCompareANOVA(rep *Report, s risk.Systems, names []string, cfg Settings) error {
 	rep.ANOVA.Systems = names
 	two, err := s.TwoWayANOVA()
 	if err != nil {
@@ -389,22 +389,22 @@ func fillCompareANOVA(rep *CompareReport, s risk.Systems, names []string, cfg co
 		return err
 	}
 	rep.ANOVA.TwoWay, rep.ANOVA.OneWay = toCompareANOVATable(two), toCompareANOVATable(one)
-	h, err := s.TukeyHSD(true, cfg.level)
+	h, err := s.TukeyHSD(true, cfg.Level)
 	if err != nil {
 		return err
 	}
-	rep.TukeyHSD = CompareTukey{Model: h.Model, Level: h.Level, Q: jsonfloat.Float(h.Q), SE: jsonfloat.Float(h.SE), DF: jsonfloat.Float(h.DF), Warnings: h.Warnings}
+	rep.TukeyHSD = Tukey{Model: h.Model, Level: h.Level, Q: jsonfloat.Float(h.Q), SE: jsonfloat.Float(h.SE), DF: jsonfloat.Float(h.DF), Warnings: h.Warnings}
 	var rt risk.RandomizedTukeyHSD
-	if cfg.tukeySamples > 0 {
-		rt, err = s.RandomizedTukeyHSD(cfg.tukeySamples, cfg.seed)
+	if cfg.TukeySamples > 0 {
+		rt, err = s.RandomizedTukeyHSD(cfg.TukeySamples, cfg.Seed)
 		if err != nil {
 			return err
 		}
 		rep.TukeyHSD.B = rt.B
 	}
 	for i, p := range h.Pairs {
-		line := CompareTukeyPair{A: names[p.A], B: names[p.B], Diff: jsonfloat.Float(p.Diff), Lo: jsonfloat.Float(p.Lo), Hi: jsonfloat.Float(p.Hi), P: jsonfloat.Float(p.P)}
-		if cfg.tukeySamples > 0 {
+		line := TukeyPair{A: names[p.A], B: names[p.B], Diff: jsonfloat.Float(p.Diff), Lo: jsonfloat.Float(p.Lo), Hi: jsonfloat.Float(p.Hi), P: jsonfloat.Float(p.P)}
+		if cfg.TukeySamples > 0 {
 			line.PRandomized = jsonfloat.Ptr(rt.Pairs[i].P)
 		}
 		rep.TukeyHSD.Pairs = append(rep.TukeyHSD.Pairs, line)
@@ -412,10 +412,10 @@ func fillCompareANOVA(rep *CompareReport, s risk.Systems, names []string, cfg co
 	return nil
 }
 
-func toCompareANOVATable(a risk.ANOVA) CompareANOVATable {
-	t := CompareANOVATable{EtaSquared: jsonfloat.Float(a.EtaSquared), PartialEtaSquared: jsonfloat.Float(a.PartialEtaSquared), Warnings: a.Warnings}
+func toCompareANOVATable(a risk.ANOVA) ANOVATable {
+	t := ANOVATable{EtaSquared: jsonfloat.Float(a.EtaSquared), PartialEtaSquared: jsonfloat.Float(a.PartialEtaSquared), Warnings: a.Warnings}
 	for _, r := range a.Rows {
-		t.Rows = append(t.Rows, CompareANOVARow{Source: r.Source, DF: jsonfloat.Float(r.DF), SS: jsonfloat.Float(r.SS), MS: jsonfloat.Float(r.MS), F: jsonfloat.Float(r.F), P: jsonfloat.Float(r.P)})
+		t.Rows = append(t.Rows, ANOVARow{Source: r.Source, DF: jsonfloat.Float(r.DF), SS: jsonfloat.Float(r.SS), MS: jsonfloat.Float(r.MS), F: jsonfloat.Float(r.F), P: jsonfloat.Float(r.P)})
 	}
 	return t
 }

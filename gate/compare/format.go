@@ -1,4 +1,4 @@
-package gate
+package compare
 
 import (
 	"encoding/csv"
@@ -14,9 +14,9 @@ import (
 	"github.com/riskgate/riskgate/internal/numfmt"
 )
 
-// writeCompare renders rep in one of reportfmt.Formats. riskView prints the
+// Write renders rep in one of reportfmt.Formats. riskView prints the
 // table and md views with Benham et al.'s risk-oriented "⁻" signs.
-func writeCompare(w io.Writer, rep *CompareReport, format string, riskView bool) error {
+func Write(w io.Writer, rep *Report, format string, riskView bool) error {
 	return reportfmt.Write(w, format, rep, func(w io.Writer) error { return writeCompareCSV(w, rep) },
 		func(w io.Writer, md bool) error {
 			v := compareView{w: w, md: md, risk: riskView, rep: rep}
@@ -31,7 +31,7 @@ type compareView struct {
 	w    io.Writer
 	md   bool
 	risk bool
-	rep  *CompareReport
+	rep  *Report
 	err  error
 }
 
@@ -67,8 +67,8 @@ func (v *compareView) table(rows [][]string) {
 
 func (v *compareView) write() {
 	rep := v.rep
-	var chals []CompareSystem
-	var champ CompareSystem
+	var chals []System
+	var champ System
 	artifacts := 0
 	for _, s := range rep.Systems {
 		switch s.Role {
@@ -127,10 +127,10 @@ func (v *compareView) write() {
 		cols = slices.Insert(cols, 5, "BRisk"+minus+" "+numfmt.Percent(rep.BRisk.Level))
 	}
 	rows := [][]string{cols}
-	systemRow := func(s CompareSystem) []string {
+	systemRow := func(s System) []string {
 		r := []string{s.Name, numfmt.R.Fixed(float64(s.Mean), 3), "–", "–", "–", "–", "–"}
-		if s.CompareChallenger != nil {
-			c := s.CompareChallenger
+		if s.Challenger != nil {
+			c := s.Challenger
 			r[2] = numfmt.R.Fixed(sign*float64(c.URisk), 3)
 			r[3] = numfmt.R.Fixed(sign*float64(c.TRisk), 3)
 			lo, hi := float64(c.BCa.Lo), float64(c.BCa.Hi)
@@ -162,7 +162,7 @@ func (v *compareView) write() {
 		v.heading("Tests against the champion (p-values " + corr + ")")
 		rows = [][]string{{"System", "W/T/L", "paired t", "p", "Welch t", "p", "Wilcoxon V", "p", "sign +/−", "p", "randomisation p", "bootstrap p"}}
 		for _, s := range chals {
-			c := s.CompareChallenger
+			c := s.Challenger
 			t := c.Tests
 			wil := numfmt.G(float64(t.Wilcoxon.V))
 			if t.Wilcoxon.Exact {
@@ -181,7 +181,7 @@ func (v *compareView) write() {
 		v.heading("Effect sizes and paired-t intervals")
 		rows = [][]string{{"System", "mean diff", "paired t " + numfmt.Percent(ciLevel), "Glass Δ (champion SD)", "Glass Δ (challenger SD)", "Cohen d_z"}}
 		for _, s := range chals {
-			c := s.CompareChallenger
+			c := s.Challenger
 			t := c.Tests.PairedT
 			rows = append(rows, []string{
 				s.Name, numfmt.R.Fixed(float64(s.Mean)-float64(champ.Mean), 4),
@@ -245,7 +245,7 @@ func (v *compareView) write() {
 	}
 }
 
-func (v *compareView) anova(title string, a CompareANOVATable) {
+func (v *compareView) anova(title string, a ANOVATable) {
 	v.heading(fmt.Sprintf("%s over %d systems", title, len(v.rep.ANOVA.Systems)))
 	rows := [][]string{{"Source", "Df", "Sum Sq", "Mean Sq", "F value", "Pr(>F)"}}
 	for _, r := range a.Rows {
@@ -261,7 +261,7 @@ func (v *compareView) anova(title string, a CompareANOVATable) {
 
 // writeCompareCSV writes one row per system with every per-system number;
 // the ANOVA and Tukey sections are in the json, table and md outputs.
-func writeCompareCSV(w io.Writer, rep *CompareReport) error {
+func writeCompareCSV(w io.Writer, rep *Report) error {
 	head := []string{"system", "role", "mean", "zrisk", "georisk", "urisk", "trisk", "trisk_p", "trisk_p_adj",
 		"bca_lo", "bca_hi", "bca_level", "percentile_lo", "percentile_hi", "percentile_level", "wins", "ties", "losses",
 		"paired_t", "paired_df", "paired_p", "paired_p_adj", "paired_lo", "paired_hi",
@@ -277,7 +277,7 @@ func writeCompareCSV(w io.Writer, rep *CompareReport) error {
 	}
 	for _, s := range rep.Systems {
 		row := []string{s.Name, s.Role, numfmt.CSV(s.Mean), csvPtr(s.ZRisk), csvPtr(s.GeoRisk)}
-		if c := s.CompareChallenger; c != nil {
+		if c := s.Challenger; c != nil {
 			t := c.Tests
 			row = append(row, numfmt.CSV(c.URisk), numfmt.CSV(c.TRisk), numfmt.CSV(c.TRiskP), numfmt.CSV(c.TRiskPAdj),
 				numfmt.CSV(c.BCa.Lo), numfmt.CSV(c.BCa.Hi), numfmt.G(c.BCa.Level), numfmt.CSV(c.Percentile.Lo), numfmt.CSV(c.Percentile.Hi), numfmt.G(c.Percentile.Level),

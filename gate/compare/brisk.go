@@ -1,4 +1,4 @@
-package gate
+package compare
 
 import (
 	"fmt"
@@ -15,10 +15,10 @@ import (
 // pool (every system of the input, artifacts included), its column of Table 3
 // and the topics at risk.
 
-// CompareBRisk describes the BRisk fit of a comparison: the model, its
+// BRisk describes the BRisk fit of a comparison: the model, its
 // convergence, and the many-versus-many probabilities among the champion and
 // the challengers.
-type CompareBRisk struct {
+type BRisk struct {
 	Family      string            `json:"family"` // gaussian or skew_normal
 	Method      string            `json:"method"` // collapsed or general
 	LossWeight  float64           `json:"loss_weight"`
@@ -38,11 +38,11 @@ type CompareBRisk struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
-// CompareBRiskSystem is a system's effect S in the risk-adjusted pool with
+// BRiskSystem is a system's effect S in the risk-adjusted pool with
 // its credible interval (Benham et al.'s BRisk⁻ is −mean [−hi, −lo]), and
 // for a challenger its difference to the champion, P(riskier) and the topics
 // at risk.
-type CompareBRiskSystem struct {
+type BRiskSystem struct {
 	Mean         jsonfloat.Float       `json:"mean"`
 	Lo           jsonfloat.Float       `json:"lo"`
 	Hi           jsonfloat.Float       `json:"hi"`
@@ -52,18 +52,18 @@ type CompareBRiskSystem struct {
 }
 
 // fillCompareBRisk fits BRisk over every system of t and fills rep.BRisk and
-// each system's brisk object. rep.Systems must be in buildCompare's order
+// each system's brisk object. rep.Systems must be in Build's order
 // (champion, challengers, artifacts).
-func fillCompareBRisk(rep *CompareReport, t *scores.Table, champ int, challengers []int, order []int, cfg compareSettings) error {
-	opt := bayes.BRiskOptions{Challengers: challengers, Level: cfg.level,
-		Hier: bayes.HierOptions{Family: cfg.family, Sampler: bayes.NUTSOptions{Seed: cfg.seed}, TargetESS: cfg.targetESS}}
-	r, err := bayes.BRisk(&bayes.Table{Systems: t.Systems, Topics: t.Topics, Scores: t.Scores}, champ, cfg.lossWeight, opt)
+func fillCompareBRisk(rep *Report, t *scores.Table, champ int, challengers []int, order []int, cfg Settings) error {
+	opt := bayes.BRiskOptions{Challengers: challengers, Level: cfg.Level,
+		Hier: bayes.HierOptions{Family: cfg.Family, Sampler: bayes.NUTSOptions{Seed: cfg.Seed}, TargetESS: cfg.TargetESS}}
+	r, err := bayes.BRisk(&bayes.Table{Systems: t.Systems, Topics: t.Topics, Scores: t.Scores}, champ, cfg.LossWeight, opt)
 	if err != nil {
 		return fmt.Errorf("BRisk: %w", err)
 	}
 	f := r.Fit
 	minB, minT, maxR := f.WorstConvergence()
-	b := &CompareBRisk{Family: f.Family.Name(), Method: string(f.Method), LossWeight: r.W, Level: r.Level,
+	b := &BRisk{Family: f.Family.Name(), Method: string(f.Method), LossWeight: r.W, Level: r.Level,
 		Priors: f.Priors.Describe(f.Family), PoolSize: len(t.Systems), Chains: f.Chains, Draws: f.Draws,
 		TargetESS: f.TargetESS, MinESSBulk: jsonfloat.Float(minB), MinESSTail: jsonfloat.Float(minT), MaxRhat: jsonfloat.Float(maxR),
 		Divergences: f.Divergences, Converged: r.Converged, Warnings: r.Warnings}
@@ -71,7 +71,7 @@ func fillCompareBRisk(rep *CompareReport, t *scores.Table, champ int, challenger
 	rep.BRisk = b
 	for i, s := range order {
 		e := r.Systems[s]
-		sys := &CompareBRiskSystem{Mean: jsonfloat.Float(e.Mean), Lo: jsonfloat.Float(e.Lo), Hi: jsonfloat.Float(e.Hi)}
+		sys := &BRiskSystem{Mean: jsonfloat.Float(e.Mean), Lo: jsonfloat.Float(e.Lo), Hi: jsonfloat.Float(e.Hi)}
 		if c := r.Challenger(s); c != nil {
 			diff, at := result.NewEstimate(c.Diff), result.NewTopicsAtRisk(c.AtRisk)
 			sys.Diff, sys.PRiskier, sys.TopicsAtRisk = &diff, jsonfloat.Ptr(c.PRiskier), &at
@@ -83,7 +83,7 @@ func fillCompareBRisk(rep *CompareReport, t *scores.Table, champ int, challenger
 
 // briskCell is a system's BRisk cell of the Table 3 view: the effect and its
 // interval, negated (BRisk⁻) in the risk view.
-func (v *compareView) briskCell(s CompareSystem) string {
+func (v *compareView) briskCell(s System) string {
 	if s.BRisk == nil {
 		return "–"
 	}
@@ -96,7 +96,7 @@ func (v *compareView) briskCell(s CompareSystem) string {
 
 // brisk writes the BRisk sections under Table 3: the fit, each challenger
 // against the champion, P(S_i > S_j), and the topics at risk.
-func (v *compareView) brisk(champ CompareSystem, chals []CompareSystem) {
+func (v *compareView) brisk(champ System, chals []System) {
 	b := v.rep.BRisk
 	if b == nil {
 		return
@@ -162,7 +162,7 @@ func (v *compareView) brisk(champ CompareSystem, chals []CompareSystem) {
 }
 
 // briskCSV are the brisk columns of the CSV view for one system.
-func briskCSV(s CompareSystem) []string {
+func briskCSV(s System) []string {
 	out := make([]string, 8)
 	if s.BRisk == nil {
 		return out
