@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"time"
+
+	"github.com/riskgate/riskgate/gate/fit"
 
 	"github.com/riskgate/riskgate/internal/reportfmt"
 
@@ -192,7 +193,7 @@ func runFit(s *Streams, o *FitOptions) error {
 	}
 	var sweep []int
 	if o.PoolSweep != "" {
-		if sweep, err = parsePoolSweep(o.PoolSweep); err != nil {
+		if sweep, err = fit.ParsePoolSweep(o.PoolSweep); err != nil {
 			return err
 		}
 	}
@@ -244,17 +245,17 @@ func runFit(s *Streams, o *FitOptions) error {
 	if err != nil {
 		return fmt.Errorf("fit: %w", err)
 	}
-	fit := br.Fit
+	hf := br.Fit
 	elapsed := time.Since(start)
-	rep := newFitReport(fit, tab.Measure, role, o, elapsed, align)
+	rep := fit.NewReport(hf, tab.Measure, role, elapsed, align)
 	rep.LossWeight = o.LossWeight
-	rep.BRisk = newFitBRisk(br)
+	rep.BRisk = fit.NewBRisk(br)
 	if o.Forecast {
-		fc, err := fit.Forecast(pool, nil, br.Level, o.Seed)
+		fc, err := hf.Forecast(pool, nil, br.Level, o.Seed)
 		if err != nil {
 			return fmt.Errorf("fit: %w", err)
 		}
-		rep.Forecasts = newFitForecasts(fc, pool)
+		rep.Forecasts = fit.NewForecasts(fc, pool)
 	}
 	if sweep != nil {
 		o2 := bayes.BRiskOptions{Hier: opt, Challengers: chals}
@@ -266,7 +267,7 @@ func runFit(s *Streams, o *FitOptions) error {
 		if err != nil {
 			return fmt.Errorf("fit: --pool-sweep: %w", err)
 		}
-		rep.PoolSweep = newFitSweep(steps)
+		rep.PoolSweep = fit.NewSweep(steps)
 	}
 	if o.PriorSensitivity {
 		var sets []bayes.PriorSet
@@ -278,51 +279,24 @@ func runFit(s *Streams, o *FitOptions) error {
 		if err != nil {
 			return fmt.Errorf("fit: --prior-sensitivity: %w", err)
 		}
-		rep.PriorSensitivity = newFitPriorSensitivity(ps)
+		rep.PriorSensitivity = fit.NewPriorSensitivity(ps)
 	}
 	if o.DrawsOut != "" {
-		if err := atomicfile.Write(o.DrawsOut, func(w io.Writer) error { return fitWriteDraws(w, fit) }); err != nil {
+		if err := atomicfile.Write(o.DrawsOut, func(w io.Writer) error { return fit.WriteDraws(w, hf) }); err != nil {
 			return err
 		}
 	}
-	for _, w := range fit.Warnings {
+	for _, w := range hf.Warnings {
 		fmt.Fprintf(s.Err, "riskgate: warning: %s\n", w)
 	}
-	if !fit.Converged {
+	if !hf.Converged {
 		fmt.Fprintf(s.Err, "riskgate: warning: the fit did NOT CONVERGE; do not treat it as evidence\n")
 	}
 	write := func(w io.Writer) error {
 		if o.Format == "json" {
-			return rep.writeJSON(w) // its own encoder: NaN as null, the fit's field order
+			return rep.WriteJSON(w) // its own encoder: NaN as null, the fit's field order
 		}
-		return reportfmt.Write(w, o.Format, nil, rep.writeCSV, rep.writeText)
+		return reportfmt.Write(w, o.Format, nil, rep.WriteCSV, rep.WriteText)
 	}
 	return writeOutput(s.Out, o.Output, write)
-}
-
-// systemOrder lists system indexes for the table view: champion, the
-// challengers in table order, then the artifacts by decreasing mean effect.
-func fitSystemOrder(fit *bayes.HierFit, role []string) []int {
-	var champ, chal, art []int
-	for i, r := range role {
-		switch r {
-		case "champion":
-			champ = append(champ, i)
-		case "challenger":
-			chal = append(chal, i)
-		default:
-			art = append(art, i)
-		}
-	}
-	slices.SortStableFunc(art, func(a, b int) int {
-		ma, mb := fit.Summary[fit.SystemIndex(a)].Mean, fit.Summary[fit.SystemIndex(b)].Mean
-		switch {
-		case ma > mb:
-			return -1
-		case ma < mb:
-			return 1
-		}
-		return 0
-	})
-	return slices.Concat(champ, chal, art)
 }

@@ -5,18 +5,20 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riskgate/riskgate/gate/fit"
+
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/internal/shared"
 )
 
 // fitJSON runs riskgate fit with --format json and decodes the report.
-func fitJSON(t *testing.T, args ...string) *fitReport {
+func fitJSON(t *testing.T, args ...string) *fit.Report {
 	t.Helper()
 	code, out, errs := runMain(t, append(append([]string{"fit"}, args...), "--format", "json")...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	var r fitReport
+	var r fit.Report
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +118,7 @@ func FuzzParsePoolSweep(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		ms, err := parsePoolSweep(s)
+		ms, err := fit.ParsePoolSweep(s)
 		if err != nil {
 			return
 		}

@@ -1,4 +1,4 @@
-package gate
+package fit
 
 import (
 	"fmt"
@@ -17,28 +17,28 @@ import (
 // probabilities, the posterior predictive intervals of every cell, the
 // pool-size sweep and the prior sensitivity.
 
-// fitBRisk is what BRisk adds to a fit report.
-type fitBRisk struct {
-	LossWeight  float64              `json:"loss_weight"` // 1: the plain scores
-	Level       float64              `json:"level"`
-	Challengers []fitBRiskChallenger `json:"challengers"`
+// BRisk is what BRisk adds to a fit report.
+type BRisk struct {
+	LossWeight  float64           `json:"loss_weight"` // 1: the plain scores
+	Level       float64           `json:"level"`
+	Challengers []BRiskChallenger `json:"challengers"`
 	// Ranking orders the champion and the challengers.
 	result.Ranking
 }
 
-// fitBRiskChallenger is a challenger against the champion in the pool.
-type fitBRiskChallenger struct {
+// BRiskChallenger is a challenger against the champion in the pool.
+type BRiskChallenger struct {
 	Name     string          `json:"name"`
 	Diff     result.Estimate `json:"diff"`      // S_challenger − S_champion
 	PRiskier jsonfloat.Float `json:"p_riskier"` // P(S_challenger < S_champion)
 	AtRisk   int             `json:"topics_at_risk"`
-	Topics   []fitTopicRisk  `json:"topics"` // every topic, with its predictive interval
+	Topics   []TopicRisk     `json:"topics"` // every topic, with its predictive interval
 }
 
-// fitTopicRisk is a challenger's difference to the champion on a topic
+// TopicRisk is a challenger's difference to the champion on a topic
 // (risk-adjusted when the loss weight is not 1) and its posterior predictive
 // interval.
-type fitTopicRisk struct {
+type TopicRisk struct {
 	Topic    string          `json:"topic"`
 	Observed jsonfloat.Float `json:"observed"`
 	Lo       jsonfloat.Float `json:"lo"`
@@ -46,14 +46,14 @@ type fitTopicRisk struct {
 	AtRisk   bool            `json:"at_risk"`
 }
 
-func newFitBRisk(r *bayes.BRiskResult) *fitBRisk {
-	b := &fitBRisk{LossWeight: r.W, Level: r.Level, Challengers: []fitBRiskChallenger{}}
+func NewBRisk(r *bayes.BRiskResult) *BRisk {
+	b := &BRisk{LossWeight: r.W, Level: r.Level, Challengers: []BRiskChallenger{}}
 	compared := []int{r.Champion}
 	for _, c := range r.Challengers {
 		compared = append(compared, c.System)
-		fc := fitBRiskChallenger{Name: c.Name, Diff: result.NewEstimate(c.Diff), PRiskier: jsonfloat.Float(c.PRiskier), AtRisk: len(c.AtRisk)}
+		fc := BRiskChallenger{Name: c.Name, Diff: result.NewEstimate(c.Diff), PRiskier: jsonfloat.Float(c.PRiskier), AtRisk: len(c.AtRisk)}
 		for _, t := range c.Topics {
-			fc.Topics = append(fc.Topics, fitTopicRisk{t.Topic, jsonfloat.Float(t.Observed), jsonfloat.Float(t.Lo), jsonfloat.Float(t.Hi), t.AtRisk})
+			fc.Topics = append(fc.Topics, TopicRisk{t.Topic, jsonfloat.Float(t.Observed), jsonfloat.Float(t.Lo), jsonfloat.Float(t.Hi), t.AtRisk})
 		}
 		b.Challengers = append(b.Challengers, fc)
 	}
@@ -61,8 +61,8 @@ func newFitBRisk(r *bayes.BRiskResult) *fitBRisk {
 	return b
 }
 
-// fitForecast is one cell's posterior predictive interval.
-type fitForecast struct {
+// Forecast is one cell's posterior predictive interval.
+type Forecast struct {
 	System   string          `json:"system"`
 	Topic    string          `json:"topic"`
 	Observed jsonfloat.Float `json:"observed"` // null when the cell is missing
@@ -70,27 +70,27 @@ type fitForecast struct {
 	Hi       jsonfloat.Float `json:"hi"`
 }
 
-func newFitForecasts(f *bayes.Forecast, t *bayes.Table) []fitForecast {
-	var out []fitForecast
+func NewForecasts(f *bayes.Forecast, t *bayes.Table) []Forecast {
+	var out []Forecast
 	for i, s := range f.Systems {
 		for j, c := range f.Cells[i] {
-			out = append(out, fitForecast{t.Systems[s], t.Topics[j], jsonfloat.Float(c.Observed), jsonfloat.Float(c.Lo), jsonfloat.Float(c.Hi)})
+			out = append(out, Forecast{t.Systems[s], t.Topics[j], jsonfloat.Float(c.Observed), jsonfloat.Float(c.Lo), jsonfloat.Float(c.Hi)})
 		}
 	}
 	return out
 }
 
-// fitSweepStep is one pool size of --pool-sweep.
-type fitSweepStep struct {
-	M           int                  `json:"m"`
-	Artifacts   []string             `json:"artifacts"`
-	Champion    result.Estimate      `json:"champion"`
-	Challengers []fitSweepSeparation `json:"challengers"`
-	Converged   bool                 `json:"converged"`
-	Warnings    []string             `json:"warnings,omitempty"`
+// SweepStep is one pool size of --pool-sweep.
+type SweepStep struct {
+	M           int               `json:"m"`
+	Artifacts   []string          `json:"artifacts"`
+	Champion    result.Estimate   `json:"champion"`
+	Challengers []SweepSeparation `json:"challengers"`
+	Converged   bool              `json:"converged"`
+	Warnings    []string          `json:"warnings,omitempty"`
 }
 
-type fitSweepSeparation struct {
+type SweepSeparation struct {
 	Name     string          `json:"name"`
 	Effect   result.Estimate `json:"effect"`
 	Diff     result.Estimate `json:"diff"`
@@ -98,53 +98,53 @@ type fitSweepSeparation struct {
 	Gap      jsonfloat.Float `json:"gap"` // between the two credible intervals; negative: they overlap
 }
 
-func newFitSweep(steps []bayes.PoolSweepStep) []fitSweepStep {
-	var out []fitSweepStep
+func NewSweep(steps []bayes.PoolSweepStep) []SweepStep {
+	var out []SweepStep
 	for _, s := range steps {
-		st := fitSweepStep{M: s.M, Artifacts: append([]string{}, s.Artifacts...), Champion: result.NewEstimate(s.Champion), Converged: s.Converged, Warnings: s.Warnings}
+		st := SweepStep{M: s.M, Artifacts: append([]string{}, s.Artifacts...), Champion: result.NewEstimate(s.Champion), Converged: s.Converged, Warnings: s.Warnings}
 		for _, c := range s.Challengers {
-			st.Challengers = append(st.Challengers, fitSweepSeparation{c.Name, result.NewEstimate(c.Effect), result.NewEstimate(c.Diff), jsonfloat.Float(c.PRiskier), jsonfloat.Float(c.Gap)})
+			st.Challengers = append(st.Challengers, SweepSeparation{c.Name, result.NewEstimate(c.Effect), result.NewEstimate(c.Diff), jsonfloat.Float(c.PRiskier), jsonfloat.Float(c.Gap)})
 		}
 		out = append(out, st)
 	}
 	return out
 }
 
-// fitPriorSensitivity is --prior-sensitivity's result.
-type fitPriorSensitivity struct {
+// PriorSensitivity is --prior-sensitivity's result.
+type PriorSensitivity struct {
 	Robust  bool                `json:"robust"`
-	Fits    []fitPriorFit       `json:"fits"`
+	Fits    []PriorFit          `json:"fits"`
 	Changes []bayes.PriorChange `json:"changes"`
 }
 
-type fitPriorFit struct {
+type PriorFit struct {
 	Name        string            `json:"name"`
 	Priors      map[string]string `json:"priors"`
 	Converged   bool              `json:"converged"`
-	Challengers []fitPriorReading `json:"challengers"`
+	Challengers []PriorReading    `json:"challengers"`
 	Warnings    []string          `json:"warnings,omitempty"`
 }
 
-type fitPriorReading struct {
+type PriorReading struct {
 	Name     string          `json:"name"`
 	Diff     result.Estimate `json:"diff"`
 	PRiskier jsonfloat.Float `json:"p_riskier"`
 }
 
-func newFitPriorSensitivity(ps *bayes.PriorSensitivity) *fitPriorSensitivity {
-	out := &fitPriorSensitivity{Robust: ps.Robust, Changes: append([]bayes.PriorChange{}, ps.Changes...)}
+func NewPriorSensitivity(ps *bayes.PriorSensitivity) *PriorSensitivity {
+	out := &PriorSensitivity{Robust: ps.Robust, Changes: append([]bayes.PriorChange{}, ps.Changes...)}
 	for _, f := range ps.Fits {
-		pf := fitPriorFit{Name: f.Name, Priors: f.Priors.Describe(f.Family), Converged: f.Converged, Warnings: f.Warnings}
+		pf := PriorFit{Name: f.Name, Priors: f.Priors.Describe(f.Family), Converged: f.Converged, Warnings: f.Warnings}
 		for _, c := range f.Challengers {
-			pf.Challengers = append(pf.Challengers, fitPriorReading{c.Name, result.NewEstimate(c.Diff), jsonfloat.Float(c.PRiskier)})
+			pf.Challengers = append(pf.Challengers, PriorReading{c.Name, result.NewEstimate(c.Diff), jsonfloat.Float(c.PRiskier)})
 		}
 		out.Fits = append(out.Fits, pf)
 	}
 	return out
 }
 
-// parsePoolSweep reads --pool-sweep: pool sizes separated by commas.
-func parsePoolSweep(s string) ([]int, error) {
+// ParsePoolSweep reads --pool-sweep: pool sizes separated by commas.
+func ParsePoolSweep(s string) ([]int, error) {
 	var out []int
 	for _, f := range strings.Split(s, ",") {
 		m, err := strconv.Atoi(strings.TrimSpace(f))
@@ -157,7 +157,7 @@ func parsePoolSweep(s string) ([]int, error) {
 }
 
 // writeBRiskText writes the text or markdown sections of the BRisk parts.
-func (r *fitReport) writeBRiskText(w io.Writer, md bool, heading func(string)) {
+func (r *Report) writeBRiskText(w io.Writer, md bool, heading func(string)) {
 	b := r.BRisk
 	if b != nil && len(b.Challengers) > 0 {
 		pool := "the scores"
@@ -169,7 +169,7 @@ func (r *fitReport) writeBRiskText(w io.Writer, md bool, heading func(string)) {
 		for i, c := range b.Challengers {
 			rows = append(rows, []string{c.Name, numfmt.R.Fixed(float64(c.PRiskier), 3), numfmt.R.Fixed(float64(b.PBest[1+i]), 3), strconv.Itoa(c.AtRisk)})
 		}
-		fitTable(w, md, []string{"system", "P(riskier)", "P(best)", "topics at risk"}, rows)
+		table(w, md, []string{"system", "P(riskier)", "P(best)", "topics at risk"}, rows)
 		heading("P(row system's effect > column system's)")
 		rows = rows[:0]
 		for i, name := range b.Systems {
@@ -183,7 +183,7 @@ func (r *fitReport) writeBRiskText(w io.Writer, md bool, heading func(string)) {
 			}
 			rows = append(rows, row)
 		}
-		fitTable(w, md, append([]string{"system"}, b.Systems...), rows)
+		table(w, md, append([]string{"system"}, b.Systems...), rows)
 		heading(fmt.Sprintf("Topics at risk (difference to the champion below its %s posterior predictive interval)", numfmt.Percent(b.Level)))
 		rows = rows[:0]
 		for _, c := range b.Challengers {
@@ -196,7 +196,7 @@ func (r *fitReport) writeBRiskText(w io.Writer, md bool, heading func(string)) {
 		if len(rows) == 0 {
 			fmt.Fprintf(w, "none\n\n")
 		} else {
-			fitTable(w, md, []string{"challenger", "topic", "difference", "lo", "hi"}, rows)
+			table(w, md, []string{"challenger", "topic", "difference", "lo", "hi"}, rows)
 		}
 	}
 	if len(r.PoolSweep) > 0 {
@@ -212,7 +212,7 @@ func (r *fitReport) writeBRiskText(w io.Writer, md bool, heading func(string)) {
 					numfmt.R.Fixed(float64(c.PRiskier), 3), numfmt.R.Fixed(float64(c.Gap), 4)})
 			}
 		}
-		fitTable(w, md, []string{"m", "challenger", "S − S_champion", "lo", "hi", "P(riskier)", "interval gap"}, rows)
+		table(w, md, []string{"m", "challenger", "S − S_champion", "lo", "hi", "P(riskier)", "interval gap"}, rows)
 	}
 	if ps := r.PriorSensitivity; ps != nil {
 		verdict := "robust: no challenger's interval sign or P(riskier) ≥ 0.95 changes"
@@ -230,7 +230,7 @@ func (r *fitReport) writeBRiskText(w io.Writer, md bool, heading func(string)) {
 				rows = append(rows, []string{f.Name + conv, c.Name, numfmt.R.Fixed(float64(c.Diff.Mean), 4), numfmt.R.Fixed(float64(c.Diff.Lo), 4), numfmt.R.Fixed(float64(c.Diff.Hi), 4), numfmt.R.Fixed(float64(c.PRiskier), 3)})
 			}
 		}
-		fitTable(w, md, []string{"priors", "challenger", "S − S_champion", "lo", "hi", "P(riskier)"}, rows)
+		table(w, md, []string{"priors", "challenger", "S − S_champion", "lo", "hi", "P(riskier)"}, rows)
 		for _, f := range ps.Fits {
 			fmt.Fprintf(w, "%s: intercept ~ %s; sigma ~ %s; %s; %s", f.Name, f.Priors["intercept"], f.Priors["sigma"],
 				priorPhrase("sd_topic", f.Priors["sd_topic"]), priorPhrase("sd_system", f.Priors["sd_system"]))

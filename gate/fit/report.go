@@ -1,4 +1,4 @@
-package gate
+package fit
 
 import (
 	"bufio"
@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -20,8 +21,8 @@ import (
 	"github.com/riskgate/riskgate/internal/numfmt"
 )
 
-// fitEffect is a system or topic effect in the JSON report.
-type fitEffect struct {
+// Effect is a system or topic effect in the JSON report.
+type Effect struct {
 	Name  string          `json:"name"`
 	Role  string          `json:"role,omitempty"`
 	Mean  jsonfloat.Float `json:"mean"`
@@ -33,8 +34,8 @@ type fitEffect struct {
 	HDIHi jsonfloat.Float `json:"hdi_hi"`
 }
 
-// fitComparison is a challenger's system effect against the champion's.
-type fitComparison struct {
+// Comparison is a challenger's system effect against the champion's.
+type Comparison struct {
 	Challenger string          `json:"challenger"`
 	Champion   string          `json:"champion"`
 	PBetter    jsonfloat.Float `json:"p_better"` // P(S_challenger > S_champion)
@@ -43,15 +44,15 @@ type fitComparison struct {
 	DiffQ97_5  jsonfloat.Float `json:"diff_q97_5"`
 }
 
-type fitParamDiag struct {
+type ParamDiag struct {
 	Name    string          `json:"name"`
 	Rhat    jsonfloat.Float `json:"rhat"`
 	ESSBulk jsonfloat.Float `json:"ess_bulk"`
 	ESSTail jsonfloat.Float `json:"ess_tail"`
 }
 
-type fitDiagnostics struct {
-	Parameters       []fitParamDiag    `json:"parameters"`
+type Diagnostics struct {
+	Parameters       []ParamDiag       `json:"parameters"`
 	Divergences      int               `json:"divergences"`
 	MaxTreedepthHits int               `json:"max_treedepth_hits"`
 	MaxTreedepth     int               `json:"max_treedepth"`
@@ -63,8 +64,8 @@ type fitDiagnostics struct {
 	ExtendedDraws    int               `json:"extended_draws"`
 }
 
-// fitReport is what riskgate fit reports; its JSON form is the command's contract.
-type fitReport struct {
+// Report is what riskgate fit reports; its JSON form is the command's contract.
+type Report struct {
 	Converged   bool              `json:"converged"`
 	Warnings    []string          `json:"warnings"`
 	Measure     string            `json:"measure,omitempty"`
@@ -77,10 +78,10 @@ type fitReport struct {
 	Sigma       bayes.VarSummary  `json:"sigma"`
 	SDTopic     bayes.VarSummary  `json:"sd_topic"`
 	SDSystem    bayes.VarSummary  `json:"sd_system"`
-	Systems     []fitEffect       `json:"systems"`
-	Topics      []fitEffect       `json:"topics"`
-	Comparisons []fitComparison   `json:"comparisons"`
-	Diagnostics fitDiagnostics    `json:"diagnostics"`
+	Systems     []Effect          `json:"systems"`
+	Topics      []Effect          `json:"topics"`
+	Comparisons []Comparison      `json:"comparisons"`
+	Diagnostics Diagnostics       `json:"diagnostics"`
 	Draws       int               `json:"draws"`
 	Chains      int               `json:"chains"`
 	Warmup      int               `json:"warmup"`
@@ -95,22 +96,22 @@ type fitReport struct {
 	Alpha      *bayes.VarSummary `json:"alpha,omitempty"` // the skew normal's shape
 	// BRisk: the challengers against the champion in that pool, with the
 	// topics at risk, P(S_i > S_j) and P(best).
-	BRisk            *fitBRisk            `json:"brisk,omitempty"`
-	Forecasts        []fitForecast        `json:"forecasts,omitempty"` // --forecast
-	PoolSweep        []fitSweepStep       `json:"pool_sweep,omitempty"`
-	PriorSensitivity *fitPriorSensitivity `json:"prior_sensitivity,omitempty"`
+	BRisk            *BRisk            `json:"brisk,omitempty"`
+	Forecasts        []Forecast        `json:"forecasts,omitempty"` // --forecast
+	PoolSweep        []SweepStep       `json:"pool_sweep,omitempty"`
+	PriorSensitivity *PriorSensitivity `json:"prior_sensitivity,omitempty"`
 
 	fit   *bayes.HierFit
 	order []int // systems in table-view order
 }
 
-func fitEffectOf(name, role string, s bayes.VarSummary) fitEffect {
-	return fitEffect{name, role, jsonfloat.Float(s.Mean), jsonfloat.Float(s.SD), jsonfloat.Float(s.Q2_5), jsonfloat.Float(s.Q50), jsonfloat.Float(s.Q97_5), jsonfloat.Float(s.HDILo), jsonfloat.Float(s.HDIHi)}
+func effectOf(name, role string, s bayes.VarSummary) Effect {
+	return Effect{name, role, jsonfloat.Float(s.Mean), jsonfloat.Float(s.SD), jsonfloat.Float(s.Q2_5), jsonfloat.Float(s.Q50), jsonfloat.Float(s.Q97_5), jsonfloat.Float(s.HDILo), jsonfloat.Float(s.HDIHi)}
 }
 
-func newFitReport(fit *bayes.HierFit, measure string, role []string, o *FitOptions, elapsed time.Duration, align scores.Alignment) *fitReport {
+func NewReport(fit *bayes.HierFit, measure string, role []string, elapsed time.Duration, align scores.Alignment) *Report {
 	so := fit.Sampler.Options
-	r := &fitReport{
+	r := &Report{
 		Converged: fit.Converged, Warnings: append([]string{}, fit.Warnings...), Measure: measure,
 		Method: string(fit.Method), NSystems: len(fit.Systems), NTopics: len(fit.Topics), Missing: fit.Missing,
 		Priors:    fit.Priors.Describe(fit.Family),
@@ -128,12 +129,12 @@ func newFitReport(fit *bayes.HierFit, measure string, role []string, o *FitOptio
 		r.Alpha = &a
 	}
 	for s, name := range fit.Systems {
-		r.Systems = append(r.Systems, fitEffectOf(name, role[s], fit.Summary[fit.SystemIndex(s)]))
+		r.Systems = append(r.Systems, effectOf(name, role[s], fit.Summary[fit.SystemIndex(s)]))
 	}
 	for t, name := range fit.Topics {
-		r.Topics = append(r.Topics, fitEffectOf(name, "", fit.Summary[fit.TopicIndex(t)]))
+		r.Topics = append(r.Topics, effectOf(name, "", fit.Summary[fit.TopicIndex(t)]))
 	}
-	r.order = fitSystemOrder(fit, role)
+	r.order = systemOrder(fit, role)
 	champ := -1
 	for s, ro := range role {
 		if ro == "champion" {
@@ -149,7 +150,7 @@ func newFitReport(fit *bayes.HierFit, measure string, role []string, o *FitOptio
 		chains := fit.SystemDiffChains(s, champ)
 		c := result.NewComparison(fit.Systems[s], chains, bayes.PoolChains(chains), nil, nil)
 		in := c.Intervals[0] // the 95% central interval
-		r.Comparisons = append(r.Comparisons, fitComparison{
+		r.Comparisons = append(r.Comparisons, Comparison{
 			Challenger: fit.Systems[s], Champion: fit.Systems[champ],
 			PBetter: c.PBetter, DiffMean: in.Estimate, DiffQ2_5: in.Lo, DiffQ97_5: in.Hi,
 		})
@@ -159,7 +160,7 @@ func newFitReport(fit *bayes.HierFit, measure string, role []string, o *FitOptio
 	d.TargetESS, d.ExtendedDraws = jsonfloat.Float(fit.TargetESS), fit.Extended
 	for v, name := range fit.Names {
 		s := fit.Summary[v]
-		d.Parameters = append(d.Parameters, fitParamDiag{name, jsonfloat.Float(s.Rhat), jsonfloat.Float(s.ESSBulk), jsonfloat.Float(s.ESSTail)})
+		d.Parameters = append(d.Parameters, ParamDiag{name, jsonfloat.Float(s.Rhat), jsonfloat.Float(s.ESSBulk), jsonfloat.Float(s.ESSTail)})
 	}
 	minB, minT, maxR := fit.WorstConvergence()
 	d.MaxRhat, d.MinESSBulk, d.MinESSTail = jsonfloat.Float(maxR), jsonfloat.Float(minB), jsonfloat.Float(minT)
@@ -169,7 +170,7 @@ func newFitReport(fit *bayes.HierFit, measure string, role []string, o *FitOptio
 	return r
 }
 
-func (r *fitReport) writeJSON(w io.Writer) error {
+func (r *Report) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(r)
@@ -177,7 +178,7 @@ func (r *fitReport) writeJSON(w io.Writer) error {
 
 // writeCSV writes one row per quantity; the converged column carries the
 // verdict on every row so that no consumer can miss it.
-func (r *fitReport) writeCSV(w io.Writer) error {
+func (r *Report) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"parameter", "kind", "name", "role", "mean", "sd", "q2_5", "q50", "q97_5", "hdi_lo", "hdi_hi",
 		"rhat", "ess_bulk", "ess_tail", "converged"})
@@ -210,10 +211,10 @@ func (r *fitReport) writeCSV(w io.Writer) error {
 	return cw.Error()
 }
 
-// fitTable writes a header and rows with reportfmt.Table, numeric columns
+// table writes a header and rows with reportfmt.Table, numeric columns
 // right-aligned and the others (names, roles) left-aligned, and ends a text
 // table with a blank line as markdown ends its own.
-func fitTable(w io.Writer, md bool, header []string, rows [][]string) {
+func table(w io.Writer, md bool, header []string, rows [][]string) {
 	align := make([]byte, len(header))
 	for j := range align {
 		align[j] = 'r'
@@ -230,7 +231,7 @@ func fitTable(w io.Writer, md bool, header []string, rows [][]string) {
 	}
 }
 
-func (r *fitReport) writeText(w io.Writer, md bool) error {
+func (r *Report) WriteText(w io.Writer, md bool) error {
 	bw := bufio.NewWriter(w)
 	f := r.fit
 	heading := func(s string) {
@@ -290,14 +291,14 @@ func (r *fitReport) writeText(w io.Writer, md bool) error {
 	for _, v := range comps {
 		rows = append(rows, append([]string{f.Names[v]}, sumCells(f.Summary[v])...))
 	}
-	fitTable(bw, md, append([]string{"parameter"}, sumHeader...), rows)
+	table(bw, md, append([]string{"parameter"}, sumHeader...), rows)
 
 	heading("System effects (95% credible intervals)")
 	rows = rows[:0]
 	for _, s := range r.order {
 		rows = append(rows, append([]string{f.Systems[s], r.Systems[s].Role}, sumCells(f.Summary[f.SystemIndex(s)])...))
 	}
-	fitTable(bw, md, append([]string{"system", "role"}, sumHeader...), rows)
+	table(bw, md, append([]string{"system", "role"}, sumHeader...), rows)
 
 	if len(r.Comparisons) > 0 {
 		heading("Challengers against the champion (system effects)")
@@ -306,7 +307,7 @@ func (r *fitReport) writeText(w io.Writer, md bool) error {
 			rows = append(rows, []string{c.Challenger, numfmt.R.Fixed(float64(c.PBetter), 3), numfmt.R.Fixed(float64(c.DiffMean), 4),
 				numfmt.R.Fixed(float64(c.DiffQ2_5), 4), numfmt.R.Fixed(float64(c.DiffQ97_5), 4)})
 		}
-		fitTable(bw, md, []string{"challenger", "P(better)", "diff", "2.5%", "97.5%"}, rows)
+		table(bw, md, []string{"challenger", "P(better)", "diff", "2.5%", "97.5%"}, rows)
 	}
 	r.writeBRiskText(bw, md, heading)
 
@@ -315,7 +316,7 @@ func (r *fitReport) writeText(w io.Writer, md bool) error {
 	for t := range f.Topics {
 		rows = append(rows, append([]string{f.Topics[t]}, sumCells(f.Summary[f.TopicIndex(t)])...))
 	}
-	fitTable(bw, md, append([]string{"topic"}, sumHeader...), rows)
+	table(bw, md, append([]string{"topic"}, sumHeader...), rows)
 
 	heading("Diagnostics")
 	d := r.Diagnostics
@@ -329,9 +330,9 @@ func (r *fitReport) writeText(w io.Writer, md bool) error {
 	return bw.Flush()
 }
 
-// fitWriteDraws writes the draws as CSV: chain, iteration (1-based), then one
+// WriteDraws writes the draws as CSV: chain, iteration (1-based), then one
 // column per quantity, full precision.
-func fitWriteDraws(w io.Writer, f *bayes.HierFit) error {
+func WriteDraws(w io.Writer, f *bayes.HierFit) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(append([]string{"chain", "iteration"}, f.Names...)); err != nil {
 		return err
@@ -355,4 +356,31 @@ func fitWriteDraws(w io.Writer, f *bayes.HierFit) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// systemOrder lists system indexes for the table view: champion, the
+// challengers in table order, then the artifacts by decreasing mean effect.
+func systemOrder(fit *bayes.HierFit, role []string) []int {
+	var champ, chal, art []int
+	for i, r := range role {
+		switch r {
+		case "champion":
+			champ = append(champ, i)
+		case "challenger":
+			chal = append(chal, i)
+		default:
+			art = append(art, i)
+		}
+	}
+	slices.SortStableFunc(art, func(a, b int) int {
+		ma, mb := fit.Summary[fit.SystemIndex(a)].Mean, fit.Summary[fit.SystemIndex(b)].Mean
+		switch {
+		case ma > mb:
+			return -1
+		case ma < mb:
+			return 1
+		}
+		return 0
+	})
+	return slices.Concat(champ, chal, art)
 }
