@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/riskgate/riskgate/gate/classify"
+
 	"github.com/riskgate/riskgate/internal/reportfmt"
 
 	"github.com/riskgate/riskgate/bayes"
@@ -103,18 +105,18 @@ func runClassify(o *ClassifyOptions, s *Streams) error {
 	if err != nil {
 		return err
 	}
-	var files [3]*labelFile
+	var files [3]*classify.LabelFile
 	for i, path := range []string{o.Truth, o.A, o.B} {
-		if files[i], err = readLabelFile(path); err != nil {
+		if files[i], err = classify.ReadLabelFile(path); err != nil {
 			return err
 		}
 	}
 	truth := files[0]
-	pa, pb, err := alignLabels(truth, files[1], files[2])
+	pa, pb, err := classify.AlignLabels(truth, files[1], files[2])
 	if err != nil {
 		return err
 	}
-	cats, err := classifyCategories(truth, pa, pb, [2]*labelFile{files[1], files[2]}, o.Positive)
+	cats, err := classify.Categories(truth, pa, pb, [2]*classify.LabelFile{files[1], files[2]}, o.Positive)
 	if err != nil {
 		return err
 	}
@@ -125,9 +127,9 @@ func runClassify(o *ClassifyOptions, s *Streams) error {
 	if err != nil {
 		return err
 	}
-	rep, err := buildClassifyReport(res, cats, o.Truth, o.A, o.B, o.Positive, len(truth.Labels))
+	rep, err := classify.Build(res, cats, o.Truth, o.A, o.B, o.Positive, len(truth.Labels))
 	if err != nil {
 		return err
 	}
-	return writeOutput(s.Out, o.Output, func(w io.Writer) error { return writeClassify(w, rep, o.Format) })
+	return writeOutput(s.Out, o.Output, func(w io.Writer) error { return classify.Write(w, rep, o.Format) })
 }

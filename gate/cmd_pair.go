@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/riskgate/riskgate/gate/pair"
+
 	"github.com/riskgate/riskgate/internal/reportfmt"
 
 	"github.com/riskgate/riskgate/bayes"
@@ -162,10 +164,10 @@ func runPair(o *PairOptions, s *Streams) error {
 	if err != nil {
 		return err
 	}
-	rep, err := buildPairReport(t.Measure, o.A, o.B, t.Topics, t.Scores[ia], t.Scores[ib], opt)
+	rep, err := pair.Build(t.Measure, o.A, o.B, t.Topics, t.Scores[ia], t.Scores[ib], opt)
 	if err != nil {
 		return err
 	}
 	rep.Alignment = align
-	return writeOutput(s.Out, o.Output, func(w io.Writer) error { return writePair(w, rep, o.Format) })
+	return writeOutput(s.Out, o.Output, func(w io.Writer) error { return pair.Write(w, rep, o.Format) })
 }

@@ -1,4 +1,4 @@
-package gate
+package diagnose
 
 import (
 	"errors"
@@ -21,7 +21,7 @@ func TestReadDrawsLayouts(t *testing.T) {
 		"1,1001,1,1,Inf\n" +
 		"3,1001,2.5,2,-inf\n" +
 		"2,1002, 2 ,1,1e308\n"
-	d, err := ReadDraws(strings.NewReader(in), "x.csv")
+	d, err := Read(strings.NewReader(in), "x.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func TestReadDrawsLayouts(t *testing.T) {
 	}
 }
 
-// FuzzReadDraws: whatever the bytes, ReadDraws returns draws of a consistent
+// FuzzReadDraws: whatever the bytes, Read returns draws of a consistent
 // shape or a one-line *inputerr.Error with a line number, never panics, and
 // the draws it returns can be summarised.
 func FuzzReadDraws(f *testing.F) {
@@ -57,7 +57,7 @@ func FuzzReadDraws(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		d, err := ReadDraws(strings.NewReader(string(data)), "f.csv")
+		d, err := Read(strings.NewReader(string(data)), "f.csv")
 		if err != nil {
 			var ie *inputerr.Error
 			if !errors.As(err, &ie) || ie.Line < 1 || strings.Contains(err.Error(), "\n") {
@@ -102,7 +102,7 @@ func BenchmarkReadDraws(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ResetTimer()
 	for range b.N {
-		if _, err := ReadDraws(strings.NewReader(data), "bench.csv"); err != nil {
+		if _, err := Read(strings.NewReader(data), "bench.csv"); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,4 +1,4 @@
-package gate
+package classify
 
 import (
 	"bufio"
@@ -21,8 +21,8 @@ import (
 // are trimmed of surrounding spaces; a blank line, an empty id or label, a
 // second tab or a repeated id is an error at its line.
 
-// labelFile is one parsed label file.
-type labelFile struct {
+// LabelFile is one parsed label file.
+type LabelFile struct {
 	Name   string
 	IDs    []string // nil when the file has bare labels
 	Labels []string
@@ -32,9 +32,9 @@ type labelFile struct {
 // maxLabelLine bounds a line, so that a binary file fails fast.
 const maxLabelLine = 1 << 20
 
-// parseLabels reads a label file; name is used in messages.
-func parseLabels(name string, r io.Reader) (*labelFile, error) {
-	f := &labelFile{Name: name}
+// ParseLabels reads a label file; name is used in messages.
+func ParseLabels(name string, r io.Reader) (*LabelFile, error) {
+	f := &LabelFile{Name: name}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64*1024), maxLabelLine)
 	withIDs := false
@@ -112,24 +112,24 @@ func truncateLabel(s string) string {
 	return s
 }
 
-// readLabelFile opens and parses a label file.
-func readLabelFile(path string) (*labelFile, error) {
+// ReadLabelFile opens and parses a label file.
+func ReadLabelFile(path string) (*LabelFile, error) {
 	fh, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer fh.Close()
-	return parseLabels(path, fh)
+	return ParseLabels(path, fh)
 }
 
-// alignLabels orders the predictions a and b like the truth: by position for
+// AlignLabels orders the predictions a and b like the truth: by position for
 // bare labels, by document id otherwise. It returns the predicted labels in
 // truth order.
-func alignLabels(truth, a, b *labelFile) (pa, pb []string, err error) {
+func AlignLabels(truth, a, b *LabelFile) (pa, pb []string, err error) {
 	out := make([][]string, 2)
-	for k, f := range []*labelFile{a, b} {
+	for k, f := range []*LabelFile{a, b} {
 		if (f.IDs == nil) != (truth.IDs == nil) {
-			layout := func(x *labelFile) string {
+			layout := func(x *LabelFile) string {
 				if x.IDs == nil {
 					return "bare labels"
 				}
@@ -171,12 +171,12 @@ func alignLabels(truth, a, b *labelFile) (pa, pb []string, err error) {
 	return out[0], out[1], nil
 }
 
-// classifyCategories builds the binary problems of a comparison. With
+// Categories builds the binary problems of a comparison. With
 // positive set, one problem: that label against the rest. Otherwise one per
 // label of the truth, in natural order (numerically when every label is an
 // integer); then a predicted label absent from the truth would make an empty
 // category and is an error.
-func classifyCategories(truth *labelFile, pa, pb []string, files [2]*labelFile, positive string) ([]bayes.Category, error) {
+func Categories(truth *LabelFile, pa, pb []string, files [2]*LabelFile, positive string) ([]bayes.Category, error) {
 	labels := map[string]int{}
 	for _, l := range truth.Labels {
 		labels[l]++

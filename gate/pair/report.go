@@ -1,4 +1,4 @@
-package gate
+package pair
 
 import (
 	"encoding/csv"
@@ -6,6 +6,8 @@ import (
 	"io"
 	"math"
 	"strconv"
+
+	"github.com/riskgate/riskgate/gate/result"
 
 	"github.com/riskgate/riskgate/internal/reportfmt"
 
@@ -16,9 +18,9 @@ import (
 	"github.com/riskgate/riskgate/risk"
 )
 
-// PairReport is the result of riskgate pair; its JSON form is the command's
+// Report is the result of riskgate pair; its JSON form is the command's
 // contract (extend it, don't rename).
-type PairReport struct {
+type Report struct {
 	A       string          `json:"a"`
 	B       string          `json:"b"`
 	Measure string          `json:"measure"`
@@ -33,45 +35,23 @@ type PairReport struct {
 	// paired model's rejection sampler.
 	Sampler        string           `json:"sampler"`
 	AcceptanceRate *jsonfloat.Float `json:"acceptance_rate,omitempty"`
-	Quantities     PairQuantities   `json:"quantities"`
-	Classical      PairClassical    `json:"classical"`
+	Quantities     Quantities       `json:"quantities"`
+	Classical      Classical        `json:"classical"`
 	Alignment      scores.Alignment `json:"alignment"`
 	Warnings       []string         `json:"warnings"`
 }
 
-// PairQuantities are the posterior summaries: diff = μ_a − μ_b,
+// Quantities are the posterior summaries: diff = μ_a − μ_b,
 // glass1 = diff/σ_a, glass2 = diff/σ_b and (paired model) rho.
-type PairQuantities struct {
-	Diff   PairQuantity  `json:"diff"`
-	Glass1 PairQuantity  `json:"glass1"`
-	Glass2 PairQuantity  `json:"glass2"`
-	Rho    *PairQuantity `json:"rho,omitempty"`
+type Quantities struct {
+	Diff   result.Quantity  `json:"diff"`
+	Glass1 result.Quantity  `json:"glass1"`
+	Glass2 result.Quantity  `json:"glass2"`
+	Rho    *result.Quantity `json:"rho,omitempty"`
 }
 
-// PairQuantity summarises one posterior quantity.
-type PairQuantity struct {
-	EAP       jsonfloat.Float `json:"eap"`
-	SD        jsonfloat.Float `json:"sd"`
-	MCSE      jsonfloat.Float `json:"mcse"` // Monte Carlo standard error of eap (sd/√draws: the draws are independent)
-	Lo        jsonfloat.Float `json:"lo"`   // equal-tailed credible interval
-	Hi        jsonfloat.Float `json:"hi"`
-	HDILo     jsonfloat.Float `json:"hdi_lo"`
-	HDIHi     jsonfloat.Float `json:"hdi_hi"`
-	Threshold jsonfloat.Float `json:"threshold"`
-	PGreater  jsonfloat.Float `json:"p_greater"` // P(quantity > threshold | data)
-	ROPE      PairROPE        `json:"rope"`
-}
-
-// PairROPE is the HDI+ROPE decision of a quantity.
-type PairROPE struct {
-	Lo       jsonfloat.Float `json:"lo"`
-	Hi       jsonfloat.Float `json:"hi"`
-	Inside   jsonfloat.Float `json:"inside"` // share of the posterior inside [lo, hi]
-	Decision string          `json:"decision"`
-}
-
-// PairClassical is the classical test Sakai tabulates beside the Bayesian one.
-type PairClassical struct {
+// Classical is the classical test Sakai tabulates beside the Bayesian one.
+type Classical struct {
 	Test      string           `json:"test"` // "paired_t" or "welch_t"
 	MeanDiff  jsonfloat.Float  `json:"mean_diff"`
 	T         jsonfloat.Float  `json:"t"`
@@ -85,10 +65,10 @@ type PairClassical struct {
 	R         *jsonfloat.Float `json:"r,omitempty"`
 }
 
-// buildPairReport runs the model on the scores xa and xb of one aligned
+// Build runs the model on the scores xa and xb of one aligned
 // table (NaN = missing): the paired model on the topics both systems scored,
 // the unpaired model on each system's scores.
-func buildPairReport(measure, a, b string, topics []string, xa, xb []float64, opt bayes.TwoSampleOptions) (*PairReport, error) {
+func Build(measure, a, b string, topics []string, xa, xb []float64, opt bayes.TwoSampleOptions) (*Report, error) {
 	var ua, ub []float64
 	missing := 0
 	for i := range topics {
@@ -115,7 +95,7 @@ func buildPairReport(measure, a, b string, topics []string, xa, xb []float64, op
 	if err != nil {
 		return nil, fmt.Errorf("pair: %w", err)
 	}
-	rep := &PairReport{A: a, B: b, Measure: measure, Model: res.Model, Topics: len(topics), NA: len(ua), NB: len(ub),
+	rep := &Report{A: a, B: b, Measure: measure, Model: res.Model, Topics: len(topics), NA: len(ua), NB: len(ub),
 		Draws: res.Draws, Seed: res.Seed, Level: jsonfloat.Float(opt.CredMass), Warnings: []string{}}
 	if opt.Paired {
 		rep.Sampler = "exact: inverse-Wishart proposals accepted with probability 1 − ρ², then μ | Σ normal"
@@ -128,7 +108,7 @@ func buildPairReport(measure, a, b string, topics []string, xa, xb []float64, op
 		rep.Sampler = "exact: σ² inverse-gamma, then μ | σ normal, per system"
 	}
 	for _, q := range res.Quantities {
-		pq := toPairQuantity(q)
+		pq := result.NewQuantity(q)
 		switch q.Name {
 		case "diff":
 			rep.Quantities.Diff = pq
@@ -140,7 +120,7 @@ func buildPairReport(measure, a, b string, topics []string, xa, xb []float64, op
 			rep.Quantities.Rho = &pq
 		}
 	}
-	classical, warns, err := pairClassical(ua, ub, opt.Paired, opt.CredMass)
+	classical, warns, err := classical(ua, ub, opt.Paired, opt.CredMass)
 	if err != nil {
 		return nil, fmt.Errorf("pair: %w", err)
 	}
@@ -150,11 +130,11 @@ func buildPairReport(measure, a, b string, topics []string, xa, xb []float64, op
 	return rep, nil
 }
 
-// pairClassical runs the classical tests Sakai tabulates beside his Bayesian
+// classical runs the classical tests Sakai tabulates beside his Bayesian
 // ones (package risk): paired, the paired t test, Glass's Δ and Pearson's r
 // of the topics both systems scored; unpaired, Welch's t test and Glass's Δ
 // of each system's scores. The confidence interval is at level.
-func pairClassical(xa, xb []float64, paired bool, level float64) (PairClassical, []string, error) {
+func classical(xa, xb []float64, paired bool, level float64) (Classical, []string, error) {
 	var (
 		t     risk.TTest
 		g     risk.GlassDelta
@@ -162,7 +142,7 @@ func pairClassical(xa, xb []float64, paired bool, level float64) (PairClassical,
 		warns []string
 		err   error
 	)
-	c := PairClassical{Test: "welch_t"}
+	c := Classical{Test: "welch_t"}
 	if paired {
 		c.Test = "paired_t"
 		p := risk.Pair{X: xa, Base: xb}
@@ -197,26 +177,20 @@ func pairClassical(xa, xb []float64, paired bool, level float64) (PairClassical,
 	return c, warns, nil
 }
 
-func toPairQuantity(q bayes.Quantity) PairQuantity {
-	return PairQuantity{EAP: jsonfloat.Float(q.EAP), SD: jsonfloat.Float(q.SD), MCSE: jsonfloat.Float(q.MCSE), Lo: jsonfloat.Float(q.Lo), Hi: jsonfloat.Float(q.Hi),
-		HDILo: jsonfloat.Float(q.HDILo), HDIHi: jsonfloat.Float(q.HDIHi), Threshold: jsonfloat.Float(q.Threshold), PGreater: jsonfloat.Float(q.PGreater),
-		ROPE: PairROPE{Lo: jsonfloat.Float(q.ROPE.Lo), Hi: jsonfloat.Float(q.ROPE.Hi), Inside: jsonfloat.Float(q.ROPE.Inside), Decision: string(q.ROPE.Decision)}}
-}
-
-// pairRow is one quantity with its name and classical counterpart, for the
+// row is one quantity with its name and classical counterpart, for the
 // table, md and csv views.
-type pairRow struct {
+type row struct {
 	name  string
-	q     PairQuantity
+	q     result.Quantity
 	label string // what the quantity is, for people
 	// The classical counterpart: an estimate, optionally an interval and a p-value.
 	cEst, cLo, cHi, cP float64
 }
 
-func (r *PairReport) rows() []pairRow {
+func (r *Report) rows() []row {
 	c := r.Classical
 	nan := math.NaN()
-	rows := []pairRow{
+	rows := []row{
 		{"diff", r.Quantities.Diff, "μ_a − μ_b", float64(c.MeanDiff), float64(c.Lo), float64(c.Hi), float64(c.P)},
 		{"glass1", r.Quantities.Glass1, "diff/σ_a", float64(c.Glass1), nan, nan, nan},
 		{"glass2", r.Quantities.Glass2, "diff/σ_b", float64(c.Glass2), nan, nan, nan},
@@ -226,17 +200,17 @@ func (r *PairReport) rows() []pairRow {
 		if c.R != nil {
 			est = float64(*c.R)
 		}
-		rows = append(rows, pairRow{"rho", *r.Quantities.Rho, "correlation", est, nan, nan, nan})
+		rows = append(rows, row{"rho", *r.Quantities.Rho, "correlation", est, nan, nan, nan})
 	}
 	return rows
 }
 
-func writePair(w io.Writer, r *PairReport, format string) error {
+func Write(w io.Writer, r *Report, format string) error {
 	return reportfmt.Write(w, format, r, func(w io.Writer) error { return writePairCSV(w, r) },
 		func(w io.Writer, md bool) error { return writePairText(w, r, md) })
 }
 
-func writePairCSV(w io.Writer, r *PairReport) error {
+func writePairCSV(w io.Writer, r *Report) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"a", "b", "measure", "model", "quantity", "eap", "sd", "mcse", "lo", "hi", "hdi_lo", "hdi_hi",
 		"threshold", "p_greater", "rope_lo", "rope_hi", "rope_inside", "decision",
@@ -254,7 +228,7 @@ func writePairCSV(w io.Writer, r *PairReport) error {
 	return cw.Error()
 }
 
-func writePairText(w io.Writer, r *PairReport, md bool) error {
+func writePairText(w io.Writer, r *Report, md bool) error {
 	model := "Sakai's paired model (bivariate normal)"
 	test := "paired t-test"
 	if r.Model == "unpaired" {

@@ -1,4 +1,4 @@
-package gate
+package classify
 
 import (
 	"encoding/csv"
@@ -6,6 +6,8 @@ import (
 	"io"
 	"math"
 	"strconv"
+
+	"github.com/riskgate/riskgate/gate/result"
 
 	"github.com/riskgate/riskgate/internal/reportfmt"
 
@@ -15,55 +17,55 @@ import (
 	"github.com/riskgate/riskgate/risk"
 )
 
-// ClassifyReport is the result of riskgate classify; its JSON form is the
+// Report is the result of riskgate classify; its JSON form is the
 // command's contract (extend it, don't rename).
-type ClassifyReport struct {
-	Truth       string               `json:"truth"`
-	A           string               `json:"a"`
-	B           string               `json:"b"`
-	Positive    string               `json:"positive,omitempty"`
-	Measure     string               `json:"measure"`
-	Model       string               `json:"model"` // "paired" or "unpaired"
-	Documents   int                  `json:"documents"`
-	Draws       int                  `json:"draws"`
-	Seed        uint64               `json:"seed"`
-	Level       jsonfloat.Float      `json:"level"`
-	ROPE        ClassifyROPE         `json:"rope"`
-	Prior       jsonfloat.Float      `json:"prior"` // every Beta/Dirichlet hyper-parameter
-	Comparisons []ClassifyComparison `json:"comparisons"`
-	Warnings    []string             `json:"warnings"`
+type Report struct {
+	Truth       string          `json:"truth"`
+	A           string          `json:"a"`
+	B           string          `json:"b"`
+	Positive    string          `json:"positive,omitempty"`
+	Measure     string          `json:"measure"`
+	Model       string          `json:"model"` // "paired" or "unpaired"
+	Documents   int             `json:"documents"`
+	Draws       int             `json:"draws"`
+	Seed        uint64          `json:"seed"`
+	Level       jsonfloat.Float `json:"level"`
+	ROPE        ROPE            `json:"rope"`
+	Prior       jsonfloat.Float `json:"prior"` // every Beta/Dirichlet hyper-parameter
+	Comparisons []Comparison    `json:"comparisons"`
+	Warnings    []string        `json:"warnings"`
 }
 
-// ClassifyROPE is the region of practical equivalence of the difference.
-type ClassifyROPE struct {
+// ROPE is the region of practical equivalence of the difference.
+type ROPE struct {
 	Lo jsonfloat.Float `json:"lo"`
 	Hi jsonfloat.Float `json:"hi"`
 }
 
-// ClassifyComparison is one binary problem (kind "category") or an average
+// Comparison is one binary problem (kind "category") or an average
 // over them (kind "macro" or "micro").
-type ClassifyComparison struct {
-	Name string        `json:"name"`
-	Kind string        `json:"kind"`
-	N    int           `json:"n"`     // documents (summed over categories for averages)
-	NPos int           `json:"n_pos"` // positive documents
-	A    ClassifyScore `json:"a"`
-	B    ClassifyScore `json:"b"`
+type Comparison struct {
+	Name string `json:"name"`
+	Kind string `json:"kind"`
+	N    int    `json:"n"`     // documents (summed over categories for averages)
+	NPos int    `json:"n_pos"` // positive documents
+	A    Score  `json:"a"`
+	B    Score  `json:"b"`
 	// Diff is the posterior of δ = measure_a − measure_b.
-	Diff ClassifyDiff `json:"diff"`
+	Diff Diff `json:"diff"`
 	// BF01 is the Savage–Dickey Bayes factor for δ = 0 (above 3: evidence for
 	// no difference; below 1/3: for a difference).
 	BF01 jsonfloat.Float `json:"bf01"`
 	// The frequentist tests of Yang & Liu (1999), two-sided: per category and
 	// micro, the sign test and the proportions test of accuracies; macro, the
 	// sign test and the paired t-test over categories.
-	SignTest ClassifySign   `json:"sign_test"`
-	PTest    *ClassifyPTest `json:"p_test,omitempty"`
-	TTest    *ClassifyTTest `json:"t_test,omitempty"`
+	SignTest Sign   `json:"sign_test"`
+	PTest    *PTest `json:"p_test,omitempty"`
+	TTest    *TTest `json:"t_test,omitempty"`
 }
 
-// ClassifyScore is a classifier's measure: observed, and its posterior.
-type ClassifyScore struct {
+// Score is a classifier's measure: observed, and its posterior.
+type Score struct {
 	Sample jsonfloat.Float `json:"sample"`
 	EAP    jsonfloat.Float `json:"eap"`
 	SD     jsonfloat.Float `json:"sd"`
@@ -71,54 +73,54 @@ type ClassifyScore struct {
 	HDIHi  jsonfloat.Float `json:"hdi_hi"`
 }
 
-// ClassifyDiff is the posterior of the difference, as pair reports a quantity,
+// Diff is the posterior of the difference, as pair reports a quantity,
 // plus P(δ < 0).
-type ClassifyDiff struct {
-	PairQuantity
+type Diff struct {
+	result.Quantity
 	PLess jsonfloat.Float `json:"p_less"`
 }
 
-// ClassifySign is an exact sign test.
-type ClassifySign struct {
+// Sign is an exact sign test.
+type Sign struct {
 	Wins   int             `json:"wins"`   // A better
 	Losses int             `json:"losses"` // B better
 	P      jsonfloat.Float `json:"p"`
 }
 
-// ClassifyPTest is the proportions test of two accuracies.
-type ClassifyPTest struct {
+// PTest is the proportions test of two accuracies.
+type PTest struct {
 	AccuracyA jsonfloat.Float `json:"accuracy_a"`
 	AccuracyB jsonfloat.Float `json:"accuracy_b"`
 	Z         jsonfloat.Float `json:"z"`
 	P         jsonfloat.Float `json:"p"`
 }
 
-// ClassifyTTest is the paired t-test over categories (macro).
-type ClassifyTTest struct {
+// TTest is the paired t-test over categories (macro).
+type TTest struct {
 	MeanDiff jsonfloat.Float `json:"mean_diff"`
 	T        jsonfloat.Float `json:"t"`
 	DF       jsonfloat.Float `json:"df"`
 	P        jsonfloat.Float `json:"p"`
 }
 
-// buildClassifyReport reports the Bayesian comparison res of the categories
+// Build reports the Bayesian comparison res of the categories
 // cats (in res.Rows' order, then macro and micro) with the frequentist tests
 // of Yang & Liu (1999) that Zhang et al. tabulate beside it (package risk):
 // per category and micro, the sign test of the documents only one classifier
 // gets right and the proportions test of the accuracies; macro, the sign test
 // and the paired t test of the categories' observed measures.
-func buildClassifyReport(res *bayes.ClassifierResult, cats []bayes.Category, truth, a, b, positive string, docs int) (*ClassifyReport, error) {
-	rep := &ClassifyReport{Truth: truth, A: a, B: b, Positive: positive, Measure: res.Measure.String(), Model: res.Model,
+func Build(res *bayes.ClassifierResult, cats []bayes.Category, truth, a, b, positive string, docs int) (*Report, error) {
+	rep := &Report{Truth: truth, A: a, B: b, Positive: positive, Measure: res.Measure.String(), Model: res.Model,
 		Documents: docs, Draws: res.Draws, Seed: res.Seed, Level: jsonfloat.Float(res.CredMass),
-		ROPE: ClassifyROPE{jsonfloat.Float(res.ROPE.Lo), jsonfloat.Float(res.ROPE.Hi)}, Prior: jsonfloat.Float(res.Prior),
+		ROPE: ROPE{jsonfloat.Float(res.ROPE.Lo), jsonfloat.Float(res.ROPE.Hi)}, Prior: jsonfloat.Float(res.Prior),
 		Warnings: append([]string{}, res.Warnings...)}
 	var pooled bayes.JointCounts
 	var sampleA, sampleB []float64
 	for i, r := range res.Rows {
-		c := ClassifyComparison{Name: r.Name, Kind: r.Kind, N: r.N, NPos: r.NPos,
-			A:    ClassifyScore{jsonfloat.Float(r.SampleA), jsonfloat.Float(r.A.EAP), jsonfloat.Float(r.A.SD), jsonfloat.Float(r.A.HDILo), jsonfloat.Float(r.A.HDIHi)},
-			B:    ClassifyScore{jsonfloat.Float(r.SampleB), jsonfloat.Float(r.B.EAP), jsonfloat.Float(r.B.SD), jsonfloat.Float(r.B.HDILo), jsonfloat.Float(r.B.HDIHi)},
-			Diff: ClassifyDiff{toPairQuantity(r.Diff), jsonfloat.Float(r.PLess)},
+		c := Comparison{Name: r.Name, Kind: r.Kind, N: r.N, NPos: r.NPos,
+			A:    Score{jsonfloat.Float(r.SampleA), jsonfloat.Float(r.A.EAP), jsonfloat.Float(r.A.SD), jsonfloat.Float(r.A.HDILo), jsonfloat.Float(r.A.HDIHi)},
+			B:    Score{jsonfloat.Float(r.SampleB), jsonfloat.Float(r.B.EAP), jsonfloat.Float(r.B.SD), jsonfloat.Float(r.B.HDILo), jsonfloat.Float(r.B.HDIHi)},
+			Diff: Diff{result.NewQuantity(r.Diff), jsonfloat.Float(r.PLess)},
 			BF01: jsonfloat.Float(r.BayesFactor.BF01),
 		}
 		var warns []string
@@ -146,14 +148,14 @@ func buildClassifyReport(res *bayes.ClassifierResult, cats []bayes.Category, tru
 // the pooled problems): the sign test ("s-test") of the documents only a,
 // and only b, classifies correctly, and the proportions test ("p-test") of
 // the accuracies.
-func accuracyTests(c bayes.JointCounts) (ClassifySign, *ClassifyPTest, []string, error) {
+func accuracyTests(c bayes.JointCounts) (Sign, *PTest, []string, error) {
 	sign := risk.SignTest(c.OnlyRight())
 	ra, rb := c.Right()
 	pt, err := risk.ProportionTest(ra, rb, c.N())
 	if err != nil {
-		return ClassifySign{}, nil, nil, err
+		return Sign{}, nil, nil, err
 	}
-	return toClassifySign(sign), &ClassifyPTest{jsonfloat.Float(pt.AccuracyA), jsonfloat.Float(pt.AccuracyB), jsonfloat.Float(pt.Z), jsonfloat.Float(pt.P)},
+	return toClassifySign(sign), &PTest{jsonfloat.Float(pt.AccuracyA), jsonfloat.Float(pt.AccuracyB), jsonfloat.Float(pt.Z), jsonfloat.Float(pt.P)},
 		reportfmt.Prefixed("p-test", pt.Warnings), nil
 }
 
@@ -162,7 +164,7 @@ func accuracyTests(c bayes.JointCounts) (ClassifySign, *ClassifyPTest, []string,
 // categories where a's measure beats b's against those where b's beats a's,
 // and the paired t test ("T-test", two-sided, 95% interval), undefined (NaN)
 // with fewer than two such categories.
-func macroTests(a, b []float64) (ClassifySign, *ClassifyTTest, []string, error) {
+func macroTests(a, b []float64) (Sign, *TTest, []string, error) {
 	var xa, xb []float64
 	wins, losses := 0, 0
 	for i := range a {
@@ -180,25 +182,25 @@ func macroTests(a, b []float64) (ClassifySign, *ClassifyTTest, []string, error) 
 	sign := toClassifySign(risk.SignTest(wins, losses))
 	nan := jsonfloat.Float(math.NaN())
 	if len(xa) < 2 {
-		return sign, &ClassifyTTest{nan, nan, nan, nan}, nil, nil
+		return sign, &TTest{nan, nan, nan, nan}, nil, nil
 	}
 	t, err := risk.Pair{X: xa, Base: xb}.PairedT(0.95)
 	if err != nil {
 		return sign, nil, nil, err
 	}
-	return sign, &ClassifyTTest{jsonfloat.Float(t.Estimate), jsonfloat.Float(t.T), jsonfloat.Float(t.DF), jsonfloat.Float(t.P)}, reportfmt.Prefixed("T-test", t.Warnings), nil
+	return sign, &TTest{jsonfloat.Float(t.Estimate), jsonfloat.Float(t.T), jsonfloat.Float(t.DF), jsonfloat.Float(t.P)}, reportfmt.Prefixed("T-test", t.Warnings), nil
 }
 
-func toClassifySign(s risk.Sign) ClassifySign {
-	return ClassifySign{Wins: s.Pos, Losses: s.Neg, P: jsonfloat.Float(s.P)}
+func toClassifySign(s risk.Sign) Sign {
+	return Sign{Wins: s.Pos, Losses: s.Neg, P: jsonfloat.Float(s.P)}
 }
 
-func writeClassify(w io.Writer, r *ClassifyReport, format string) error {
+func Write(w io.Writer, r *Report, format string) error {
 	return reportfmt.Write(w, format, r, func(w io.Writer) error { return writeClassifyCSV(w, r) },
 		func(w io.Writer, md bool) error { return writeClassifyText(w, r, md) })
 }
 
-func writeClassifyCSV(w io.Writer, r *ClassifyReport) error {
+func writeClassifyCSV(w io.Writer, r *Report) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"name", "kind", "measure", "model", "n", "n_pos",
 		"a_sample", "a_eap", "a_sd", "a_hdi_lo", "a_hdi_hi", "b_sample", "b_eap", "b_sd", "b_hdi_lo", "b_hdi_hi",
@@ -231,7 +233,7 @@ func writeClassifyCSV(w io.Writer, r *ClassifyReport) error {
 	return cw.Error()
 }
 
-func writeClassifyText(w io.Writer, r *ClassifyReport, md bool) error {
+func writeClassifyText(w io.Writer, r *Report, md bool) error {
 	title := fmt.Sprintf("%s (a) vs %s (b) against %s: Zhang et al.'s %s model, %s", reportfmt.EscapeIf(md, r.A), reportfmt.EscapeIf(md, r.B), reportfmt.EscapeIf(md, r.Truth), r.Model, r.Measure)
 	if r.Positive != "" {
 		title += ", positive class " + reportfmt.EscapeIf(md, strconv.Quote(r.Positive))

@@ -1,4 +1,4 @@
-package gate
+package diagnose
 
 import (
 	"cmp"
@@ -22,7 +22,7 @@ type Draws struct {
 	Values     [][][]float64 // Values[v][m][i]: variable v, chain Chains[m], i-th iteration in order
 }
 
-// ReadDraws reads draws from CSV: a header with a column "chain" and a column
+// Read reads draws from CSV: a header with a column "chain" and a column
 // "iteration" (posterior's ".chain" and ".iteration" are accepted too, and a
 // ".draw" column is ignored), every other column one variable; then one row per
 // (chain, iteration). Rows may come in any order. Chains and iterations are
@@ -31,7 +31,7 @@ type Draws struct {
 // ±Inf are read as non-finite values (whose diagnostics are then NaN). Lines
 // starting with # are comments. name is used in error messages, which are
 // *inputerr.Error values naming the line.
-func ReadDraws(r io.Reader, name string) (*Draws, error) {
+func Read(r io.Reader, name string) (*Draws, error) {
 	cr := csv.NewReader(r)
 	cr.Comment = '#'
 	cr.FieldsPerRecord = -1
