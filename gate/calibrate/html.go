@@ -1,8 +1,8 @@
 package calibrate
 
 import (
+	_ "embed"
 	"fmt"
-	"html/template"
 	"io"
 	"math"
 
@@ -94,65 +94,10 @@ func operatingCharacteristic(r *Report) htmlpage.Figure {
 	return fig
 }
 
-var calibrateTemplate = template.Must(template.New("calibrate").Funcs(template.FuncMap{
-	"css":     func() template.CSS { return htmlpage.CSS },
-	"numeric": func(align string, j int) bool { return j < len(align) && align[j] == 'r' },
-}).Parse(htmlpage.Head + `<title>riskgate calibrate — {{.Policy}}</title>
-<style>{{css}}</style>
-</head>
-<body>
-<header class="banner v-other" id="top"><div>
-<h1>riskgate calibrate: policy <strong>{{.Policy}}</strong></h1>
-{{- range .Subtitle}}
-<p>{{.}}</p>
-{{- end}}
-{{- range .Headlines}}
-<p><strong>{{.}}</strong></p>
-{{- end}}
-</div></header>
-<main>
-<section id="oc">
-<h2>{{.OC.Title}}</h2>
-<figure>
-{{- if .OC.SVG}}
-{{.OC.SVG}}
-{{- else}}
-<p class="missing">{{.OC.Missing}}</p>
-{{- end}}
-{{- if .OC.Legend}}
-<div class="legend">{{range .OC.Legend}}<span class="{{.Class}}">{{.Label}}</span>{{end}}</div>
-{{- end}}
-<figcaption>{{.OC.Caption}}</figcaption>
-</figure>
-</section>
-<section id="rates">
-<h2>Verdict rates</h2>
-<div class="scroll"><table class="data">
-<thead><tr>{{range .Rates.Head}}<th>{{.}}</th>{{end}}</tr></thead>
-<tbody>
-{{- range .Rates.Rows}}
-<tr>{{range $j, $c := .}}<td{{if numeric $.Rates.Align $j}} class="num"{{end}}>{{$c}}</td>{{end}}</tr>
-{{- end}}
-</tbody>
-</table></div>
-</section>
-<section id="model">
-<h2>Simulated pools</h2>
-<dl class="facts">
-{{- range .Model}}
-<dt>{{.Key}}</dt><dd>{{.Value}}</dd>
-{{- end}}
-</dl>
-{{- if .Warnings}}
-<ul>
-{{- range .Warnings}}
-<li>Warning: {{.}}</li>
-{{- end}}
-</ul>
-{{- end}}
-</section>
-</main>
-<footer>{{.Tool}}</footer>
-</body>
-</html>
-`))
+// calibrateTemplate is the page; calibrate.html.tmpl follows the head all
+// pages share.
+//
+//go:embed calibrate.html.tmpl
+var calibrateBody string
+
+var calibrateTemplate = htmlpage.Template("calibrate", calibrateBody)

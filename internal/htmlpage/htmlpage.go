@@ -5,8 +5,10 @@
 package htmlpage
 
 import (
+	_ "embed"
 	"fmt"
 	"html/template"
+	"image/color"
 	"strings"
 
 	"github.com/riskgate/riskgate/internal/escape"
@@ -61,67 +63,40 @@ func Name(s string) string { return escape.PlainName(s) }
 // it is cut to n runes.
 func Sentence(s string, n int) string { return escape.Clip(escape.Printable(s), n) }
 
-// CSS is the page's style sheet; the legend colours repeat the plots'.
-var CSS = template.CSS(`
-:root{--fg:#1b1f24;--muted:#59636e;--line:#d1d9e0;--bg2:#f6f8fa}
-*{box-sizing:border-box}
-body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;color:var(--fg);margin:0;background:#fff}
-main,header.banner>div,nav>div,footer{max-width:1100px;margin:0 auto;padding:0 20px}
-header.banner{padding:18px 0 14px;border-bottom:4px solid var(--line);background:var(--bg2)}
-header.banner h1{margin:0 0 6px;font-size:26px}
-header.banner p{margin:4px 0}
-.v-pass{--v:#1a7f37}.v-warn{--v:#9a6700}.v-fail{--v:#cf222e}.v-inconclusive{--v:#8250df}.v-waived{--v:#0969da}.v-other{--v:#59636e}
-header.banner.v-pass,header.banner.v-warn,header.banner.v-fail,header.banner.v-inconclusive,header.banner.v-other{border-bottom-color:var(--v)}
-.verdict{color:var(--v);text-transform:uppercase;letter-spacing:.04em}
-.badge{display:inline-block;padding:0 7px;border-radius:10px;color:#fff;background:var(--v);font-size:12px;font-weight:600;white-space:nowrap}
-nav{border-bottom:1px solid var(--line);padding:6px 0;font-size:13px}
-nav a{margin-right:14px}
-a{color:#0969da;text-decoration:none}
-h2{margin:28px 0 10px;padding-bottom:4px;border-bottom:1px solid var(--line);font-size:20px}
-h3{margin:20px 0 8px;font-size:16px}
-table{border-collapse:collapse;margin:8px 0 12px;font-size:13px}
-th,td{border:1px solid var(--line);padding:3px 8px;text-align:left;vertical-align:top}
-th{background:var(--bg2)}
-table.data td:first-child{white-space:nowrap}
-td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-tr.champion td{background:#eef5fb}
-tr.bad td{background:#fff1f0}
-.scroll{overflow-x:auto;max-width:100%}
-code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace;font-size:12px}
-pre{background:var(--bg2);padding:8px;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
-figure{margin:12px 0 20px}
-figure svg.plot{display:block;max-width:100%;height:auto}
-figure.wide svg.plot{max-width:none}
-figcaption{color:var(--muted);font-size:13px;max-width:900px}
-.legend{margin:4px 0;font-size:13px}
-.legend span{margin-right:14px;white-space:nowrap}
-.legend span::before{content:"";display:inline-block;width:18px;height:4px;margin-right:5px;vertical-align:middle;background:var(--k)}
-.k-champion{--k:` + svgplot.CSSColor(svgplot.Champion) + `}.k-challenger{--k:` + svgplot.CSSColor(svgplot.Challenger) + `}.k-artifact{--k:` + svgplot.CSSColor(svgplot.Artifact) + `}.k-aggregate{--k:` + svgplot.CSSColor(svgplot.Aggregate) + `}.k-at-risk{--k:` + svgplot.CSSColor(svgplot.AtRisk) + `}
-` + fitKeys() + `
-.missing{color:var(--muted);font-style:italic}
-.note{color:var(--muted);font-size:13px}
-.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(480px,1fr));gap:0 24px}
-dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;margin:8px 0}
-dl.facts dt{color:var(--muted)}dl.facts dd{margin:0}
-footer{color:var(--muted);font-size:12px;margin-top:32px;padding-bottom:24px}
-`)
+// CSS is the pages' style sheet, page.css with the legend colours of the
+// plots (svgplot's palette) where it says {{legend}}.
+var CSS = template.CSS(strings.Replace(pageCSS, "{{legend}}\n", legendCSS(), 1))
 
-func fitKeys() string {
+//go:embed page.css
+var pageCSS string
+
+// legendCSS gives each legend class the colour of what it marks in the plots.
+func legendCSS() string {
 	var b strings.Builder
+	for _, k := range []struct {
+		class string
+		c     color.RGBA
+	}{{"champion", svgplot.Champion}, {"challenger", svgplot.Challenger}, {"artifact", svgplot.Artifact}, {"aggregate", svgplot.Aggregate}, {"at-risk", svgplot.AtRisk}} {
+		fmt.Fprintf(&b, ".k-%s{--k:%s}", k.class, svgplot.CSSColor(k.c))
+	}
+	b.WriteString("\n")
 	for k, c := range svgplot.FitColors {
 		fmt.Fprintf(&b, ".k-fit%d{--k:%s}", k, svgplot.CSSColor(c))
 	}
+	b.WriteString("\n")
 	return b.String()
 }
 
-// Head opens every riskgate HTML page: self-contained, no script, no
-// external reference (the Content-Security-Policy forbids them); the page's
-// title and style sheet follow.
-const Head = `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="{{.Tool}}">
-`
+// Template parses the page body after the head every page shares (head.html:
+// self-contained, no script, no external reference — the Content-Security-
+// Policy forbids them), with the functions css (the style sheet) and numeric
+// (whether column j of a table's Align is numeric).
+func Template(name, body string) *template.Template {
+	return template.Must(template.New(name).Funcs(template.FuncMap{
+		"css":     func() template.CSS { return CSS },
+		"numeric": func(align string, j int) bool { return j < len(align) && align[j] == 'r' },
+	}).Parse(head + body))
+}
+
+//go:embed head.html
+var head string
