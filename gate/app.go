@@ -20,16 +20,16 @@ import (
 )
 
 // Exit statuses, documented in --help and the README. A verdict's are the
-// result's (result.ExitStatus); every error that is not a verdict is ExitError.
+// result's (result.ExitStatus); every error that is not a verdict is exitError.
 const (
-	ExitPass         = result.ExitPass         // pass (warnings allowed), or any command that succeeded
-	ExitFail         = result.ExitFail         // the gate failed a challenger
-	ExitError        = 2                       // usage, input or policy error
-	ExitInconclusive = result.ExitInconclusive // the gate could not decide (after on_inconclusive)
+	exitPass         = result.ExitPass         // pass (warnings allowed), or any command that succeeded
+	exitFail         = result.ExitFail         // the gate failed a challenger
+	exitError        = 2                       // usage, input or policy error
+	exitInconclusive = result.ExitInconclusive // the gate could not decide (after on_inconclusive)
 )
 
-// Streams are the process's standard streams; tests substitute buffers.
-type Streams struct {
+// streams are the process's standard streams; tests substitute buffers.
+type streams struct {
 	In  io.Reader
 	Out io.Writer
 	Err io.Writer
@@ -39,8 +39,8 @@ type Streams struct {
 // (see internal/buildinfo for how a release stamps it).
 func version() string { return buildinfo.Version() }
 
-// NewApp returns the root command with every subcommand.
-func NewApp(s *Streams) *cli.Command {
+// newApp returns the root command with every subcommand.
+func newApp(s *streams) *cli.Command {
 	return &cli.Command{
 		Name:    "riskgate",
 		Usage:   "decide whether a challenger ranker may replace the champion",
@@ -73,18 +73,18 @@ func NewApp(s *Streams) *cli.Command {
 
 // Main runs riskgate with args (args[0] is the program name) and returns the
 // process exit status. It is the one place that turns errors into statuses:
-// a *StatusError carries its own; every other error is printed as one line
-// and gives ExitError.
+// a *statusError carries its own; every other error is printed as one line
+// and gives exitError.
 func Main(ctx context.Context, args []string, in io.Reader, out, errw io.Writer) int {
-	err := NewApp(&Streams{In: in, Out: out, Err: errw}).Run(ctx, args)
+	err := newApp(&streams{In: in, Out: out, Err: errw}).Run(ctx, args)
 	return exitStatus(err, errw)
 }
 
 func exitStatus(err error, errw io.Writer) int {
 	if err == nil {
-		return ExitPass
+		return exitPass
 	}
-	var se *StatusError
+	var se *statusError
 	if errors.As(err, &se) {
 		if se.Err != nil {
 			fmt.Fprintf(errw, "riskgate: %v\n", se.Err)
@@ -92,21 +92,21 @@ func exitStatus(err error, errw io.Writer) int {
 		return se.Code
 	}
 	fmt.Fprintf(errw, "riskgate: %v\n", err)
-	return ExitError
+	return exitError
 }
 
-// StatusError ends a command with a specific exit status. Err, when not nil,
+// statusError ends a command with a specific exit status. Err, when not nil,
 // is printed; a verdict whose report was already written carries no Err.
-type StatusError struct {
+type statusError struct {
 	Code int
 	Err  error
 }
 
-func (e *StatusError) Error() string {
+func (e *statusError) Error() string {
 	if e.Err == nil {
 		return fmt.Sprintf("exit status %d", e.Code)
 	}
 	return e.Err.Error()
 }
 
-func (e *StatusError) Unwrap() error { return e.Err }
+func (e *statusError) Unwrap() error { return e.Err }

@@ -138,7 +138,7 @@ func TestBenchErrors(t *testing.T) {
 		{"--format xml", `--format "xml"`},
 	} {
 		code, _, errw := runMain(t, append([]string{"bench"}, strings.Fields(c.args)...)...)
-		if code != ExitError || !strings.Contains(errw, c.want) {
+		if code != exitError || !strings.Contains(errw, c.want) {
 			t.Errorf("bench %s: exit %d, %q; want 2 and %q", c.args, code, errw, c.want)
 		}
 	}

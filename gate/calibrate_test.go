@@ -151,7 +151,7 @@ func TestGateDecisionIsTheGates(t *testing.T) {
 	}
 	seen := map[string]map[policies.Verdict]int{}
 	for _, tc := range cases {
-		g := &GateOptions{Input: NewInputOptions(nil), PolicyPath: tc.policy}
+		g := &gateOptions{Input: newInputOptions(nil), PolicyPath: tc.policy}
 		p, err := g.policy()
 		if err != nil {
 			t.Fatal(err)

@@ -13,9 +13,9 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-// BenchOptions are the options of riskgate bench.
-type BenchOptions struct {
-	Input        *InputOptions // the user's data, when INPUT paths are given
+// benchOptions are the options of riskgate bench.
+type benchOptions struct {
+	Input        *inputOptions // the user's data, when INPUT paths are given
 	Champion     string        // the user's champion [the first system]
 	Challenger   string        // the user's challenger for calibrate [the second system]
 	Quick        bool
@@ -50,8 +50,8 @@ Each figure is the median of --count runs (wall and CPU time; calibrate runs onc
 same cases run as Go benchmarks: go test ./gate/bench -run X -bench BenchCases. The report
 names the machine, its load average before and after, and the peak memory so far.`
 
-func newBenchCommand(s *Streams) *cli.Command {
-	o := &BenchOptions{Input: NewInputOptions(s)}
+func newBenchCommand(s *streams) *cli.Command {
+	o := &benchOptions{Input: newInputOptions(s)}
 	flags := []cli.Flag{
 		&cli.BoolFlag{Name: "quick", Destination: &o.Quick, Usage: "smaller settings and one run of each (about a minute)"},
 		&cli.IntFlag{Name: "count", Usage: "`N` runs of each figure, the median reported (default 3; 1 with --quick)"},
@@ -70,7 +70,7 @@ func newBenchCommand(s *Streams) *cli.Command {
 		Usage:       "measure riskgate's speed (eval, fits, bootstrap, Tukey HSD, calibrate) on simulated data and yours",
 		UsageText:   "riskgate bench [--quick] [--with-rstanarm] [--only REGEXP] [--format table|md|json|csv] [INPUT...]",
 		Description: benchDescription,
-		Flags:       append(flags, o.Input.Flags()...),
+		Flags:       append(flags, o.Input.flags()...),
 		Action: func(ctx context.Context, c *cli.Command) error {
 			o.Input.Paths = c.Args().Slice()
 			o.Count, o.RstanarmIter = int(c.Int("count")), int(c.Int("rstanarm-iter"))
@@ -80,7 +80,7 @@ func newBenchCommand(s *Streams) *cli.Command {
 	}
 }
 
-func runBench(ctx context.Context, o *BenchOptions, s *Streams) error {
+func runBench(ctx context.Context, o *benchOptions, s *streams) error {
 	if err := reportfmt.CheckFormat(o.Format, reportfmt.Formats); err != nil {
 		return err
 	}
@@ -109,7 +109,7 @@ func runBench(ctx context.Context, o *BenchOptions, s *Streams) error {
 	}
 	cfg := bench.Config{Quick: o.Quick, Count: count, Only: only, Rscript: o.Rscript, RstanarmIter: iter, WithRstanarm: o.WithRstanarm}
 	if len(o.Input.Paths) > 0 {
-		t, _, err := o.Input.Load(s.Err)
+		t, _, err := o.Input.load(s.Err)
 		if err != nil {
 			return err
 		}

@@ -18,9 +18,9 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-// CalibrateOptions are the options of riskgate calibrate.
-type CalibrateOptions struct {
-	Input      *InputOptions
+// calibrateOptions are the options of riskgate calibrate.
+type calibrateOptions struct {
+	Input      *inputOptions
 	PolicyPath string // "" for the built-in default policy
 	// Overrides of the policy's roles and loss weight, as riskgate gate's.
 	Champion    string
@@ -76,8 +76,8 @@ stream PCG(--seed, effect index·2³² + replicate): the output is the same what
 number of cores. --format html writes a page with the operating-characteristic curve.
 --example calibrates on the built-in example pool (riskgate gate --example's).`
 
-func newCalibrateCommand(s *Streams) *cli.Command {
-	o := &CalibrateOptions{Input: NewInputOptions(s)}
+func newCalibrateCommand(s *streams) *cli.Command {
+	o := &calibrateOptions{Input: newInputOptions(s)}
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "policy", Destination: &o.PolicyPath, Usage: "the policy `FILE` (YAML); the built-in default policy when not given"},
 		&cli.StringFlag{Name: "champion", Destination: &o.Champion, Usage: "the production system's `NAME`, overriding the policy's"},
@@ -101,7 +101,7 @@ func newCalibrateCommand(s *Streams) *cli.Command {
 		Usage:       "measure a policy's false-ship rate and power on simulated pools like yours",
 		UsageText:   "riskgate calibrate [--policy FILE] [--champion NAME] [--challenger NAME...] [--reps 500] [--effects " + calibrate.DefaultEffects + "] [--min-effect 0.01] [--seed S] [--format table|md|json|csv|html] [-o FILE] INPUT...\nriskgate calibrate --example [...]",
 		Description: calibrateDescription,
-		Flags:       append(flags, o.Input.Flags()...),
+		Flags:       append(flags, o.Input.flags()...),
 		Action: func(_ context.Context, c *cli.Command) error {
 			o.Input.Paths = c.Args().Slice()
 			o.Reps = int(c.Int("reps"))
@@ -116,7 +116,7 @@ func newCalibrateCommand(s *Streams) *cli.Command {
 	}
 }
 
-func runCalibrate(o *CalibrateOptions, s *Streams) error {
+func runCalibrate(o *calibrateOptions, s *streams) error {
 	if err := reportfmt.CheckFormat(o.Format, calibrateFormats); err != nil {
 		return err
 	}
@@ -137,7 +137,7 @@ func runCalibrate(o *CalibrateOptions, s *Streams) error {
 		return fmt.Errorf("--example calibrates on the built-in pool; give INPUT files or --example, not both")
 	}
 	// The policy and its overrides, exactly as riskgate gate reads them.
-	g := &GateOptions{Input: o.Input, PolicyPath: o.PolicyPath, Champion: o.Champion, Challengers: o.Challengers,
+	g := &gateOptions{Input: o.Input, PolicyPath: o.PolicyPath, Champion: o.Champion, Challengers: o.Challengers,
 		LossWeight: o.LossWeight, Alpha: o.Alpha, set: o.set}
 	p, err := g.policy()
 	if err != nil {
@@ -148,7 +148,7 @@ func runCalibrate(o *CalibrateOptions, s *Streams) error {
 		t = engine.ExamplePool()
 	} else {
 		g.applyPolicyInputs(p)
-		if t, _, err = o.Input.Load(s.Err); err != nil {
+		if t, _, err = o.Input.load(s.Err); err != nil {
 			return err
 		}
 	}

@@ -13,8 +13,8 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-// ClassifyOptions are the settings of riskgate classify.
-type ClassifyOptions struct {
+// classifyOptions are the settings of riskgate classify.
+type classifyOptions struct {
 	Truth, A, B string
 	Positive    string
 	Measure     string
@@ -43,8 +43,8 @@ difference δ, its HDI, the HDI+ROPE decision (much_better, better, equivalent, 
 much_worse, undecided), the Savage–Dickey Bayes factor for δ = 0, and the sign test and
 proportions test of accuracies that Zhang et al. tabulate beside them.`
 
-func newClassifyCommand(s *Streams) *cli.Command {
-	o := &ClassifyOptions{}
+func newClassifyCommand(s *streams) *cli.Command {
+	o := &classifyOptions{}
 	def := bayes.DefaultClassifierOptions()
 	return &cli.Command{
 		Name:        "classify",
@@ -76,7 +76,7 @@ func newClassifyCommand(s *Streams) *cli.Command {
 	}
 }
 
-func (o *ClassifyOptions) settings() (bayes.ClassifierOptions, error) {
+func (o *classifyOptions) settings() (bayes.ClassifierOptions, error) {
 	opt := bayes.DefaultClassifierOptions()
 	paired, err := checkPosteriorFlags(o.Paired, o.Unpaired, o.Draws, o.Level)
 	if err != nil {
@@ -100,7 +100,7 @@ func (o *ClassifyOptions) settings() (bayes.ClassifierOptions, error) {
 	return opt, reportfmt.CheckFormat(o.Format, reportfmt.Formats)
 }
 
-func runClassify(o *ClassifyOptions, s *Streams) error {
+func runClassify(o *classifyOptions, s *streams) error {
 	opt, err := o.settings()
 	if err != nil {
 		return err

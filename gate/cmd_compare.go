@@ -14,9 +14,9 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-// CompareOptions are the options of riskgate compare.
-type CompareOptions struct {
-	Input        *InputOptions
+// compareOptions are the options of riskgate compare.
+type compareOptions struct {
+	Input        *inputOptions
 	Champion     string
 	Challengers  []string // names or globs over system names (* and ?, as in policies)
 	LossWeight   float64
@@ -56,8 +56,8 @@ views with Benham et al.'s risk-oriented "⁻" signs. Losses count --loss-weight
 (w = 1 + α; --alpha A means w = 1 + A). Intervals are simultaneous over the challengers
 at 1 − (1 − level)/m unless --correction none; p-values are adjusted by the correction.`
 
-func newCompareCommand(s *Streams) *cli.Command {
-	o := &CompareOptions{Input: NewInputOptions(s)}
+func newCompareCommand(s *streams) *cli.Command {
+	o := &compareOptions{Input: newInputOptions(s)}
 	return &cli.Command{
 		Name:        "compare",
 		Usage:       "compare a champion with challengers: risk measures (Table 3 of Benham et al.) and classical tests",
@@ -72,7 +72,7 @@ func newCompareCommand(s *Streams) *cli.Command {
 	}
 }
 
-func (o *CompareOptions) flags() []cli.Flag {
+func (o *compareOptions) flags() []cli.Flag {
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "champion", Destination: &o.Champion, Required: true, Usage: "the production system's `NAME`"},
 		&cli.StringSliceFlag{Name: "challenger", Destination: &o.Challengers, Required: true,
@@ -100,11 +100,11 @@ func (o *CompareOptions) flags() []cli.Flag {
 		&cli.FloatFlag{Name: "target-ess", Destination: &o.TargetESS, HideDefault: true,
 			Usage: "BRisk samples until every bulk- and tail-ESS reaches `N` (default 10000 gaussian, 2000 skew_normal)"},
 	}
-	return append(flags, o.Input.Flags()...)
+	return append(flags, o.Input.flags()...)
 }
 
 // settings validates the options that do not need the data.
-func (o *CompareOptions) settings() (compare.Settings, error) {
+func (o *compareOptions) settings() (compare.Settings, error) {
 	cfg := compare.Settings{Level: o.Level, PoolAll: o.Pool == "all", Seed: o.Seed, Samples: o.Samples, TukeySamples: o.TukeySamples}
 	switch {
 	case o.alphaSet && o.lossSet:
@@ -151,12 +151,12 @@ func (o *CompareOptions) settings() (compare.Settings, error) {
 	return cfg, nil
 }
 
-func runCompare(_ context.Context, o *CompareOptions, s *Streams) error {
+func runCompare(_ context.Context, o *compareOptions, s *streams) error {
 	cfg, err := o.settings()
 	if err != nil {
 		return err
 	}
-	t, align, err := o.Input.Load(s.Err)
+	t, align, err := o.Input.load(s.Err)
 	if err != nil {
 		return err
 	}

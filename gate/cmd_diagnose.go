@@ -13,15 +13,15 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-// DiagnoseOptions are the options of riskgate diagnose.
-type DiagnoseOptions struct {
+// diagnoseOptions are the options of riskgate diagnose.
+type diagnoseOptions struct {
 	Path   string // draws CSV; "-" reads standard input
 	Extra  bool   // add rhat_basic, ess_basic, the MCSEs and the 2.5%/50%/97.5% quantiles
 	Format string // table, csv or json
 }
 
-func newDiagnoseCommand(s *Streams) *cli.Command {
-	o := &DiagnoseOptions{}
+func newDiagnoseCommand(s *streams) *cli.Command {
+	o := &diagnoseOptions{}
 	return &cli.Command{
 		Name:      "diagnose",
 		Usage:     "summarise MCMC draws and check their convergence, as R's posterior::summarise_draws",
@@ -52,7 +52,7 @@ func newDiagnoseCommand(s *Streams) *cli.Command {
 // diagnoseFormats are the output formats of diagnose.
 var diagnoseFormats = []string{"table", "csv", "json"}
 
-func runDiagnose(o *DiagnoseOptions, s *Streams) error {
+func runDiagnose(o *diagnoseOptions, s *streams) error {
 	if err := reportfmt.CheckFormat(o.Format, diagnoseFormats); err != nil {
 		return err
 	}

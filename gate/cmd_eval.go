@@ -9,8 +9,8 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-// EvalOptions are the options of riskgate eval: trec_eval's own command line.
-type EvalOptions struct {
+// evalOptions are the options of riskgate eval: trec_eval's own command line.
+type evalOptions struct {
 	Args []string // everything after "eval", parsed as trec_eval parses it
 }
 
@@ -18,7 +18,7 @@ type EvalOptions struct {
 // Its arguments follow trec_eval's getopt conventions (-l2, -mP.10,
 // options after the files), which urfave/cli cannot parse, so the command
 // takes them raw and gate/trec parses them.
-func newEvalCommand(s *Streams) *cli.Command {
+func newEvalCommand(s *streams) *cli.Command {
 	return &cli.Command{
 		Name:            "eval",
 		Usage:           "evaluate TREC runs against qrels, byte for byte like trec_eval v10",
@@ -26,12 +26,12 @@ func newEvalCommand(s *Streams) *cli.Command {
 		Description:     trec.Help,
 		SkipFlagParsing: true,
 		Action: func(_ context.Context, c *cli.Command) error {
-			return runEval(s, EvalOptions{Args: c.Args().Slice()})
+			return runEval(s, evalOptions{Args: c.Args().Slice()})
 		},
 	}
 }
 
-func runEval(s *Streams, o EvalOptions) error {
+func runEval(s *streams, o evalOptions) error {
 	cl, err := trec.ParseCommandLine(o.Args)
 	if err != nil {
 		return fmt.Errorf("eval: %w", err)

@@ -36,7 +36,7 @@ func TestEvalTinyExample(t *testing.T) {
 	}
 
 	status, _, errs = runMain(t, "eval", "-m", "map", "../examples/tiny/qrels.txt", "../examples/tiny/run_c.txt")
-	if status != ExitError || !strings.Contains(errs, "qrels.txt:10:") || strings.Count(errs, "\n") != 1 {
+	if status != exitError || !strings.Contains(errs, "qrels.txt:10:") || strings.Count(errs, "\n") != 1 {
 		t.Errorf("missing topic without -c: status %d, stderr %q", status, errs)
 	}
 }
@@ -44,7 +44,7 @@ func TestEvalTinyExample(t *testing.T) {
 func TestEvalUsage(t *testing.T) {
 	for _, args := range [][]string{{"eval"}, {"eval", "-l"}, {"eval", "-m", "nope", "a", "b"}, {"eval", "-J", "a", "b"}} {
 		status, _, errs := runMain(t, args...)
-		if status != ExitError || !strings.HasPrefix(errs, "riskgate: ") || strings.Count(errs, "\n") != 1 {
+		if status != exitError || !strings.HasPrefix(errs, "riskgate: ") || strings.Count(errs, "\n") != 1 {
 			t.Errorf("%q: status %d, stderr %q", args, status, errs)
 		}
 	}
@@ -53,7 +53,7 @@ func TestEvalUsage(t *testing.T) {
 		t.Errorf("-h: status %d, %q", status, out)
 	}
 	status, _, errs := runMain(t, "eval", "-m", "map", "../examples/tiny/qrels.txt", "no-such-run.txt")
-	if status != ExitError || !strings.Contains(errs, "no-such-run.txt") {
+	if status != exitError || !strings.Contains(errs, "no-such-run.txt") {
 		t.Errorf("missing file: status %d, %q", status, errs)
 	}
 }

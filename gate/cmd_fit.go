@@ -18,9 +18,9 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-// FitOptions are the options of riskgate fit.
-type FitOptions struct {
-	Input       *InputOptions
+// fitOptions are the options of riskgate fit.
+type fitOptions struct {
+	Input       *inputOptions
 	Champion    string
 	Challengers []string // names or globs (* and ?, as in policies)
 	Chains      int
@@ -44,8 +44,8 @@ type FitOptions struct {
 	targetESSSet     bool // --target-ess given; otherwise the family's default
 }
 
-func newFitCommand(s *Streams) *cli.Command {
-	o := &FitOptions{Input: NewInputOptions(s)}
+func newFitCommand(s *streams) *cli.Command {
+	o := &fitOptions{Input: newInputOptions(s)}
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "champion", Required: true, Destination: &o.Champion, Usage: "the production system's `NAME`"},
 		&cli.StringSliceFlag{Name: "challenger", Usage: "a challenger's `NAME` or glob (repeatable); every other system is an artifact"},
@@ -86,7 +86,7 @@ func newFitCommand(s *Streams) *cli.Command {
 			"For each challenger it reports P(riskier) = P(S_challenger < S_champion), P(best), P(S_i > S_j), and\n" +
 			"the topics at risk: those whose difference to the champion (d in the BRisk pool) falls below its 95%\n" +
 			"posterior predictive interval.",
-		Flags: append(flags, o.Input.Flags()...),
+		Flags: append(flags, o.Input.flags()...),
 		Action: func(_ context.Context, c *cli.Command) error {
 			o.Input.Paths = c.Args().Slice()
 			o.Challengers = c.StringSlice("challenger")
@@ -119,7 +119,7 @@ func fitRoles(t *scores.Table, champion string, challengers []string) ([]string,
 	return r, nil
 }
 
-func fitParsePriors(o *FitOptions) (*bayes.HierPriors, error) {
+func fitParsePriors(o *fitOptions) (*bayes.HierPriors, error) {
 	if o.PriorIntercept == "" && o.PriorSigma == "" && o.PriorTau == "" && o.PriorSD == "" {
 		return nil, nil
 	}
@@ -140,7 +140,7 @@ func fitParsePrior(flag, s string) (bayes.Prior, error) {
 // fitHierPriors returns the priors for the fit: the family's defaults on t
 // (rstanarm's for the Gaussian, brms's for the skew normal), overridden by the
 // --prior-* flags; nil when no flag is given.
-func fitHierPriors(o *FitOptions, t *bayes.Table, fam bayes.Family) (*bayes.HierPriors, error) {
+func fitHierPriors(o *fitOptions, t *bayes.Table, fam bayes.Family) (*bayes.HierPriors, error) {
 	if p, err := fitParsePriors(o); err != nil || p == nil {
 		return nil, err
 	}
@@ -171,7 +171,7 @@ func fitHierPriors(o *FitOptions, t *bayes.Table, fam bayes.Family) (*bayes.Hier
 	return &p, nil
 }
 
-func runFit(s *Streams, o *FitOptions) error {
+func runFit(s *streams, o *fitOptions) error {
 	if err := reportfmt.CheckFormat(o.Format, reportfmt.Formats); err != nil {
 		return err
 	}
@@ -197,7 +197,7 @@ func runFit(s *Streams, o *FitOptions) error {
 			return err
 		}
 	}
-	tab, align, err := o.Input.Load(s.Err)
+	tab, align, err := o.Input.load(s.Err)
 	if err != nil {
 		return err
 	}

@@ -7,9 +7,9 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-// GateOptions are the options of riskgate gate.
-type GateOptions struct {
-	Input      *InputOptions
+// gateOptions are the options of riskgate gate.
+type gateOptions struct {
+	Input      *inputOptions
 	PolicyPath string // "" for the built-in default policy
 
 	// Overrides of the policy; each applies only when its flag is set.
@@ -29,7 +29,7 @@ type GateOptions struct {
 	DryRun   bool
 	Example  bool
 	Progress bool
-	Publish  *PublishOptions
+	Publish  *publishOptions
 
 	// set records which flags were given, for the policy's inputs and the
 	// overrides above.
@@ -72,8 +72,8 @@ Exit status:
   2  usage, input or policy error
   3  inconclusive (after the policy's on_inconclusive)`
 
-func newGateCommand(s *Streams) *cli.Command {
-	o := &GateOptions{Input: NewInputOptions(s), Publish: &PublishOptions{}}
+func newGateCommand(s *streams) *cli.Command {
+	o := &gateOptions{Input: newInputOptions(s), Publish: &publishOptions{}}
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "policy", Destination: &o.PolicyPath, Usage: "the policy `FILE` (YAML); the built-in default policy when not given"},
 		&cli.StringFlag{Name: "champion", Destination: &o.Champion, Usage: "the production system's `NAME`, overriding the policy's"},
@@ -94,8 +94,8 @@ func newGateCommand(s *Streams) *cli.Command {
 			Usage: "show progress on standard error even in CI or when it is not a terminal (by default only on a terminal outside CI)"},
 		&cli.BoolFlag{Name: "verbose", Destination: &o.Publish.Verbose, Usage: "with --github, log each GitHub API request (never the token)"},
 	}
-	flags = append(flags, o.Input.Flags()...)
-	flags = append(flags, o.Publish.Flags()...)
+	flags = append(flags, o.Input.flags()...)
+	flags = append(flags, o.Publish.flags()...)
 	return &cli.Command{
 		Name:        "gate",
 		Usage:       "apply a policy: decide pass, warn, fail or inconclusive for each challenger, write the reports, exit with the verdict",

@@ -16,9 +16,9 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-// PairOptions are the settings of riskgate pair.
-type PairOptions struct {
-	Input      *InputOptions
+// pairOptions are the settings of riskgate pair.
+type pairOptions struct {
+	Input      *inputOptions
 	A, B       string
 	Paired     bool
 	Unpaired   bool
@@ -46,8 +46,8 @@ leaves the ROPE upwards only), equivalent (HDI inside), worse, much_worse, undec
 (HDI wider than the ROPE on both sides). Beside them, the classical paired t-test (or
 Welch's t-test) with the one-sided p-value of H1: μ_a > μ_b and its confidence interval.`
 
-func newPairCommand(s *Streams) *cli.Command {
-	o := &PairOptions{Input: NewInputOptions(s)}
+func newPairCommand(s *streams) *cli.Command {
+	o := &pairOptions{Input: newInputOptions(s)}
 	return &cli.Command{
 		Name:        "pair",
 		Usage:       "Bayesian comparison of two systems (Sakai 2017): P(H|D), credible intervals, Glass's Δ, ROPE decisions",
@@ -61,7 +61,7 @@ func newPairCommand(s *Streams) *cli.Command {
 	}
 }
 
-func (o *PairOptions) flags() []cli.Flag {
+func (o *pairOptions) flags() []cli.Flag {
 	def := bayes.DefaultTwoSampleOptions()
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "a", Destination: &o.A, Required: true, Usage: "system `NAME` of the challenger (system 1)"},
@@ -83,11 +83,11 @@ func (o *PairOptions) flags() []cli.Flag {
 		formatFlag(&o.Format, reportfmt.Formats),
 		outputFlag(&o.Output),
 	}
-	return append(flags, o.Input.Flags()...)
+	return append(flags, o.Input.flags()...)
 }
 
 // settings validates the options that do not need the data.
-func (o *PairOptions) settings() (bayes.TwoSampleOptions, error) {
+func (o *pairOptions) settings() (bayes.TwoSampleOptions, error) {
 	opt := bayes.DefaultTwoSampleOptions()
 	paired, err := checkPosteriorFlags(o.Paired, o.Unpaired, o.Draws, o.Level)
 	if err != nil {
@@ -144,7 +144,7 @@ func parsePairThresholds(s string, th bayes.TwoSampleThresholds) (bayes.TwoSampl
 	return th, nil
 }
 
-func runPair(o *PairOptions, s *Streams) error {
+func runPair(o *pairOptions, s *streams) error {
 	opt, err := o.settings()
 	if err != nil {
 		return err
@@ -152,7 +152,7 @@ func runPair(o *PairOptions, s *Streams) error {
 	if o.A == o.B {
 		return fmt.Errorf("--a and --b name the same system %q", o.A)
 	}
-	t, align, err := o.Input.Load(s.Err)
+	t, align, err := o.Input.load(s.Err)
 	if err != nil {
 		return err
 	}

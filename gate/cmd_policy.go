@@ -15,10 +15,10 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-// DefaultPolicyFile is the file `riskgate policy init` writes when given none.
-const DefaultPolicyFile = "riskgate-policy.yaml"
+// defaultPolicyFile is the file `riskgate policy init` writes when given none.
+const defaultPolicyFile = "riskgate-policy.yaml"
 
-func newPolicyCommand(s *Streams) *cli.Command {
+func newPolicyCommand(s *streams) *cli.Command {
 	return &cli.Command{
 		Name:  "policy",
 		Usage: "check, explain and start policy files",
@@ -35,7 +35,7 @@ func newPolicyCommand(s *Streams) *cli.Command {
 }
 
 // readPolicy parses a policy file, or standard input for "-".
-func readPolicy(s *Streams, path string) (*policies.Policy, error) {
+func readPolicy(s *streams, path string) (*policies.Policy, error) {
 	if path != "-" {
 		return policies.Load(path)
 	}
@@ -52,14 +52,14 @@ func printWarnings(w io.Writer, p *policies.Policy, now time.Time) {
 	}
 }
 
-// PolicyValidateOptions are the inputs of `riskgate policy validate`.
-type PolicyValidateOptions struct {
+// policyValidateOptions are the inputs of `riskgate policy validate`.
+type policyValidateOptions struct {
 	Files []string
 	Now   func() time.Time // for waiver expiry; time.Now outside tests
 }
 
-func newPolicyValidateCommand(s *Streams) *cli.Command {
-	opts := PolicyValidateOptions{Now: time.Now}
+func newPolicyValidateCommand(s *streams) *cli.Command {
+	opts := policyValidateOptions{Now: time.Now}
 	return &cli.Command{
 		Name:      "validate",
 		Usage:     "check policy files",
@@ -76,7 +76,7 @@ func newPolicyValidateCommand(s *Streams) *cli.Command {
 	}
 }
 
-func runPolicyValidate(s *Streams, o PolicyValidateOptions) error {
+func runPolicyValidate(s *streams, o policyValidateOptions) error {
 	if len(o.Files) == 0 {
 		return errors.New("policy validate: name at least one policy FILE (\"-\" reads standard input)")
 	}
@@ -98,19 +98,19 @@ func runPolicyValidate(s *Streams, o PolicyValidateOptions) error {
 		printWarnings(s.Err, p, o.Now())
 	}
 	if invalid > 0 {
-		return &StatusError{Code: ExitError, Err: fmt.Errorf("%d of %d policy files are invalid", invalid, len(o.Files))}
+		return &statusError{Code: exitError, Err: fmt.Errorf("%d of %d policy files are invalid", invalid, len(o.Files))}
 	}
 	return nil
 }
 
-// PolicyExplainOptions are the inputs of `riskgate policy explain`.
-type PolicyExplainOptions struct {
+// policyExplainOptions are the inputs of `riskgate policy explain`.
+type policyExplainOptions struct {
 	File string // "" explains the default policy
 	Now  func() time.Time
 }
 
-func newPolicyExplainCommand(s *Streams) *cli.Command {
-	opts := PolicyExplainOptions{Now: time.Now}
+func newPolicyExplainCommand(s *streams) *cli.Command {
+	opts := policyExplainOptions{Now: time.Now}
 	return &cli.Command{
 		Name:      "explain",
 		Usage:     "say in plain words what a policy will do",
@@ -128,7 +128,7 @@ func newPolicyExplainCommand(s *Streams) *cli.Command {
 	}
 }
 
-func runPolicyExplain(s *Streams, o PolicyExplainOptions) error {
+func runPolicyExplain(s *streams, o policyExplainOptions) error {
 	p := policies.Default()
 	if o.File != "" {
 		var err error
@@ -139,12 +139,12 @@ func runPolicyExplain(s *Streams, o PolicyExplainOptions) error {
 	now := o.Now()
 	fmt.Fprint(s.Out, p.Explain(now))
 	fmt.Fprintf(s.Out, "\nExit status of riskgate gate: %d pass or warn, %d fail, %d inconclusive, %d bad input or policy.\n",
-		ExitPass, ExitFail, ExitInconclusive, ExitError)
+		exitPass, exitFail, exitInconclusive, exitError)
 	printWarnings(s.Err, p, now)
 	return nil
 }
 
-func newPolicySchemaCommand(s *Streams) *cli.Command {
+func newPolicySchemaCommand(s *streams) *cli.Command {
 	return &cli.Command{
 		Name:  "schema",
 		Usage: "print the JSON Schema of policy files",
@@ -159,19 +159,19 @@ func newPolicySchemaCommand(s *Streams) *cli.Command {
 	}
 }
 
-// PolicyInitOptions are the inputs of `riskgate policy init`.
-type PolicyInitOptions struct {
+// policyInitOptions are the inputs of `riskgate policy init`.
+type policyInitOptions struct {
 	File  string // "-" writes to standard output
 	Force bool   // overwrite an existing file
 }
 
-func newPolicyInitCommand(s *Streams) *cli.Command {
-	opts := PolicyInitOptions{}
+func newPolicyInitCommand(s *streams) *cli.Command {
+	opts := policyInitOptions{}
 	return &cli.Command{
 		Name:      "init",
 		Usage:     "write a commented starter policy",
 		ArgsUsage: "[FILE]",
-		Description: "Writes the commented starter policy to FILE (default " + DefaultPolicyFile + "; \"-\" for standard\n" +
+		Description: "Writes the commented starter policy to FILE (default " + defaultPolicyFile + "; \"-\" for standard\n" +
 			"output). It never overwrites an existing file unless --force is given.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "force", Destination: &opts.Force, Usage: "overwrite FILE if it exists"},
@@ -186,9 +186,9 @@ func newPolicyInitCommand(s *Streams) *cli.Command {
 	}
 }
 
-func runPolicyInit(s *Streams, o PolicyInitOptions) error {
+func runPolicyInit(s *streams, o policyInitOptions) error {
 	if o.File == "" {
-		o.File = DefaultPolicyFile
+		o.File = defaultPolicyFile
 	}
 	if o.File == "-" {
 		_, err := s.Out.Write(policies.Starter())

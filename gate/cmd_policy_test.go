@@ -16,28 +16,28 @@ const examples = "../policies/examples/"
 
 func TestPolicyValidate(t *testing.T) {
 	code, out, errw := runMain(t, "policy", "validate", examples+"release-gate.yaml", examples+"pr-check.yaml", examples+"research.yaml", "../policies/starter.yaml")
-	if code != ExitPass || errw != "" {
+	if code != exitPass || errw != "" {
 		t.Fatalf("exit %d, stderr %q", code, errw)
 	}
 	checkGolden(t, "policy/validate-examples.golden", out)
 
 	// Bad files: every problem, one line each, and exit status 2; the good file is still reported.
 	code, out, errw = runMain(t, "policy", "validate", "../policies/testdata/errors/enum-typo.yaml", examples+"pr-check.yaml", "../policies/testdata/errors/no-bound.yaml")
-	if code != ExitError {
+	if code != exitError {
 		t.Errorf("exit %d", code)
 	}
 	checkGolden(t, "policy/validate-errors.golden", "stdout:\n"+out+"stderr:\n"+errw)
 
 	code, _, errw = runMain(t, "policy", "validate")
-	if code != ExitError || !strings.Contains(errw, "name at least one policy FILE") {
+	if code != exitError || !strings.Contains(errw, "name at least one policy FILE") {
 		t.Errorf("no file: exit %d, %q", code, errw)
 	}
 	code, _, errw = runMain(t, "policy", "validate", "no-such.yaml")
-	if code != ExitError || !strings.Contains(errw, "no-such.yaml") {
+	if code != exitError || !strings.Contains(errw, "no-such.yaml") {
 		t.Errorf("missing file: exit %d, %q", code, errw)
 	}
 	code, out, _ = runMainWithStdin(t, string(policies.Starter()), "policy", "validate", "-")
-	if code != ExitPass || !strings.HasPrefix(out, "<stdin>: valid policy \"default\"") {
+	if code != exitPass || !strings.HasPrefix(out, "<stdin>: valid policy \"default\"") {
 		t.Errorf("stdin: exit %d, %q", code, out)
 	}
 }
@@ -46,7 +46,7 @@ func TestPolicyValidateWarnings(t *testing.T) {
 	src := "version: 1\nname: w\nrules: [{id: t, quantity: tests.sign.p, at_most: 0.05}]\n" +
 		"waivers: [{rule: t, challenger: c, reason: r, approver: a, expires: 2020-01-01}]\n"
 	code, _, errw := runMainWithStdin(t, src, "policy", "validate", "-")
-	if code != ExitPass {
+	if code != exitPass {
 		t.Fatalf("exit %d", code)
 	}
 	for _, want := range []string{
@@ -61,27 +61,27 @@ func TestPolicyValidateWarnings(t *testing.T) {
 
 func TestPolicyExplain(t *testing.T) {
 	code, out, errw := runMain(t, "policy", "explain")
-	if code != ExitPass || errw != "" {
+	if code != exitPass || errw != "" {
 		t.Fatalf("exit %d, %q", code, errw)
 	}
 	checkGolden(t, "policy/explain-default.golden", out)
 	code, out, _ = runMain(t, "policy", "explain", examples+"pr-check.yaml")
-	if code != ExitPass || !strings.Contains(out, "This policy is advisory") {
+	if code != exitPass || !strings.Contains(out, "This policy is advisory") {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
 	code, _, errw = runMain(t, "policy", "explain", "a.yaml", "b.yaml")
-	if code != ExitError || !strings.Contains(errw, "give one policy FILE") {
+	if code != exitError || !strings.Contains(errw, "give one policy FILE") {
 		t.Errorf("two files: exit %d %q", code, errw)
 	}
 	code, _, errw = runMain(t, "policy", "explain", "../policies/testdata/errors/unknown-quantity.yaml")
-	if code != ExitError || !strings.HasPrefix(errw, "riskgate: ../policies/testdata/errors/unknown-quantity.yaml:7:15: rules[0].quantity: unknown quantity") {
+	if code != exitError || !strings.HasPrefix(errw, "riskgate: ../policies/testdata/errors/unknown-quantity.yaml:7:15: rules[0].quantity: unknown quantity") {
 		t.Errorf("bad file: exit %d %q", code, errw)
 	}
 }
 
 func TestPolicySchema(t *testing.T) {
 	code, out, _ := runMain(t, "policy", "schema")
-	if code != ExitPass || out != string(policies.Schema()) {
+	if code != exitPass || out != string(policies.Schema()) {
 		t.Errorf("exit %d; output differs from policies.Schema()", code)
 	}
 }
@@ -90,14 +90,14 @@ func TestPolicyInit(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "p.yaml")
 	code, out, errw := runMain(t, "policy", "init", file)
-	if code != ExitPass || !strings.HasPrefix(out, "wrote "+file) {
+	if code != exitPass || !strings.HasPrefix(out, "wrote "+file) {
 		t.Fatalf("exit %d, %q %q", code, out, errw)
 	}
 	data, err := os.ReadFile(file)
 	if err != nil || !bytes.Equal(data, policies.Starter()) {
 		t.Fatalf("written file differs from the starter: %v", err)
 	}
-	if code, _, errw := runMain(t, "policy", "validate", file); code != ExitPass {
+	if code, _, errw := runMain(t, "policy", "validate", file); code != exitPass {
 		t.Errorf("the starter does not validate: %s", errw)
 	}
 
@@ -106,14 +106,14 @@ func TestPolicyInit(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, errw = runMain(t, "policy", "init", file)
-	if code != ExitError || !strings.Contains(errw, "already exists; use --force") {
+	if code != exitError || !strings.Contains(errw, "already exists; use --force") {
 		t.Errorf("exit %d %q", code, errw)
 	}
 	if data, _ := os.ReadFile(file); string(data) != "mine\n" {
 		t.Error("init overwrote a file without --force")
 	}
 	code, _, _ = runMain(t, "policy", "init", "--force", file)
-	if data, _ := os.ReadFile(file); code != ExitPass || !bytes.Equal(data, policies.Starter()) {
+	if data, _ := os.ReadFile(file); code != exitPass || !bytes.Equal(data, policies.Starter()) {
 		t.Errorf("--force did not overwrite: exit %d", code)
 	}
 	// No temporary files left behind.
@@ -123,11 +123,11 @@ func TestPolicyInit(t *testing.T) {
 	}
 
 	code, out, _ = runMain(t, "policy", "init", "-")
-	if code != ExitPass || out != string(policies.Starter()) {
+	if code != exitPass || out != string(policies.Starter()) {
 		t.Errorf("init - : exit %d", code)
 	}
 	code, _, errw = runMain(t, "policy", "init", filepath.Join(dir, "no-such-dir", "p.yaml"))
-	if code != ExitError || errw == "" {
+	if code != exitError || errw == "" {
 		t.Errorf("unwritable: exit %d %q", code, errw)
 	}
 }
@@ -139,10 +139,10 @@ func TestPolicyInitDefaultName(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer os.Chdir(wd)
-	if code, _, errw := runMain(t, "policy", "init"); code != ExitPass {
+	if code, _, errw := runMain(t, "policy", "init"); code != exitPass {
 		t.Fatalf("exit %d %q", code, errw)
 	}
-	if _, err := os.Stat(DefaultPolicyFile); err != nil {
+	if _, err := os.Stat(defaultPolicyFile); err != nil {
 		t.Error(err)
 	}
 }
@@ -156,9 +156,9 @@ func TestPolicyInputValuesMatchFlags(t *testing.T) {
 	if !slices.Equal(policies.TopicModes, topics) {
 		t.Errorf("policies.TopicModes %v, scores.TopicModes %v", policies.TopicModes, topics)
 	}
-	var o InputOptions
+	var o inputOptions
 	found := false
-	for _, f := range o.Flags() {
+	for _, f := range o.flags() {
 		if f.Names()[0] != "input-format" {
 			continue
 		}

@@ -16,13 +16,13 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-// PublishCommandOptions are the options of riskgate publish.
-type PublishCommandOptions struct {
+// publishCommandOptions are the options of riskgate publish.
+type publishCommandOptions struct {
 	From        string // the saved result
 	ReportMD    string // the markdown report; replaces the result's own
 	PullRequest int    // the pull request the result is for, when the event does not say
 	HeadSHA     string // the commit the result is for, when the event does not say
-	Publish     *PublishOptions
+	Publish     *publishOptions
 }
 
 const publishDescription = `Publishes a result saved by an earlier job to GitHub, exactly as riskgate gate --github
@@ -40,8 +40,8 @@ result was read, whether or not publishing succeeded (failures are reported on s
 error and in the job summary); 2 for a bad result file, or a failure to publish with
 --require-publish.`
 
-func newPublishCommand(s *Streams) *cli.Command {
-	o := &PublishCommandOptions{Publish: &PublishOptions{}}
+func newPublishCommand(s *streams) *cli.Command {
+	o := &publishCommandOptions{Publish: &publishOptions{}}
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "from", Destination: &o.From, Required: true, Usage: "the saved result `FILE` (JSON)"},
 		&cli.StringFlag{Name: "report-md", Destination: &o.ReportMD,
@@ -67,8 +67,8 @@ func newPublishCommand(s *Streams) *cli.Command {
 	}
 }
 
-func runPublish(ctx context.Context, o *PublishCommandOptions, s *Streams) error {
-	if err := o.Publish.Check(); err != nil {
+func runPublish(ctx context.Context, o *publishCommandOptions, s *streams) error {
+	if err := o.Publish.check(); err != nil {
 		return err
 	}
 	if o.PullRequest < 0 {
@@ -85,7 +85,7 @@ func runPublish(ctx context.Context, o *PublishCommandOptions, s *Streams) error
 		rep.HeadSHA = o.HeadSHA
 	}
 	o.Publish.GitHub = true
-	return o.Publish.Publish(ctx, rep, s)
+	return o.Publish.publish(ctx, rep, s)
 }
 
 // maxResultSize bounds the result file read.

@@ -66,7 +66,7 @@ func TestPublishCommand(t *testing.T) {
 	srv.Token = publishTestToken
 	summary, output := actionsEnv(t, srv)
 	out, status, _ := gateResult(t, summary)
-	if status != ExitFail {
+	if status != exitFail {
 		t.Fatalf("gate exit %d, want 1", status)
 	}
 	from := filepath.Join(out, "result.json")
@@ -74,7 +74,7 @@ func TestPublishCommand(t *testing.T) {
 	os.WriteFile(md, []byte("## full report from file\n"), 0o644)
 
 	code, stdout, stderr := runMain(t, "publish", "--from", from, "--report-md", md, "--verbose")
-	if code != ExitPass {
+	if code != exitPass {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
 	cs := srv.Comments(7)
@@ -95,7 +95,7 @@ func TestPublishCommand(t *testing.T) {
 	// Without --report-md the report is rendered from result.json: the
 	// gate's own report.md.
 	code, _, stderr = runMain(t, "publish", "--from", from)
-	if cs := srv.Comments(7); code != ExitPass || len(cs) != 1 || !strings.HasSuffix(cs[0].Body, readFile(t, filepath.Join(out, "report.md"))) {
+	if cs := srv.Comments(7); code != exitPass || len(cs) != 1 || !strings.HasSuffix(cs[0].Body, readFile(t, filepath.Join(out, "report.md"))) {
 		t.Errorf("exit %d %s; the comment is not the gate's report.md:\n%+v", code, stderr, cs)
 	}
 }
@@ -109,7 +109,7 @@ func TestGateAndPublishAgree(t *testing.T) {
 	srv.Token = publishTestToken
 	summary, _ := actionsEnv(t, srv)
 	out, status, stderr := gateResult(t, summary, "--github")
-	if status != ExitFail {
+	if status != exitFail {
 		t.Fatalf("gate --github: exit %d\n%s", status, stderr)
 	}
 	cs := srv.Comments(7)
@@ -127,7 +127,7 @@ func TestGateAndPublishAgree(t *testing.T) {
 	}
 	before := edits()
 	code, _, stderr := runMain(t, "publish", "--from", filepath.Join(out, "result.json"), "--comment-mode", "on-change")
-	if code != ExitPass || edits() != before {
+	if code != exitPass || edits() != before {
 		t.Errorf("publish of the same result: exit %d, %d comment edits (want none)\n%s", code, edits()-before, stderr)
 	}
 }
@@ -141,7 +141,7 @@ func TestPublishFailureKeepsTheExitStatus(t *testing.T) {
 	from := filepath.Join(out, "result.json")
 
 	code, stdout, stderr := runMain(t, "publish", "--from", from, "--verbose")
-	if code != ExitPass || !strings.Contains(stderr, "riskgate: warning: github: could not write the pull-request comment") {
+	if code != exitPass || !strings.Contains(stderr, "riskgate: warning: github: could not write the pull-request comment") {
 		t.Errorf("a read-only token: exit %d, want 0 with a warning\n%s", code, stderr)
 	}
 	if s := readFile(t, summary); !strings.Contains(s, "## ❌ riskgate: **fail**") || !strings.Contains(s, "could not publish everything") {
@@ -151,12 +151,12 @@ func TestPublishFailureKeepsTheExitStatus(t *testing.T) {
 		t.Error("verdict output not written")
 	}
 	code2, stdout2, stderr2 := runMain(t, "publish", "--from", from, "--require-publish")
-	if code2 != ExitError || !strings.Contains(stderr2, "riskgate: publishing to GitHub failed (--require-publish): 2 problems reported above") {
+	if code2 != exitError || !strings.Contains(stderr2, "riskgate: publishing to GitHub failed (--require-publish): 2 problems reported above") {
 		t.Errorf("--require-publish: exit %d, want 2\n%s", code2, stderr2)
 	}
 	// gate --github: the verdict's exit status stands.
 	_, status, stderr3 := gateResult(t, summary, "--github")
-	if status != ExitFail || !strings.Contains(stderr3, "could not write the pull-request comment") {
+	if status != exitFail || !strings.Contains(stderr3, "could not write the pull-request comment") {
 		t.Errorf("gate --github with a read-only token: exit %d, want 1\n%s", status, stderr3)
 	}
 	assertNoToken(t, stdout, stderr, stdout2, stderr2, stderr3, readFile(t, summary), readFile(t, output))
@@ -183,24 +183,24 @@ func TestPublishCommandBadInput(t *testing.T) {
 		{[]string{"--from", write("ok.json", `{"verdict":"pass"}`), "--comment-mode", "sometimes"}, `comment mode "sometimes": expected one of always, on-change, on-fail, off`},
 	} {
 		code, _, stderr := runMain(t, append([]string{"publish"}, c.args...)...)
-		if code != ExitError || !strings.Contains(stderr, c.want) || strings.Count(stderr, "\n") != 1 {
+		if code != exitError || !strings.Contains(stderr, c.want) || strings.Count(stderr, "\n") != 1 {
 			t.Errorf("publish %q: exit %d, stderr %q; want 2 and one line with %q", c.args, code, stderr, c.want)
 		}
 	}
 }
 
-// The gate command reuses PublishOptions.Flags; check they parse as a set.
+// The gate command reuses publishOptions.Flags; check they parse as a set.
 func TestPublishOptionsFlags(t *testing.T) {
-	o := &PublishOptions{}
-	cmd := &cli.Command{Name: "x", Flags: o.Flags(), Action: func(context.Context, *cli.Command) error { return o.Check() }}
+	o := &publishOptions{}
+	cmd := &cli.Command{Name: "x", Flags: o.flags(), Action: func(context.Context, *cli.Command) error { return o.check() }}
 	if err := cmd.Run(context.Background(), []string{"x", "--github", "--comment-mode", "on-fail", "--require-publish", "--artifact-name", "gate-report"}); err != nil {
 		t.Fatal(err)
 	}
 	if !o.GitHub || o.CommentMode != "on-fail" || !o.RequirePublish || o.Artifact != "gate-report" {
 		t.Errorf("%+v", o)
 	}
-	off := &PublishOptions{CommentMode: "always"}
-	if err := off.Publish(context.Background(), github.Report{Verdict: "nonsense"}, &Streams{Err: &bytes.Buffer{}}); err != nil {
+	off := &publishOptions{CommentMode: "always"}
+	if err := off.publish(context.Background(), github.Report{Verdict: "nonsense"}, &streams{Err: &bytes.Buffer{}}); err != nil {
 		t.Errorf("without --github Publish must do nothing: %v", err)
 	}
 }

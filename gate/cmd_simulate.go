@@ -19,8 +19,8 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-// SimulateOptions are the options of riskgate simulate.
-type SimulateOptions struct {
+// simulateOptions are the options of riskgate simulate.
+type simulateOptions struct {
 	Systems, Topics int
 	Seed            uint64
 	Intercept       float64
@@ -33,8 +33,8 @@ type SimulateOptions struct {
 	Truth           string // true parameters CSV; default <output>.truth.csv beside a named --output
 }
 
-func newSimulateCommand(s *Streams) *cli.Command {
-	o := &SimulateOptions{}
+func newSimulateCommand(s *streams) *cli.Command {
+	o := &simulateOptions{}
 	return &cli.Command{
 		Name:  "simulate",
 		Usage: "write a synthetic pool drawn from the hierarchical system/topic model, with its true effects",
@@ -62,7 +62,7 @@ func newSimulateCommand(s *Streams) *cli.Command {
 	}
 }
 
-func runSimulate(s *Streams, o *SimulateOptions) error {
+func runSimulate(s *streams, o *simulateOptions) error {
 	if o.Systems < 2 || o.Topics < 2 {
 		return fmt.Errorf("--systems and --topics must be at least 2 (got %d and %d)", o.Systems, o.Topics)
 	}

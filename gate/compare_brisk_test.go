@@ -181,8 +181,8 @@ func TestCompareTable3(t *testing.T) {
 // loadTable reads a score file through the commands' loader.
 func loadTable(t *testing.T, path string) *scores.Table {
 	t.Helper()
-	o := &InputOptions{Paths: []string{path}, Topics: "error"}
-	tab, _, err := o.Load(io.Discard)
+	o := &inputOptions{Paths: []string{path}, Topics: "error"}
+	tab, _, err := o.load(io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

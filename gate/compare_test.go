@@ -252,7 +252,7 @@ func TestCompareOutputFile(t *testing.T) {
 	}
 	bad := filepath.Join(dir, "missing", "report.json")
 	args[len(args)-2] = bad
-	if code, _, _ := runMain(t, args...); code != ExitError {
+	if code, _, _ := runMain(t, args...); code != exitError {
 		t.Errorf("unwritable output: exit %d", code)
 	}
 	if _, err := os.Stat(bad); err == nil {

@@ -239,7 +239,7 @@ func TestFitErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, errs := runMain(t, append([]string{"fit"}, tc.args...)...)
-			if code != ExitError || !strings.Contains(errs, tc.want) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+			if code != exitError || !strings.Contains(errs, tc.want) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
 				t.Errorf("exit %d, stderr %q; want 2 and one line containing %q", code, errs, tc.want)
 			}
 		})

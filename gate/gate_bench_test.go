@@ -14,7 +14,7 @@ func benchGate(b *testing.B, args ...string) {
 	b.Helper()
 	for b.Loop() {
 		code := Main(context.Background(), append([]string{"riskgate", "gate", "--format", "json"}, args...), strings.NewReader(""), io.Discard, io.Discard)
-		if code == ExitError {
+		if code == exitError {
 			b.Fatalf("exit %d", code)
 		}
 	}

@@ -44,7 +44,7 @@ func TestGateInputPipe(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("the gate hangs on a named pipe")
 	}
-	if code != ExitPass {
+	if code != exitPass {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	var r result.Result

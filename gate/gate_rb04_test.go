@@ -38,7 +38,7 @@ func TestGateRB04Walkthrough(t *testing.T) {
 	rb04 := shared.Path(t, "data/bayesian-risk/rb04.csv")
 	policy := writeTemp(t, "rb04.yaml", rb04Policy)
 	code, out, stderr := runMain(t, "gate", "--policy", policy, "--format", "json", rb04)
-	if code != ExitFail {
+	if code != exitFail {
 		t.Fatalf("exit %d, want 1 (every challenger fails)\n%s", code, stderr)
 	}
 	var r result.Result

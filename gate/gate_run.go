@@ -36,13 +36,13 @@ import (
 
 // runGate is riskgate gate: policy → inputs → roles → requirements →
 // analyses → decision → Result → reports → GitHub → exit status.
-func runGate(ctx context.Context, o *GateOptions, s *Streams) error {
+func runGate(ctx context.Context, o *gateOptions, s *streams) error {
 	now := time.Now
 	if o.now != nil {
 		now = o.now
 	}
 	start := now()
-	if err := o.Publish.Check(); err != nil {
+	if err := o.Publish.check(); err != nil {
 		return err
 	}
 	if err := reportfmt.CheckFormat(o.Format, gateFormats); err != nil {
@@ -74,7 +74,7 @@ func runGate(ctx context.Context, o *GateOptions, s *Streams) error {
 		o.applyPolicyInputs(p)
 		var hashStdin func() result.InputFile
 		hashStdin = o.hashStdin()
-		if t, align, err = o.Input.Load(s.Err); err != nil {
+		if t, align, err = o.Input.load(s.Err); err != nil {
 			return err
 		}
 		if inputs, err = o.inputFiles(hashStdin); err != nil {
@@ -131,21 +131,21 @@ func runGate(ctx context.Context, o *GateOptions, s *Streams) error {
 
 	rep := report.GitHub(r, string(reports["report.md"]))
 	rep.JSONPath, rep.MarkdownPath = jsonPath, mdPath
-	if err := o.Publish.Publish(ctx, rep, s); err != nil {
+	if err := o.Publish.publish(ctx, rep, s); err != nil {
 		return err
 	}
 	if o.DryRun {
 		fmt.Fprintf(s.Err, "riskgate: dry run: the verdict would be %s (exit status %d); exiting 0\n", r.Verdict, r.ExitStatus)
 		return nil
 	}
-	if r.ExitStatus != ExitPass {
-		return &StatusError{Code: r.ExitStatus}
+	if r.ExitStatus != exitPass {
+		return &statusError{Code: r.ExitStatus}
 	}
 	return nil
 }
 
 // policy loads the policy (or the default) and applies the overrides.
-func (o *GateOptions) policy() (*policies.Policy, error) {
+func (o *gateOptions) policy() (*policies.Policy, error) {
 	var p *policies.Policy
 	if o.PolicyPath == "" {
 		p = policies.Default()
@@ -184,7 +184,7 @@ func (o *GateOptions) policy() (*policies.Policy, error) {
 // applyPolicyInputs fills the inputs the command line leaves unset from the
 // policy's inputs: paths (relative to the policy's folder) when no INPUT is
 // given, and each input flag not given.
-func (o *GateOptions) applyPolicyInputs(p *policies.Policy) {
+func (o *gateOptions) applyPolicyInputs(p *policies.Policy) {
 	in := p.Inputs
 	if len(o.Input.Paths) == 0 {
 		o.Input.Paths = p.InputPaths()
@@ -208,7 +208,7 @@ func (o *GateOptions) applyPolicyInputs(p *policies.Policy) {
 
 // hashStdin makes the loader's standard input feed a SHA-256 as it is read,
 // and returns what it read as an input file.
-func (o *GateOptions) hashStdin() func() result.InputFile {
+func (o *gateOptions) hashStdin() func() result.InputFile {
 	if !slices.Contains(o.Input.Paths, "-") {
 		return nil
 	}
@@ -235,7 +235,7 @@ func (c *countWriter) Write(p []byte) (int, error) {
 }
 
 // inputFiles hashes the input files (and the qrels) for provenance.
-func (o *GateOptions) inputFiles(stdin func() result.InputFile) ([]result.InputFile, error) {
+func (o *gateOptions) inputFiles(stdin func() result.InputFile) ([]result.InputFile, error) {
 	var out []result.InputFile
 	add := func(role, path string) error {
 		if path == "-" {
@@ -277,7 +277,7 @@ func (o *GateOptions) inputFiles(stdin func() result.InputFile) ([]result.InputF
 
 // replayCommand is the one-line command that replays the run: the policy,
 // the overrides and inputs as given, and the seed.
-func (o *GateOptions) replayCommand(p *policies.Policy) string {
+func (o *gateOptions) replayCommand(p *policies.Policy) string {
 	args := []string{"riskgate", "gate"}
 	if o.PolicyPath != "" {
 		args = append(args, "--policy", o.PolicyPath)

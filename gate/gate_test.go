@@ -64,7 +64,7 @@ func readOut(t *testing.T, dir, name string) string {
 // every report is rendered from result.json alone.
 func TestGateExampleGolden(t *testing.T) {
 	code, stdout, stderr, dir := gateRunOut(t, "--example")
-	if code != ExitPass {
+	if code != exitPass {
 		t.Errorf("exit %d, want 0 (ship candidate-better)\n%s", code, stderr)
 	}
 	if stderr != "" {
@@ -115,7 +115,7 @@ func TestGateFormatsMatchFiles(t *testing.T) {
 	policy := filepath.Join("testdata", "gate", "cheap.yaml")
 	for format, file := range map[string]string{"md": "report.md", "json": "result.json", "junit": "junit.xml"} {
 		code, stdout, stderr, dir := gateRunOut(t, "--policy", policy, "--format", format)
-		if code != ExitPass {
+		if code != exitPass {
 			t.Fatalf("--format %s: exit %d\n%s", format, code, stderr)
 		}
 		if want := readOut(t, dir, file); stdout != want {
@@ -128,7 +128,7 @@ func TestGateFormatsMatchFiles(t *testing.T) {
 func TestGateCheapPolicyGolden(t *testing.T) {
 	policy := filepath.Join("testdata", "gate", "cheap.yaml")
 	code, stdout, stderr, dir := gateRunOut(t, "--policy", policy)
-	if code != ExitPass || stderr != "" {
+	if code != exitPass || stderr != "" {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 	checkGolden(t, "gate/cheap.table.golden", stdout)
@@ -191,11 +191,11 @@ func TestGateExitStatuses(t *testing.T) {
 		args []string
 		code int
 	}{
-		{[]string{"--policy", filepath.Join("testdata", "gate", "cheap.yaml")}, ExitPass},
-		{[]string{"--policy", fail, small}, ExitFail},
-		{[]string{"--policy", inconclusive, small}, ExitInconclusive},
-		{[]string{"--policy", fail, "--dry-run", small}, ExitPass},
-		{[]string{"--policy", inconclusive, "--champion", "cand-a", "--challenger", "cand-b", small}, ExitInconclusive},
+		{[]string{"--policy", filepath.Join("testdata", "gate", "cheap.yaml")}, exitPass},
+		{[]string{"--policy", fail, small}, exitFail},
+		{[]string{"--policy", inconclusive, small}, exitInconclusive},
+		{[]string{"--policy", fail, "--dry-run", small}, exitPass},
+		{[]string{"--policy", inconclusive, "--champion", "cand-a", "--challenger", "cand-b", small}, exitInconclusive},
 	} {
 		code, stdout, stderr := runMain(t, append([]string{"gate"}, c.args...)...)
 		if code != c.code {
@@ -238,7 +238,7 @@ func TestGateErrors(t *testing.T) {
 		{[]string{"--champion", "prod", "--challenger", "cand-a", filepath.Join(t.TempDir(), "missing.csv")}, "missing.csv"},
 	} {
 		code, stdout, stderr := runMain(t, append([]string{"gate"}, c.args...)...)
-		if code != ExitError || stdout != "" || !strings.Contains(stderr, c.want) || strings.Count(stderr, "\n") != 1 {
+		if code != exitError || stdout != "" || !strings.Contains(stderr, c.want) || strings.Count(stderr, "\n") != 1 {
 			t.Errorf("gate %q: exit %d, stdout %q, stderr %q; want 2 and one line with %q", c.args, code, stdout, stderr, c.want)
 		}
 	}
@@ -250,7 +250,7 @@ func TestGateOverridesAndReplay(t *testing.T) {
 	small, _ := filepath.Abs(filepath.Join("testdata", "gate_small.csv"))
 	policy, _ := filepath.Abs(filepath.Join("testdata", "gate", "cheap.yaml"))
 	code, out, stderr := runMain(t, "gate", "--policy", policy, "--champion", "art-1", "--challenger", "cand-b", "--loss-weight", "3", "--seed", "9", "--format", "json", small)
-	if code != ExitFail {
+	if code != exitFail {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
 	var r result.Result
@@ -284,7 +284,7 @@ func TestGateOverridesAndReplay(t *testing.T) {
 // the default policy cannot be used without INPUT, cheap.yaml can.
 func TestGatePolicyInputs(t *testing.T) {
 	code, _, stderr := runMain(t, "gate")
-	if code != ExitError || !strings.Contains(stderr, "no INPUT given") {
+	if code != exitError || !strings.Contains(stderr, "no INPUT given") {
 		t.Errorf("no inputs: exit %d %q", code, stderr)
 	}
 	// cheap.yaml names ../gate_small.csv relative to itself; stdin replaces it.
@@ -293,7 +293,7 @@ func TestGatePolicyInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, stderr := runMainWithStdin(t, string(data), "gate", "--policy", filepath.Join("testdata", "gate", "cheap.yaml"), "--format", "json", "-")
-	if code != ExitPass {
+	if code != exitPass {
 		t.Fatalf("exit %d %s", code, stderr)
 	}
 	var r result.Result
@@ -340,7 +340,7 @@ func TestGateBayesianFailsClosed(t *testing.T) {
 		policy := writeTemp(t, "p.yaml", "version: 1\nname: t\nchampion: prod\nchallengers: [\"cand-*\"]\nmodel: "+c.model+
 			"\nloss_weight: 2\nrules:\n  - {id: better, quantity: bayes.p_better, at_least: 0}\n  - {id: safe, quantity: brisk.p_riskier, at_most: 1}\n")
 		code, out, stderr := runMain(t, "gate", "--policy", policy, "--format", "json", c.input)
-		if code != ExitInconclusive {
+		if code != exitInconclusive {
 			t.Errorf("model %s: exit %d, want 3\n%s", c.model, code, stderr)
 			continue
 		}
@@ -376,7 +376,7 @@ func TestGateMissingCells(t *testing.T) {
 	policy := writeTemp(t, "p.yaml", "version: 1\nname: t\nchampion: prod\nchallengers: [\"cand-*\"]\nloss_weight: 2\nmodel: {target_ess: 400}\n"+
 		"requirements: {min_topic_coverage: 0.9}\nrules:\n  - {id: better, quantity: bayes.p_better, at_least: 0.5}\n  - {id: urisk, quantity: urisk, at_least: -1}\n")
 	code, out, stderr := runMain(t, "gate", "--policy", policy, "--topics", "keep", "--format", "json", pool)
-	if code == ExitError {
+	if code == exitError {
 		t.Fatalf("exit 2: %s", stderr)
 	}
 	var r result.Result
@@ -407,7 +407,7 @@ func TestGateProgressLines(t *testing.T) {
 		"riskgate: fitting BRisk at loss weight 5 (44 systems × 50 topics)…\n" +
 		"riskgate: fitting BRisk at loss weight 2 (44 systems × 50 topics)…\n" +
 		"riskgate: fitting BRisk at loss weight 10 (44 systems × 50 topics)…\n"
-	if code == ExitError || stderr != want {
+	if code == exitError || stderr != want {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }
@@ -420,7 +420,7 @@ func TestGateRiskSweep(t *testing.T) {
 	weights := func(args ...string) []float64 {
 		t.Helper()
 		code, out, stderr := runMain(t, append([]string{"gate", "--example", "--format", "json"}, args...)...)
-		if code == ExitError {
+		if code == exitError {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
 		var r result.Result

@@ -10,23 +10,23 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-// InputOptions are the flags every command that reads a score table shares.
+// inputOptions are the flags every command that reads a score table shares.
 // The input format is --input-format because --format names the output format
 // in every command.
-type InputOptions struct {
+type inputOptions struct {
 	Paths   []string // positional INPUT arguments; "-" reads Stdin
 	Format  string
 	Qrels   string
 	Measure string
 	Topics  string
-	// Stdin is read for the path "-". Commands set it from their Streams
-	// (NewInputOptions does); nil falls back to the process's standard input.
+	// Stdin is read for the path "-". Commands set it from their streams
+	// (newInputOptions does); nil falls back to the process's standard input.
 	Stdin io.Reader
 }
 
-// NewInputOptions returns input options that read "-" from the command's streams.
-func NewInputOptions(s *Streams) *InputOptions {
-	o := &InputOptions{}
+// newInputOptions returns input options that read "-" from the command's streams.
+func newInputOptions(s *streams) *inputOptions {
+	o := &inputOptions{}
 	if s != nil {
 		o.Stdin = s.In
 	}
@@ -34,7 +34,7 @@ func NewInputOptions(s *Streams) *InputOptions {
 }
 
 // Flags returns the shared input flags bound to o.
-func (o *InputOptions) Flags() []cli.Flag {
+func (o *inputOptions) flags() []cli.Flag {
 	formats := make([]string, len(scores.Formats))
 	for i, f := range scores.Formats {
 		formats[i] = string(f)
@@ -56,7 +56,7 @@ func (o *InputOptions) Flags() []cli.Flag {
 
 // Load reads the inputs into an aligned table and notes on w what alignment
 // changed (dropped or filled topics and systems).
-func (o *InputOptions) Load(w io.Writer) (*scores.Table, scores.Alignment, error) {
+func (o *inputOptions) load(w io.Writer) (*scores.Table, scores.Alignment, error) {
 	if len(o.Paths) == 0 {
 		return nil, scores.Alignment{}, fmt.Errorf("no INPUT given: name score files (CSV, JSON Lines, trec_eval -q output), TREC runs with --qrels, or - for standard input")
 	}

@@ -16,17 +16,17 @@ import (
 func TestInputOptionsFromCommandLine(t *testing.T) {
 	in := strings.NewReader("system,topic,score\nA,1,0.5\nA,2,0.6\nB,1,0.7\n")
 	var errw bytes.Buffer
-	s := &Streams{In: in, Out: &bytes.Buffer{}, Err: &errw}
-	o := NewInputOptions(s)
+	s := &streams{In: in, Out: &bytes.Buffer{}, Err: &errw}
+	o := newInputOptions(s)
 	var tab *scores.Table
 	var align scores.Alignment
 	cmd := &cli.Command{
 		Name:  "x",
-		Flags: o.Flags(),
+		Flags: o.flags(),
 		Action: func(_ context.Context, c *cli.Command) error {
 			o.Paths = c.Args().Slice()
 			var err error
-			tab, align, err = o.Load(s.Err)
+			tab, align, err = o.load(s.Err)
 			return err
 		},
 	}
@@ -42,8 +42,8 @@ func TestInputOptionsFromCommandLine(t *testing.T) {
 }
 
 func TestInputOptionsDefaultsAndErrors(t *testing.T) {
-	o := NewInputOptions(&Streams{In: strings.NewReader("")})
-	cmd := &cli.Command{Name: "x", Flags: o.Flags(), Action: func(context.Context, *cli.Command) error { return nil }}
+	o := newInputOptions(&streams{In: strings.NewReader("")})
+	cmd := &cli.Command{Name: "x", Flags: o.flags(), Action: func(context.Context, *cli.Command) error { return nil }}
 	if err := cmd.Run(context.Background(), []string{"x"}); err != nil {
 		t.Fatal(err)
 	}
@@ -51,19 +51,19 @@ func TestInputOptionsDefaultsAndErrors(t *testing.T) {
 		t.Errorf("defaults %+v", o)
 	}
 	cases := []struct {
-		o    InputOptions
+		o    inputOptions
 		want string
 	}{
-		{InputOptions{}, "no INPUT given: name score files (CSV, JSON Lines, trec_eval -q output), TREC runs with --qrels, or - for standard input"},
-		{InputOptions{Paths: []string{"-"}, Format: "xml", Topics: "intersect"}, `--input-format "xml": expected one of auto, run, trec_eval, csv-long, csv-wide, jsonl`},
-		{InputOptions{Paths: []string{"-"}, Format: "auto", Topics: "all"}, `--topics "all": expected one of intersect, zero, error, keep`},
-		{InputOptions{Paths: []string{"-"}, Topics: "error", Stdin: strings.NewReader("topic,A,B\n1,0.5,\n")},
+		{inputOptions{}, "no INPUT given: name score files (CSV, JSON Lines, trec_eval -q output), TREC runs with --qrels, or - for standard input"},
+		{inputOptions{Paths: []string{"-"}, Format: "xml", Topics: "intersect"}, `--input-format "xml": expected one of auto, run, trec_eval, csv-long, csv-wide, jsonl`},
+		{inputOptions{Paths: []string{"-"}, Format: "auto", Topics: "all"}, `--topics "all": expected one of intersect, zero, error, keep`},
+		{inputOptions{Paths: []string{"-"}, Topics: "error", Stdin: strings.NewReader("topic,A,B\n1,0.5,\n")},
 			`system "B" has no scores (--topics error)`},
-		{InputOptions{Paths: []string{"-"}, Topics: "intersect", Stdin: strings.NewReader("")},
+		{inputOptions{Paths: []string{"-"}, Topics: "intersect", Stdin: strings.NewReader("")},
 			`<stdin>: the file is empty; expected a CSV header, a JSON object, trec_eval -q output (measure, topic, value separated by tabs) or a TREC run line (topic Q0 docno rank score run_id)`},
 	}
 	for _, c := range cases {
-		_, _, err := c.o.Load(nil)
+		_, _, err := c.o.load(nil)
 		if err == nil || err.Error() != c.want {
 			t.Errorf("%+v: error %v, want %s", c.o, err, c.want)
 		}

@@ -69,7 +69,7 @@ func runMainWithGOMAXPROCS(t *testing.T, procs []int, args ...string) string {
 // and on stderr one error line containing want (besides the loader's notes).
 func checkOneLineError(t *testing.T, code int, out, errw, want string) {
 	t.Helper()
-	if code != ExitError {
+	if code != exitError {
 		t.Fatalf("exit %d, want 2; stderr %q", code, errw)
 	}
 	if out != "" {

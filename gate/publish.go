@@ -8,9 +8,9 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-// PublishOptions are the flags that publish a result to GitHub, shared by
-// riskgate gate (--github) and riskgate publish, as InputOptions are for inputs.
-type PublishOptions struct {
+// publishOptions are the flags that publish a result to GitHub, shared by
+// riskgate gate (--github) and riskgate publish, as inputOptions are for inputs.
+type publishOptions struct {
 	GitHub         bool   // --github: publish at all (riskgate publish always does)
 	CommentMode    string // --comment-mode: always, on-change, on-fail, off
 	RequirePublish bool   // --require-publish: a failure to publish is an error (exit 2)
@@ -19,7 +19,7 @@ type PublishOptions struct {
 }
 
 // Flags returns --github and the publishing flags, bound to o.
-func (o *PublishOptions) Flags() []cli.Flag {
+func (o *publishOptions) flags() []cli.Flag {
 	return append([]cli.Flag{
 		&cli.BoolFlag{Name: "github", Destination: &o.GitHub,
 			Usage: "publish to GitHub from the Actions environment: a sticky pull-request comment, a check run (or a commit status), " +
@@ -29,7 +29,7 @@ func (o *PublishOptions) Flags() []cli.Flag {
 }
 
 // publishFlags are the flags other than --github.
-func (o *PublishOptions) publishFlags() []cli.Flag {
+func (o *publishOptions) publishFlags() []cli.Flag {
 	modes := make([]string, len(github.CommentModes))
 	for i, m := range github.CommentModes {
 		modes[i] = string(m)
@@ -46,7 +46,7 @@ func (o *PublishOptions) publishFlags() []cli.Flag {
 }
 
 // Check validates the options before any work is done.
-func (o *PublishOptions) Check() error {
+func (o *publishOptions) check() error {
 	_, err := github.ParseCommentMode(o.CommentMode)
 	return err
 }
@@ -56,7 +56,7 @@ func (o *PublishOptions) Check() error {
 // or when publishing failed and --require-publish is set: the caller returns
 // it (exit status 2) instead of the verdict's status; otherwise the caller's
 // verdict and exit status stand.
-func (o *PublishOptions) Publish(ctx context.Context, r github.Report, s *Streams) error {
+func (o *publishOptions) publish(ctx context.Context, r github.Report, s *streams) error {
 	if !o.GitHub {
 		return nil
 	}

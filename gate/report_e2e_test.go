@@ -45,7 +45,7 @@ rules:
 model: {target_ess: 400}
 `)
 	code, stdout, stderr, dir := gateRunOut(t, "--policy", policy, "--champion", "prod", "--challenger", hostile, "--challenger", "cand-b", pool)
-	if code == ExitError {
+	if code == exitError {
 		t.Fatalf("exit 2: %s", stderr)
 	}
 	if !strings.Contains(stdout, hostile) || strings.ContainsRune(stdout, '\x1b') {
@@ -122,9 +122,9 @@ func TestHostileChallengerNamePublished(t *testing.T) {
 	defer srv.Close()
 	srv.ChecksForbidden = true
 	summary, _ := actionsEnv(t, srv)
-	o := &PublishOptions{GitHub: true, CommentMode: "always"}
+	o := &publishOptions{GitHub: true, CommentMode: "always"}
 	var errw strings.Builder
-	if err := o.Publish(context.Background(), r, &Streams{Err: &errw}); err != nil {
+	if err := o.publish(context.Background(), r, &streams{Err: &errw}); err != nil {
 		t.Fatal(err)
 	}
 	for _, line := range strings.Split(errw.String(), "\n") {

@@ -154,7 +154,7 @@ func TestSimulateErrors(t *testing.T) {
 		{[]string{"--systems", "3", "--topics", "5", "--output", filepath.Join(t.TempDir(), "no", "such", "dir.csv")}, "dir.csv"},
 	} {
 		code, _, errs := runMain(t, append([]string{"simulate"}, tc.args...)...)
-		if code != ExitError || !strings.Contains(errs, tc.want) {
+		if code != exitError || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, code, errs, tc.want)
 		}
 	}
