@@ -71,6 +71,33 @@ func (a Analysis) Words() string {
 	return string(a)
 }
 
+// Statistic is what a quantity reads off the output of its analysis. The
+// engine has one reader per analysis and statistic; a test walks the
+// registry to prove that every quantity, with every parameter it declares,
+// is computed.
+type Statistic string
+
+const (
+	StatMean     Statistic = "mean"      // the challenger's mean score
+	StatMeanDiff Statistic = "mean_diff" // its mean minus the champion's
+	StatWins     Statistic = "wins"      // topics on which it scores higher
+	StatLosses   Statistic = "losses"    // lower
+	StatTies     Statistic = "ties"      // the same
+	StatURisk    Statistic = "urisk"     // URisk at the loss weight
+	StatTRisk    Statistic = "trisk"     // TRisk, URisk over its standard error
+	StatTRiskP   Statistic = "trisk_p"   // TRisk's two-sided p-value
+	StatZRisk    Statistic = "zrisk"     // ZRisk over champion and challengers
+	StatGeoRisk  Statistic = "georisk"   // GeoRisk over champion and challengers
+	StatLo       Statistic = "lo"        // the lower end of the analysis's interval (BCa of URisk; credible interval of δ)
+	StatHi       Statistic = "hi"        // its upper end
+	StatPGreater Statistic = "p_greater" // P(δ > 0), δ = S_challenger − S_champion
+	StatPLess    Statistic = "p_less"    // P(δ < 0)
+	StatDiffMean Statistic = "diff_mean" // the posterior mean of δ
+	StatROPE     Statistic = "rope"      // the HDI+ROPE decision on δ
+	StatAtRisk   Statistic = "at_risk"   // the number of topics at risk
+	StatPValue   Statistic = "p_value"   // the p-value of the quantity's Test
+)
+
 // Direction says which values of a quantity are better for the challenger; it
 // orders challengers for select: best.
 type Direction int
@@ -126,12 +153,18 @@ type Quantity struct {
 	Name     string
 	Kind     Kind
 	Analysis Analysis
-	Better   Direction
+	// Statistic is what the engine reads off the analysis (and Test, the
+	// test whose p-value it is, for StatPValue).
+	Statistic Statistic
+	Test      string
+	Better    Direction
 	// Params are the rule parameters the quantity accepts; Required those it needs.
 	Params   []Param
 	Required []Param
 	// Corrections are the values correction: may take (when Params has it).
 	Corrections []Correction
+	// Alternatives are the values alternative: may take (when Params has it).
+	Alternatives []Alternative
 	// Outcomes are the categories of a KindCategory quantity.
 	Outcomes []string
 	// Description says in plain words what the value is; explain and the
@@ -162,7 +195,10 @@ var testWords = map[string]string{
 }
 
 var (
-	weighted       = []Param{ParamLossWeight, ParamAlpha}
+	weighted = []Param{ParamLossWeight, ParamAlpha}
+	// twoSidedOnly are the tests whose one-sided p-values riskgate does not
+	// compute (the randomisation and bootstrap tests of package risk).
+	twoSidedOnly   = []string{"permutation", "bootstrap"}
 	weightedLevel  = []Param{ParamLossWeight, ParamAlpha, ParamLevel}
 	testParams     = []Param{ParamCorrection, ParamAlternative}
 	testCorrection = []Correction{CorrectNone, CorrectBonferroni, CorrectHolm, CorrectBH}
@@ -173,59 +209,63 @@ var registry = buildRegistry()
 
 func buildRegistry() []*Quantity {
 	qs := []*Quantity{
-		{Name: "bayes.p_better", Kind: KindProbability, Analysis: AnalysisBayes, Better: Higher,
+		{Name: "bayes.p_better", Kind: KindProbability, Analysis: AnalysisBayes, Statistic: StatPGreater, Better: Higher,
 			Description: "the posterior probability that the challenger's system effect exceeds the champion's (P(S_challenger > S_champion)) in the hierarchical model over champion, challengers and artifacts"},
-		{Name: "bayes.diff.mean", Kind: KindNumber, Analysis: AnalysisBayes, Better: Higher,
+		{Name: "bayes.diff.mean", Kind: KindNumber, Analysis: AnalysisBayes, Statistic: StatDiffMean, Better: Higher,
 			Description: "the posterior mean of the challenger's system effect minus the champion's (S_challenger − S_champion), in score units"},
-		{Name: "bayes.diff.lo", Kind: KindNumber, Analysis: AnalysisBayes, Better: Higher, Params: []Param{ParamLevel},
+		{Name: "bayes.diff.lo", Kind: KindNumber, Analysis: AnalysisBayes, Statistic: StatLo, Better: Higher, Params: []Param{ParamLevel},
 			Description: "the lower end of the central credible interval of S_challenger − S_champion"},
-		{Name: "bayes.diff.hi", Kind: KindNumber, Analysis: AnalysisBayes, Better: Higher, Params: []Param{ParamLevel},
+		{Name: "bayes.diff.hi", Kind: KindNumber, Analysis: AnalysisBayes, Statistic: StatHi, Better: Higher, Params: []Param{ParamLevel},
 			Description: "the upper end of the central credible interval of S_challenger − S_champion"},
-		{Name: "brisk.p_riskier", Kind: KindProbability, Analysis: AnalysisBRisk, Better: Lower, Params: weighted,
+		{Name: "brisk.p_riskier", Kind: KindProbability, Analysis: AnalysisBRisk, Statistic: StatPLess, Better: Lower, Params: weighted,
 			Description: "the posterior probability that the challenger's system effect is below the champion's in the risk-adjusted pool (BRisk), where each system's losses against the champion are weighted"},
-		{Name: "brisk.diff.mean", Kind: KindNumber, Analysis: AnalysisBRisk, Better: Higher, Params: weighted,
+		{Name: "brisk.diff.mean", Kind: KindNumber, Analysis: AnalysisBRisk, Statistic: StatDiffMean, Better: Higher, Params: weighted,
 			Description: "the posterior mean of S_challenger − S_champion in the risk-adjusted pool (BRisk); negative means riskier than the champion"},
-		{Name: "brisk.diff.lo", Kind: KindNumber, Analysis: AnalysisBRisk, Better: Higher, Params: weightedLevel,
+		{Name: "brisk.diff.lo", Kind: KindNumber, Analysis: AnalysisBRisk, Statistic: StatLo, Better: Higher, Params: weightedLevel,
 			Description: "the lower end of the central credible interval of S_challenger − S_champion in the risk-adjusted pool (BRisk)"},
-		{Name: "brisk.diff.hi", Kind: KindNumber, Analysis: AnalysisBRisk, Better: Higher, Params: weightedLevel,
+		{Name: "brisk.diff.hi", Kind: KindNumber, Analysis: AnalysisBRisk, Statistic: StatHi, Better: Higher, Params: weightedLevel,
 			Description: "the upper end of the central credible interval of S_challenger − S_champion in the risk-adjusted pool (BRisk)"},
-		{Name: "urisk", Kind: KindNumber, Analysis: AnalysisRisk, Better: Higher, Params: weighted,
+		{Name: "urisk", Kind: KindNumber, Analysis: AnalysisRisk, Statistic: StatURisk, Better: Higher, Params: weighted,
 			Description: "URisk: the mean per-topic difference challenger − champion with losses weighted (Wang et al. 2012); negative means the weighted losses outweigh the gains"},
-		{Name: "trisk", Kind: KindNumber, Analysis: AnalysisRisk, Better: Higher, Params: weighted,
+		{Name: "trisk", Kind: KindNumber, Analysis: AnalysisRisk, Statistic: StatTRisk, Better: Higher, Params: weighted,
 			Description: "TRisk: URisk divided by its standard error, a paired t statistic (Dinçer et al. 2014); below −2 means significantly riskier"},
-		{Name: "trisk_p", Kind: KindProbability, Analysis: AnalysisRisk, Better: Neutral, Params: weighted,
+		{Name: "trisk_p", Kind: KindProbability, Analysis: AnalysisRisk, Statistic: StatTRiskP, Better: Neutral, Params: weighted,
 			Description: "the two-sided p-value of TRisk against Student's t with n − 1 degrees of freedom"},
-		{Name: "bca.lo", Kind: KindNumber, Analysis: AnalysisBCa, Better: Higher, Params: []Param{ParamLossWeight, ParamAlpha, ParamLevel, ParamCorrection},
+		{Name: "bca.lo", Kind: KindNumber, Analysis: AnalysisBCa, Statistic: StatLo, Better: Higher, Params: []Param{ParamLossWeight, ParamAlpha, ParamLevel, ParamCorrection},
 			Corrections: []Correction{CorrectNone, CorrectBonferroni},
 			Description: "the lower end of the BCa bootstrap confidence interval of URisk"},
-		{Name: "bca.hi", Kind: KindNumber, Analysis: AnalysisBCa, Better: Higher, Params: []Param{ParamLossWeight, ParamAlpha, ParamLevel, ParamCorrection},
+		{Name: "bca.hi", Kind: KindNumber, Analysis: AnalysisBCa, Statistic: StatHi, Better: Higher, Params: []Param{ParamLossWeight, ParamAlpha, ParamLevel, ParamCorrection},
 			Corrections: []Correction{CorrectNone, CorrectBonferroni},
 			Description: "the upper end of the BCa bootstrap confidence interval of URisk"},
-		{Name: "zrisk", Kind: KindNumber, Analysis: AnalysisRisk, Better: Higher, Params: weighted,
+		{Name: "zrisk", Kind: KindNumber, Analysis: AnalysisRisk, Statistic: StatZRisk, Better: Higher, Params: weighted,
 			Description: "ZRisk: the sum of the challenger's per-topic z-scores against the scores expected from the champion-and-challengers table, negative ones weighted (Dinçer et al. 2016)"},
-		{Name: "georisk", Kind: KindNumber, Analysis: AnalysisRisk, Better: Higher, Params: weighted,
+		{Name: "georisk", Kind: KindNumber, Analysis: AnalysisRisk, Statistic: StatGeoRisk, Better: Higher, Params: weighted,
 			Description: "GeoRisk: the geometric mean of the challenger's mean score and Φ(ZRisk/topics) (Dinçer et al. 2016)"},
 	}
 	for _, t := range TestNames {
-		qs = append(qs, &Quantity{Name: "tests." + t + ".p", Kind: KindProbability, Analysis: AnalysisTests, Better: Neutral,
-			Params: testParams, Corrections: testCorrection,
+		alts := alternatives
+		if slices.Contains(twoSidedOnly, t) {
+			alts = []Alternative{TwoSided}
+		}
+		qs = append(qs, &Quantity{Name: "tests." + t + ".p", Kind: KindProbability, Analysis: AnalysisTests, Statistic: StatPValue, Test: t,
+			Better: Neutral, Params: testParams, Corrections: testCorrection, Alternatives: alts,
 			Description: "the p-value of " + testWords[t] + ", comparing the challenger's scores with the champion's"})
 	}
 	qs = append(qs,
-		&Quantity{Name: "rope.decision", Kind: KindCategory, Analysis: AnalysisBayes, Better: Neutral,
+		&Quantity{Name: "rope.decision", Kind: KindCategory, Analysis: AnalysisBayes, Statistic: StatROPE, Better: Neutral,
 			Params: []Param{ParamRope, ParamLevel}, Required: []Param{ParamRope}, Outcomes: RopeOutcomes,
 			Description: "Zhang et al.'s HDI+ROPE decision on the posterior of S_challenger − S_champion: much_better (the HDI lies above the ROPE), better (mostly above), equivalent (inside), worse (mostly below), much_worse (below), else undecided"},
-		&Quantity{Name: "topics_at_risk.count", Kind: KindCount, Analysis: AnalysisBRisk, Better: Lower, Params: weightedLevel,
+		&Quantity{Name: "topics_at_risk.count", Kind: KindCount, Analysis: AnalysisBRisk, Statistic: StatAtRisk, Better: Lower, Params: weightedLevel,
 			Description: "the number of topics on which the challenger's risk-adjusted score falls below the lower end of its central posterior predictive interval in the BRisk model"},
-		&Quantity{Name: "wins", Kind: KindCount, Analysis: AnalysisDescriptive, Better: Higher,
+		&Quantity{Name: "wins", Kind: KindCount, Analysis: AnalysisDescriptive, Statistic: StatWins, Better: Higher,
 			Description: "the number of topics on which the challenger scores higher than the champion"},
-		&Quantity{Name: "losses", Kind: KindCount, Analysis: AnalysisDescriptive, Better: Lower,
+		&Quantity{Name: "losses", Kind: KindCount, Analysis: AnalysisDescriptive, Statistic: StatLosses, Better: Lower,
 			Description: "the number of topics on which the challenger scores lower than the champion"},
-		&Quantity{Name: "ties", Kind: KindCount, Analysis: AnalysisDescriptive, Better: Neutral,
+		&Quantity{Name: "ties", Kind: KindCount, Analysis: AnalysisDescriptive, Statistic: StatTies, Better: Neutral,
 			Description: "the number of topics on which the challenger and the champion score the same"},
-		&Quantity{Name: "mean", Kind: KindNumber, Analysis: AnalysisDescriptive, Better: Higher,
+		&Quantity{Name: "mean", Kind: KindNumber, Analysis: AnalysisDescriptive, Statistic: StatMean, Better: Higher,
 			Description: "the challenger's mean score over the topics"},
-		&Quantity{Name: "mean_diff", Kind: KindNumber, Analysis: AnalysisDescriptive, Better: Higher,
+		&Quantity{Name: "mean_diff", Kind: KindNumber, Analysis: AnalysisDescriptive, Statistic: StatMeanDiff, Better: Higher,
 			Description: "the challenger's mean score minus the champion's"},
 	)
 	return qs

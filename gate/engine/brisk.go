@@ -39,10 +39,10 @@ func (g *gateRun) fitBRisk(w float64) *fitted {
 		res.Unavailable = "the BRisk model could not be fitted: " + err.Error()
 		return &fitted{res: res}
 	}
-	f := summarizeFit(r.Fit, res, r.Pool, g.roles, g.ruleLevels(result.PoolRiskAdjusted), nil, g.p.Seed, g.p.Model.MaxRhat, !g.decisionOnly)
+	f := summarizeFit(r.Fit, res, r.Pool, g.roles, g.ruleLevels(policies.AnalysisBRisk), nil, g.p.Seed, g.p.Model.MaxRhat, !g.decisionOnly)
 	levels := []float64{result.PredictiveLevel}
 	for _, q := range g.p.Queries() {
-		if q.Quantity == "topics_at_risk.count" && q.LossWeight == w && !slices.Contains(levels, q.Level) {
+		if policies.LookupQuantity(q.Quantity).Statistic == policies.StatAtRisk && q.LossWeight == w && !slices.Contains(levels, q.Level) {
 			levels = append(levels, q.Level)
 		}
 	}

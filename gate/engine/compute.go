@@ -160,40 +160,6 @@ func (g *gateRun) values() *policies.Values {
 	return v
 }
 
-// observe computes one query for challenger c (an index in the table).
-func (g *gateRun) observe(c int, q policies.Query) policies.Observation {
-	num := func(x float64, err error) policies.Observation {
-		if err != nil {
-			return policies.Unavailable(err.Error())
-		}
-		return policies.Number(x)
-	}
-	switch a := q.Analysis(); a {
-	case policies.AnalysisDescriptive:
-		return num(g.descriptive(c, q.Quantity))
-	case policies.AnalysisRisk:
-		return num(g.riskValue(c, q.Quantity, q.LossWeight))
-	case policies.AnalysisBCa:
-		b := g.bca(q.LossWeight, q.IntervalLevel(len(g.chals)))[c]
-		if b.err != nil {
-			return policies.Unavailable(b.err.Error())
-		}
-		if q.Quantity == "bca.lo" {
-			return policies.Number(b.r.BCa.Lo)
-		}
-		return policies.Number(b.r.BCa.Hi)
-	case policies.AnalysisTests:
-		name := strings.TrimSuffix(strings.TrimPrefix(q.Quantity, "tests."), ".p")
-		t := g.test(name, q.Alternative, c)
-		return num(t.p, t.err)
-	case policies.AnalysisBayes:
-		return g.bayesFit().observe(g.t.Systems[c], q)
-	case policies.AnalysisBRisk:
-		return g.briskFit(q.LossWeight).observe(g.t.Systems[c], q)
-	}
-	return policies.Unavailable(fmt.Sprintf("the gate cannot compute %s", q.Quantity))
-}
-
 // pair returns the champion's and challenger c's scores on the topics both
 // were scored on (every topic unless --topics keep left cells missing).
 func (g *gateRun) pair(c int) risk.Pair {
@@ -212,13 +178,15 @@ func (g *gateRun) pair(c int) risk.Pair {
 	return p
 }
 
-func (g *gateRun) descriptive(c int, quantity string) (float64, error) {
+// descriptive reads a statistic off the score table: the challenger's mean,
+// its mean difference to the champion, or its wins, losses or ties.
+func (g *gateRun) descriptive(c int, stat policies.Statistic) (float64, error) {
 	g.ran[policies.AnalysisDescriptive] = true
 	p := g.pair(c)
-	switch quantity {
-	case "mean":
+	switch stat {
+	case policies.StatMean:
 		return stats.MeanDefined(g.t.Scores[c]), nil
-	case "mean_diff":
+	case policies.StatMeanDiff:
 		if len(p.X) == 0 {
 			return math.NaN(), fmt.Errorf("the challenger and the champion have no topic in common")
 		}
@@ -228,13 +196,15 @@ func (g *gateRun) descriptive(c int, quantity string) (float64, error) {
 	if err != nil {
 		return math.NaN(), err
 	}
-	switch quantity {
-	case "wins":
+	switch stat {
+	case policies.StatWins:
 		return float64(o.Wins), nil
-	case "losses":
+	case policies.StatLosses:
 		return float64(o.Losses), nil
+	case policies.StatTies:
+		return float64(o.Ties), nil
 	}
-	return float64(o.Ties), nil
+	return math.NaN(), fmt.Errorf("the score table gives no %s", stat)
 }
 
 // risk returns the closed-form risk measures at loss weight w.
@@ -306,14 +276,15 @@ func completeRows(t *scores.Table, idx []int) risk.Systems {
 	return out
 }
 
-func (g *gateRun) riskValue(c int, quantity string, w float64) (float64, error) {
+// riskValue reads a closed-form risk measure of challenger c at loss weight w.
+func (g *gateRun) riskValue(c int, stat policies.Statistic, w float64) (float64, error) {
 	m := g.risk(w)
-	switch quantity {
-	case "zrisk", "georisk":
+	switch stat {
+	case policies.StatZRisk, policies.StatGeoRisk:
 		if m.poolErr != nil {
 			return math.NaN(), m.poolErr
 		}
-		if quantity == "zrisk" {
+		if stat == policies.StatZRisk {
 			return m.zrisk[c], nil
 		}
 		return m.georisk[c], nil
@@ -321,13 +292,15 @@ func (g *gateRun) riskValue(c int, quantity string, w float64) (float64, error) 
 	if err := m.errs[c]; err != nil {
 		return math.NaN(), err
 	}
-	switch quantity {
-	case "urisk":
+	switch stat {
+	case policies.StatURisk:
 		return m.urisk[c].Value, nil
-	case "trisk":
+	case policies.StatTRisk:
 		return m.trisk[c].T, nil
+	case policies.StatTRiskP:
+		return m.trisk[c].P, nil
 	}
-	return m.trisk[c].P, nil // trisk_p
+	return math.NaN(), fmt.Errorf("the risk measures give no %s", stat)
 }
 
 // bca returns the BCa intervals of URisk at loss weight w and level.
@@ -434,19 +407,16 @@ func (g *gateRun) fitRaw() *fitted {
 		res.Unavailable = "the hierarchical model could not be fitted: " + err.Error()
 		return &fitted{res: res}
 	}
-	return summarizeFit(f, res, t, g.roles, g.ruleLevels(result.PoolRaw), g.ropes(result.PoolRaw), g.p.Seed, g.p.Model.MaxRhat, !g.decisionOnly)
+	return summarizeFit(f, res, t, g.roles, g.ruleLevels(policies.AnalysisBayes), g.ropes(result.PoolRaw), g.p.Seed, g.p.Model.MaxRhat, !g.decisionOnly)
 }
 
 // ruleLevels are the credible levels the rules ask of the difference δ in
-// the pool's fit (bayes.diff.lo|hi or brisk.diff.lo|hi).
-func (g *gateRun) ruleLevels(pool string) []float64 {
-	prefix := "bayes.diff."
-	if pool == result.PoolRiskAdjusted {
-		prefix = "brisk.diff."
-	}
+// the fit of analysis a (bayes.diff.lo|hi or brisk.diff.lo|hi).
+func (g *gateRun) ruleLevels(a policies.Analysis) []float64 {
 	var out []float64
 	for _, q := range g.p.Queries() {
-		if strings.HasPrefix(q.Quantity, prefix) && q.Level > 0 && !slices.Contains(out, q.Level) {
+		quant := policies.LookupQuantity(q.Quantity)
+		if quant.Analysis == a && (quant.Statistic == policies.StatLo || quant.Statistic == policies.StatHi) && q.Level > 0 && !slices.Contains(out, q.Level) {
 			out = append(out, q.Level)
 		}
 	}
@@ -460,7 +430,7 @@ func (g *gateRun) ropes(pool string) []policies.Query {
 		return out
 	}
 	for _, q := range g.p.Queries() {
-		if q.Quantity == "rope.decision" {
+		if policies.LookupQuantity(q.Quantity).Statistic == policies.StatROPE {
 			out = append(out, q)
 		}
 	}

@@ -22,9 +22,9 @@ type fitted struct {
 	diffs map[string][]float64 // challenger → δ draws, chains one after the other
 }
 
-// observe reads one query of a challenger off the fit. A fit that is
+// observe reads a statistic of a challenger's δ off the fit. A fit that is
 // unavailable or did not converge gives no value: its rules are inconclusive.
-func (f *fitted) observe(challenger string, q policies.Query) policies.Observation {
+func (f *fitted) observe(challenger string, q policies.Query, stat policies.Statistic) policies.Observation {
 	if f.res.Unavailable != "" {
 		return policies.Unavailable(f.res.Unavailable)
 	}
@@ -37,21 +37,21 @@ func (f *fitted) observe(challenger string, q policies.Query) policies.Observati
 	}
 	d := f.diffs[challenger]
 	level := q.Level
-	switch q.Quantity {
-	case "bayes.p_better":
+	switch stat {
+	case policies.StatPGreater:
 		return policies.Number(bayes.ProbGreater(d, 0))
-	case "brisk.p_riskier":
+	case policies.StatPLess:
 		return policies.Number(bayes.ProbLess(d, 0))
-	case "bayes.diff.mean", "brisk.diff.mean":
+	case policies.StatDiffMean:
 		return policies.Number(bayes.Mean(d))
-	case "bayes.diff.lo", "brisk.diff.lo":
+	case policies.StatLo:
 		return policies.Number(bayes.Quantile(d, (1-level)/2))
-	case "bayes.diff.hi", "brisk.diff.hi":
+	case policies.StatHi:
 		return policies.Number(bayes.Quantile(d, (1+level)/2))
-	case "rope.decision":
+	case policies.StatROPE:
 		r := bayes.ROPEDecision(d, bayes.ROPE{Lo: q.Rope[0], Hi: q.Rope[1]}, level)
 		return policies.Category(string(r.Decision))
-	case "topics_at_risk.count":
+	case policies.StatAtRisk:
 		for _, tr := range f.res.TopicsAtRisk {
 			if tr.Challenger == challenger && tr.Level == level {
 				return policies.Number(float64(len(tr.Topics)))
@@ -59,7 +59,7 @@ func (f *fitted) observe(challenger string, q policies.Query) policies.Observati
 		}
 		return policies.Unavailable(fmt.Sprintf("%s has no topics-at-risk analysis at level %s", what, numfmt.G(level)))
 	}
-	return policies.Unavailable(fmt.Sprintf("%s does not give %s", what, q.Quantity))
+	return policies.Unavailable(fmt.Sprintf("%s does not give %s", what, stat))
 }
 
 // summarizeFit fills res from the fit f of table t: parameters, effects,

@@ -160,7 +160,7 @@ func (g *gateRun) riskTable() result.RiskTable {
 			if o, err := g.pair(s).Outcomes(); err == nil {
 				row.Wins, row.Ties, row.Losses = &o.Wins, &o.Ties, &o.Losses
 			}
-			if v, err := g.descriptive(s, "mean_diff"); err == nil {
+			if v, err := g.descriptive(s, policies.StatMeanDiff); err == nil {
 				row.MeanDiff = jsonfloat.Ptr(v)
 			}
 			if m.errs[s] == nil {
