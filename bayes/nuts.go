@@ -1,6 +1,7 @@
 package bayes
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -27,6 +28,18 @@ type NUTSOptions struct {
 	// Windowed metric adaptation: initial fast buffer [75], final fast
 	// buffer [50], first slow window [25].
 	InitBuffer, TermBuffer, BaseWindow int
+
+	// Context, when done, stops every chain at its next transition: Run and
+	// Extend return its error. Nil never stops. It changes no draw.
+	Context context.Context
+}
+
+// done is the channel that says the sampling was cancelled (nil: never).
+func (o NUTSOptions) done() <-chan struct{} {
+	if o.Context == nil {
+		return nil
+	}
+	return o.Context.Done()
 }
 
 func (o NUTSOptions) withDefaults() NUTSOptions {

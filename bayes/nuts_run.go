@@ -98,7 +98,13 @@ func (s *NUTS) runChain(k int, c *chain, n int) error {
 		s.Draws[v][k] = slices.Grow(s.Draws[v][k], n)
 	}
 	s.Stats[k] = slices.Grow(s.Stats[k], n)
+	done := s.Options.done()
 	for range n {
+		select {
+		case <-done:
+			return s.Options.Context.Err()
+		default:
+		}
 		var t Transition
 		for range s.Options.Thin {
 			t = c.transition()
@@ -134,7 +140,13 @@ func (c *chain) warmup() error {
 	if c.opt.Warmup <= 0 {
 		return nil
 	}
+	done := c.opt.done()
 	for range c.opt.Warmup {
+		select {
+		case <-done:
+			return c.opt.Context.Err()
+		default:
+		}
 		t := c.transition()
 		c.eps = c.da.learn(t.AcceptStat)
 		updated, err := c.win.learn(c.invMetric, c.z.q)

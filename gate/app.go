@@ -11,6 +11,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
+	"time"
 
 	"github.com/riskgate/riskgate/gate/result"
 
@@ -26,6 +28,7 @@ const (
 	exitFail         = result.ExitFail         // the gate failed a challenger
 	exitError        = 2                       // usage, input or policy error
 	exitInconclusive = result.ExitInconclusive // the gate could not decide (after on_inconclusive)
+	exitInterrupted  = 130                     // interrupted (SIGINT or SIGTERM), as shells report SIGINT
 )
 
 // streams are the process's standard streams; tests substitute buffers.
@@ -47,7 +50,7 @@ func newApp(s *streams) *cli.Command {
 		Version: version(),
 		Description: "riskgate fits a Bayesian hierarchical model over a champion, its challengers and a pool of\n" +
 			"earlier runs, computes risk-sensitive measures, and checks them against a policy.\n\n" +
-			"Exit status: 0 pass (or success), 1 fail, 2 usage/input/policy error, 3 inconclusive.",
+			"Exit status: 0 pass (or success), 1 fail, 2 usage/input/policy error, 3 inconclusive, 130 interrupted.",
 		Reader:          s.In,
 		Writer:          s.Out,
 		ErrWriter:       s.Err,
@@ -71,18 +74,45 @@ func newApp(s *streams) *cli.Command {
 	}
 }
 
+// interruptGrace is how long Main waits, once ctx is cancelled, for the
+// command to stop on its own (fits, calibrate and bench stop within a
+// sampler transition or a simulated pool) before it returns regardless.
+const interruptGrace = 2 * time.Second
+
 // Main runs riskgate with args (args[0] is the program name) and returns the
 // process exit status. It is the one place that turns errors into statuses:
-// a *statusError carries its own; every other error is printed as one line
-// and gives exitError.
+// a *statusError carries its own; a cancelled ctx (SIGINT or SIGTERM in
+// cmd/riskgate) gives exitInterrupted and one line saying so; every other
+// error is printed as one line and gives exitError.
+//
+// A command that does not stop within interruptGrace of the cancellation is
+// abandoned: Main returns, and whatever the command writes later is dropped.
 func Main(ctx context.Context, args []string, in io.Reader, out, errw io.Writer) int {
-	err := newApp(&streams{In: in, Out: out, Err: errw}).Run(ctx, args)
-	return exitStatus(err, errw)
+	o, e := &gatedWriter{w: out}, &gatedWriter{w: errw}
+	done := make(chan error, 1)
+	go func() { done <- newApp(&streams{In: in, Out: o, Err: e}).Run(ctx, args) }()
+	var err error
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		select {
+		case err = <-done:
+		case <-time.After(interruptGrace):
+			err = ctx.Err()
+		}
+	}
+	o.close()
+	e.close()
+	return exitStatus(ctx, err, errw)
 }
 
-func exitStatus(err error, errw io.Writer) int {
+func exitStatus(ctx context.Context, err error, errw io.Writer) int {
 	if err == nil {
 		return exitPass
+	}
+	if ctx.Err() != nil {
+		fmt.Fprintln(errw, "riskgate: interrupted; nothing was decided")
+		return exitInterrupted
 	}
 	var se *statusError
 	if errors.As(err, &se) {
@@ -110,3 +140,26 @@ func (e *statusError) Error() string {
 }
 
 func (e *statusError) Unwrap() error { return e.Err }
+
+// gatedWriter passes writes to w until it is closed, then drops them: what an
+// abandoned command writes after Main returned reaches nobody.
+type gatedWriter struct {
+	mu     sync.Mutex
+	w      io.Writer
+	closed bool
+}
+
+func (g *gatedWriter) Write(p []byte) (int, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		return len(p), nil
+	}
+	return g.w.Write(p)
+}
+
+func (g *gatedWriter) close() {
+	g.mu.Lock()
+	g.closed = true
+	g.mu.Unlock()
+}

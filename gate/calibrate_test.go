@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -163,7 +164,7 @@ func TestGateDecisionIsTheGates(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				d, err := engine.Decide(p, calibrate.BayesToScores(pool), time.Now())
+				d, err := engine.Decide(context.Background(), p, calibrate.BayesToScores(pool), time.Now())
 				if err != nil {
 					t.Fatal(err)
 				}

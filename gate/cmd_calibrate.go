@@ -102,7 +102,7 @@ func newCalibrateCommand(s *streams) *cli.Command {
 		UsageText:   "riskgate calibrate [--policy FILE] [--champion NAME] [--challenger NAME...] [--reps 500] [--effects " + calibrate.DefaultEffects + "] [--min-effect 0.01] [--seed S] [--format table|md|json|csv|html] [-o FILE] INPUT...\nriskgate calibrate --example [...]",
 		Description: calibrateDescription,
 		Flags:       append(flags, o.Input.flags()...),
-		Action: func(_ context.Context, c *cli.Command) error {
+		Action: func(ctx context.Context, c *cli.Command) error {
 			o.Input.Paths = c.Args().Slice()
 			o.Reps = int(c.Int("reps"))
 			// The flags that override the policy, as riskgate gate's — not
@@ -111,12 +111,12 @@ func newCalibrateCommand(s *streams) *cli.Command {
 			for _, name := range []string{"champion", "challenger", "loss-weight", "alpha", "input-format", "qrels", "measure", "topics"} {
 				o.set[name] = c.IsSet(name)
 			}
-			return runCalibrate(o, s)
+			return runCalibrate(ctx, o, s)
 		},
 	}
 }
 
-func runCalibrate(o *calibrateOptions, s *streams) error {
+func runCalibrate(ctx context.Context, o *calibrateOptions, s *streams) error {
 	if err := reportfmt.CheckFormat(o.Format, calibrateFormats); err != nil {
 		return err
 	}
@@ -165,7 +165,7 @@ func runCalibrate(o *calibrateOptions, s *streams) error {
 				prog.Phase(progressBar("deciding simulated pools", done, total, time.Since(started)))
 			}
 		}}
-	rep, err := calibrate.Run(p, t, c)
+	rep, err := calibrate.Run(ctx, p, t, c)
 	prog.Done()
 	if err != nil {
 		return err

@@ -151,11 +151,12 @@ func (o *compareOptions) settings() (compare.Settings, error) {
 	return cfg, nil
 }
 
-func runCompare(_ context.Context, o *compareOptions, s *streams) error {
+func runCompare(ctx context.Context, o *compareOptions, s *streams) error {
 	cfg, err := o.settings()
 	if err != nil {
 		return err
 	}
+	cfg.Context = ctx
 	t, align, err := o.Input.load(s.Err)
 	if err != nil {
 		return err

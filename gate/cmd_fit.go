@@ -87,13 +87,13 @@ func newFitCommand(s *streams) *cli.Command {
 			"the topics at risk: those whose difference to the champion (d in the BRisk pool) falls below its 95%\n" +
 			"posterior predictive interval.",
 		Flags: append(flags, o.Input.flags()...),
-		Action: func(_ context.Context, c *cli.Command) error {
+		Action: func(ctx context.Context, c *cli.Command) error {
 			o.Input.Paths = c.Args().Slice()
 			o.Challengers = c.StringSlice("challenger")
 			o.Chains, o.Draws, o.Warmup, o.MaxDraws = int(c.Int("chains")), int(c.Int("draws")), int(c.Int("warmup")), int(c.Int("max-draws"))
 			o.Seed, o.TargetESS = c.Uint64("seed"), c.Float("target-ess")
 			o.targetESSSet = c.IsSet("target-ess")
-			return runFit(s, o)
+			return runFit(ctx, s, o)
 		},
 	}
 }
@@ -171,7 +171,7 @@ func fitHierPriors(o *fitOptions, t *bayes.Table, fam bayes.Family) (*bayes.Hier
 	return &p, nil
 }
 
-func runFit(s *streams, o *fitOptions) error {
+func runFit(ctx context.Context, s *streams, o *fitOptions) error {
 	if err := reportfmt.CheckFormat(o.Format, reportfmt.Formats); err != nil {
 		return err
 	}
@@ -230,7 +230,7 @@ func runFit(s *streams, o *fitOptions) error {
 		o.TargetESS = defaultTargetESS(fam)
 	}
 	opt := bayes.HierOptions{
-		Sampler:   bayes.NUTSOptions{Chains: o.Chains, Warmup: o.Warmup, Draws: o.Draws, Seed: o.Seed},
+		Sampler:   bayes.NUTSOptions{Chains: o.Chains, Warmup: o.Warmup, Draws: o.Draws, Seed: o.Seed, Context: ctx},
 		Priors:    priors,
 		Method:    bayes.HierMethod(o.Method),
 		TargetESS: o.TargetESS,

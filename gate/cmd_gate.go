@@ -70,7 +70,8 @@ Exit status:
   0  pass (warnings allowed); also every --dry-run
   1  fail
   2  usage, input or policy error
-  3  inconclusive (after the policy's on_inconclusive)`
+  3  inconclusive (after the policy's on_inconclusive)
+  130  interrupted (SIGINT or SIGTERM): nothing was decided, no report written`
 
 func newGateCommand(s *streams) *cli.Command {
 	o := &gateOptions{Input: newInputOptions(s), Publish: &publishOptions{}}

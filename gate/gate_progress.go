@@ -45,6 +45,9 @@ func newProgress(errw io.Writer, forced bool) *progress {
 
 // isTerminal reports whether w is a character device (a terminal).
 func isTerminal(w io.Writer) bool {
+	if g, ok := w.(*gatedWriter); ok {
+		w = g.w
+	}
 	f, ok := w.(*os.File)
 	if !ok {
 		return false

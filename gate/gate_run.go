@@ -82,7 +82,7 @@ func runGate(ctx context.Context, o *gateOptions, s *streams) error {
 		}
 	}
 	prog := newProgress(s.Err, o.Progress)
-	r, err := engine.Run(p, t, engine.Options{Now: start, Sweep: sweep, Alignment: align, Example: o.Example, Progress: prog})
+	r, err := engine.Run(ctx, p, t, engine.Options{Now: start, Sweep: sweep, Alignment: align, Example: o.Example, Progress: prog})
 	prog.Done()
 	if err != nil {
 		return err

@@ -148,7 +148,7 @@ func Cases(cfg Config) []Case {
 		cs = append(cs, Case{ID: fmt.Sprintf("fit-%dx%d", nS, nT), What: what, Data: data,
 			prepare: func() (*Work, error) {
 				t := benchPool(nS, nT)
-				return &Work{run: benchFit(t)}, nil
+				return &Work{run: benchFit(cfg.context(), t)}, nil
 			}})
 	}
 	rb := func() *bayes.Table { return benchPool(45, 50) }
@@ -156,7 +156,7 @@ func Cases(cfg Config) []Case {
 		Case{ID: "brisk-45x50", What: "BRisk at w = 5: fit (ESS ≥ 10,000), 4 challengers' differences and topics at risk",
 			Data: "simulated 45 systems × 50 topics",
 			prepare: func() (*Work, error) {
-				return &Work{run: benchBRisk(rb(), 0, []int{1, 2, 3, 4})}, nil
+				return &Work{run: benchBRisk(cfg.context(), rb(), 0, []int{1, 2, 3, 4})}, nil
 			}},
 		Case{ID: "bca-45x50", What: "BCa bootstrap (and percentile), B = 100,000, 4 challengers, w = 5",
 			Data: "simulated 45 systems × 50 topics",
@@ -204,9 +204,9 @@ func benchUserCases(cfg Config, u *UserData) []Case {
 	bt := &bayes.Table{Systems: t.Systems, Topics: t.Topics, Scores: t.Scores}
 	cs = append(cs,
 		Case{ID: "user-fit", What: "hierarchical fit, 4 chains, every bulk- and tail-ESS ≥ 10,000", Data: data,
-			prepare: func() (*Work, error) { return &Work{run: benchFit(bt)}, nil }},
+			prepare: func() (*Work, error) { return &Work{run: benchFit(cfg.context(), bt)}, nil }},
 		Case{ID: "user-brisk", What: fmt.Sprintf("BRisk at w = 5: fit (ESS ≥ 10,000), %d challenger(s)' differences and topics at risk", len(chals)), Data: data,
-			prepare: func() (*Work, error) { return &Work{run: benchBRisk(bt, u.Champion, chals)}, nil }},
+			prepare: func() (*Work, error) { return &Work{run: benchBRisk(cfg.context(), bt, u.Champion, chals)}, nil }},
 		Case{ID: "user-bca", What: fmt.Sprintf("BCa bootstrap (and percentile), B = 100,000, %d challenger(s), w = 5", len(chals)), Data: data,
 			prepare: func() (*Work, error) { return &Work{run: benchBCa(t.Scores, u.Champion, chals)}, nil }},
 		Case{ID: "user-tukey", What: "randomised Tukey HSD, B = 10,000", Data: data,
@@ -275,13 +275,14 @@ func countLines(paths []string) (int, error) {
 	return n, nil
 }
 
-func benchFitOptions() bayes.HierOptions {
-	return bayes.HierOptions{Sampler: bayes.NUTSOptions{Seed: 42}, TargetESS: TargetESS}
+// benchFitOptions are the settings of every timed fit (ctx stops it).
+func benchFitOptions(ctx context.Context) bayes.HierOptions {
+	return bayes.HierOptions{Sampler: bayes.NUTSOptions{Seed: 42, Context: ctx}, TargetESS: TargetESS}
 }
 
-func benchFit(t *bayes.Table) func() (Outcome, error) {
+func benchFit(ctx context.Context, t *bayes.Table) func() (Outcome, error) {
 	return func() (Outcome, error) {
-		f, err := bayes.FitHier(t, benchFitOptions())
+		f, err := bayes.FitHier(t, benchFitOptions(ctx))
 		if err != nil {
 			return Outcome{}, err
 		}
@@ -294,9 +295,9 @@ func benchFit(t *bayes.Table) func() (Outcome, error) {
 	}
 }
 
-func benchBRisk(t *bayes.Table, champion int, chals []int) func() (Outcome, error) {
+func benchBRisk(ctx context.Context, t *bayes.Table, champion int, chals []int) func() (Outcome, error) {
 	return func() (Outcome, error) {
-		r, err := bayes.BRisk(t, champion, benchLossWeight, bayes.BRiskOptions{Challengers: chals, Hier: benchFitOptions()})
+		r, err := bayes.BRisk(t, champion, benchLossWeight, bayes.BRiskOptions{Challengers: chals, Hier: benchFitOptions(ctx)})
 		if err != nil {
 			return Outcome{}, err
 		}
@@ -335,6 +336,7 @@ func Run(ctx context.Context, cfg Config, errw io.Writer) (*Report, error) {
 	if cfg.now != nil {
 		now = cfg.now
 	}
+	cfg.Context = ctx
 	rep := &Report{SchemaVersion: 1, Tool: buildinfo.Version(), Quick: cfg.Quick, Count: cfg.Count, Machine: benchMachine()}
 	rep.Machine.LoadBefore = loadAverage()
 	start := now()
@@ -469,7 +471,7 @@ func benchCalibrateCases(cfg Config) []Case {
 	cs := []Case{{ID: "calibrate-45x50", What: what, Once: true,
 		Data: "simulated rb04-like pool: 45 systems × 50 topics from rb04.csv's moment estimates",
 		prepare: func() (*Work, error) {
-			return &Work{run: benchCalibrate(policies.Default(), benchCalibPool(), reps, scale)}, nil
+			return &Work{run: benchCalibrate(cfg.context(), policies.Default(), benchCalibPool(), reps, scale)}, nil
 		}}}
 	if u := cfg.User; u != nil {
 		p := policies.Default()
@@ -478,7 +480,7 @@ func benchCalibrateCases(cfg Config) []Case {
 		cs = append(cs, Case{ID: "user-calibrate", What: what, Once: true,
 			Data: fmt.Sprintf("your data: %s systems × %s topics", numfmt.Thousands(len(u.Table.Systems)), numfmt.Thousands(len(u.Table.Topics))),
 			prepare: func() (*Work, error) {
-				return &Work{run: benchCalibrate(p, u.Table, reps, scale)}, nil
+				return &Work{run: benchCalibrate(cfg.context(), p, u.Table, reps, scale)}, nil
 			}})
 	}
 	return cs
@@ -507,9 +509,9 @@ func benchCalibPool() *scores.Table {
 	return calibrate.BayesToScores(pool)
 }
 
-func benchCalibrate(p *policies.Policy, t *scores.Table, reps int, scale float64) func() (Outcome, error) {
+func benchCalibrate(ctx context.Context, p *policies.Policy, t *scores.Table, reps int, scale float64) func() (Outcome, error) {
 	return func() (Outcome, error) {
-		r, err := calibrate.Run(p, t, calibrate.Settings{Reps: reps, Effects: benchCalibEffects(), MinEffect: 0.01, Seed: 1, Now: time.Now()})
+		r, err := calibrate.Run(ctx, p, t, calibrate.Settings{Reps: reps, Effects: benchCalibEffects(), MinEffect: 0.01, Seed: 1, Now: time.Now()})
 		if err != nil {
 			return Outcome{}, err
 		}
@@ -530,5 +532,16 @@ type Config struct {
 	Rscript      string
 	RstanarmIter int
 	User         *UserData
-	now          func() time.Time
+	// Context, when done, stops the fits and calibrate of the cases (Run
+	// sets it); nil never stops.
+	Context context.Context
+	now     func() time.Time
+}
+
+// context is the cases' context: Context, or one never done.
+func (c Config) context() context.Context {
+	if c.Context == nil {
+		return context.Background()
+	}
+	return c.Context
 }

@@ -1,6 +1,7 @@
 package calibrate
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -43,12 +44,13 @@ func Stream(seed uint64, e, rep int) *rand.Rand {
 	return rand.New(rand.NewPCG(seed, uint64(e)<<32|uint64(rep)))
 }
 
-// calibrate estimates the generating model from t (with the policy's
+// Run estimates the generating model from t (with the policy's
 // roles), simulates c.Reps pools per effect, runs the policy's decision on
 // each and returns the report. The simulated pools have the champion, the
 // first challenger (the only one: each pool judges one challenger) and every
-// artifact of t, under their names, and t's topics.
-func Run(p *policies.Policy, t *scores.Table, c Settings) (*Report, error) {
+// artifact of t, under their names, and t's topics. Cancelling ctx stops
+// the simulation; Run then returns its error.
+func Run(ctx context.Context, p *policies.Policy, t *scores.Table, c Settings) (*Report, error) {
 	roles, err := p.Roles(t.Systems)
 	if err != nil {
 		return nil, err
@@ -92,12 +94,17 @@ func Run(p *policies.Policy, t *scores.Table, c Settings) (*Report, error) {
 			if failed.Load() {
 				return
 			}
+			if err := ctx.Err(); err != nil {
+				errOnce.Do(func() { firstErr = err })
+				failed.Store(true)
+				return
+			}
 			e, rep := job/c.Reps, job%c.Reps
 			pool, truth, err := model.Simulate(Stream(c.Seed, e, rep), c.Effects[e], systems, t.Topics)
 			var d *policies.Decision
 			if err == nil {
 				st := &scores.Table{Measure: t.Measure, Systems: pool.Systems, Topics: pool.Topics, Scores: pool.Scores}
-				d, err = engine.Decide(&sim, st, c.Now)
+				d, err = engine.Decide(ctx, &sim, st, c.Now)
 			}
 			if err != nil {
 				errOnce.Do(func() { firstErr = fmt.Errorf("simulated pool %d at effect %g: %w", rep+1, c.Effects[e], err) })
@@ -114,6 +121,9 @@ func Run(p *policies.Policy, t *scores.Table, c Settings) (*Report, error) {
 		}
 	})
 	if firstErr != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err() // interrupted: not a pool's fault
+		}
 		return nil, firstErr
 	}
 	rep := &Report{SchemaVersion: 1, Tool: buildinfo.Version(), Reps: c.Reps, Seed: c.Seed, MinEffect: jsonfloat.Float(c.MinEffect), LossWeight: jsonfloat.Float(w),

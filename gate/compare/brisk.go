@@ -56,7 +56,7 @@ type BRiskSystem struct {
 // (champion, challengers, artifacts).
 func fillCompareBRisk(rep *Report, t *scores.Table, champ int, challengers []int, order []int, cfg Settings) error {
 	opt := bayes.BRiskOptions{Challengers: challengers, Level: cfg.Level,
-		Hier: bayes.HierOptions{Family: cfg.Family, Sampler: bayes.NUTSOptions{Seed: cfg.Seed}, TargetESS: cfg.TargetESS}}
+		Hier: bayes.HierOptions{Family: cfg.Family, Sampler: bayes.NUTSOptions{Seed: cfg.Seed, Context: cfg.Context}, TargetESS: cfg.TargetESS}}
 	r, err := bayes.BRisk(&bayes.Table{Systems: t.Systems, Topics: t.Topics, Scores: t.Scores}, champ, cfg.LossWeight, opt)
 	if err != nil {
 		return fmt.Errorf("BRisk: %w", err)

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/riskgate/riskgate/internal/reportfmt"
@@ -188,6 +189,8 @@ type Settings struct {
 	Brisk        bool         // fit BRisk
 	Family       bayes.Family // BRisk's likelihood
 	TargetESS    float64      // BRisk's bulk- and tail-ESS target
+	// Context, when done, stops the BRisk fit; nil never stops.
+	Context context.Context
 }
 
 // Build runs every analysis of a champion (index champ in t) against

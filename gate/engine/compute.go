@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -29,6 +30,7 @@ const gateBootstrapSamples = 100_000
 
 // gateRun holds one run's data, settings and computed analyses.
 type gateRun struct {
+	ctx   context.Context // cancels the fits
 	p     *policies.Policy
 	t     *scores.Table
 	roles policies.Roles
@@ -93,9 +95,9 @@ type testOutcome struct {
 	err error
 }
 
-func newGateRun(p *policies.Policy, t *scores.Table, roles policies.Roles, unmet []policies.Unmet, now time.Time, prog Progress) *gateRun {
+func newGateRun(ctx context.Context, p *policies.Policy, t *scores.Table, roles policies.Roles, unmet []policies.Unmet, now time.Time, prog Progress) *gateRun {
 	g := &gateRun{
-		p: p, t: t, roles: roles, champ: t.SystemIndex(roles.Champion), prog: prog, now: now,
+		ctx: ctx, p: p, t: t, roles: roles, champ: t.SystemIndex(roles.Champion), prog: prog, now: now,
 		needs: map[policies.Analysis]bool{}, unmet: map[policies.Analysis]string{},
 		timings: map[string]int64{}, pairs: map[int]risk.Pair{}, riskAt: map[float64]*riskMeasures{},
 		bcaAt: map[[2]float64]map[int]bcaOutcome{}, tests: map[testKey]testOutcome{}, brisk: map[float64]*fitted{},
@@ -385,7 +387,7 @@ func (g *gateRun) hierOptions(t *bayes.Table) bayes.HierOptions {
 	}
 	opt := bayes.HierOptions{
 		Family:    fam,
-		Sampler:   bayes.NUTSOptions{Chains: g.p.Model.Chains, Seed: g.p.Seed},
+		Sampler:   bayes.NUTSOptions{Chains: g.p.Model.Chains, Seed: g.p.Seed, Context: g.ctx},
 		TargetESS: float64(g.p.Model.TargetESS),
 		RhatMax:   g.p.Model.MaxRhat,
 		// A decision reads only the convergence of the summaries.

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"time"
 
 	"github.com/riskgate/riskgate/gate/scores"
@@ -23,13 +24,13 @@ import (
 // fail fails. A worse challenger thus usually costs one MCMC fit, not two.
 // The verdicts are those of the full evaluation (TestGateDecisionIsTheGates);
 // the Decision's rules are complete only when it did not stop early.
-func Decide(p *policies.Policy, t *scores.Table, now time.Time) (*policies.Decision, error) {
+func Decide(ctx context.Context, p *policies.Policy, t *scores.Table, now time.Time) (*policies.Decision, error) {
 	roles, err := p.Roles(t.Systems)
 	if err != nil {
 		return nil, err
 	}
 	facts := policies.Facts{Topics: len(t.Topics), Artifacts: len(roles.Artifacts), TopicCoverage: topicCoverage(t, scores.Alignment{})}
-	g := newGateRun(p, t, roles, p.CheckRequirements(facts), now, nil)
+	g := newGateRun(ctx, p, t, roles, p.CheckRequirements(facts), now, nil)
 	g.decisionOnly = true
 	g.computeOnly = map[policies.Analysis]bool{}
 	evaluate := func() *policies.Decision {
@@ -38,7 +39,11 @@ func Decide(p *policies.Policy, t *scores.Table, now time.Time) (*policies.Decis
 	needs := p.Needs()
 	for i, a := range needs {
 		g.computeOnly[a] = true // with every needed analysis, values computes all the policy asks
-		if d := evaluate(); i == len(needs)-1 || allFail(d) {
+		d := evaluate()
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if i == len(needs)-1 || allFail(d) {
 			return d, nil
 		}
 	}

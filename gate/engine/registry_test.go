@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strings"
@@ -29,7 +30,7 @@ func TestEveryQuantityIsComputed(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, policy)
 	}
-	r, err := Run(p, ExamplePool(), Options{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
+	r, err := Run(context.Background(), p, ExamplePool(), Options{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"math"
 	"time"
 
@@ -34,17 +35,20 @@ type Options struct {
 // requirements, the analyses the rules need (and the cheap closed-form
 // ones the reports always show), the decision, and the Result every report
 // is rendered from. Provenance of the inputs (files, command, times) is the
-// caller's to fill.
-func Run(p *policies.Policy, t *scores.Table, o Options) (*result.Result, error) {
+// caller's to fill. Cancelling ctx stops the fits; Run then returns its error.
+func Run(ctx context.Context, p *policies.Policy, t *scores.Table, o Options) (*result.Result, error) {
 	roles, err := p.Roles(t.Systems)
 	if err != nil {
 		return nil, err
 	}
 	facts := policies.Facts{Topics: len(t.Topics), Artifacts: len(roles.Artifacts), TopicCoverage: topicCoverage(t, o.Alignment)}
-	g := newGateRun(p, t, roles, p.CheckRequirements(facts), o.Now, o.Progress)
+	g := newGateRun(ctx, p, t, roles, p.CheckRequirements(facts), o.Now, o.Progress)
 	g.sweep = o.Sweep
 	d := p.Evaluate(policies.Evidence{Challengers: roles.Challengers, Values: g.values(), Facts: facts, Now: o.Now})
 	r := g.result(d, facts, o.Alignment, o.Example)
+	if err := ctx.Err(); err != nil {
+		return nil, err // a cancelled fit is no evidence: no result at all
+	}
 	r.Warnings = append(p.Warnings(o.Now), r.Warnings...)
 	r.Provenance.Timings = g.timings
 	return r, nil
