@@ -141,6 +141,7 @@ func TestBrmsOneToOnePriors(t *testing.T) {
 // test logs our worst deviation from the shared file in units of 0.1 sd.
 // Our fits target ESS 20,000 (tail-quantile error about 0.02 sd).
 func TestOneToOneBrms(t *testing.T) {
+	skipInShortMode(t, "brms reference fits")
 	ref, sh := preciseBrmsOneToOne(t), sharedBrmsOneToOne(t)
 	tab := rb04(t)
 	champ := tab.Scores[systemIndex(t, tab, "Champion")]

@@ -79,6 +79,7 @@ func TestBRiskPoolIsRstanarmData(t *testing.T) {
 // against our −0.0874 to −0.0878 for seeds 1–6; its measured MCSE is 0.00121,
 // the approximation's 0.00083).
 func TestBRiskRstanarm(t *testing.T) {
+	skipInShortMode(t, "rstanarm reference fit")
 	ref := readRstanarmSummary(t, shared.Path(t, "reference/rstanarm/rb04_brisk5_summary.csv"))
 	addQuantileMCSE(t, ref, "testdata/rstanarm_brisk5/rb04_brisk5_quantile_mcse.csv")
 	tab := rb04(t)

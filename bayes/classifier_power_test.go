@@ -34,6 +34,7 @@ func TestZhangScenarios(t *testing.T) {
 // 250 data sets per size and 2,000 posterior draws per fit keep this at a few
 // seconds; docs/power.md has the full-size run (gate/classify_power_test.go).
 func TestPairedModelHasMorePower(t *testing.T) {
+	skipInShortMode(t, "power simulation")
 	sizes := []int{500, 1000, 1500, 2000, 2500, 3000, 3500}
 	for _, sc := range []PowerScenario{ZhangScenarioA, ZhangScenarioB} {
 		pts, err := ClassifierPower(sc, PowerOptions{Sizes: sizes, Reps: 250, Draws: 2000, Seed: 2016})

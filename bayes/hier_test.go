@@ -128,6 +128,7 @@ func agree(t *testing.T, a, b *HierFit) float64 {
 // density and the collapsed path (balanced on a complete table, Schur on an
 // incomplete one, and Schur on a complete one) sample the same posterior.
 func TestPathsAgree(t *testing.T) {
+	skipInShortMode(t, "three samplers cross-checked at high ESS")
 	r := rand.New(rand.NewPCG(21, 22))
 	complete := smallTable(r, 6, 10, 0)
 	missing := smallTable(r, 7, 9, 0.2)

@@ -88,6 +88,9 @@ func TestCalibrateJSON(t *testing.T) {
 // skewed to the left, which makes a one-sided t test for "greater"
 // liberal — calibrate exists to show such things.)
 func TestCalibrateConservativePolicy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipped in short mode: a calibration of 600 simulated pools (go test without -short runs it)")
+	}
 	const reps = 200
 	code, out, errw := runMain(t, "calibrate", "--example", "--policy", filepath.Join("testdata", "calibrate", "conservative.yaml"),
 		"--reps", fmt.Sprint(reps), "--effects", "-0.01,0,0.04", "--min-effect", "0.04", "--format", "json")
@@ -129,6 +132,9 @@ func inconclusiveTotal(r *calibrate.Report) float64 {
 // stopping after the first for most worse challengers) and on the policy
 // without MCMC (every verdict, warn included).
 func TestGateDecisionIsTheGates(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipped in short mode: 40 simulated pools through the gate command and engine.Decide (go test without -short runs it)")
+	}
 	systems := append([]string{"production", "candidate-x"}, engine.NumberedNames("artifact-", 15)...)
 	topics := engine.NumberedNames("t", 40)
 	dir := t.TempDir()
