@@ -1,9 +1,9 @@
-// Package gate is riskgate's orchestration layer and the only place that does
-// I/O: it parses the command line, loads inputs into score tables, runs the
-// analyses of packages risk and bayes, applies policies, and writes reports.
-//
-// Each command lives in its own file with one Options struct, a constructor
-// returning its *cli.Command, and a run function taking the options.
+// Package gate is riskgate's command line: one file per command (cmd_*.go:
+// its options, constructor and run function), reading inputs and writing
+// outputs, and Main, the one place that maps errors to exit statuses. What
+// the commands compute lives in the packages below it: engine, result,
+// report, calibrate, bench, compare, fit, pair, classify, diagnose, scores,
+// trec and github (docs/architecture.md is the map).
 package gate
 
 import (
