@@ -3,6 +3,7 @@ package pipelines
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -401,6 +402,24 @@ func TestActionRejectsAStrangeVersion(t *testing.T) {
 		}
 		if strings.Contains(run.logs, "injected") {
 			t.Errorf("version %q reached the log:\n%s", version, run.logs)
+		}
+	}
+}
+
+// actionlint checks the workflows' scripts (with shellcheck, when
+// installed) but not a composite action's: shellcheck checks them here.
+func TestActionScriptsShellcheck(t *testing.T) {
+	if _, err := exec.LookPath("shellcheck"); err != nil {
+		t.Skip("shellcheck is not installed (Debian: apt-get install shellcheck)")
+	}
+	for _, st := range loadAction(t).Runs.Steps {
+		if st.Run == "" {
+			continue
+		}
+		script := filepath.Join(t.TempDir(), "step.sh")
+		os.WriteFile(script, []byte("#!/usr/bin/env bash\n"+st.Run), 0o644)
+		if out, err := exec.Command("shellcheck", "--shell=bash", script).CombinedOutput(); err != nil {
+			t.Errorf("step %q: shellcheck: %v\n%s", st.Name, err, out)
 		}
 	}
 }
