@@ -1,12 +1,16 @@
 package pipelines
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"gopkg.in/yaml.v3"
 )
@@ -49,15 +53,19 @@ func loadAction(t *testing.T) action {
 
 // actionRun is what running the action's steps did.
 type actionRun struct {
-	outputs  map[string]string // the action's outputs
-	status   map[string]int    // exit status of each run step, by id
-	uploaded map[string]string // the upload step's resolved with:, nil if skipped
+	outputs  map[string]string        // the action's outputs
+	status   map[string]int           // exit status of each run step, by id
+	took     map[string]time.Duration // wall time of each run step, by id
+	used     []string                 // the uses: steps that ran
+	uploaded map[string]string        // the upload step's resolved with:, nil if skipped
 	logs     string
 }
 
 // runAction runs the composite action's steps as the runner would: run
-// steps as bash scripts with their env: resolved, uses: steps recorded, each
-// step's if: evaluated. inputs override the defaults.
+// steps as bash scripts with their env: resolved, each step's if:
+// evaluated, uses: steps recorded. actions/cache/restore and save keep their
+// directories in s.cache; the rest only record their with:. inputs override
+// the defaults; github.action_ref is s.actionRef.
 func runAction(t *testing.T, s *sandbox, inputs map[string]string, extraEnv map[string]string) actionRun {
 	t.Helper()
 	a := loadAction(t)
@@ -67,9 +75,13 @@ func runAction(t *testing.T, s *sandbox, inputs map[string]string, extraEnv map[
 	value := func(expr string) string {
 		switch {
 		case expr == "github.action_ref":
-			return "v9.9.9"
+			return s.actionRef
 		case expr == "github.token":
 			return fakeToken
+		case expr == "runner.os":
+			return "Linux"
+		case expr == "runner.arch":
+			return runnerArch()
 		case strings.HasPrefix(expr, "inputs."):
 			name := strings.TrimPrefix(expr, "inputs.")
 			in, ok := a.Inputs[name]
@@ -94,6 +106,7 @@ func runAction(t *testing.T, s *sandbox, inputs map[string]string, extraEnv map[
 		return exprRE.ReplaceAllStringFunc(s, func(m string) string { return value(exprRE.FindStringSubmatch(m)[1]) })
 	}
 	failed := false
+	compareRE := regexp.MustCompile(`^(.+?)\s*(==|!=)\s*'(.*)'$`)
 	cond := func(c string) bool {
 		if c == "" {
 			return !failed
@@ -101,30 +114,54 @@ func runAction(t *testing.T, s *sandbox, inputs map[string]string, extraEnv map[
 		ok, always := true, false
 		for _, term := range strings.Split(c, "&&") {
 			term = strings.TrimSpace(term)
-			switch {
-			case term == "always()":
+			if term == "always()" {
 				always = true
-			case strings.HasSuffix(term, "!= ''"):
-				ok = ok && value(strings.TrimSpace(strings.TrimSuffix(term, "!= ''"))) != ""
-			default:
+				continue
+			}
+			m := compareRE.FindStringSubmatch(term)
+			if m == nil {
 				t.Fatalf("unsupported condition %q", c)
 			}
+			ok = ok && (value(m[1]) == m[3]) == (m[2] == "==")
 		}
 		return ok && (always || !failed)
 	}
 
-	run := actionRun{status: map[string]int{}, outputs: map[string]string{}}
+	run := actionRun{status: map[string]int{}, took: map[string]time.Duration{}, outputs: map[string]string{}}
+	runnerTemp := t.TempDir() // one per job, as on a runner
 	for i, st := range a.Runs.Steps {
 		if !cond(st.If) {
 			continue
 		}
+		id := st.ID
+		if id == "" {
+			id = "step" + string(rune('0'+i))
+		}
 		if st.Uses != "" {
+			run.used = append(run.used, st.Uses)
 			with := map[string]string{}
 			for k, v := range st.With {
 				with[k] = eval(v)
 			}
-			if strings.HasPrefix(st.Uses, "actions/upload-artifact@") {
+			action, _, _ := strings.Cut(st.Uses, "@")
+			switch action {
+			case "actions/upload-artifact":
 				run.uploaded = with
+			case "actions/cache/restore":
+				hit := "false"
+				if saved, ok := s.cache[with["key"]]; ok {
+					if err := os.CopyFS(with["path"], os.DirFS(saved)); err != nil {
+						t.Fatalf("cache restore: %v", err)
+					}
+					hit = "true"
+				}
+				stepOutputs[id] = map[string]string{"cache-hit": hit}
+			case "actions/cache/save":
+				saved := filepath.Join(s.root, "cache", fmt.Sprint(len(s.cache)))
+				if err := os.CopyFS(saved, os.DirFS(with["path"])); err != nil {
+					t.Fatalf("cache save of %s: %v", with["path"], err)
+				}
+				s.cache[with["key"]] = saved
 			}
 			continue
 		}
@@ -142,7 +179,8 @@ func runAction(t *testing.T, s *sandbox, inputs map[string]string, extraEnv map[
 			"GITHUB_OUTPUT":      outFile,
 			"GITHUB_ACTION_PATH": mustAbs(t, repoRoot),
 			"GITHUB_WORKSPACE":   s.dir,
-			"RUNNER_TEMP":        t.TempDir(),
+			"RUNNER_TEMP":        runnerTemp,
+			"RUNNER_OS":          "Linux",
 		}
 		for k, v := range extraEnv {
 			env[k] = v
@@ -151,12 +189,10 @@ func runAction(t *testing.T, s *sandbox, inputs map[string]string, extraEnv map[
 			env[k] = eval(v)
 		}
 		// The runner's bash: bash --noprofile --norc -eo pipefail {0}
+		start := time.Now()
 		code, out := s.run(env, "bash", "--noprofile", "--norc", "-eo", "pipefail", script)
+		run.took[id] = time.Since(start)
 		run.logs += out
-		id := st.ID
-		if id == "" {
-			id = "step" + string(rune('0'+i))
-		}
 		run.status[id] = code
 		data, _ := os.ReadFile(outFile)
 		stepOutputs[id] = parseOutputs(string(data))
@@ -168,6 +204,11 @@ func runAction(t *testing.T, s *sandbox, inputs map[string]string, extraEnv map[
 		run.outputs[name] = eval(o.Value)
 	}
 	return run
+}
+
+// runnerArch is runner.arch on this machine.
+func runnerArch() string {
+	return map[string]string{"amd64": "X64", "arm64": "ARM64", "386": "X86", "arm": "ARM"}[runtime.GOARCH]
 }
 
 func mustAbs(t *testing.T, p string) string {
@@ -196,6 +237,8 @@ func parseOutputs(text string) map[string]string {
 	return out
 }
 
+// A branch (the default here: s.actionRef is main) builds the action's own
+// source with go install, stamped with the ref.
 func TestActionRunsTheGate(t *testing.T) {
 	s := newSandbox(t)
 	s.write("runs/a.csv", "x")
@@ -203,13 +246,16 @@ func TestActionRunsTheGate(t *testing.T) {
 	run := runAction(t, s, map[string]string{
 		"policy": "policies/release.yaml",
 		"inputs": "runs/*.csv\nextra.csv",
-		"args":   "--champion bm25\n--challenger exp-*",
+		"args":   "--champion\nbm25\n--challenger\nexp-*",
 	}, nil)
 
 	goCalls := s.calls("go")
-	if len(goCalls) != 1 || !slices.Equal(goCalls[0][:4], []string{"install", "-ldflags", "-X github.com/riskgate/riskgate/internal/buildinfo.version=v9.9.9", "./cmd/riskgate"}) ||
+	if len(goCalls) != 1 || !slices.Equal(goCalls[0][:4], []string{"install", "-ldflags", "-X github.com/riskgate/riskgate/internal/buildinfo.version=main", "./cmd/riskgate"}) ||
 		goCalls[0][4] != "cwd="+mustAbs(t, repoRoot) {
 		t.Errorf("go install calls %q, want the action's own source at its ref", goCalls)
+	}
+	if !slices.ContainsFunc(run.used, func(u string) bool { return strings.HasPrefix(u, "actions/setup-go@") }) {
+		t.Errorf("a source build sets up Go: used %q", run.used)
 	}
 	want := []string{"gate", "--out", "riskgate-report", "--github", "--comment-mode", "always", "--artifact-name", "riskgate-report",
 		"--policy", "policies/release.yaml", "--champion", "bm25", "--challenger", "exp-*", "runs/a.csv", "runs/b.csv", "extra.csv"}
@@ -233,6 +279,72 @@ func TestActionRunsTheGate(t *testing.T) {
 	}
 }
 
+// Only a release is downloaded: a branch, a commit or a local action
+// (`uses: ./`, no ref) is built from source; the version input builds a
+// module version that is no release.
+func TestActionBuildsFromSourceForBranchesAndCommits(t *testing.T) {
+	for _, c := range []struct{ ref, version, wantStamp, wantModule string }{
+		{ref: "main", wantStamp: "main"},
+		{ref: "release/1.x", wantStamp: "release/1.x"},
+		{ref: "0123456789abcdef0123456789abcdef01234567", wantStamp: "0123456789abcdef0123456789abcdef01234567"},
+		{ref: "", wantStamp: "local"},
+		{ref: "v1.2.3", version: "main", wantModule: "github.com/riskgate/riskgate/cmd/riskgate@main"},
+	} {
+		s := newSandbox(t)
+		s.actionRef = c.ref
+		run := runAction(t, s, map[string]string{"version": c.version, "args": "--example"}, nil)
+		goCalls := s.calls("go")
+		var ok bool
+		if c.wantModule != "" {
+			ok = len(goCalls) == 1 && slices.Equal(goCalls[0][:2], []string{"install", c.wantModule})
+		} else {
+			ok = len(goCalls) == 1 && slices.Equal(goCalls[0][:3], []string{"install", "-ldflags", "-X github.com/riskgate/riskgate/internal/buildinfo.version=" + c.wantStamp})
+		}
+		if !ok || run.status["gate"] != 0 {
+			t.Errorf("ref %q, version %q: go calls %q, gate status %d", c.ref, c.version, goCalls, run.status["gate"])
+		}
+		if slices.ContainsFunc(run.used, func(u string) bool { return strings.HasPrefix(u, "actions/cache/") }) {
+			t.Errorf("ref %q: a source build is not cached: used %q", c.ref, run.used)
+		}
+	}
+}
+
+// args and inputs take one item per line, passed as they are: a name with
+// a space and a glob (rb04's "Chal. *") reaches riskgate as one argument.
+// A single line is split at spaces, as before.
+func TestActionArgsOnePerLine(t *testing.T) {
+	for _, c := range []struct {
+		name, args, inputs string
+		want               []string
+	}{
+		{"per-line", "--champion\nChampion\n--challenger\nChal. *\n", "",
+			[]string{"--champion", "Champion", "--challenger", "Chal. *"}},
+		{"flag=value", "--champion=Champion\r\n  --challenger=Chal. *  \r\n\n", "",
+			[]string{"--champion=Champion", "--challenger=Chal. *"}},
+		{"single-line", "--champion bm25 --challenger exp-*", "",
+			[]string{"--champion", "bm25", "--challenger", "exp-*"}},
+		{"single-line-block", "  --example\n", "", []string{"--example"}},
+		{"empty", "", "", nil},
+		{"inputs", "", "runs/a b.csv\nruns/c*.csv\nmissing *.csv",
+			[]string{"runs/a b.csv", "runs/c 1.csv", "runs/c2.csv", "missing *.csv"}},
+		{"inputs-single-line", "", "runs/c*.csv runs/x.csv", []string{"runs/c 1.csv", "runs/c2.csv", "runs/x.csv"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := newSandbox(t)
+			// Files that a glob expanded by mistake would match.
+			for _, f := range []string{"Chal. 1", "Chal. 2", "exp-1", "runs/a b.csv", "runs/c 1.csv", "runs/c2.csv"} {
+				s.write(f, "x")
+			}
+			run := runAction(t, s, map[string]string{"args": c.args, "inputs": c.inputs, "artifact-name": ""}, nil)
+			calls := s.calls("riskgate")
+			want := append([]string{"gate", "--out", "riskgate-report", "--github", "--comment-mode", "always", "--artifact-name", ""}, c.want...)
+			if run.status["gate"] != 0 || len(calls) != 1 || !slices.Equal(calls[0], want) {
+				t.Errorf("riskgate calls:\n got %q\nwant %q", calls, want)
+			}
+		})
+	}
+}
+
 func TestActionFailingGateStillUploads(t *testing.T) {
 	s := newSandbox(t)
 	run := runAction(t, s, nil, map[string]string{"STUB_EXIT": "1", "STUB_VERDICT": "fail"})
@@ -252,7 +364,7 @@ func TestActionInputsCannotInjectShell(t *testing.T) {
 	run := runAction(t, s, map[string]string{
 		"args":            `$(touch pwned-args) ; echo "x" && touch pwned-and`,
 		"inputs":          "`touch pwned-inputs`",
-		"version":         "v1.2.3",
+		"version":         "main",
 		"require-publish": "true",
 		"comment-mode":    "off",
 		"token":           "",
@@ -268,10 +380,46 @@ func TestActionInputsCannotInjectShell(t *testing.T) {
 	if calls := s.calls("riskgate"); len(calls) != 1 || !slices.Equal(calls[0], want) {
 		t.Errorf("riskgate calls:\n got %q\nwant %q", calls, want)
 	}
-	if goCalls := s.calls("go"); len(goCalls) != 1 || goCalls[0][1] != "github.com/riskgate/riskgate/cmd/riskgate@v1.2.3" {
+	if goCalls := s.calls("go"); len(goCalls) != 1 || goCalls[0][1] != "github.com/riskgate/riskgate/cmd/riskgate@main" {
 		t.Errorf("version input: go calls %q", goCalls)
 	}
 	if s.tokenSet() != "no" || run.uploaded != nil {
 		t.Errorf("empty token and artifact name: token set %q, upload %v", s.tokenSet(), run.uploaded)
+	}
+}
+
+// A version (or an action ref) that is neither a release nor a plain ref
+// name stops the action before anything is installed or run.
+func TestActionRejectsAStrangeVersion(t *testing.T) {
+	for _, version := range []string{"v1.2.3; touch pwned", "$(touch pwned)", "main\n::error::injected"} {
+		s := newSandbox(t)
+		run := runAction(t, s, map[string]string{"version": version}, nil)
+		if run.status["resolve"] != 2 || s.calls("go") != nil || s.calls("curl") != nil || s.calls("riskgate") != nil {
+			t.Errorf("version %q: status %v; go %q, curl %q, riskgate %q", version, run.status, s.calls("go"), s.calls("curl"), s.calls("riskgate"))
+		}
+		if _, err := os.Stat(filepath.Join(s.dir, "pwned")); err == nil {
+			t.Errorf("version %q ran shell code", version)
+		}
+		if strings.Contains(run.logs, "injected") {
+			t.Errorf("version %q reached the log:\n%s", version, run.logs)
+		}
+	}
+}
+
+// actionlint checks the workflows' scripts (with shellcheck, when
+// installed) but not a composite action's: shellcheck checks them here.
+func TestActionScriptsShellcheck(t *testing.T) {
+	if _, err := exec.LookPath("shellcheck"); err != nil {
+		t.Skip("shellcheck is not installed (Debian: apt-get install shellcheck)")
+	}
+	for _, st := range loadAction(t).Runs.Steps {
+		if st.Run == "" {
+			continue
+		}
+		script := filepath.Join(t.TempDir(), "step.sh")
+		os.WriteFile(script, []byte("#!/usr/bin/env bash\n"+st.Run), 0o644)
+		if out, err := exec.Command("shellcheck", "--shell=bash", script).CombinedOutput(); err != nil {
+			t.Errorf("step %q: shellcheck: %v\n%s", st.Name, err, out)
+		}
 	}
 }

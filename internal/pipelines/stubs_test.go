@@ -51,8 +51,14 @@ exit "${STUB_EXIT:-0}"
 
 // stubGo answers "go env GOPATH" and "go install ...": it records the
 // arguments and the directory, and installs the stub riskgate in GOBIN (or
-// GOPATH/bin).
+// GOPATH/bin). With STUB_GO_FAIL set it stands for a runner without Go: it
+// records the call and fails.
 const stubGo = `#!/bin/sh
+if [ -n "${STUB_GO_FAIL:-}" ]; then
+	{ printf '%s\n' "$@"; echo "--end--"; } >> "$STUB_LOG/go.args"
+	echo "stub go: there is no Go toolchain here" >&2
+	exit 127
+fi
 case "$1" in
 env)
 	[ "$2" = GOPATH ] && echo "$STUB_GOPATH"
@@ -87,18 +93,22 @@ exit "${STUB_CURL_EXIT:-0}"
 // sandbox is a work directory with the stubs first on PATH.
 type sandbox struct {
 	t      *testing.T
+	root   string
 	dir    string // the working directory
 	stubs  string
 	log    string
 	gopath string
 	env    map[string]string
+
+	actionRef string            // github.action_ref for runAction; "main" unless set
+	cache     map[string]string // actions/cache: key → the saved directory
 }
 
 func newSandbox(t *testing.T) *sandbox {
 	t.Helper()
 	root := t.TempDir()
-	s := &sandbox{t: t, dir: filepath.Join(root, "work"), stubs: filepath.Join(root, "stubs"),
-		log: filepath.Join(root, "log"), gopath: filepath.Join(root, "gopath")}
+	s := &sandbox{t: t, root: root, dir: filepath.Join(root, "work"), stubs: filepath.Join(root, "stubs"),
+		log: filepath.Join(root, "log"), gopath: filepath.Join(root, "gopath"), actionRef: "main", cache: map[string]string{}}
 	for _, d := range []string{s.dir, s.stubs, s.log, filepath.Join(s.gopath, "bin")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
@@ -125,6 +135,13 @@ func newSandbox(t *testing.T) *sandbox {
 func (s *sandbox) installRiskgate() {
 	data, _ := os.ReadFile(filepath.Join(s.stubs, "riskgate-stub"))
 	if err := os.WriteFile(filepath.Join(s.stubs, "riskgate"), data, 0o755); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+// unstub removes a stub, so that the real command on PATH runs (or none).
+func (s *sandbox) unstub(name string) {
+	if err := os.Remove(filepath.Join(s.stubs, name)); err != nil {
 		s.t.Fatal(err)
 	}
 }

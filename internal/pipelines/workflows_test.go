@@ -154,3 +154,45 @@ func TestPRExampleUsesTheAction(t *testing.T) {
 		}
 	}
 }
+
+// The workflows README.md and docs/ci.md show for other repositories use
+// the action with inputs it has, and one argument per line.
+func TestDocsActionExamples(t *testing.T) {
+	a := loadAction(t)
+	blockRE := regexp.MustCompile("(?s)```yaml\n(.*?)```")
+	for _, doc := range []string{"README.md", "docs/ci.md"} {
+		found := 0
+		for _, m := range blockRE.FindAllStringSubmatch(readRepoFile(t, doc), -1) {
+			if !strings.Contains(m[1], "uses: riskgate/riskgate@v1\n") {
+				continue
+			}
+			var steps []step
+			var w workflow
+			if err := yaml.Unmarshal([]byte(m[1]), &w); err == nil && len(w.Jobs) > 0 {
+				for _, j := range w.Jobs {
+					steps = append(steps, j.Steps...)
+				}
+			} else if err := yaml.Unmarshal([]byte(m[1]), &steps); err != nil {
+				t.Errorf("%s: a YAML example does not parse: %v\n%s", doc, err, m[1])
+				continue
+			}
+			for _, st := range steps {
+				if st.Uses != "riskgate/riskgate@v1" {
+					continue
+				}
+				found++
+				for k := range st.With {
+					if _, ok := a.Inputs[k]; !ok {
+						t.Errorf("%s: the example passes %q, which action.yml does not define", doc, k)
+					}
+				}
+				if args := st.With["args"]; strings.Contains(args, " ") && !strings.Contains(strings.TrimSpace(args), "\n") {
+					t.Errorf("%s: args %q on one line would be split at its spaces", doc, args)
+				}
+			}
+		}
+		if found == 0 {
+			t.Errorf("%s shows no workflow using riskgate/riskgate@v1", doc)
+		}
+	}
+}
