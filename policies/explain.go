@@ -207,6 +207,9 @@ func (p *Policy) describeRuleValue(r *Rule) string {
 	if q.Alternative != "" {
 		ps = append(ps, "alternative "+string(q.Alternative))
 	}
+	if q.Margin > 0 {
+		ps = append(ps, marginWords(q))
+	}
 	corr := r.Correction
 	if corr == "" && r.Quantity.Accepts(ParamCorrection) {
 		corr = CorrectNone
@@ -313,4 +316,10 @@ func wrapHanging(text, first, rest string, width int) string {
 	}
 	b.WriteString(line + "\n")
 	return b.String()
+}
+
+// marginWords says what a non-inferiority margin means on the score scale.
+func marginWords(q Query) string {
+	return fmt.Sprintf("margin %s: computed for the risk-adjusted difference plus %s, so the challenger counts as riskier only when, with losses counted %s times, its scores fall more than %s below the champion's on average",
+		formatNumber(q.Margin), formatNumber(q.Margin), formatNumber(q.LossWeight), formatNumber(q.Margin))
 }

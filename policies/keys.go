@@ -26,6 +26,7 @@ var (
 	lossWeightValue = obj{"type": "number", "minimum": 1}
 	alphaValue      = obj{"type": "number", "minimum": 0}
 	levelValue      = obj{"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}
+	marginValue     = obj{"type": "number", "minimum": 0, "maximum": 1}
 	ropeValue       = obj{"type": "array", "prefixItems": []any{obj{"type": "number", "maximum": 0}, obj{"type": "number", "minimum": 0}},
 		"minItems": 2, "maxItems": 2}
 )
@@ -107,6 +108,7 @@ var paramFields = map[Param]field{
 	ParamLossWeight:  {name: string(ParamLossWeight), doc: "loss weight for this rule only (overrides the policy's)", schema: lossWeightValue},
 	ParamAlpha:       {name: string(ParamAlpha), doc: "alpha for this rule only: losses count 1 + alpha times", schema: alphaValue},
 	ParamAlternative: {name: string(ParamAlternative), doc: "alternative hypothesis: two_sided, greater (challenger better) or less; default two_sided", schema: enumSchema(alternatives)},
+	ParamMargin:      {name: string(ParamMargin), doc: "non-inferiority margin δ in score units (0 to 1): the quantity is computed for the risk-adjusted difference plus δ, so 'not riskier' means 'not riskier by more than δ'; default 0", schema: marginValue},
 }
 
 var ruleFields = func() []field {

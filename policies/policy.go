@@ -136,6 +136,7 @@ type Rule struct {
 	Rope        [2]float64
 	LossWeight  float64 // overrides the policy's loss weight for this rule
 	Alternative Alternative
+	Margin      float64 // non-inferiority margin δ of a risk quantity
 
 	idPos, quantityPos Pos
 }
@@ -304,6 +305,8 @@ type Query struct {
 	Correction  Correction  `json:"correction,omitempty"`  // bca.* only
 	Rope        [2]float64  `json:"rope,omitzero"`         // rope.decision only
 	Alternative Alternative `json:"alternative,omitempty"` // tests.*.p only
+	// Margin δ ≥ 0 of a risk quantity: it is computed for d_w + δ (score units).
+	Margin float64 `json:"margin,omitempty"`
 }
 
 // Analysis is the analysis that computes the query.
@@ -342,6 +345,9 @@ func (q Query) String() string {
 	if q.Alternative != "" {
 		ps = append(ps, "alternative="+string(q.Alternative))
 	}
+	if q.Margin > 0 {
+		ps = append(ps, "margin="+formatNumber(q.Margin))
+	}
 	if len(ps) == 0 {
 		return q.Quantity
 	}
@@ -351,7 +357,11 @@ func (q Query) String() string {
 // Query returns what the gate must compute for rule r, with defaults filled
 // in and the policy's loss weight where the rule sets none.
 func (p *Policy) Query(r *Rule) Query {
-	return p.query(r.Quantity, r.LossWeight, r.Level, r.Correction, r.Rope, r.Alternative)
+	q := p.query(r.Quantity, r.LossWeight, r.Level, r.Correction, r.Rope, r.Alternative)
+	if r.Quantity.Accepts(ParamMargin) {
+		q.Margin = r.Margin
+	}
+	return q
 }
 
 func (p *Policy) query(q *Quantity, lossWeight, level float64, corr Correction, rope [2]float64, alt Alternative) Query {

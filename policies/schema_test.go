@@ -74,7 +74,7 @@ var sampleValues = map[string]string{
 	"rule.id": "r", "rule.quantity": "bayes.p_better", "rule.description": "d", "rule.severity": "warn",
 	"rule.at_least": "0.5", "rule.at_most": "0.5", "rule.in": "[0, 1]",
 	"rule.level": "0.9", "rule.correction": "holm", "rule.rope": "[-0.01, 0.01]", "rule.loss_weight": "2",
-	"rule.alpha": "1", "rule.alternative": "greater",
+	"rule.alpha": "1", "rule.alternative": "greater", "rule.margin": "0.02",
 	"waiver.rule": "r", "waiver.challenger": "c", "waiver.reason": "x", "waiver.approver": "a", "waiver.expires": "2030-01-01",
 }
 

@@ -278,8 +278,10 @@ func completeRows(t *scores.Table, idx []int) risk.Systems {
 	return out
 }
 
-// riskValue reads a closed-form risk measure of challenger c at loss weight w.
-func (g *gateRun) riskValue(c int, stat policies.Statistic, w float64) (float64, error) {
+// riskValue reads a closed-form risk measure of challenger c at loss weight
+// w; URisk and TRisk with a non-inferiority margin δ are those of d_w + δ:
+// URisk + δ, and (URisk + δ)/SE.
+func (g *gateRun) riskValue(c int, stat policies.Statistic, w, margin float64) (float64, error) {
 	m := g.risk(w)
 	switch stat {
 	case policies.StatZRisk, policies.StatGeoRisk:
@@ -296,9 +298,12 @@ func (g *gateRun) riskValue(c int, stat policies.Statistic, w float64) (float64,
 	}
 	switch stat {
 	case policies.StatURisk:
-		return m.urisk[c].Value, nil
+		return m.urisk[c].Value + margin, nil
 	case policies.StatTRisk:
-		return m.trisk[c].T, nil
+		if margin == 0 {
+			return m.trisk[c].T, nil
+		}
+		return (m.trisk[c].URisk + margin) / m.trisk[c].SE, nil
 	case policies.StatTRiskP:
 		return m.trisk[c].P, nil
 	}

@@ -36,18 +36,18 @@ func (f *fitted) observe(challenger string, q policies.Query, stat policies.Stat
 		return policies.Unavailable(what + " did not converge: " + strings.Join(f.res.Warnings, "; "))
 	}
 	d := f.diffs[challenger]
-	level := q.Level
+	level, margin := q.Level, q.Margin // with a margin δ, the quantity is that of δ + margin
 	switch stat {
 	case policies.StatPGreater:
 		return policies.Number(bayes.ProbGreater(d, 0))
 	case policies.StatPLess:
-		return policies.Number(bayes.ProbLess(d, 0))
+		return policies.Number(bayes.ProbLess(d, -margin))
 	case policies.StatDiffMean:
-		return policies.Number(bayes.Mean(d))
+		return policies.Number(bayes.Mean(d) + margin)
 	case policies.StatLo:
-		return policies.Number(bayes.Quantile(d, (1-level)/2))
+		return policies.Number(bayes.Quantile(d, (1-level)/2) + margin)
 	case policies.StatHi:
-		return policies.Number(bayes.Quantile(d, (1+level)/2))
+		return policies.Number(bayes.Quantile(d, (1+level)/2) + margin)
 	case policies.StatROPE:
 		r := bayes.ROPEDecision(d, bayes.ROPE{Lo: q.Rope[0], Hi: q.Rope[1]}, level)
 		return policies.Category(string(r.Decision))
