@@ -188,7 +188,11 @@ func (p *Policy) describeRequirements() string {
 	if len(parts) == 0 {
 		return "None: the rules are judged on whatever data there is."
 	}
-	return "The data must have " + joinAnd(parts) + "; otherwise the rules that depend on them are inconclusive."
+	text := "The data must have " + joinAnd(parts) + "; otherwise a rule that depends on them cannot pass, though one the evidence there is fails still fails."
+	if rq.MinArtifacts > 0 {
+		text += fmt.Sprintf(" With fewer artifacts the Bayesian rules use the model over the champion and the challengers alone, and a rule it passes counts as %s (on_insufficient_pool).", p.InsufficientPool())
+	}
+	return text
 }
 
 // describeRuleValue is the rule's quantity in words, with its parameters.

@@ -45,6 +45,10 @@ func stringList(minItems int) obj {
 
 var onInconclusiveValues = []Verdict{Fail, Warn, Pass, Inconclusive}
 
+// onInsufficientPoolValues are what a Bayesian rule's pass on a too small pool
+// may count as: never pass (a requirement that is not met cannot let a rule pass).
+var onInsufficientPoolValues = []Verdict{Warn, Inconclusive, Fail}
+
 var topFields = []field{
 	{name: "version", required: true, doc: "policy format version; must be 1", schema: obj{"const": Version}},
 	{name: "name", required: true, doc: "the policy's name, used in report titles, PR-comment markers and check names (letters, digits, _ . -)", schema: idSchema},
@@ -56,11 +60,12 @@ var topFields = []field{
 	{name: "alpha", doc: "extra weight of losses, as in URisk_α: losses count 1 + alpha times (give loss_weight or alpha, not both)", schema: alphaValue},
 	{name: "seed", doc: "seed of every random procedure (MCMC, bootstrap, permutation tests); default 1", schema: obj{"type": "integer", "minimum": 0}},
 	{name: "model", doc: "settings of the Bayesian fits", schema: obj{"$ref": "#/$defs/model"}},
-	{name: "requirements", doc: "data the rules need; unmet requirements make the affected rules inconclusive", schema: obj{"$ref": "#/$defs/requirements"}},
+	{name: "requirements", doc: "data the rules need; a rule whose requirements are unmet can still fail, but cannot pass", schema: obj{"$ref": "#/$defs/requirements"}},
 	{name: "rules", required: true, doc: "the checks every challenger must pass", schema: obj{"type": "array", "items": obj{"$ref": "#/$defs/rule"}, "minItems": 1}},
 	{name: "select", doc: "best: ship the best passing challenger (by rank_by); all: every challenger must pass; default best", schema: enumSchema([]Select{SelectBest, SelectAll})},
 	{name: "rank_by", doc: "the quantity that orders passing challengers for select: best (higher or lower is better as the quantity says); default mean_diff", schema: enumSchema(rankableNames())},
 	{name: "on_inconclusive", doc: "what an inconclusive gate counts as: fail, warn, pass, or inconclusive (exit status 3); default inconclusive", schema: enumSchema(onInconclusiveValues)},
+	{name: "on_insufficient_pool", doc: "with fewer artifacts than requirements.min_artifacts the Bayesian rules use the model over the champion and challengers alone; a rule that model passes counts as warn (default), inconclusive or fail — one it fails still fails", schema: enumSchema(onInsufficientPoolValues)},
 	{name: "waivers", doc: "time-limited exemptions of one rule for matching challengers", schema: obj{"type": "array", "items": obj{"$ref": "#/$defs/waiver"}}},
 }
 

@@ -54,7 +54,12 @@ type Policy struct {
 	RankBy         string
 	RankByPos      Pos
 	OnInconclusive Verdict
-	Waivers        []*Waiver
+	// OnInsufficientPool caps a Bayesian rule's pass when the pool has fewer
+	// artifacts than requirements.min_artifacts, so that its model was
+	// fitted over the champion and the challengers alone: warn (default),
+	// inconclusive or fail. A rule such a model fails still fails.
+	OnInsufficientPool Verdict
+	Waivers            []*Waiver
 }
 
 // Inputs are the score inputs a policy names; command-line flags override them.
@@ -450,6 +455,15 @@ func (p *Policy) BRiskWeights() []float64 {
 	}
 	slices.Sort(ws)
 	return ws
+}
+
+// InsufficientPool is what a Bayesian rule's pass on a pool with too few
+// artifacts counts as: OnInsufficientPool, warn when unset.
+func (p *Policy) InsufficientPool() Verdict {
+	if p.OnInsufficientPool == "" {
+		return Warn
+	}
+	return p.OnInsufficientPool
 }
 
 // InputPaths returns inputs.paths with relative paths resolved against the

@@ -67,7 +67,7 @@ var sampleValues = map[string]string{
 	"top.version": "1", "top.name": "n", "top.description": "d", "top.inputs": "{}", "top.champion": "c",
 	"top.challengers": "[x]", "top.loss_weight": "2", "top.alpha": "1", "top.seed": "7", "top.model": "{}",
 	"top.requirements": "{}", "top.rules": "[{id: r, quantity: wins, at_least: 1}]", "top.select": "all",
-	"top.rank_by": "mean", "top.on_inconclusive": "fail", "top.waivers": "[]",
+	"top.rank_by": "mean", "top.on_inconclusive": "fail", "top.on_insufficient_pool": "inconclusive", "top.waivers": "[]",
 	"inputs.paths": "[a.csv]", "inputs.format": "jsonl", "inputs.qrels": "q", "inputs.measure": "map", "inputs.topics": "keep",
 	"model.family": "skew_normal", "model.chains": "2", "model.target_ess": "1000", "model.max_rhat": "1.05",
 	"requirements.min_topics": "10", "requirements.min_artifacts": "5", "requirements.min_topic_coverage": "0.5",

@@ -239,9 +239,13 @@ const (
 type FitResult struct {
 	Pool       string  `json:"pool"`                  // PoolRaw or PoolRiskAdjusted
 	LossWeight float64 `json:"loss_weight,omitempty"` // the risk-adjusted pool's w
-	// Unavailable says why there is no fit (requirements unmet, the model
-	// could not be fitted); the other fields are then empty.
+	// Unavailable says why there is no fit (the model could not be fitted);
+	// the other fields are then empty.
 	Unavailable string `json:"unavailable,omitempty"`
+	// Fallback says why the model was fitted over the champion and the
+	// challengers alone (fewer artifacts than requirements.min_artifacts);
+	// empty when it learnt from the whole pool.
+	Fallback string `json:"fallback,omitempty"`
 
 	Family string            `json:"family,omitempty"` // likelihood: gaussian or skew_normal
 	Method string            `json:"method,omitempty"` // sampler path: collapsed or general
