@@ -51,9 +51,9 @@ func (p *Policy) Explain(now time.Time) string {
 	}
 	para("  ", fmt.Sprintf("Random procedures (MCMC, bootstrap, permutation tests) use seed %d, so the same data give the same verdict.", p.Seed))
 	if p.needs(AnalysisBayes) || p.needs(AnalysisBRisk) {
-		para("  ", fmt.Sprintf("Bayesian fits: %s likelihood, %d chains, drawing until the effective sample size reaches %d. "+
-			"A fit with R-hat above %s has not converged, and the rules that use it are inconclusive.",
-			strings.ReplaceAll(string(p.Model.Family), "_", "-"), p.Model.Chains, p.Model.TargetESS, formatNumber(p.Model.MaxRhat)))
+		para("  ", fmt.Sprintf("Bayesian fits: %s likelihood, %d chains, drawing until the effective sample size reaches %d "+
+			"(at most %d draws per chain). A fit still short of it, or with R-hat above %s, has not converged, and the rules that use it are inconclusive.",
+			strings.ReplaceAll(string(p.Model.Family), "_", "-"), p.Model.Chains, p.Model.TargetESS, p.Model.MaxDraws, formatNumber(p.Model.MaxRhat)))
 	}
 
 	head("Requirements")

@@ -82,11 +82,14 @@ var modelFields = []field{
 	{name: "chains", doc: "number of MCMC chains; default 4", schema: obj{"type": "integer", "minimum": 1, "maximum": maxChains}},
 	{name: "target_ess", doc: "effective sample size the sampler aims for on the quantities the rules use; default 4000", schema: obj{"type": "integer", "minimum": minTargetESS}},
 	{name: "max_rhat", doc: "a fit with R-hat above this on a quantity a rule uses has not converged, and the rule is inconclusive; default 1.01", schema: obj{"type": "number", "exclusiveMinimum": 1}},
+	{name: "max_draws", doc: "the most draws per chain a fit may take to reach target_ess (it costs time in proportion); a fit still short of the target has not converged; default 10000", schema: obj{"type": "integer", "minimum": minMaxDraws, "maximum": maxMaxDraws}},
 }
 
 const (
 	maxChains    = 64
 	minTargetESS = 100
+	minMaxDraws  = 100
+	maxMaxDraws  = 1_000_000
 )
 
 var requirementFields = []field{

@@ -85,6 +85,9 @@ type Model struct {
 	Chains    int
 	TargetESS int     // the sampler draws until the bulk ESS of the quantities the rules use reaches this
 	MaxRhat   float64 // a fit with R̂ above this on a quantity a rule uses has not converged
+	// MaxDraws caps the draws per chain a fit may take to reach TargetESS;
+	// a fit that reaches the cap short of the target has not converged.
+	MaxDraws int
 }
 
 // Family is the likelihood of the hierarchical model.
@@ -98,7 +101,7 @@ const (
 var families = []Family{Gaussian, SkewNormal}
 
 // Defaults for keys a policy leaves out.
-var defaultModel = Model{Family: Gaussian, Chains: 4, TargetESS: 4000, MaxRhat: 1.01}
+var defaultModel = Model{Family: Gaussian, Chains: 4, TargetESS: 4000, MaxRhat: 1.01, MaxDraws: 10000}
 
 const defaultSeed = 1
 

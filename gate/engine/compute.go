@@ -398,6 +398,7 @@ func (g *gateRun) hierOptions(t *bayes.Table) bayes.HierOptions {
 		Family:    fam,
 		Sampler:   bayes.NUTSOptions{Chains: g.p.Model.Chains, Seed: g.p.Seed, Context: g.ctx},
 		TargetESS: float64(g.p.Model.TargetESS),
+		MaxDraws:  g.p.Model.MaxDraws,
 		RhatMax:   g.p.Model.MaxRhat,
 		// A decision reads only the convergence of the summaries.
 		ConvergenceOnly: g.decisionOnly,

@@ -101,7 +101,7 @@ func resultPolicy(p *policies.Policy, now time.Time) result.Policy {
 	rp := result.Policy{
 		Name: p.Name, File: p.File, SHA256: p.Digest, Description: p.Description, Default: p.File == policies.StarterName,
 		LossWeight: p.LossWeight, Seed: p.Seed,
-		Model:          result.Model{Family: p.Model.Family, Chains: p.Model.Chains, TargetESS: p.Model.TargetESS, MaxRhat: p.Model.MaxRhat},
+		Model:          result.Model{Family: p.Model.Family, Chains: p.Model.Chains, TargetESS: p.Model.TargetESS, MaxRhat: p.Model.MaxRhat, MaxDraws: p.Model.MaxDraws},
 		Requirements:   result.Requirements{MinTopics: p.Requirements.MinTopics, MinArtifacts: p.Requirements.MinArtifacts, MinTopicCoverage: p.Requirements.MinTopicCoverage},
 		Select:         p.Select,
 		OnInconclusive: p.OnInconclusive,

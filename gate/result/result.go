@@ -94,6 +94,7 @@ type Model struct {
 	Chains    int             `json:"chains"`
 	TargetESS int             `json:"target_ess"`
 	MaxRhat   float64         `json:"max_rhat"`
+	MaxDraws  int             `json:"max_draws"` // per chain
 }
 
 // Requirements are the policy's data requirements (0: none).
