@@ -235,7 +235,7 @@ func (w *workspace) rhatOf(v []float64, nc, n int) float64 {
 		return math.NaN()
 	}
 	w.chainMeans = grow(w.chainMeans, nc)
-	sumMean, sumVar := 0.0, 0.0
+	sumVar := 0.0
 	for j := 0; j < nc; j++ {
 		c := v[j*n : (j+1)*n]
 		mu := accurateMean(c)
@@ -244,10 +244,9 @@ func (w *workspace) rhatOf(v []float64, nc, n int) float64 {
 			ss += (x - mu) * (x - mu)
 		}
 		w.chainMeans[j] = mu
-		sumMean += mu
 		sumVar += ss / float64(n-1)
 	}
-	grand := sumMean / float64(nc)
+	grand := accurateMean(w.chainMeans[:nc])
 	vb := 0.0
 	for _, mu := range w.chainMeans[:nc] {
 		vb += (mu - grand) * (mu - grand)
