@@ -140,9 +140,14 @@ func bootstrapMeans(x []float64, b int, seed uint64) []float64 {
 // bcaFromReplicates computes the intervals from the data x and its bootstrap
 // means t (reordered in place).
 func bcaFromReplicates(x, t []float64, level float64) BCa {
+	return bcaWithEstimate(x, t, stats.ExactMean(x), level)
+}
+
+// bcaWithEstimate is bcaFromReplicates with the estimate t0 given.
+func bcaWithEstimate(x, t []float64, t0, level float64) BCa {
 	nan := math.NaN()
 	r := BCa{
-		Estimate:   stats.ExactMean(x),
+		Estimate:   t0,
 		B:          len(t),
 		BCa:        Interval{nan, nan, level},
 		Percentile: Interval{nan, nan, level},
