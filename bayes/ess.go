@@ -49,12 +49,13 @@ func (w *workspace) ess(v []float64, nc, n int) float64 {
 		lo, hi = min(lo, clo), max(hi, chi)
 		// Centre on the correctly rounded mean, as posterior's
 		// autocovariance centres on R's mean (a constant chain has mean
-		// and autocovariances exactly 0).
+		// and autocovariances exactly 0); the between-chain variance takes
+		// matrixStats' chain means, as posterior's does.
 		mu := accurateMean(c)
 		for i, x := range c {
 			dst[i] = x - mu
 		}
-		w.chainMeans[j] = mu
+		w.chainMeans[j] = chainMean(c)
 	}
 	if math.Abs(hi-lo) < isConstantTol {
 		return math.NaN()
@@ -312,6 +313,25 @@ func nextSmooth(n int) int {
 // off by ulps that are 1e-4 of their spread, and so is every deviation
 // from it.
 func accurateMean(c []float64) float64 { return stats.ExactMean(c) }
+
+// chainMean is matrixStats::colMeans2, which posterior 1.4 uses for the
+// chain means of R̂ and of the ESS's between-chain variance: a left-to-right
+// sum divided by n. For draws far from 0 against their spread (1e6 ± 1) its
+// rounding moves R̂ in the tenth digit, and posterior's values are those.
+// The one exception: a constant chain's mean is its value, where the sum's
+// rounding would give it a spurious variance about that mean (and chains
+// each constant at different values an R̂ near 1e15 instead of +Inf).
+func chainMean(c []float64) float64 {
+	s, lo, hi := 0.0, c[0], c[0]
+	for _, x := range c {
+		s += x
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	if lo == hi {
+		return lo
+	}
+	return s / float64(len(c))
+}
 
 // sampleSD is the standard deviation with denominator n − 1 about the given
 // mean (R's sd); NaN for fewer than two values.
