@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/riskgate/riskgate/internal/rdiff"
+	"github.com/riskgate/riskgate/internal/stats"
 )
 
 // rTable is one random score table and what riskgate computes on it.
@@ -554,6 +555,16 @@ func (c *rChecker) checkBCa(tb *rTable) {
 		exact = bcaWithEstimate(adj, slices.Clone(tb.boot), t0[0], tb.level)
 	}
 	switch {
+	case hasWarning(exact.Warnings, "constant data") && stats.Mean(tb.boot) < 0:
+		// boot.ci's test for equal replicates, all |t − mean(t)| <
+		// min(1e-8, mean(t)/1e6), has no absolute value: below 0 it never
+		// holds, and R builds intervals from the rounding noise of
+		// replicates riskgate finds equal.
+		if r, _ := c.res.Get(id, "bca.exact"); r.Err != "" && !strings.Contains(r.Err, "'w' is infinite") {
+			c.fail(id, "bca.exact: R stopped (%s) on constant negative replicates", r.Err)
+			return
+		}
+		c.deliberate["BCa: equal replicates with a negative mean, where boot.ci's test for equal replicates (no absolute value) fails: R's interval from rounding noise, riskgate NaN with a warning"]++
 	case hasWarning(exact.Warnings, "constant data"):
 		// boot.ci returns NULL when the replicates are equal to within
 		// 1e-8, unless their mean is 0, where it stops on z0 = −∞.
