@@ -7,8 +7,9 @@
 // parser reads exactly for normal numbers (as.numeric builds them from an
 // integer mantissa and a power of two) and which sprintf("%a") writes back
 // exactly; decimal strings of 17 digits do not survive R 4.2's read.csv and
-// as.numeric in every case. Tests echo their inputs through R and compare the
-// bits, so a value R did not read exactly fails the test, not the statistics.
+// as.numeric in every case. R 4.2 reads a subnormal hexadecimal float as 0
+// (as.numeric("0x1p-1074")), so tests echo their inputs through R and compare
+// the bits: a value R did not read exactly fails the test, not the statistics.
 package rdiff
 
 import (
