@@ -84,7 +84,7 @@ func calcMap(r *ranking, _ *Measure, out []float64) { out[0] = averagePrecision(
 // calcGMMap: log(max(AP, 1e-5)) per topic; the summary is exp of the mean,
 // the geometric mean of AP. m_gm_map.c
 func calcGMMap(r *ranking, _ *Measure, out []float64) {
-	out[0] = math.Log(math.Max(averagePrecision(r), minGeoMean))
+	out[0] = cLog(math.Max(averagePrecision(r), minGeoMean))
 }
 
 // calcRprec: precision at rank R = num_rel, counting missing ranks as
@@ -138,7 +138,7 @@ func calcBpref(r *ranking, _ *Measure, out []float64) { out[0] = bpref(r) }
 // calcGMBpref: log(max(bpref, 1e-5)) per topic; the summary is the geometric
 // mean. m_gm_bpref.c
 func calcGMBpref(r *ranking, _ *Measure, out []float64) {
-	out[0] = math.Log(math.Max(bpref(r), minGeoMean))
+	out[0] = cLog(math.Max(bpref(r), minGeoMean))
 }
 
 // calcRecipRank: 1/rank of the first relevant document, 0 if none.
@@ -394,7 +394,7 @@ func calcBinG(r *ranking, _ *Measure, out []float64) {
 	for i := range r.rel {
 		if r.isRel(i) {
 			relSoFar++
-			sum += 1 / math.Log2(float64(3+int64(i)-relSoFar))
+			sum += 1 / cLog2(float64(3+int64(i)-relSoFar))
 		}
 	}
 	if relSoFar != 0 {
@@ -482,7 +482,7 @@ func dcgs(r *ranking, m *Measure) (dcg, ideal float64) {
 	i := 0
 	for ; i < len(r.rel) && idealGain > 0; i++ {
 		if gain := getGain(int64(r.rel[i]), g); gain != 0 {
-			dcg += gain / math.Log2(float64(i+2))
+			dcg += gain / discount(i)
 		}
 		atLevel++
 		for cur >= 0 && atLevel > g[cur].count {
@@ -491,12 +491,12 @@ func dcgs(r *ranking, m *Measure) (dcg, ideal float64) {
 			idealGain = gainAt(g, cur)
 		}
 		if idealGain > 0 {
-			ideal += idealGain / math.Log2(float64(i+2))
+			ideal += idealGain / discount(i)
 		}
 	}
 	for ; i < len(r.rel); i++ {
 		if gain := getGain(int64(r.rel[i]), g); gain != 0 {
-			dcg += gain / math.Log2(float64(i+2))
+			dcg += gain / discount(i)
 		}
 	}
 	for idealGain > 0 {
@@ -507,7 +507,7 @@ func dcgs(r *ranking, m *Measure) (dcg, ideal float64) {
 			idealGain = gainAt(g, cur)
 		}
 		if idealGain > 0 {
-			ideal += idealGain / math.Log2(float64(i+2))
+			ideal += idealGain / discount(i)
 		}
 		i++
 	}
@@ -547,7 +547,7 @@ func calcNDCGRel(r *ranking, m *Measure, out []float64) {
 	for ; i < len(r.rel) && idealGain > 0; i++ {
 		gain := getGain(int64(r.rel[i]), g)
 		if gain != 0 {
-			dcg += gain / math.Log2(float64(i+2))
+			dcg += gain / discount(i)
 		}
 		atLevel++
 		for cur >= 0 && atLevel > g[cur].count {
@@ -557,7 +557,7 @@ func calcNDCGRel(r *ranking, m *Measure, out []float64) {
 		}
 		if idealGain > 0 {
 			numRel++
-			ideal += idealGain / math.Log2(float64(i+2))
+			ideal += idealGain / discount(i)
 		}
 		if gain > 0 {
 			sum += dcg / ideal
@@ -567,7 +567,7 @@ func calcNDCGRel(r *ranking, m *Measure, out []float64) {
 	for ; i < len(r.rel); i++ {
 		gain := getGain(int64(r.rel[i]), g)
 		if gain != 0 {
-			dcg += gain / math.Log2(float64(i+2))
+			dcg += gain / discount(i)
 		}
 		if gain > 0 {
 			sum += dcg / ideal
@@ -583,7 +583,7 @@ func calcNDCGRel(r *ranking, m *Measure, out []float64) {
 		}
 		if idealGain > 0 {
 			numRel++
-			ideal += idealGain / math.Log2(float64(i+2))
+			ideal += idealGain / discount(i)
 		}
 		i++
 	}
@@ -623,16 +623,16 @@ func calcRndcg(r *ranking, m *Measure, out []float64) {
 			oldIdealGain = idealGain
 		}
 		if gain != 0 {
-			dcg += gain / math.Log2(float64(i+2))
+			dcg += gain / discount(i)
 		}
 		if idealGain > 0 {
-			ideal += idealGain / math.Log2(float64(i+2))
+			ideal += idealGain / discount(i)
 		}
 	}
 	if i < len(r.rel) {
 		for ; i < len(r.rel); i++ {
 			if gain := getGain(int64(r.rel[i]), g); gain != 0 {
-				dcg += gain / math.Log2(float64(i+2))
+				dcg += gain / discount(i)
 			}
 		}
 		if ideal > 0 {
@@ -655,7 +655,7 @@ func calcRndcg(r *ranking, m *Measure, out []float64) {
 			oldIdealGain = idealGain
 		}
 		if idealGain > 0 {
-			ideal += idealGain / math.Log2(float64(i+2))
+			ideal += idealGain / discount(i)
 		}
 		i++
 	}
@@ -678,7 +678,7 @@ func calcNDCGCut(r *ranking, m *Measure, out []float64) {
 			}
 		}
 		if gain := float64(r.rel[i]); gain > 0 {
-			sum += gain / math.Log2(float64(i+2))
+			sum += gain / discount(i)
 		}
 	}
 	for ; c < len(cut); c++ {
@@ -705,7 +705,7 @@ func calcNDCGCut(r *ranking, m *Measure, out []float64) {
 				return
 			}
 		}
-		ideal += float64(r.levels[li].level) / math.Log2(float64(k+2))
+		ideal += float64(r.levels[li].level) / discount(int(k))
 		used++
 	}
 	for ; c < len(cut); c++ {
@@ -876,22 +876,3 @@ func calcYaap(r *ranking, _ *Measure, out []float64) {
 	out[0] = cLog((1 + sum) / (1 + float64(r.numRel) - sum))
 }
 
-// cLog and cLog2 are glibc's log and log2 where they differ from Go's: the
-// logarithm of a negative number is a NaN with the sign bit set (printed
-// "-nan"), where Go returns a positive one.
-func cLog(x float64) float64 {
-	if x < 0 {
-		return negNaN
-	}
-	return math.Log(x)
-}
-
-func cLog2(x float64) float64 {
-	if x < 0 {
-		return negNaN
-	}
-	return math.Log2(x)
-}
-
-// negNaN is the NaN an invalid x86 operation gives (0/0, ∞ − ∞).
-var negNaN = math.Copysign(math.NaN(), -1)

@@ -371,7 +371,7 @@ func (e *Evaluator) summarize(run *Run, sums []float64, n int) *Summary {
 				v[0] = float64(e.Qrels.numPositive)
 			}
 		case kindGeoMean:
-			v[0] = math.Exp(v[0] / float64(n))
+			v[0] = cExp(v[0] / float64(n))
 		case kindRunID, kindRelString:
 		default:
 			for i := range v {
