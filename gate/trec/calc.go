@@ -875,4 +875,3 @@ func calcYaap(r *ranking, _ *Measure, out []float64) {
 	}
 	out[0] = cLog((1 + sum) / (1 + float64(r.numRel) - sum))
 }
-
