@@ -161,7 +161,17 @@ type HierFit struct {
 	// is below TargetESS after extension, or any transition diverged.
 	// Nothing downstream may treat a non-converged fit as evidence.
 	Converged bool
-	Warnings  []string
+	// Failures are the checks that failed, as data (Warnings has them in words).
+	Failures []ConvergenceFailure
+	Warnings []string
+}
+
+// ConvergenceFailure is one convergence check a fit failed.
+type ConvergenceFailure struct {
+	Check string  // "rhat", "bulk-ESS", "tail-ESS" or "divergences"
+	Param string  // the worst quantity ("" for divergences)
+	Value float64 // its R̂ or ESS, or the number of divergent transitions
+	Limit float64 // the R̂ limit or the ESS target (0 for divergences)
 }
 
 // Indexes of the quantities in HierFit.Names.
@@ -384,7 +394,7 @@ func (f *HierFit) sample(model Model, so NUTSOptions, maxDraws int, rhatMax floa
 	for m := range so.Chains {
 		f.EBFMI = append(f.EBFMI, EBFMI(f.Sampler.Energies(m)))
 	}
-	f.check(rhatMax, maxDraws)
+	f.check(rhatMax)
 	return nil
 }
 
@@ -400,11 +410,13 @@ func (f *HierFit) minESS() float64 {
 	return m
 }
 
-// check sets Converged and Warnings.
-func (f *HierFit) check(rhatMax float64, maxDraws int) {
+// check sets Converged, Failures and Warnings.
+func (f *HierFit) check(rhatMax float64) {
 	f.Converged = true
-	fail := func(format string, a ...any) {
+	f.Failures = nil
+	failure := func(c ConvergenceFailure, format string, a ...any) {
 		f.Converged = false
+		f.Failures = append(f.Failures, c)
 		f.Warnings = append(f.Warnings, fmt.Sprintf(format, a...))
 	}
 	worst := func(get func(VarSummary) float64, larger bool) (int, float64) {
@@ -421,18 +433,18 @@ func (f *HierFit) check(rhatMax float64, maxDraws int) {
 		return wi, wv
 	}
 	if i, r := worst(func(s VarSummary) float64 { return s.Rhat }, true); math.IsNaN(r) || r > rhatMax {
-		fail("R-hat of %s is %.4g (> %g): the chains disagree", f.Names[i], r, rhatMax)
+		failure(ConvergenceFailure{Check: "rhat", Param: f.Names[i], Value: r, Limit: rhatMax}, "R-hat of %s is %.4g (> %g): the chains disagree", f.Names[i], r, rhatMax)
 	}
 	bi, b := worst(func(s VarSummary) float64 { return s.ESSBulk }, false)
 	ti, tl := worst(func(s VarSummary) float64 { return s.ESSTail }, false)
 	if math.IsNaN(b) || b < f.TargetESS {
-		fail("bulk-ESS of %s is %.0f, below the target %.0f after %d draws per chain", f.Names[bi], b, f.TargetESS, f.Draws)
+		failure(ConvergenceFailure{Check: "bulk-ESS", Param: f.Names[bi], Value: b, Limit: f.TargetESS}, "bulk-ESS of %s is %.0f, below the target %.0f after %d draws per chain", f.Names[bi], b, f.TargetESS, f.Draws)
 	}
 	if math.IsNaN(tl) || tl < f.TargetESS {
-		fail("tail-ESS of %s is %.0f, below the target %.0f after %d draws per chain", f.Names[ti], tl, f.TargetESS, f.Draws)
+		failure(ConvergenceFailure{Check: "tail-ESS", Param: f.Names[ti], Value: tl, Limit: f.TargetESS}, "tail-ESS of %s is %.0f, below the target %.0f after %d draws per chain", f.Names[ti], tl, f.TargetESS, f.Draws)
 	}
 	if f.Divergences > 0 {
-		fail("%d divergent transitions after warmup", f.Divergences)
+		failure(ConvergenceFailure{Check: "divergences", Value: float64(f.Divergences)}, "%d divergent transitions after warmup", f.Divergences)
 	}
 	if f.MaxDepthHits > 0 {
 		f.Warnings = append(f.Warnings, fmt.Sprintf("%d transitions stopped at the maximum tree depth %d", f.MaxDepthHits, f.Sampler.Options.MaxDepth))
@@ -441,8 +453,5 @@ func (f *HierFit) check(rhatMax float64, maxDraws int) {
 		if e < 0.2 {
 			f.Warnings = append(f.Warnings, fmt.Sprintf("chain %d: E-BFMI %.3f < 0.2 (the sampler explores the energy poorly)", m+1, e))
 		}
-	}
-	if f.Extended > 0 {
-		f.Warnings = append(f.Warnings, fmt.Sprintf("sampled %d extra draws per chain (up to the cap %d) to reach ESS %.0f", f.Extended, maxDraws, f.TargetESS))
 	}
 }

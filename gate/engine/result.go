@@ -74,7 +74,8 @@ func (g *gateRun) result(d *policies.Decision, facts policies.Facts, align score
 			continue
 		}
 		if !f.Converged {
-			r.Warnings = append(r.Warnings, what+" did NOT converge; its rules are inconclusive")
+			// One line: which check failed, and the setting to change.
+			r.Warnings = append(r.Warnings, what+" did not converge, so its rules are inconclusive: "+f.NotConverged)
 		}
 		for _, w := range f.Warnings {
 			r.Warnings = append(r.Warnings, what+": "+w)

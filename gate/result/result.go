@@ -254,8 +254,11 @@ type FitResult struct {
 	// Converged is false when any R-hat exceeds the policy's max_rhat, any
 	// bulk- or tail-ESS stays below its target_ess, or a transition
 	// diverged. The rules using a fit that did not converge are inconclusive.
-	Converged bool     `json:"converged"`
-	Warnings  []string `json:"warnings,omitempty"`
+	Converged bool `json:"converged"`
+	// NotConverged says, when Converged is false, which check failed and
+	// which policy setting would help, in one sentence.
+	NotConverged string   `json:"not_converged,omitempty"`
+	Warnings     []string `json:"warnings,omitempty"`
 
 	// Parameters are intercept, sigma, sd_topic and sd_system, then the
 	// family's own (alpha, the skewness of the skew normal).
