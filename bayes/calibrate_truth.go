@@ -34,7 +34,7 @@ func (m PoolModel) WithRisk(k float64) PoolModel {
 // challenger's unclamped score X is normal and r_w(clamp(X) − clamp(L)) is
 // piecewise linear in X (breaks at 0, clamp(L) and 1), so its expectation is
 // exact in normal CDFs and densities. What remains is smooth on each side of
-// L = 0 and L = 1: L is integrated by 48-point Gauss–Legendre on each of
+// L = 0 and L = 1: L is integrated by 96-point Gauss–Legendre on each of
 // (−∞, 0], [0, 1], [1, ∞) (cut at ±10 SD), S_0 by 32-point Gauss–Legendre
 // on ±5 SD (the normal mass beyond, 6·10⁻⁷, is left out and the weights
 // renormalised: no pool is drawn there in practice), z by the 64-point rule
@@ -58,7 +58,7 @@ func (m PoolModel) Truth(effect, w float64) (meanDiff, riskDiff float64, err err
 	for i := range hs { // S_0 ~ N(0, SD_system²)
 		s0 := m.SDSystem * hs[i]
 		mu0 := m.Intercept + s0
-		ls, lw := normalPieces(mu0, s, 48)
+		ls, lw := normalPieces(mu0, s, 96)
 		shift, err := m.LatentShift(effect, mu0)
 		if err != nil {
 			return math.NaN(), math.NaN(), err

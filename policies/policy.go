@@ -460,6 +460,21 @@ func (p *Policy) BRiskWeights() []float64 {
 	return ws
 }
 
+// RiskDefinition is the policy's own definition of a riskier challenger: the
+// loss weight w and non-inferiority margin δ of its first fail-severity rule
+// on a quantity of the risk-adjusted difference (one that takes a margin:
+// brisk.p_riskier, brisk.diff.*, urisk, trisk, bca.*), so that a challenger
+// whose true risk-adjusted difference d_w is below −δ is riskier. ok is false
+// when no such rule exists (the policy does not judge risk).
+func (p *Policy) RiskDefinition() (rule *Rule, q Query, ok bool) {
+	for _, r := range p.Rules {
+		if r.Severity == SeverityFail && r.Quantity.Accepts(ParamMargin) {
+			return r, p.Query(r), true
+		}
+	}
+	return nil, Query{}, false
+}
+
 // InsufficientPool is what a Bayesian rule's pass on a pool with too few
 // artifacts counts as: OnInsufficientPool, warn when unset.
 func (p *Policy) InsufficientPool() Verdict {
