@@ -33,7 +33,9 @@ func (f *fitted) observe(challenger string, q policies.Query, stat policies.Stat
 		what = "the BRisk fit at loss weight " + numfmt.G(f.res.LossWeight)
 	}
 	if !f.res.Converged {
-		return policies.Unavailable(what + " did not converge (see its warning)")
+		// The checks that failed; the setting to change is in the fit's one warning.
+		checks, _, _ := strings.Cut(f.res.NotConverged, " — ")
+		return policies.Unavailable(what + " did not converge: " + checks)
 	}
 	d := f.diffs[challenger]
 	level, margin := q.Level, q.Margin // with a margin δ, the quantity is that of δ + margin

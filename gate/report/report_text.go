@@ -68,6 +68,11 @@ func Text(w io.Writer, r *result.Result, color bool) {
 			mark = " (ship)"
 		}
 		fmt.Fprintf(w, "%s: %s%s — %s\n", escape.PlainName(c.Name), paint(string(c.Verdict), string(c.Verdict)), mark, plainSentence(c.Reason))
+		for _, rr := range c.Rules {
+			if e := evidenceOf(r, c.Name, rr.Rule); e != nil {
+				fmt.Fprintf(w, "  %s %s: %s; %s\n", escape.PlainName(rr.Rule), rr.Outcome, plainSentence(rr.Reason), plainSentence(decideText(e)))
+			}
+		}
 	}
 	for _, u := range d.Unmet {
 		fmt.Fprintf(w, "requirement %s not met: %s\n", u.Requirement, plainSentence(u.Reason))
