@@ -1,0 +1,53 @@
+package gate
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/riskgate/riskgate/gate/result"
+	"github.com/riskgate/riskgate/internal/cputime"
+	"github.com/riskgate/riskgate/internal/shared"
+)
+
+// TestExamplePoliciesConvergeOnRB04: every policy we ship (the starter, which
+// is the default, and the three examples) decides the paper's data: each of
+// its fits converges, so no rule is inconclusive for want of draws, within 60 s
+// on a 2-core machine. The budget is stated in CPU time (120 s: two cores for
+// 60 s), since the wall time on a shared machine grows with its load; the wall
+// time is logged beside it.
+func TestExamplePoliciesConvergeOnRB04(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits every shipped policy on rb04 (about a minute); skipped in -short")
+	}
+	rb04 := shared.Path(t, "data/bayesian-risk/rb04.csv")
+	for _, policy := range []string{"../policies/starter.yaml", examples + "release-gate.yaml", examples + "pr-check.yaml", examples + "research.yaml"} {
+		t.Run(filepath.Base(policy), func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "rep")
+			cpu, wall := cputime.Process(), time.Now()
+			code, _, errw := runMain(t, "gate", "--policy", policy, "--champion", "Champion", "--challenger", "Chal.*", "--out", out, rb04)
+			cpuUsed, wallUsed := cputime.Process()-cpu, time.Since(wall)
+			if code == exitError || code == exitInconclusive {
+				t.Fatalf("exit %d: %s", code, errw)
+			}
+			data, err := os.ReadFile(filepath.Join(out, "result.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := result.Read("result.json", data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range res.Fits() {
+				if f.Unavailable != "" || !f.Converged {
+					t.Errorf("fit (loss weight %g) did not converge: %s%s", f.LossWeight, f.Unavailable, f.NotConverged)
+				}
+			}
+			t.Logf("%s: exit %d, %d fits, CPU %.1f s, wall %.1f s", filepath.Base(policy), code, len(res.Fits()), cpuUsed.Seconds(), wallUsed.Seconds())
+			if cpuUsed > 120*time.Second {
+				t.Errorf("CPU time %v > 120 s (60 s on two cores)", cpuUsed.Round(time.Second))
+			}
+		})
+	}
+}
