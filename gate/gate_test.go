@@ -78,7 +78,7 @@ func TestGateExampleGolden(t *testing.T) {
 	}
 	checkReportsFromJSON(t, files)
 	mdcheck.Structure(t, files["report.md"], report.MaxMarkdownBytes)
-	checkJUnit(t, files["junit.xml"], 9, 3, 1)
+	checkJUnit(t, files["junit.xml"], 9, 2, 1) // 3 rules × 3 challengers; risky fails not-riskier, equivalent better-on-average; risky's topics-at-risk warning is skipped
 }
 
 // checkReportsFromJSON reads result.json back and checks that it renders
@@ -404,22 +404,29 @@ func TestGateMissingCells(t *testing.T) {
 
 // --progress writes one line per phase when standard error is not a
 // terminal; without it nothing (TestGateExampleGolden checks stderr is empty).
-// The rules' BRisk fit comes first, then the --risk-sweep's.
+// The default policy's rules come first (the paired t test, the BCa bound
+// and the BRisk fit at its loss weight 2), then the --risk-sweep's fits and
+// the risk sweep's BCa bounds, which say at which loss weights a rule passes.
 func TestGateProgressLines(t *testing.T) {
 	code, _, stderr := runMain(t, "gate", "--example", "--progress", "--format", "json")
-	want := "riskgate: fitting the hierarchical model (44 systems × 50 topics)…\n" +
-		"riskgate: fitting BRisk at loss weight 5 (44 systems × 50 topics)…\n" +
+	want := "riskgate: running the significance tests…\n" +
+		"riskgate: bootstrapping URisk at loss weight 2…\n" +
 		"riskgate: fitting BRisk at loss weight 2 (44 systems × 50 topics)…\n" +
-		"riskgate: fitting BRisk at loss weight 10 (44 systems × 50 topics)…\n"
+		"riskgate: fitting BRisk at loss weight 1 (44 systems × 50 topics)…\n" +
+		"riskgate: fitting BRisk at loss weight 5 (44 systems × 50 topics)…\n" +
+		"riskgate: fitting BRisk at loss weight 10 (44 systems × 50 topics)…\n" +
+		"riskgate: bootstrapping URisk at loss weight 1…\n" +
+		"riskgate: bootstrapping URisk at loss weight 5…\n" +
+		"riskgate: bootstrapping URisk at loss weight 10…\n"
 	if code == exitError || stderr != want {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }
 
 // --risk-sweep adds BRisk fits for the risk-against-loss-weight plot only
-// when a rule needs BRisk: the default policy's rules use w = 5, the sweep
-// adds 2 and 10 (w = 1 is the raw fit, already there); "" adds none; a bad
-// list is a usage error.
+// when a rule needs BRisk: the default policy's rules use w = 2, the sweep
+// adds 1, 5 and 10 (w = 1 is a BRisk fit too, since the default policy has
+// no raw-score fit); "" adds none; a bad list is a usage error.
 func TestGateRiskSweep(t *testing.T) {
 	weights := func(args ...string) []float64 {
 		t.Helper()
@@ -437,14 +444,14 @@ func TestGateRiskSweep(t *testing.T) {
 		}
 		return ws
 	}
-	if got := weights(); !slices.Equal(got, []float64{2, 5, 10}) {
-		t.Errorf("default sweep: BRisk at %v, want [2 5 10]", got)
+	if got := weights(); !slices.Equal(got, []float64{1, 2, 5, 10}) {
+		t.Errorf("default sweep: BRisk at %v, want [1 2 5 10]", got)
 	}
-	if got := weights("--risk-sweep", ""); !slices.Equal(got, []float64{5}) {
-		t.Errorf("--risk-sweep \"\": BRisk at %v, want [5]", got)
+	if got := weights("--risk-sweep", ""); !slices.Equal(got, []float64{2}) {
+		t.Errorf("--risk-sweep \"\": BRisk at %v, want [2]", got)
 	}
-	if got := weights("--risk-sweep", "3"); !slices.Equal(got, []float64{3, 5}) {
-		t.Errorf("--risk-sweep 3: BRisk at %v, want [3 5]", got)
+	if got := weights("--risk-sweep", "3"); !slices.Equal(got, []float64{2, 3}) {
+		t.Errorf("--risk-sweep 3: BRisk at %v, want [2 3]", got)
 	}
 	code, out, stderr := runMain(t, "gate", "--example", "--risk-sweep", "1,x")
 	checkOneLineError(t, code, out, stderr, `--risk-sweep "1,x": expected loss weights > 0`)

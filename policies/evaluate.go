@@ -343,9 +343,12 @@ func (p *Policy) applyCorrection(rr *RuleResult, r *Rule, adj float64, n int) {
 	rr.Correction = r.Correction
 	rr.Observed = Number(adj)
 	rr.decide(r)
+	if n < 2 { // over one challenger the adjusted p is the unadjusted one: nothing to say
+		return
+	}
 	rawV, _ := raw.Number()
 	rr.Reason = fmt.Sprintf("observed %s (%s-adjusted over %s; unadjusted %s); needs %s",
-		formatObserved(adj, r.Bound), correctionWords(r.Correction), plural(n, "challenger"), formatNumber(rawV), r.Bound.Words())
+		formatObserved(adj, r.Bound), correctionWords(r.Correction), plural(n, "challenger"), formatObserved(rawV, r.Bound), r.Bound.Words())
 }
 
 // decide applies the bound to a usable observation.

@@ -123,15 +123,21 @@ func TestStarterIsDefault(t *testing.T) {
 	if string(Starter()) != string(data) {
 		t.Error("Starter() differs from starter.yaml")
 	}
-	if p.Name != "default" || len(p.Rules) != 3 || p.LossWeight != 5 {
+	if p.Name != "default" || len(p.Rules) != 3 || p.LossWeight != 2 {
 		t.Errorf("Default() = %+v", p)
 	}
-	// The Done-when policy of the gate issue: p_better ≥ 0.95 and p_riskier ≤ 0.05 at w = 5.
-	if r := p.Rules[0]; r.Quantity.Name != "bayes.p_better" || !reflect.DeepEqual(r.Bound, Bound{Op: AtLeast, Value: 0.95}) || r.Severity != SeverityFail {
-		t.Errorf("rule 0 = %+v", r)
+	// The policy chosen by calibration (issue 14, docs/policies.md): a
+	// one-sided paired t test at 5% (Holm over challengers) and a
+	// non-inferiority bound on risk, the one-sided 95% BCa bound of the
+	// risk-adjusted difference at w = 2 above −0.02.
+	if r := p.Rules[0]; p.Query(r) != (Query{Quantity: "tests.paired_t.p", Alternative: Greater}) || r.Correction != "holm" || !reflect.DeepEqual(r.Bound, Bound{Op: AtMost, Value: 0.05}) || r.Severity != SeverityFail {
+		t.Errorf("rule 0 = %+v, query %v", r, p.Query(r))
 	}
-	if r := p.Rules[1]; p.Query(r) != (Query{Quantity: "brisk.p_riskier", LossWeight: 5}) || !reflect.DeepEqual(r.Bound, Bound{Op: AtMost, Value: 0.05}) {
+	if r := p.Rules[1]; p.Query(r) != (Query{Quantity: "bca.lo", LossWeight: 2, Level: 0.9, Correction: "bonferroni", Margin: 0.02}) || !reflect.DeepEqual(r.Bound, Bound{Op: AtLeast, Value: 0}) || r.Severity != SeverityFail {
 		t.Errorf("rule 1 = %+v, query %v", r, p.Query(r))
+	}
+	if _, q, ok := p.RiskDefinition(); !ok || q.LossWeight != 2 || q.Margin != 0.02 {
+		t.Errorf("risk definition %v, %v", q, ok)
 	}
 }
 

@@ -79,6 +79,9 @@ func Run(ctx context.Context, p *policies.Policy, t *scores.Table, c Settings) (
 	models := make([]bayes.PoolModel, 0, cap(cells))
 	for _, e := range c.Effects {
 		for _, k := range c.Risks {
+			if err := ctx.Err(); err != nil { // a cell's truth takes ~0.1 s of quadrature
+				return nil, err
+			}
 			m := model.WithRisk(k)
 			if _, err := m.LatentShift(e, m.Intercept); err != nil {
 				return nil, fmt.Errorf("--effects %g at risk %g: %w", e, k, err)
@@ -214,8 +217,12 @@ func (d definition) harm() Harm {
 	if d.rule == "" {
 		h.Words = "harmful: a true mean effect of 0 or less (the policy has no fail rule on risk)"
 	} else {
-		h.Words = fmt.Sprintf("harmful: a true mean effect of 0 or less, or a true risk-adjusted difference (losses counted %s times) below −%s — the definition of rule %s (%s)",
-			numfmt.G(d.w), numfmt.G(d.margin), d.rule, d.query)
+		below := "0"
+		if d.margin != 0 {
+			below = "−" + numfmt.G(d.margin)
+		}
+		h.Words = fmt.Sprintf("harmful: a true mean effect of 0 or less, or a true risk-adjusted difference (losses counted %s times) below %s — the definition of rule %s (%s)",
+			numfmt.G(d.w), below, d.rule, d.query)
 	}
 	return h
 }

@@ -321,7 +321,7 @@ func (g *gateRun) bca(w, level float64) map[int]bcaOutcome {
 		return m
 	}
 	g.ran[policies.AnalysisBCa] = true
-	g.phase("bootstrapping URisk")
+	g.phase(fmt.Sprintf("bootstrapping URisk at loss weight %s", numfmt.G(w)))
 	m := map[int]bcaOutcome{}
 	g.timed("bca", func() {
 		for _, c := range g.chals {
