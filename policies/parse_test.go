@@ -127,13 +127,13 @@ func TestStarterIsDefault(t *testing.T) {
 		t.Errorf("Default() = %+v", p)
 	}
 	// The policy chosen by calibration (issue 14, docs/policies.md): a
-	// one-sided paired t test at 5% (Holm over challengers) and a
-	// non-inferiority bound on risk, the one-sided 95% BCa bound of the
+	// one-sided paired t test at 2.5% (Holm over challengers) and a
+	// non-inferiority bound on risk, the one-sided 97.5% BCa bound of the
 	// risk-adjusted difference at w = 2 above −0.02.
-	if r := p.Rules[0]; p.Query(r) != (Query{Quantity: "tests.paired_t.p", Alternative: Greater}) || r.Correction != "holm" || !reflect.DeepEqual(r.Bound, Bound{Op: AtMost, Value: 0.05}) || r.Severity != SeverityFail {
+	if r := p.Rules[0]; p.Query(r) != (Query{Quantity: "tests.paired_t.p", Alternative: Greater}) || r.Correction != "holm" || !reflect.DeepEqual(r.Bound, Bound{Op: AtMost, Value: 0.025}) || r.Severity != SeverityFail {
 		t.Errorf("rule 0 = %+v, query %v", r, p.Query(r))
 	}
-	if r := p.Rules[1]; p.Query(r) != (Query{Quantity: "bca.lo", LossWeight: 2, Level: 0.9, Correction: "bonferroni", Margin: 0.02}) || !reflect.DeepEqual(r.Bound, Bound{Op: AtLeast, Value: 0}) || r.Severity != SeverityFail {
+	if r := p.Rules[1]; p.Query(r) != (Query{Quantity: "bca.lo", LossWeight: 2, Level: 0.95, Correction: "bonferroni", Margin: 0.02}) || !reflect.DeepEqual(r.Bound, Bound{Op: AtLeast, Value: 0}) || r.Severity != SeverityFail {
 		t.Errorf("rule 1 = %+v, query %v", r, p.Query(r))
 	}
 	if _, q, ok := p.RiskDefinition(); !ok || q.LossWeight != 2 || q.Margin != 0.02 {
