@@ -58,6 +58,9 @@ type gateRun struct {
 	pairs  map[int]risk.Pair                 // champion and challenger on their common topics
 	riskAt map[float64]*riskMeasures         // closed-form risk measures per loss weight
 	bcaAt  map[[2]float64]map[int]bcaOutcome // (w, level) → challenger → BCa
+	// bcaEnds are the ends of BCa intervals decided sequentially against a
+	// rule's threshold (decisionOnly: calibrate).
+	bcaEnds map[bcaEndKey]bcaEnd
 	tests  map[testKey]testOutcome           // per test, alternative and challenger
 	bayes  *fitted                           // the raw-score fit
 	brisk  map[float64]*fitted               // the risk-adjusted fits per loss weight

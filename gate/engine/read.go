@@ -62,6 +62,10 @@ func readRisk(g *gateRun, c int, q policies.Query, quant *policies.Quantity) pol
 }
 
 func readBCa(g *gateRun, c int, q policies.Query, quant *policies.Quantity) policies.Observation {
+	if threshold, ok := g.bcaThreshold(q); ok && g.decisionOnly {
+		end, err := g.bcaDecisionEnd(c, q, quant.Statistic == policies.StatHi, threshold)
+		return number(end+q.Margin, err)
+	}
 	b := g.bca(q.LossWeight, q.IntervalLevel(len(g.chals)))[c]
 	if b.err != nil {
 		return policies.Unavailable(b.err.Error())
