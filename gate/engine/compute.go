@@ -61,11 +61,11 @@ type gateRun struct {
 	// bcaEnds are the ends of BCa intervals decided sequentially against a
 	// rule's threshold (decisionOnly: calibrate).
 	bcaEnds map[bcaEndKey]bcaEnd
-	tests  map[testKey]testOutcome           // per test, alternative and challenger
-	bayes  *fitted                           // the raw-score fit
-	brisk  map[float64]*fitted               // the risk-adjusted fits per loss weight
-	ran    map[policies.Analysis]bool        // analyses that ran
-	failed map[policies.Analysis]string      // why an analysis that was tried gave nothing
+	tests   map[testKey]testOutcome      // per test, alternative and challenger
+	bayes   *fitted                      // the raw-score fit
+	brisk   map[float64]*fitted          // the risk-adjusted fits per loss weight
+	ran     map[policies.Analysis]bool   // analyses that ran
+	failed  map[policies.Analysis]string // why an analysis that was tried gave nothing
 
 	// decisionOnly skips what only the reports show (the fits' summaries of
 	// every quantity, predictive intervals, densities): riskgate calibrate
