@@ -3,6 +3,7 @@ package report
 import (
 	_ "embed"
 	"fmt"
+	"html/template"
 	"io"
 	"math"
 	"slices"
@@ -65,6 +66,15 @@ type htmlPage struct {
 	Unmet        []htmlpage.Pair
 	Notes        []string
 	NotesLeft    int
+
+	ExtraCSS         template.CSS
+	Summary          []htmlSummaryRow
+	SummaryLeft      int
+	ChampionMeanHead string
+	RiskHead         string
+	Regressions      []htmlRegressionRow
+	AtRiskHead       string
+	DiffPlots        []figure
 
 	PolicyFacts []htmlpage.Pair
 	Rules       []htmlRuleRow
@@ -176,6 +186,8 @@ func buildHTMLPage(r *result.Result, lim htmlLimits) *htmlPage {
 		}
 		pg.Notes = append(pg.Notes, htmlpage.Sentence(n, 1000))
 	}
+	pg.ExtraCSS = challengerCSS()
+	htmlSummary(pg, r, lim)
 	htmlPolicy(pg, r)
 	htmlRules(pg, r, d, lim)
 	pg.Risk = htmlRiskTable(r, lim)

@@ -53,6 +53,10 @@ type Result struct {
 	// one fit per loss weight the rules use, in increasing order.
 	BRisk []*FitResult `json:"brisk,omitempty"`
 
+	// Regressions are, per challenger, the topics it loses most on against
+	// the champion (riskgate gate --worst, DefaultWorst by default).
+	Regressions []Regressions `json:"regressions,omitempty"`
+
 	// Evidence says, for each challenger and each rule it did not pass, what
 	// would decide the rule: the difference this pool resolves, the topics
 	// that would likely decide it, the loss weights at which it passes.
