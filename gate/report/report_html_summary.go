@@ -50,7 +50,7 @@ func challengerCSS() template.CSS {
 	for k, c := range svgplot.ChallengerColors {
 		fmt.Fprintf(&b, ".k-chal%d{--k:%s}", k, svgplot.CSSColor(c))
 	}
-	fmt.Fprintf(&b, ".k-loss{--k:%s}.k-win{--k:#8c959f}\n", svgplot.CSSColor(svgplot.Loss))
+	fmt.Fprintf(&b, ".k-loss{--k:%s}.k-mark{--k:%s}\n", svgplot.CSSColor(svgplot.Loss), svgplot.CSSColor(atRiskMark))
 	return template.CSS(b.String())
 }
 
