@@ -76,6 +76,14 @@ func TestRB04ReviewerReports(t *testing.T) {
 			t.Errorf("the terminal table does not show %s of %s:\n%s", c.topic, c.challenger, stdout)
 		}
 	}
+	if len(r.Summary) != 4 {
+		t.Errorf("result.json summary has %d rows, want 4", len(r.Summary))
+	}
+	for _, s := range r.Summary {
+		if s.Wins == nil || *s.Wins+*s.Ties+*s.Losses != len(r.Data.Topics) || math.Abs(float64(s.Diff)-(float64(s.Mean)-float64(s.ChampionMean))) > 1e-12 {
+			t.Errorf("summary of %s: %+v", s.Challenger, s)
+		}
+	}
 	if !strings.Contains(md, "| Chal. 4 | t_311 | 0.484 | 0.323 |") {
 		t.Errorf("Chal. 4's worst regression is not t_311 (0.484 → 0.323) in report.md")
 	}

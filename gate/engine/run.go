@@ -51,6 +51,7 @@ func Run(ctx context.Context, p *policies.Policy, t *scores.Table, o Options) (*
 	r := g.result(d, facts, o.Alignment, o.Example)
 	r.Evidence = g.evidence(d)
 	r.Regressions = result.NewRegressions(r, o.Worst)
+	r.Summary = result.NewSummary(r)
 	if err := ctx.Err(); err != nil {
 		return nil, err // a cancelled fit is no evidence: no result at all
 	}

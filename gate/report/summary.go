@@ -42,50 +42,32 @@ func newSummary(r *result.Result) summary {
 	if risk != nil {
 		s.RiskHead = quantityLabel(risk.Quantity) + ", w = " + numfmt.G(risk.Query.LossWeight)
 	}
-	champMean := math.NaN()
-	rows := map[string]result.SystemRisk{}
+	urisk := map[string]string{}
 	for _, sr := range r.RiskTable.Systems {
-		if sr.Role == result.RoleChampion {
-			champMean = float64(sr.Mean)
-		}
-		rows[sr.Name] = sr
-	}
-	pBetter := map[string]float64{}
-	if r.Bayes != nil {
-		for _, c := range r.Bayes.Comparisons {
-			pBetter[c.Challenger] = float64(c.PBetter)
+		if sr.URisk != nil {
+			urisk[sr.Name] = num(*sr.URisk, 3)
 		}
 	}
-	if r.Decision == nil {
-		return s
+	rules := map[string]policies.Bound{}
+	if risk != nil {
+		rules[risk.Rule] = risk.Bound
 	}
-	for _, c := range r.Decision.Challengers {
-		row := summaryRow{Name: c.Name, Verdict: c.Verdict, Selected: c.Selected, ChampionMean: champMean,
-			Mean: math.NaN(), Diff: math.NaN(), DiffPct: math.NaN(), WTL: "–", PBetter: math.NaN(), Risk: "–"}
-		if sr, ok := rows[c.Name]; ok {
-			row.Mean = float64(sr.Mean)
-			if sr.MeanDiff != nil {
-				row.Diff = float64(*sr.MeanDiff)
-				if champMean != 0 {
-					row.DiffPct = 100 * row.Diff / champMean
-				}
-			}
-			if sr.Wins != nil && sr.Ties != nil && sr.Losses != nil {
-				row.WTL = fmt.Sprintf("%d/%d/%d", *sr.Wins, *sr.Ties, *sr.Losses)
-			}
-			if risk == nil && sr.URisk != nil {
-				row.Risk = num(*sr.URisk, 3)
-			}
+	// Computed from the result rather than read from r.Summary, so that a
+	// result.json written before the summary existed renders one too.
+	for _, rs := range result.NewSummary(r) {
+		row := summaryRow{Name: rs.Challenger, Verdict: rs.Verdict, Selected: rs.Selected, ChampionMean: float64(rs.ChampionMean),
+			Mean: float64(rs.Mean), Diff: float64(rs.Diff), DiffPct: float64(rs.DiffPercent), WTL: "–", PBetter: math.NaN(), Risk: "–"}
+		if rs.Wins != nil && rs.Ties != nil && rs.Losses != nil {
+			row.WTL = fmt.Sprintf("%d/%d/%d", *rs.Wins, *rs.Ties, *rs.Losses)
 		}
-		if p, ok := pBetter[c.Name]; ok {
-			row.PBetter = p
+		if rs.PBetter != nil {
+			row.PBetter = float64(*rs.PBetter)
 		}
-		if risk != nil {
-			for _, rr := range c.Rules {
-				if rr.Rule == risk.Rule {
-					row.Risk = observedText(rr.Observed, rr.Bound)
-				}
-			}
+		switch {
+		case rs.Risk != nil:
+			row.Risk = observedText(*rs.Risk, rules[rs.RiskRule])
+		case risk == nil && urisk[rs.Challenger] != "":
+			row.Risk = urisk[rs.Challenger]
 		}
 		s.Rows = append(s.Rows, row)
 	}

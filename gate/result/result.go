@@ -36,6 +36,10 @@ type Result struct {
 	ExitStatus int  `json:"exit_status"`
 	DryRun     bool `json:"dry_run"`
 
+	// Summary is one line per challenger: means, Δ, W/T/L, P(better), the
+	// policy's risk figure, the verdict and its reason (NewSummary).
+	Summary []Summary `json:"summary,omitempty"`
+
 	Policy   Policy             `json:"policy"`
 	Decision *policies.Decision `json:"decision"`
 	Data     Data               `json:"data"`
