@@ -169,7 +169,7 @@ func buildHTMLPage(r *result.Result, lim htmlLimits) *htmlPage {
 		Policy: htmlpage.Name(r.Policy.Name), Champion: htmlpage.Name(r.Data.Champion),
 		Challengers: len(r.Data.Challengers), Artifacts: len(r.Data.Artifacts), Topics: len(r.Data.Topics),
 		Measure: htmlpage.Name(r.Data.Measure), Example: r.Data.Example,
-		Reason:        htmlpage.Sentence(d.Reason, 2000),
+		Reason:        htmlpage.Sentence(shortReason(r, d.Reason), 2000),
 		Tool:          htmlpage.Name(r.Tool.Name + " " + r.Tool.Version),
 		SchemaVersion: r.SchemaVersion,
 	}

@@ -83,25 +83,33 @@ func TestMarkdownCommentFits(t *testing.T) {
 	}
 }
 
-// A reason shared by several rules is written once; the others refer to it.
+// A reason shared by several rules is written once; the others refer to it,
+// and the verdicts' reasons, which quote it in parentheses, are shortened
+// (riskgate 0534896 wrote such a reason 14 times for an inconclusive example).
 func TestMarkdownReasonOnce(t *testing.T) {
 	same := "the fit did not converge: R-hat 1.2 of sd_topic above 1.01; raise model.target_ess"
 	r := &result.Result{Verdict: policies.Inconclusive, Policy: result.Policy{Name: "p"}, RiskTable: result.RiskTable{LossWeight: 1},
-		Decision: &policies.Decision{Verdict: policies.Inconclusive, Reason: "no challenger decided"}}
+		Decision: &policies.Decision{Verdict: policies.Inconclusive}}
+	var why []string
 	for _, c := range []string{"a", "b", "c"} {
-		cd := policies.ChallengerDecision{Name: c, Verdict: policies.Inconclusive, Reason: "inconclusive on better and riskier"}
+		cd := policies.ChallengerDecision{Name: c, Verdict: policies.Inconclusive, Reason: "inconclusive on better (" + same + ") and riskier (" + same + ")"}
+		why = append(why, c+" is "+cd.Reason)
 		for _, rule := range []string{"better", "riskier"} {
 			cd.Rules = append(cd.Rules, policies.RuleResult{Rule: rule, Outcome: policies.OutcomeInconclusive, Reason: same})
 		}
 		r.Decision.Challengers = append(r.Decision.Challengers, cd)
 		r.Data.Challengers = append(r.Data.Challengers, c)
 	}
+	r.Decision.Reason = "no challenger passes; " + strings.Join(why, "; ")
 	var b strings.Builder
 	if err := Markdown(&b, r); err != nil {
 		t.Fatal(err)
 	}
 	if n := strings.Count(b.String(), mdSentence(same, 600)); n != 1 {
 		t.Errorf("the shared reason appears %d times:\n%s", n, b.String())
+	}
+	if !strings.Contains(b.String(), "no challenger passes; a is inconclusive on better and riskier; b is") {
+		t.Errorf("the run's reason is not shortened:\n%s", b.String())
 	}
 	if n := strings.Count(b.String(), "as for a (better)"); n != 5 {
 		t.Errorf("%d references to the first, want 5:\n%s", n, b.String())

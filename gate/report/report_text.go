@@ -37,7 +37,7 @@ func Text(w io.Writer, r *result.Result, color bool) {
 	fmt.Fprintf(w, "%s  policy %s; champion %s; %d challenger(s), %d artifact(s), %d topic(s)\n",
 		paint(bold(head), string(r.Verdict)), escape.PlainName(r.Policy.Name), escape.PlainName(r.Data.Champion),
 		len(r.Data.Challengers), len(r.Data.Artifacts), len(r.Data.Topics))
-	fmt.Fprintf(w, "%s\n", plainSentence(d.Reason))
+	fmt.Fprintf(w, "%s\n", plainSentence(shortReason(r, d.Reason)))
 	if len(d.Selected) > 0 {
 		names := make([]string, len(d.Selected))
 		for i, s := range d.Selected {

@@ -135,7 +135,7 @@ func reasons(r *result.Result) []challengerWhy {
 	first := map[string]*[2]string{} // sentence → first challenger and rule
 	var out []challengerWhy
 	for _, c := range r.Decision.Challengers {
-		cw := challengerWhy{Name: c.Name, Verdict: c.Verdict, Selected: c.Selected, Reason: c.Reason}
+		cw := challengerWhy{Name: c.Name, Verdict: c.Verdict, Selected: c.Selected, Reason: shortReason(r, c.Reason)}
 		for _, rr := range c.Rules {
 			if rr.Outcome == policies.OutcomePass {
 				continue
@@ -163,4 +163,24 @@ func reasons(r *result.Result) []challengerWhy {
 		out = append(out, cw)
 	}
 	return out
+}
+
+// shortReason is a verdict's reason (the decision's or a challenger's)
+// without the reasons of the rules in parentheses — "inconclusive on
+// better-on-average (the Bayesian fit did not converge: …)" becomes
+// "inconclusive on better-on-average" — for the reports that list each
+// rule's reason below it, so that a long reason is not repeated for every
+// challenger and again for the run.
+func shortReason(r *result.Result, reason string) string {
+	if r.Decision == nil {
+		return reason
+	}
+	for _, c := range r.Decision.Challengers {
+		for _, rr := range c.Rules {
+			if rr.Outcome != policies.OutcomePass && rr.Reason != "" {
+				reason = strings.ReplaceAll(reason, " ("+rr.Reason+")", "")
+			}
+		}
+	}
+	return reason
 }
