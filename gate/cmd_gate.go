@@ -45,6 +45,8 @@ type gateOptions struct {
 	// needs BRisk, for the report's risk-against-loss-weight plot (Figure 7 of
 	// Benham et al.); "" fits only the rules' weights.
 	RiskSweep string
+	// Worst is how many regressions per challenger the reports list.
+	Worst int
 
 	Out      string // report folder; "" writes none
 	Format   string // standard output: table, md, json, junit
@@ -111,6 +113,8 @@ func newGateCommand(s *streams) *cli.Command {
 		formatFlag(&o.Format, gateFormats),
 		&cli.StringFlag{Name: "risk-sweep", Destination: &o.RiskSweep, Value: defaultRiskSweep,
 			Usage: "when a rule needs BRisk, also fit it at these loss weights `LIST` for the report's risk-against-loss-weight plot (\"\" for none; with the skew-normal family each fit takes seconds)"},
+		&cli.IntFlag{Name: "worst", Destination: &o.Worst, Value: result.DefaultWorst,
+			Usage: "list each challenger's `N` worst regressions (topics it loses most on) in every report"},
 		&cli.BoolFlag{Name: "dry-run", Destination: &o.DryRun, Usage: "do everything, say what the verdict would be, and exit 0"},
 		&cli.BoolFlag{Name: "example", Destination: &o.Example, Usage: "gate the built-in simulated example pool instead of INPUT files"},
 		&cli.BoolFlag{Name: "progress", Destination: &o.Progress,
@@ -157,6 +161,9 @@ func runGate(ctx context.Context, o *gateOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
+	if o.Worst < 1 {
+		return fmt.Errorf("--worst %d: expected a number of topics, at least 1", o.Worst)
+	}
 	sweep, err := parseLossWeights("--risk-sweep", o.RiskSweep)
 	if err != nil {
 		return err
@@ -184,7 +191,7 @@ func runGate(ctx context.Context, o *gateOptions, s *streams) error {
 		}
 	}
 	prog := newProgress(s.Err, o.Progress)
-	r, err := engine.Run(ctx, p, t, engine.Options{Now: start, Sweep: sweep, Alignment: align, Example: o.Example, Progress: prog})
+	r, err := engine.Run(ctx, p, t, engine.Options{Now: start, Sweep: sweep, Worst: o.Worst, Alignment: align, Example: o.Example, Progress: prog})
 	prog.Done()
 	if err != nil {
 		return err
@@ -401,6 +408,9 @@ func (o *gateOptions) replayCommand(p *policies.Policy) string {
 	args = append(args, "--seed", fmt.Sprint(p.Seed))
 	if o.RiskSweep != defaultRiskSweep {
 		args = append(args, "--risk-sweep", o.RiskSweep)
+	}
+	if o.Worst != result.DefaultWorst {
+		args = append(args, "--worst", fmt.Sprint(o.Worst))
 	}
 	if !o.Example {
 		for _, f := range []struct{ flag, value, def string }{

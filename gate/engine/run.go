@@ -27,6 +27,9 @@ type Options struct {
 	Alignment scores.Alignment
 	// Example marks the built-in simulated pool.
 	Example bool
+	// Worst is how many regressions per challenger the result lists
+	// (result.DefaultWorst when 0).
+	Worst int
 	// Progress, when not nil, is told each analysis as it starts.
 	Progress Progress
 }
@@ -47,6 +50,8 @@ func Run(ctx context.Context, p *policies.Policy, t *scores.Table, o Options) (*
 	d := p.Evaluate(policies.Evidence{Challengers: roles.Challengers, Values: g.values(), Facts: facts, Now: o.Now})
 	r := g.result(d, facts, o.Alignment, o.Example)
 	r.Evidence = g.evidence(d)
+	r.Regressions = result.NewRegressions(r, o.Worst)
+	r.Summary = result.NewSummary(r)
 	if err := ctx.Err(); err != nil {
 		return nil, err // a cancelled fit is no evidence: no result at all
 	}

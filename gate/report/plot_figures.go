@@ -47,17 +47,25 @@ const (
 // systemForest is the forest plot of the system effects S_s of fit f
 // (Figure 4, top): 95% and 50% credible intervals and the posterior mean,
 // the champion first, then the challengers in data order, then the
-// artifacts best first. Beyond maxForestArtifacts artifacts, artifacts
+// artifacts best first, each challenger in its colour. Beyond maxForestArtifacts artifacts, artifacts
 // evenly spread by rank are drawn and one more row summarises the posterior
 // means of all of them; the champion and every challenger are always drawn.
 func systemForest(f *result.FitResult) figure {
 	fig := figure{Figure: htmlpage.Figure{ID: "fig-systems", Title: "System effects",
-		Legend: []htmlpage.Key{{Class: "k-champion", Label: "champion"}, {Class: "k-challenger", Label: "challenger"}, {Class: "k-artifact", Label: "artifact"}}}}
+		Legend: []htmlpage.Key{{Class: "k-champion", Label: "champion"}}}}
 	if msg := fitMissing(f, "system effects"); msg != "" {
 		fig.Missing = msg
 		return fig
 	}
 	rows, artifacts, drawn := forestRows(f.Systems)
+	k := 0
+	for _, e := range f.Systems {
+		if e.Role == result.RoleChallenger {
+			fig.Legend = append(fig.Legend, htmlpage.Key{Class: fmt.Sprintf("k-chal%d", k%len(svgplot.ChallengerColors)), Label: svgplot.Label(e.Name, maxPlotLabel)})
+			k++
+		}
+	}
+	fig.Legend = append(fig.Legend, htmlpage.Key{Class: "k-artifact", Label: "artifact"})
 	if drawn < artifacts {
 		fig.Notes = append(fig.Notes, fmt.Sprintf("%d artifacts: %d of them are drawn, evenly spread by rank of the posterior mean (#1 is the best), and the last row shows the spread of all their posterior means (range, quartiles, median); result.json has every one.",
 			artifacts, drawn))
@@ -128,7 +136,7 @@ func forestRows(systems []result.Effect) (rows []forestRow, artifacts, drawn int
 		case result.RoleChampion:
 			rows = append(rows, forestRow{svgplot.Label(e.Name, maxPlotLabel) + " (champion)", effectItem(e, svgplot.Champion)})
 		case result.RoleChallenger:
-			chals = append(chals, forestRow{svgplot.Label(e.Name, maxPlotLabel), effectItem(e, svgplot.Challenger)})
+			chals = append(chals, forestRow{svgplot.Label(e.Name, maxPlotLabel), effectItem(e, svgplot.ChallengerColor(len(chals)))})
 		default:
 			arts = append(arts, e)
 		}
@@ -168,7 +176,8 @@ func forestRows(systems []result.Effect) (rows []forestRow, artifacts, drawn int
 // bottom). Beyond maxTopicIntervals topics, topics evenly spread by rank are
 // drawn.
 func topicIntervals(f *result.FitResult) figure {
-	fig := figure{Figure: htmlpage.Figure{ID: "fig-topics", Title: "Topic effects"}}
+	fig := figure{Figure: htmlpage.Figure{ID: "fig-topics", Title: "Topic effects",
+		Legend: []htmlpage.Key{{Class: "k-champion", Label: "topic effect: posterior mean, 50% and 95% credible intervals"}}}}
 	if msg := fitMissing(f, "topic effects"); msg != "" {
 		fig.Missing = msg
 		return fig
@@ -277,20 +286,29 @@ func riskByLossWeight(r *result.Result, fits []labelledFit) figure {
 	return fig
 }
 
-// densityPlot draws, for one challenger, the posterior density of δ =
-// S_challenger − S_champion in each fit that compared it (Figure 6): the raw
-// fit and the risk-adjusted fit at each loss weight.
-func densityPlot(challenger string, index int, fits []labelledFit) figure {
-	fig := figure{Figure: htmlpage.Figure{ID: fmt.Sprintf("fig-density-%d", index), Title: "δ of " + escape.PlainName(challenger)}}
+// densityPlot draws the posterior density of δ = S_challenger − S_champion
+// of every challenger of order in one fit (Figure 6): one panel per fit —
+// the raw fit, and the risk-adjusted fit at each loss weight — so that the
+// challengers share the axis of the quantity they are judged on, each in its
+// colour.
+func densityPlot(lf labelledFit, index int, order []string, colors map[string]int) figure {
+	title := "δ on the raw scores: P(better) = P(δ > 0)"
+	if lf.fit.Pool == result.PoolRiskAdjusted {
+		title = "δ in the risk-adjusted pool, w = " + numfmt.G(lf.fit.LossWeight) + ": P(riskier) = P(δ < 0)"
+	}
+	if !lf.fit.Converged {
+		title += " (not converged)"
+	}
+	fig := figure{Figure: htmlpage.Figure{ID: fmt.Sprintf("fig-density-%d", index), Title: title}}
 	p := svgplot.New()
 	xr, yr := svgplot.NewRange(), svgplot.NewRange()
-	drawn := 0
-	for _, lf := range fits {
-		c, ok := comparison(lf.fit, challenger)
+	for _, name := range order {
+		c, ok := comparison(lf.fit, name)
 		if !ok || len(c.Density.X) < 2 || len(c.Density.X) != len(c.Density.Y) {
 			continue
 		}
-		cv := &svgplot.Curve{Style: draw.LineStyle{Color: svgplot.FitColor(lf.color), Width: vg.Points(1.5)}}
+		k := colors[name]
+		cv := &svgplot.Curve{Style: draw.LineStyle{Color: svgplot.ChallengerColor(k), Width: vg.Points(1.5)}}
 		for i := range c.Density.X {
 			x, y := float64(c.Density.X[i]), float64(c.Density.Y[i])
 			cv.X, cv.Y = append(cv.X, x), append(cv.Y, y)
@@ -298,11 +316,10 @@ func densityPlot(challenger string, index int, fits []labelledFit) figure {
 			yr.Add(y)
 		}
 		p.Add(cv)
-		fig.Legend = append(fig.Legend, htmlpage.Key{Class: fmt.Sprintf("k-fit%d", lf.color%len(svgplot.FitColors)), Label: lf.label})
-		drawn++
+		fig.Legend = append(fig.Legend, htmlpage.Key{Class: fmt.Sprintf("k-chal%d", k), Label: svgplot.Label(name, maxPlotLabel)})
 	}
-	if drawn == 0 || xr.Empty() || yr.Empty() {
-		fig.Missing = "No fit has a posterior density of this challenger's difference to the champion."
+	if len(fig.Legend) == 0 || xr.Empty() || yr.Empty() {
+		fig.Missing = "This fit has no posterior density of a challenger's difference to the champion."
 		fig.Legend = nil
 		return fig
 	}
@@ -314,7 +331,7 @@ func densityPlot(challenger string, index int, fits []labelledFit) figure {
 	_, p.Y.Max = yr.Padded(0.05)
 	p.X.Label.Text = "δ = S(challenger) − S(champion)"
 	p.Y.Label.Text = "posterior density"
-	fig.Render(p, 480, 290, "Posterior densities of the challenger's difference to the champion")
+	fig.Render(p, 480, 290, "Posterior densities of each challenger's difference to the champion in one fit")
 	return fig
 }
 
@@ -323,9 +340,10 @@ func densityPlot(challenger string, index int, fits []labelledFit) figure {
 // their observed scores, and the challenger's topics at risk (Figure 8).
 // In the risk-adjusted pool the challenger's scores are risk-adjusted
 // (champion + d with losses counted w times).
-func predictivePlot(challenger string, index int, lf labelledFit, champion string) figure {
+func predictivePlot(challenger string, index, colorIndex int, lf labelledFit, champion string) figure {
 	fig := figure{Figure: htmlpage.Figure{ID: fmt.Sprintf("fig-predictive-%d", index), Title: escape.PlainName(challenger) + " against the champion, per topic (" + lf.label + ")",
-		Legend: []htmlpage.Key{{Class: "k-champion", Label: "champion"}, {Class: "k-challenger", Label: "challenger"}}}}
+		Legend: []htmlpage.Key{{Class: "k-champion", Label: "champion"}, {Class: fmt.Sprintf("k-chal%d", colorIndex), Label: svgplot.Label(challenger, maxPlotLabel)}}}}
+	chalColor := svgplot.ChallengerColor(colorIndex)
 	f := lf.fit
 	champ := map[string]result.Prediction{}
 	var order []result.Prediction
@@ -389,10 +407,14 @@ func predictivePlot(challenger string, index int, lf labelledFit, champion strin
 	ivChamp := &svgplot.Intervals{Vertical: true, Width: vg.Points(1.1)}
 	ivChal := &svgplot.Intervals{Vertical: true, Width: vg.Points(1.1)}
 	obsChamp := &svgplot.Points{Color: svgplot.Champion, Radius: vg.Points(2), Shape: draw.CircleGlyph{}}
-	obsChal := &svgplot.Points{Color: svgplot.Challenger, Radius: vg.Points(2), Shape: draw.CircleGlyph{}}
+	obsChal := &svgplot.Points{Color: chalColor, Radius: vg.Points(2), Shape: draw.CircleGlyph{}}
 	ring := &svgplot.Points{Color: svgplot.AtRisk, Radius: vg.Points(4), Shape: draw.RingGlyph{}}
 	band := &svgplot.Bands{Half: 0.5, Color: svgplot.AtRiskBand}
-	yr := svgplot.NewRange()
+	// The axis is scaled to the observed scores (and the lower ends of the
+	// intervals of the topics at risk, which decide them): in a risk-adjusted
+	// pool the predictive intervals are far wider than the scores, and an
+	// axis holding them all would squeeze the points into a line.
+	yr, ivr := svgplot.NewRange(), svgplot.NewRange()
 	names := make([]string, len(order))
 	for x, cp := range order {
 		at := float64(x)
@@ -400,17 +422,23 @@ func predictivePlot(challenger string, index int, lf labelledFit, champion strin
 		ivChamp.Items = append(ivChamp.Items, svgplot.IntervalItem{At: at - dodge, Lo: float64(cp.Lo), Hi: float64(cp.Hi),
 			Lo50: math.NaN(), Hi50: math.NaN(), Mid: math.NaN(), Color: svgplot.Champion})
 		obsChamp.X, obsChamp.Y = append(obsChamp.X, at-dodge), append(obsChamp.Y, float64(cp.Observed))
-		yr.Add(float64(cp.Lo), float64(cp.Hi), float64(cp.Observed))
+		yr.Add(float64(cp.Observed))
+		ivr.Add(float64(cp.Lo), float64(cp.Hi))
 		if cc, ok := chal[cp.Topic]; ok {
 			ivChal.Items = append(ivChal.Items, svgplot.IntervalItem{At: at + dodge, Lo: float64(cc.Lo), Hi: float64(cc.Hi),
-				Lo50: math.NaN(), Hi50: math.NaN(), Mid: math.NaN(), Color: svgplot.Challenger})
+				Lo50: math.NaN(), Hi50: math.NaN(), Mid: math.NaN(), Color: chalColor})
 			obsChal.X, obsChal.Y = append(obsChal.X, at+dodge), append(obsChal.Y, float64(cc.Observed))
-			yr.Add(float64(cc.Lo), float64(cc.Hi), float64(cc.Observed))
+			yr.Add(float64(cc.Observed))
+			ivr.Add(float64(cc.Lo), float64(cc.Hi))
 			if _, risky := atRisk[cp.Topic]; risky {
+				yr.Add(float64(cc.Lo))
 				band.At = append(band.At, at)
 				ring.X, ring.Y = append(ring.X, at+dodge), append(ring.Y, float64(cc.Observed))
 			}
 		}
+	}
+	if yr.Empty() {
+		yr = ivr // no observed score: the intervals alone
 	}
 	if yr.Empty() {
 		fig.Missing = "No predictive interval of this challenger is a finite number."
@@ -418,7 +446,10 @@ func predictivePlot(challenger string, index int, lf labelledFit, champion strin
 		return fig
 	}
 	p := svgplot.New()
-	p.Y.Min, p.Y.Max = yr.Padded(0.04)
+	p.Y.Min, p.Y.Max = yr.Padded(0.08)
+	if lo, hi := ivr.Bounds(); lo < p.Y.Min || hi > p.Y.Max {
+		fig.Notes = append(fig.Notes, fmt.Sprintf("The axis is scaled to the observed scores; the predictive intervals reach from %s to %s and are cut at its edges.", numfmt.Dash.Fixed(lo, 2), numfmt.Dash.Fixed(hi, 2)))
+	}
 	p.Y.Label.Text = "score"
 	if f.Pool == result.PoolRiskAdjusted {
 		p.Y.Label.Text = "score (the challenger's risk-adjusted)"

@@ -15,7 +15,9 @@ import (
 // and the rendered markdown report: the verdict, a title and one-line
 // summary, one annotation per rule that did not pass for some challenger (at
 // the rule's line in the policy file), a notice per note of the decision,
-// and the digest of the decision for --comment-mode on-change. The caller
+// and the digest of the decision for --comment-mode on-change. An
+// annotation's level follows the verdict (annotationLevel): a red ::error
+// only for a rule that made the run fail. The caller
 // sets JSONPath and MarkdownPath to the report files it wrote.
 func GitHubDecision(p *policies.Policy, d *policies.Decision, markdown string) github.Report {
 	r := github.Report{
@@ -61,11 +63,8 @@ func ruleAnnotation(p *policies.Policy, rule *policies.Rule, d *policies.Decisio
 			if rr.Rule != rule.ID || rr.Outcome == policies.OutcomePass {
 				continue
 			}
-			switch {
-			case rr.Outcome == policies.OutcomeFail:
-				level = github.LevelFailure
-			case rr.Outcome != policies.OutcomeWaived && level != github.LevelFailure:
-				level = github.LevelWarning
+			if l := annotationLevel(d, c, rr.Outcome); levelRank(l) > levelRank(level) {
+				level = l
 			}
 			reason := rr.Reason
 			if rr.Waiver != nil && rr.Waiver.Note != "" {
@@ -87,6 +86,35 @@ func ruleAnnotation(p *policies.Policy, rule *policies.Rule, d *policies.Decisio
 		a.StartLine, a.EndLine = rule.Pos.Line, rule.Pos.Line
 	}
 	return a, true
+}
+
+// annotationLevel is the level of an annotation on a challenger's rule
+// outcome that is not a pass, following the run's verdict: a failed rule is
+// an error only when the run fails (it is then a reason for the failure), a
+// warning when the run is inconclusive, and a notice when the run passes —
+// the challenger was merely not selected, and a green job shows no red
+// annotation. A warn or inconclusive outcome is a warning, except on a
+// challenger a passing run did not select (a notice); a waived one a notice.
+func annotationLevel(d *policies.Decision, c policies.ChallengerDecision, o policies.Outcome) string {
+	passing := d.Verdict == policies.Pass || d.Verdict == policies.Warn
+	switch {
+	case o == policies.OutcomeWaived, passing && !c.Selected:
+		return github.LevelNotice
+	case o == policies.OutcomeFail && d.Verdict == policies.Fail:
+		return github.LevelFailure
+	}
+	return github.LevelWarning
+}
+
+// levelRank orders annotation levels: notice < warning < failure.
+func levelRank(level string) int {
+	switch level {
+	case github.LevelFailure:
+		return 2
+	case github.LevelWarning:
+		return 1
+	}
+	return 0
 }
 
 // decisionDigest hashes what was decided: the decision as JSON, which holds

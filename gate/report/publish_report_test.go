@@ -1,6 +1,7 @@
 package report
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -45,10 +46,11 @@ rank_by: bayes.diff.mean
 	if r.PolicyName != "release-gate" || r.Verdict != "pass" || r.Title != "pass: ship cand-1" || !strings.HasPrefix(r.Summary, "pass: cand-1 passes every rule") {
 		t.Errorf("report %+v", r)
 	}
+	// The run passes (cand-1 ships): cand-2's outcomes are notices.
 	want := []github.Annotation{
-		{Level: "failure", Path: "policies/gate.yaml", StartLine: 7, EndLine: 7, Title: "rule better (bayes.p_better, at least 0.95)",
+		{Level: "notice", Path: "policies/gate.yaml", StartLine: 7, EndLine: 7, Title: "rule better (bayes.p_better, at least 0.95)",
 			Message: "cand-2: fail, observed 0.91; needs at least 0.95"},
-		{Level: "warning", Path: "policies/gate.yaml", StartLine: 8, EndLine: 8, Title: "rule not-riskier (brisk.p_riskier, at most 0.05)",
+		{Level: "notice", Path: "policies/gate.yaml", StartLine: 8, EndLine: 8, Title: "rule not-riskier (brisk.p_riskier, at most 0.05)",
 			Message: "cand-2: warn, observed 0.2; needs at most 0.05"},
 	}
 	if len(r.Annotations) != len(want) {
@@ -66,5 +68,59 @@ rank_by: bayes.diff.mean
 	d.Challengers[1].Rules[0].Observed = policies.Number(0.92)
 	if GitHubDecision(p, d, "## md\n").Digest == r.Digest {
 		t.Error("a different observation must change the digest")
+	}
+}
+
+// An annotation's level follows the run's verdict: a failed rule of a
+// challenger a passing run did not select is a notice, an error only when
+// the run fails, a warning when it is inconclusive.
+func TestAnnotationLevelFollowsVerdict(t *testing.T) {
+	p, err := policies.Parse("gate.yaml", []byte("version: 1\nname: g\nchampion: prod\nloss_weight: 5\nrules:\n  - {id: better, quantity: bayes.p_better, at_least: 0.95}\n  - {id: risk, quantity: brisk.p_riskier, at_most: 0.05, severity: warn}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	eval := func(obs map[string][2]float64) *policies.Decision {
+		values := policies.NewValues()
+		var names []string
+		for c, vs := range obs {
+			names = append(names, c)
+			for _, q := range p.Queries() {
+				v := vs[0]
+				if q.Quantity == "brisk.p_riskier" {
+					v = vs[1]
+				}
+				values.Set(c, q, policies.Number(v))
+			}
+		}
+		slices.Sort(names)
+		return p.Evaluate(policies.Evidence{Challengers: names, Values: values,
+			Facts: policies.Facts{Topics: 50, Artifacts: 10, TopicCoverage: 1}, Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
+	}
+	levels := func(d *policies.Decision) []string {
+		var out []string
+		for _, a := range GitHubDecision(p, d, "").Annotations {
+			out = append(out, a.Title[:strings.Index(a.Title, " (")]+"="+a.Level)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name string
+		obs  map[string][2]float64
+		want string
+	}{
+		// cand-b fails better and warns on risk, but cand-a ships: notices.
+		{"pass", map[string][2]float64{"cand-a": {0.99, 0.01}, "cand-b": {0.5, 0.5}}, "rule better=notice rule risk=notice"},
+		// cand-a ships with a warning on its own risk rule: a warning.
+		{"warn", map[string][2]float64{"cand-a": {0.99, 0.5}, "cand-b": {0.5, 0.01}}, "rule better=notice rule risk=warning"},
+		// nothing ships: the failed rule is an error.
+		{"fail", map[string][2]float64{"cand-b": {0.5, 0.5}}, "rule better=failure rule risk=warning"},
+	} {
+		d := eval(c.obs)
+		if string(d.Verdict) != c.name {
+			t.Fatalf("%s: verdict %s", c.name, d.Verdict)
+		}
+		if got := strings.Join(levels(d), " "); got != c.want {
+			t.Errorf("%s: annotations %s, want %s", c.name, got, c.want)
+		}
 	}
 }

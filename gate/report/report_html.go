@@ -3,6 +3,7 @@ package report
 import (
 	_ "embed"
 	"fmt"
+	"html/template"
 	"io"
 	"math"
 	"slices"
@@ -65,6 +66,15 @@ type htmlPage struct {
 	Unmet        []htmlpage.Pair
 	Notes        []string
 	NotesLeft    int
+
+	ExtraCSS         template.CSS
+	Summary          []htmlSummaryRow
+	SummaryLeft      int
+	ChampionMeanHead string
+	RiskHead         string
+	Regressions      []htmlRegressionRow
+	AtRiskHead       string
+	DiffPlots        []figure
 
 	PolicyFacts []htmlpage.Pair
 	Rules       []htmlRuleRow
@@ -159,7 +169,7 @@ func buildHTMLPage(r *result.Result, lim htmlLimits) *htmlPage {
 		Policy: htmlpage.Name(r.Policy.Name), Champion: htmlpage.Name(r.Data.Champion),
 		Challengers: len(r.Data.Challengers), Artifacts: len(r.Data.Artifacts), Topics: len(r.Data.Topics),
 		Measure: htmlpage.Name(r.Data.Measure), Example: r.Data.Example,
-		Reason:        htmlpage.Sentence(d.Reason, 2000),
+		Reason:        htmlpage.Sentence(shortReason(r, d.Reason), 2000),
 		Tool:          htmlpage.Name(r.Tool.Name + " " + r.Tool.Version),
 		SchemaVersion: r.SchemaVersion,
 	}
@@ -176,6 +186,8 @@ func buildHTMLPage(r *result.Result, lim htmlLimits) *htmlPage {
 		}
 		pg.Notes = append(pg.Notes, htmlpage.Sentence(n, 1000))
 	}
+	pg.ExtraCSS = challengerCSS()
+	htmlSummary(pg, r, lim)
 	htmlPolicy(pg, r)
 	htmlRules(pg, r, d, lim)
 	pg.Risk = htmlRiskTable(r, lim)
@@ -364,6 +376,8 @@ func htmlChallengerPlots(pg *htmlPage, r *result.Result, fits []labelledFit, lim
 			lim.challengerPlots, len(order))
 		order = order[:lim.challengerPlots]
 	}
+	htmlDiffPlots(pg, r, fits, order)
+	colors := challengerIndex(r)
 
 	pf, ok := predictiveFit(r, fits)
 	switch {
@@ -375,13 +389,13 @@ func htmlChallengerPlots(pg *htmlPage, r *result.Result, fits []labelledFit, lim
 		pg.PredictiveMissing = "No fit of this run has per-topic predictive intervals."
 	default:
 		if pf.fit.Pool == result.PoolRiskAdjusted {
-			pg.PredictiveNote = fmt.Sprintf("From the hierarchical model fitted to the risk-adjusted pool at w = %s (Benham et al., Figure 8): for each topic, the 95%% posterior predictive interval of the champion's score (blue) and of the challenger's risk-adjusted score, champion + d with losses counted %s times (orange), with the observed scores as dots. A topic is at risk when the challenger's observed difference to the champion falls below the lower end of its predictive interval; such topics are shaded red and their dot is ringed.",
+			pg.PredictiveNote = fmt.Sprintf("From the hierarchical model fitted to the risk-adjusted pool at w = %s (Benham et al., Figure 8): for each topic, the 95%% posterior predictive interval of the champion's score (blue) and of the challenger's risk-adjusted score, champion + d with losses counted %s times (in the challenger's colour), with the observed scores as dots. A topic is at risk when the challenger's observed difference to the champion falls below the lower end of its predictive interval; such topics are shaded red and their dot is ringed.",
 				numfmt.G(pf.fit.LossWeight), numfmt.G(pf.fit.LossWeight))
 		} else {
-			pg.PredictiveNote = "From the hierarchical model fitted to the raw scores: for each topic, the 95% posterior predictive interval of the champion's score (blue) and of the challenger's (orange), with the observed scores as dots. Topics at risk come from a risk-adjusted (BRisk) fit; none is marked here. " + noRiskFitReason(r)
+			pg.PredictiveNote = "From the hierarchical model fitted to the raw scores: for each topic, the 95% posterior predictive interval of the champion's score (blue) and of the challenger's (in its colour), with the observed scores as dots. Topics at risk come from a risk-adjusted (BRisk) fit; none is marked here. " + noRiskFitReason(r)
 		}
 		for i, c := range order {
-			fig := predictivePlot(c, i+1, pf, r.Data.Champion)
+			fig := predictivePlot(c, i+1, colors[c], pf, r.Data.Champion)
 			htmlAtRiskRows(&fig, pf, lim)
 			pg.Predictive = append(pg.Predictive, fig)
 		}
@@ -395,8 +409,8 @@ func htmlChallengerPlots(pg *htmlPage, r *result.Result, fits []labelledFit, lim
 		pg.DensityMissing = "The run has no challenger."
 		return
 	}
-	for i, c := range order {
-		pg.Densities = append(pg.Densities, densityPlot(c, i+1, fits))
+	for k, lf := range fits {
+		pg.Densities = append(pg.Densities, densityPlot(lf, k+1, order, colors))
 	}
 }
 

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image"
 	"image/color"
 	"image/draw"
@@ -137,6 +138,7 @@ func TestHTMLReportInChromium(t *testing.T) {
 			}
 			checkSelfContained(t, dom)
 			checkScreenshot(t, shot)
+			checkDiffPlots(t, dom, shot, c.r)
 		})
 	}
 }
@@ -181,4 +183,67 @@ func checkScreenshot(t *testing.T, shot string) {
 func nearColor(px []uint8, c color.RGBA) bool {
 	d := func(a, b uint8) bool { return int(a)-int(b) > -24 && int(a)-int(b) < 24 }
 	return d(px[0], c.R) && d(px[1], c.G) && d(px[2], c.B)
+}
+
+// checkDiffPlots checks the per-topic difference plots: one per challenger
+// in the DOM, drawn (its bars are <path> elements, and the screenshot has
+// thousands of pixels of the loss colour, which nothing else on the page
+// uses), and every challenger in its own colour (distinct colours, each with
+// hundreds of pixels on screen: its wins in the difference plot, its
+// intervals, its densities).
+func checkDiffPlots(t *testing.T, dom, shot string, r *result.Result) {
+	t.Helper()
+	for i := range r.Data.Challengers {
+		id := fmt.Sprintf("fig-diff-%d", i+1)
+		fig := figureHTML(t, dom, id)
+		if !strings.Contains(fig, "<svg") || strings.Count(fig, "<path") < len(r.Data.Topics) {
+			t.Errorf("difference plot %s is not drawn: %d paths for %d topics", id, strings.Count(fig, "<path"), len(r.Data.Topics))
+		}
+	}
+	img := decodeScreenshot(t, shot)
+	colors := []color.RGBA{svgplot.Loss}
+	for i := range r.Data.Challengers {
+		c := svgplot.ChallengerColor(i)
+		for _, prev := range colors {
+			if nearColor([]uint8{c.R, c.G, c.B}, prev) {
+				t.Errorf("challenger %d's colour %v is near %v", i+1, c, prev)
+			}
+		}
+		colors = append(colors, c)
+	}
+	counts := make([]int, len(colors))
+	for i := 0; i+3 < len(img.Pix); i += 4 {
+		for k, c := range colors {
+			if nearColor(img.Pix[i:i+3], c) {
+				counts[k]++
+				break
+			}
+		}
+	}
+	t.Logf("screenshot %s: %d loss-colour pixels; per challenger %v", shot, counts[0], counts[1:])
+	if counts[0] < 2000 {
+		t.Errorf("%d pixels of the loss colour: the difference plots' losses were not painted", counts[0])
+	}
+	for k, n := range counts[1:] {
+		if n < 500 {
+			t.Errorf("challenger %s has %d pixels of its colour, want ≥ 500", r.Data.Challengers[k], n)
+		}
+	}
+}
+
+// decodeScreenshot reads a screenshot as RGBA.
+func decodeScreenshot(t *testing.T, shot string) *image.RGBA {
+	t.Helper()
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("the screenshot: %v", err)
+	}
+	rgba := image.NewRGBA(img.Bounds())
+	draw.Draw(rgba, img.Bounds(), img, img.Bounds().Min, draw.Src)
+	return rgba
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -78,7 +79,7 @@ func TestHTMLReportDeterministic(t *testing.T) {
 func expectedPlots(r *result.Result) []string {
 	pg := buildHTMLPage(r, htmlDefaultLimits)
 	var ids []string
-	for _, f := range append(append([]figure{pg.SystemsFig, pg.TopicsFig, pg.LossWeight}, pg.Predictive...), pg.Densities...) {
+	for _, f := range append(append(append(slices.Clone(pg.DiffPlots), pg.SystemsFig, pg.TopicsFig, pg.LossWeight), pg.Predictive...), pg.Densities...) {
 		if f.SVG != "" {
 			ids = append(ids, f.ID)
 		}
@@ -173,8 +174,9 @@ func checkSelfContained(t *testing.T, page string) {
 
 func TestHTMLReportMissingPlots(t *testing.T) {
 	page := renderHTML(t, synthResult(synthConfig{challengers: []string{"Chal. 1"}, artifacts: 3, topics: 6, noBayes: true, seed: 3}))
-	if strings.Contains(page, "<svg") {
-		t.Error("a run without Bayesian fits has a plot")
+	// Only the difference plot, of observed scores, is drawn without a fit.
+	if n := strings.Count(page, "<svg"); n != 1 || !strings.Contains(figureHTML(t, page, "fig-diff-1"), "<svg") {
+		t.Errorf("a run without Bayesian fits has %d plots; want only the difference plot", n)
 	}
 	for _, want := range []string{
 		`<figure id="fig-systems">`, `<figure id="fig-topics">`, `<figure id="fig-loss-weight">`,
@@ -197,8 +199,8 @@ func TestHTMLReportMissingPlots(t *testing.T) {
 			t.Errorf("the page lacks %q", want)
 		}
 	}
-	if n := strings.Count(page, "<svg"); n != 4 {
-		t.Errorf("%d plots, want 4 (systems, topics, one predictive, one density)", n)
+	if n := strings.Count(page, "<svg"); n != 5 {
+		t.Errorf("%d plots, want 5 (differences, systems, topics, one predictive, one density)", n)
 	}
 }
 

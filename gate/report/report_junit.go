@@ -7,6 +7,7 @@ import (
 
 	"github.com/riskgate/riskgate/gate/result"
 
+	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/policies"
 )
 
@@ -15,7 +16,9 @@ import (
 // Only a failed rule is a <failure>: it is what makes the gate fail. A rule
 // that warned, was inconclusive or was waived is <skipped> with a message
 // saying which, so that a CI system does not count it as a failure (the exit
-// status carries the verdict); a passed rule is a plain test case.
+// status carries the verdict); a passed rule is a plain test case. Each
+// suite's properties lead with the challenger's summary (means, Δ, Δ%,
+// W/T/L, P(better), the policy's risk figure).
 
 type JUnitSuites struct {
 	XMLName  xml.Name     `xml:"testsuites"`
@@ -60,11 +63,18 @@ type junitMessage struct {
 func JUnit(w io.Writer, r *result.Result) error {
 	d := r.Decision
 	out := JUnitSuites{Name: "riskgate gate: policy " + r.Policy.Name}
-	for _, c := range d.Challengers {
+	sum := newSummary(r)
+	for i, c := range d.Challengers {
 		s := junitSuite{Name: c.Name, Properties: []junitProperty{
 			{"verdict", string(c.Verdict)}, {"reason", c.Reason}, {"selected", fmt.Sprint(c.Selected)},
 			{"policy", r.Policy.Name}, {"champion", r.Data.Champion},
 		}}
+		if i < len(sum.Rows) {
+			row := sum.Rows[i]
+			s.Properties = append(s.Properties, junitProperty{"champion_mean", meanText(row.ChampionMean)}, junitProperty{"mean", meanText(row.Mean)},
+				junitProperty{"diff", numfmt.Signed(row.Diff)}, junitProperty{"diff_percent", signedPct(row.DiffPct)},
+				junitProperty{"wins_ties_losses", row.WTL}, junitProperty{"p_better", pText(row.PBetter)}, junitProperty{"risk: " + sum.RiskHead, row.Risk})
+		}
 		for _, rr := range c.Rules {
 			tc := junitCase{
 				Name:      fmt.Sprintf("%s: %s %s", rr.Rule, rr.Query.String(), rr.BoundWords),

@@ -12,12 +12,15 @@ import (
 	"github.com/riskgate/riskgate/internal/escape"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/numfmt"
-	"github.com/riskgate/riskgate/policies"
+	"github.com/riskgate/riskgate/internal/reportfmt"
 )
 
 // The markdown report (report.md): GitHub-flavoured markdown sized for a
-// pull-request comment. Every name and sentence that comes from the inputs
-// or the result is escaped (escape.Markdown in markdown, htmlText inside
+// pull-request comment. Above the fold, in at most six columns: the verdict,
+// the summary, each challenger's reasons (each repeated reason once) and the
+// worst regressions; everything else in <details>. Every name and sentence
+// that comes from the inputs or the result is escaped (escape.MarkdownText
+// in markdown, htmlText inside
 // <pre>), so that no run or topic name can inject markdown, HTML or an
 // @-mention. Long lists are cut with a note saying how many were left out,
 // and the whole stays under MaxMarkdownBytes.
@@ -82,10 +85,19 @@ func cutMarkdown(s string) string {
 }
 
 // mdName escapes a run, topic or rule name for a markdown paragraph or table cell.
-func mdName(s string) string { return escape.Markdown(escape.Clip(s, escape.MaxNameRunes)) }
+func mdName(s string) string { return escape.MarkdownText(escape.Clip(s, escape.MaxNameRunes)) }
 
 // mdSentence escapes a sentence (a reason, a warning), cut to n runes.
-func mdSentence(s string, n int) string { return escape.Markdown(escape.Clip(s, n)) }
+func mdSentence(s string, n int) string { return escape.MarkdownText(escape.Clip(s, n)) }
+
+// mdCell is mdSentence for a table cell that is usually a number: a number
+// stays as it is (a cell starts no block).
+func mdCell(s string, n int) string {
+	if reportfmt.IsNumeric(s) {
+		return s
+	}
+	return mdSentence(s, n)
+}
 
 // mdCode shows s as a code span in a table cell, in which GitHub interprets
 // nothing: backticks and control characters are dropped, a pipe is escaped
@@ -187,7 +199,7 @@ func mdReport(b *strings.Builder, r *result.Result, lim mdLimits) {
 	}
 	fmt.Fprintf(b, "Policy **%s** · champion **%s** · %d challenger(s) · %d artifact(s) · %d topic(s)%s%s\n\n",
 		mdName(r.Policy.Name), mdName(r.Data.Champion), len(r.Data.Challengers), len(r.Data.Artifacts), len(r.Data.Topics), measure, example)
-	b.WriteString(mdSentence(d.Reason, lim.text*2) + "\n\n")
+	b.WriteString(mdSentence(shortReason(r, d.Reason), lim.text*2) + "\n\n")
 	for _, u := range d.Unmet {
 		fmt.Fprintf(b, "- **requirement %s not met:** %s\n", mdName(u.Requirement), mdSentence(u.Reason, lim.text))
 	}
@@ -203,18 +215,121 @@ func mdReport(b *strings.Builder, r *result.Result, lim mdLimits) {
 	}
 	cutNote(b, len(d.Notes)-len(notes), "notes")
 
+	mdSummary(b, r, lim)
+	mdWhy(b, r, lim)
+	mdRegressions(b, r, lim)
+
 	mdRules(b, r, lim)
-	mdRiskTable(b, r, lim)
-	mdBayes(b, r, lim)
-	mdBRisk(b, r, lim)
+	mdDetails(b, "Risk measures (Table 3 view)", func() { mdRiskTable(b, r, lim) })
+	if r.Bayes != nil {
+		mdDetails(b, "System effects and differences to the champion (hierarchical model)", func() { mdBayes(b, r, lim) })
+	}
+	if len(r.BRisk) > 0 {
+		ws := make([]string, len(r.BRisk))
+		for i, f := range r.BRisk {
+			ws[i] = numfmt.G(f.LossWeight)
+		}
+		mdDetails(b, "BRisk at each loss weight (w = "+strings.Join(ws, ", ")+") and topics at risk", func() { mdBRisk(b, r, lim) })
+	}
 	mdDiagnostics(b, r, lim)
 	mdProvenance(b, r, lim)
 }
 
+// mdDetails writes a collapsed section: <details>, its summary line, a
+// blank line (so that the markdown inside renders), body, and the close.
+func mdDetails(b *strings.Builder, summary string, body func()) {
+	b.WriteString("<details>\n<summary>" + htmlText(summary) + "</summary>\n\n")
+	body()
+	b.WriteString("</details>\n\n")
+}
+
+// mdSummary is the summary table: six columns, the verdict with the name.
+func mdSummary(b *strings.Builder, r *result.Result, lim mdLimits) {
+	sum := newSummary(r)
+	if len(sum.Rows) == 0 {
+		return
+	}
+	rows := [][]string{{"Challenger", "Mean: " + mdName(r.Data.Champion) + " → challenger", "Δ (Δ%)", "W/T/L", "P(better)", escape.MarkdownText(sum.RiskHead)}}
+	for i, row := range sum.Rows {
+		if i >= lim.challengers {
+			break
+		}
+		name := mdName(row.Name)
+		if row.Selected {
+			name = "**" + name + "** (ship)"
+		}
+		rows = append(rows, []string{verdictEmoji(string(row.Verdict)) + " " + name, meanText(row.ChampionMean) + " → " + meanText(row.Mean),
+			numfmt.Signed(row.Diff) + " (" + signedPct(row.DiffPct) + ")", row.WTL, pText(row.PBetter), row.Risk})
+	}
+	mdTable(b, "lrrrrr", rows)
+	cutNote(b, len(sum.Rows)-(len(rows)-1), "challengers")
+}
+
+// mdWhy lists each challenger's verdict and the reason of every rule it did
+// not pass, with what would decide it; a reason given before is referred to.
+func mdWhy(b *strings.Builder, r *result.Result, lim mdLimits) {
+	cs := reasons(r)
+	for i, c := range cs {
+		if i >= lim.challengers {
+			break
+		}
+		fmt.Fprintf(b, "- %s %s · **%s**", verdictEmoji(string(c.Verdict)), c.Verdict, mdName(c.Name))
+		if c.Selected {
+			b.WriteString(" (ship)")
+		}
+		b.WriteString(" — " + mdSentence(c.Reason, lim.text) + "\n")
+		for _, w := range c.Rules {
+			text := mdSentence(w.Text, lim.text)
+			if w.SameAs != nil {
+				text = "as for " + mdName(w.SameAs[0]) + " (" + mdName(w.SameAs[1]) + ")"
+			}
+			fmt.Fprintf(b, "  - %s %s: %s\n", mdName(w.Rule), w.Outcome, text)
+		}
+	}
+	if len(cs) > 0 {
+		b.WriteString("\n")
+	}
+	cutNote(b, len(cs)-min(len(cs), lim.challengers), "challengers")
+}
+
+// mdRegressions is the table of each challenger's worst topics.
+func mdRegressions(b *strings.Builder, r *result.Result, lim mdLimits) {
+	if len(r.Regressions) == 0 {
+		return
+	}
+	atRisk := "At risk"
+	for _, g := range r.Regressions {
+		if g.LossWeight > 0 {
+			atRisk = "At risk (w = " + numfmt.G(g.LossWeight) + ")"
+		}
+	}
+	b.WriteString("**Worst regressions**, the topics each challenger loses most on (Δ = challenger − champion):\n\n")
+	rows := [][]string{{"Challenger", "Topic", mdName(r.Data.Champion), "Challenger", "Δ", atRisk}}
+	shown := 0
+	for _, g := range r.Regressions {
+		if shown >= lim.challengers {
+			break
+		}
+		shown++
+		for i, t := range g.Topics {
+			name := ""
+			if i == 0 {
+				name = mdName(g.Challenger)
+			}
+			rows = append(rows, []string{name, mdName(t.Topic), num(t.Champion, 3), num(t.Challenger, 3), num(t.Diff, 3), atRiskText(t.AtRisk)})
+		}
+		if len(g.Topics) == 0 {
+			rows = append(rows, []string{mdName(g.Challenger), "none lost", "", "", "", ""})
+		}
+	}
+	mdTable(b, "llrrrl", rows)
+	cutNote(b, len(r.Regressions)-shown, "challengers")
+}
+
 func mdRules(b *strings.Builder, r *result.Result, lim mdLimits) {
 	d := r.Decision
-	b.WriteString("### Rules\n\n")
-	rows := [][]string{{"Challenger", "Verdict", "Rule", "Quantity", "Observed", "Bound", "Outcome", "Why"}}
+	b.WriteString("<details>\n<summary>All rules</summary>\n\n")
+	rows := [][]string{{"Challenger", "Rule", "Quantity", "Observed", "Bound", "Outcome"}}
 	total := 0
 	for _, c := range d.Challengers {
 		for i, rr := range c.Rules {
@@ -222,36 +337,23 @@ func mdRules(b *strings.Builder, r *result.Result, lim mdLimits) {
 			if len(rows)-1 >= lim.ruleRows {
 				continue
 			}
-			name, verdict := "", ""
+			name := ""
 			if i == 0 {
 				name = mdName(c.Name)
-				if c.Selected {
-					name = "**" + name + "**"
-				}
-				verdict = verdictEmoji(string(c.Verdict)) + " " + string(c.Verdict)
 			}
-			why := ""
-			if rr.Outcome != policies.OutcomePass {
-				why = mdSentence(rr.Reason, lim.text/2)
-				if e := evidenceOf(r, c.Name, rr.Rule); e != nil {
-					why += "; " + mdSentence(decideText(e), lim.text/2)
-				}
-				if rr.Waiver != nil && rr.Waiver.Note != "" {
-					why += "; " + mdSentence(rr.Waiver.Note, lim.text/2)
-				}
-			}
-			rows = append(rows, []string{name, verdict, mdName(rr.Rule), mdCode(rr.Query.String(), 120),
-				mdSentence(observedText(rr.Observed, rr.Bound), 40), mdCode(rr.Bound.String(), 80),
-				verdictEmoji(string(rr.Outcome)) + " " + string(rr.Outcome), why})
+			rows = append(rows, []string{name, mdName(rr.Rule), mdSentence(rr.Query.String(), 120),
+				mdCell(observedText(rr.Observed, rr.Bound), 40), mdSentence(rr.Bound.String(), 80),
+				verdictEmoji(string(rr.Outcome)) + " " + string(rr.Outcome)})
 		}
 	}
-	mdTable(b, "llllrlll", rows)
+	mdTable(b, "lllrll", rows)
 	cutNote(b, total-(len(rows)-1), "rule results")
+	b.WriteString("</details>\n\n")
 }
 
 func mdRiskTable(b *strings.Builder, r *result.Result, lim mdLimits) {
 	rt := r.RiskTable
-	fmt.Fprintf(b, "### Risk measures (Table 3 view: losses count %s times; higher is better)\n\n", numfmt.G(rt.LossWeight))
+	fmt.Fprintf(b, "Losses count %s times; higher is better.\n\n", numfmt.G(rt.LossWeight))
 	header := []string{"System", "Mean", "W/T/L", "URisk", "TRisk"}
 	hasBCa, hasBRisk := false, false
 	for _, s := range rt.Systems {
@@ -306,7 +408,7 @@ func mdBayes(b *strings.Builder, r *result.Result, lim mdLimits) {
 	if f == nil {
 		return
 	}
-	b.WriteString("### System effects (hierarchical model, 95% credible intervals)\n\n")
+	b.WriteString("95% credible intervals of each system's effect.\n\n")
 	if !mdFitStatus(b, f, lim) {
 		return
 	}
@@ -409,7 +511,7 @@ func mdFitStatus(b *strings.Builder, f *result.FitResult, lim mdLimits) bool {
 
 func mdBRisk(b *strings.Builder, r *result.Result, lim mdLimits) {
 	for _, f := range r.BRisk {
-		fmt.Fprintf(b, "### BRisk: losses count %s times\n\n", numfmt.G(f.LossWeight))
+		fmt.Fprintf(b, "**Losses count %s times**\n\n", numfmt.G(f.LossWeight))
 		if !mdFitStatus(b, f, lim) {
 			continue
 		}

@@ -10,11 +10,12 @@ import (
 	"github.com/riskgate/riskgate/internal/reportfmt"
 
 	"github.com/riskgate/riskgate/internal/escape"
+	"github.com/riskgate/riskgate/internal/numfmt"
 )
 
-// Text writes the terminal report: the verdict, why, one row per
-// rule per challenger, each challenger's verdict, and counts of notes and
-// warnings. color adds ANSI colours to verdicts and outcomes.
+// Text writes the terminal report: the verdict, the summary (one row per
+// challenger), each challenger's reasons, its worst regressions, one row per
+// rule per challenger, and counts of notes and warnings. color adds ANSI colours to verdicts and outcomes.
 func Text(w io.Writer, r *result.Result, color bool) {
 	paint := func(s, word string) string {
 		if c := verdictColor(word); color && c != "" {
@@ -36,7 +37,7 @@ func Text(w io.Writer, r *result.Result, color bool) {
 	fmt.Fprintf(w, "%s  policy %s; champion %s; %d challenger(s), %d artifact(s), %d topic(s)\n",
 		paint(bold(head), string(r.Verdict)), escape.PlainName(r.Policy.Name), escape.PlainName(r.Data.Champion),
 		len(r.Data.Challengers), len(r.Data.Artifacts), len(r.Data.Topics))
-	fmt.Fprintf(w, "%s\n", plainSentence(d.Reason))
+	fmt.Fprintf(w, "%s\n", plainSentence(shortReason(r, d.Reason)))
 	if len(d.Selected) > 0 {
 		names := make([]string, len(d.Selected))
 		for i, s := range d.Selected {
@@ -45,9 +46,56 @@ func Text(w io.Writer, r *result.Result, color bool) {
 		fmt.Fprintf(w, "ship: %s\n", strings.Join(names, ", "))
 	}
 
-	// The outcome is the last column, so that its colour codes do not
-	// count in any padding.
-	rows := [][]string{{"challenger", "rule", "quantity", "observed", "bound", "outcome"}}
+	// The summary first; the verdict is the last column, so that its
+	// colour codes do not count in any padding.
+	sum := newSummary(r)
+	rows := [][]string{{"challenger", "champion mean", "mean", "Δ", "Δ%", "W/T/L", "P(better)", sum.RiskHead, "verdict"}}
+	for _, row := range sum.Rows {
+		verdict := paint(string(row.Verdict), string(row.Verdict))
+		if row.Selected {
+			verdict += " (ship)"
+		}
+		rows = append(rows, []string{escape.PlainName(row.Name), meanText(row.ChampionMean), meanText(row.Mean), numfmt.Signed(row.Diff),
+			signedPct(row.DiffPct), row.WTL, pText(row.PBetter), row.Risk, verdict})
+	}
+	fmt.Fprintln(w)
+	reportfmt.Table(w, false, "lrrrrrrr", rows)
+
+	fmt.Fprintln(w)
+	for _, c := range reasons(r) {
+		mark := ""
+		if c.Selected {
+			mark = " (ship)"
+		}
+		fmt.Fprintf(w, "%s: %s%s — %s\n", escape.PlainName(c.Name), paint(string(c.Verdict), string(c.Verdict)), mark, plainSentence(c.Reason))
+		for _, rw := range c.Rules {
+			text := plainSentence(rw.Text)
+			if rw.SameAs != nil {
+				text = "as for " + escape.PlainName(rw.SameAs[0]) + "'s " + escape.PlainName(rw.SameAs[1])
+			}
+			fmt.Fprintf(w, "  %s %s: %s\n", escape.PlainName(rw.Rule), rw.Outcome, text)
+		}
+	}
+
+	if regs := r.Regressions; len(regs) > 0 {
+		fmt.Fprintf(w, "\nworst regressions (Δ = challenger − champion)%s\n", atRiskNote(regs))
+		rows = [][]string{{"challenger", "topic", "champion", "challenger", "Δ", "at risk"}}
+		for _, g := range regs {
+			for i, t := range g.Topics {
+				name := ""
+				if i == 0 {
+					name = escape.PlainName(g.Challenger)
+				}
+				rows = append(rows, []string{name, escape.PlainName(t.Topic), num(t.Champion, 3), num(t.Challenger, 3), num(t.Diff, 3), atRiskText(t.AtRisk)})
+			}
+			if len(g.Topics) == 0 {
+				rows = append(rows, []string{escape.PlainName(g.Challenger), "none lost", "", "", "", ""})
+			}
+		}
+		reportfmt.Table(w, false, "llrrrl", rows)
+	}
+
+	rows = [][]string{{"challenger", "rule", "quantity", "observed", "bound", "outcome"}}
 	for _, c := range d.Challengers {
 		for i, rr := range c.Rules {
 			name := ""
@@ -58,22 +106,8 @@ func Text(w io.Writer, r *result.Result, color bool) {
 				paint(string(rr.Outcome), string(rr.Outcome))})
 		}
 	}
-	fmt.Fprintln(w)
+	fmt.Fprintln(w, "\nrules")
 	reportfmt.Table(w, false, "", rows)
-
-	fmt.Fprintln(w)
-	for _, c := range d.Challengers {
-		mark := ""
-		if c.Selected {
-			mark = " (ship)"
-		}
-		fmt.Fprintf(w, "%s: %s%s — %s\n", escape.PlainName(c.Name), paint(string(c.Verdict), string(c.Verdict)), mark, plainSentence(c.Reason))
-		for _, rr := range c.Rules {
-			if e := evidenceOf(r, c.Name, rr.Rule); e != nil {
-				fmt.Fprintf(w, "  %s %s: %s; %s\n", escape.PlainName(rr.Rule), rr.Outcome, plainSentence(rr.Reason), plainSentence(decideText(e)))
-			}
-		}
-	}
 	for _, u := range d.Unmet {
 		fmt.Fprintf(w, "requirement %s not met: %s\n", u.Requirement, plainSentence(u.Reason))
 	}
@@ -83,6 +117,27 @@ func Text(w io.Writer, r *result.Result, color bool) {
 	if n := len(r.Warnings); n > 0 {
 		fmt.Fprintf(w, "%d warning(s); the markdown report (--format md) and result.json list them\n", n)
 	}
+}
+
+// atRiskNote says where the at-risk flags of regressions come from.
+func atRiskNote(regs []result.Regressions) string {
+	for _, g := range regs {
+		if g.LossWeight > 0 {
+			return "; at risk: among the model's topics at risk at w = " + numfmt.G(g.LossWeight)
+		}
+	}
+	return ""
+}
+
+// atRiskText prints an at-risk flag: yes, no, or – when no model flags topics.
+func atRiskText(b *bool) string {
+	switch {
+	case b == nil:
+		return "–"
+	case *b:
+		return "yes"
+	}
+	return "no"
 }
 
 // plainSentence prepares a sentence for a terminal (escape.Printable), cut

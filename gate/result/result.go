@@ -36,6 +36,10 @@ type Result struct {
 	ExitStatus int  `json:"exit_status"`
 	DryRun     bool `json:"dry_run"`
 
+	// Summary is one line per challenger: means, Δ, W/T/L, P(better), the
+	// policy's risk figure, the verdict and its reason (NewSummary).
+	Summary []Summary `json:"summary,omitempty"`
+
 	Policy   Policy             `json:"policy"`
 	Decision *policies.Decision `json:"decision"`
 	Data     Data               `json:"data"`
@@ -52,6 +56,10 @@ type Result struct {
 	// BRisk holds the hierarchical model fitted to the risk-adjusted pool,
 	// one fit per loss weight the rules use, in increasing order.
 	BRisk []*FitResult `json:"brisk,omitempty"`
+
+	// Regressions are, per challenger, the topics it loses most on against
+	// the champion (riskgate gate --worst, DefaultWorst by default).
+	Regressions []Regressions `json:"regressions,omitempty"`
 
 	// Evidence says, for each challenger and each rule it did not pass, what
 	// would decide the rule: the difference this pool resolves, the topics

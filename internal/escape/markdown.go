@@ -55,3 +55,73 @@ func Markdown(s string) string {
 }
 
 func isVisible(r rune) bool { _, ok := visible(r); return ok }
+
+// MarkdownText is Markdown with a backslash only where markdown would
+// otherwise interpret a character, so that the source stays readable
+// ("Chal. 1", "not-riskier", "p_riskier"), for the same places and with the
+// same guarantees: no block, table cell, link, emphasis, code span, math,
+// emoji, HTML tag, mention or reference can start in the result. Escaped:
+//   - always \ ` * [ ] | ~ $ (CommonMark §6 and GitHub's tables,
+//     strikethrough and math);
+//   - _ unless between two letters or digits (an intraword _ can neither
+//     open nor close emphasis, §6.2);
+//   - : unless followed by a space or the end (an :emoji: shortcode, a URL
+//     scheme);
+//   - a leading - + = and the . or ) after leading digits (list items,
+//     setext underlines: they start a block only at the start of a line);
+//   - the . of www. (GitHub's extended autolinks).
+//
+// <, > and & become entities, and @ and # are followed by a zero-width
+// space, as in Markdown. Leading spaces are dropped (a reader sees none).
+func MarkdownText(s string) string {
+	// Line breaks become spaces and controls go first, so that the
+	// neighbours the rules look at are those a reader sees.
+	rs := make([]rune, 0, len(s))
+	for _, r := range s {
+		switch {
+		case r == '\n' || r == '\r' || r == '\t':
+			rs = append(rs, ' ')
+		case !isVisible(r) && (unicode.IsControl(r) || r == utf8.RuneError):
+		default:
+			rs = append(rs, r)
+		}
+	}
+	// Leading spaces show as nothing, and four of them would start code.
+	for len(rs) > 0 && rs[0] == ' ' {
+		rs = rs[1:]
+	}
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/8)
+	alnum := func(i int) bool { return i >= 0 && i < len(rs) && (unicode.IsLetter(rs[i]) || unicode.IsDigit(rs[i])) }
+	digits := 0 // leading ASCII digits
+	for digits < len(rs) && rs[digits] >= '0' && rs[digits] <= '9' {
+		digits++
+	}
+	for i, r := range rs {
+		switch {
+		case isVisible(r):
+			v, _ := visible(r)
+			b.WriteString(v)
+		case r == '<':
+			b.WriteString("&lt;")
+		case r == '>':
+			b.WriteString("&gt;")
+		case r == '&':
+			b.WriteString("&amp;")
+		case r == '@' || r == '#':
+			b.WriteRune(r)
+			b.WriteString("&#8203;")
+		case strings.ContainsRune("\\`*[]|~$", r),
+			r == '_' && !(alnum(i-1) && alnum(i+1)),
+			r == ':' && i+1 < len(rs) && !unicode.IsSpace(rs[i+1]),
+			i == 0 && strings.ContainsRune("-+=", r),
+			i == digits && digits > 0 && (r == '.' || r == ')'),
+			r == '.' && i >= 3 && strings.EqualFold(string(rs[i-3:i]), "www"): // GFM's www. autolink
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}

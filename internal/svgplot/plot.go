@@ -162,6 +162,9 @@ func (r *Range) Add(xs ...float64) {
 
 func (r Range) Empty() bool { return math.IsNaN(r.lo) }
 
+// Bounds are the ends of the range, NaN when it is empty.
+func (r Range) Bounds() (lo, hi float64) { return r.lo, r.hi }
+
 // padded widens the range by share of its width on each side (by share of
 // its magnitude, or share, when it is a single point).
 func (r Range) Padded(share float64) (lo, hi float64) {

@@ -1,0 +1,186 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/riskgate/riskgate/gate/result"
+	"github.com/riskgate/riskgate/internal/numfmt"
+	"github.com/riskgate/riskgate/policies"
+)
+
+// The summary every report leads with: one row per challenger — the mean
+// of the champion and of the challenger, the difference Δ and Δ%, wins,
+// ties and losses over topics, P(better), the risk figure the policy
+// decides on, and the verdict — then each challenger's reasons, each
+// repeated reason once.
+
+// summaryRow is one challenger's row, as numbers (NaN when not computed).
+type summaryRow struct {
+	Name     string
+	Verdict  policies.Verdict
+	Selected bool
+	// Means over the topics each system was scored on (the risk table's).
+	ChampionMean, Mean float64
+	Diff, DiffPct      float64
+	WTL                string // "30/2/18", "–" when not computed
+	PBetter            float64
+	Risk               string // the risk rule's observation, as the rules print it
+}
+
+// summary is the summary table of a run.
+type summary struct {
+	// RiskHead names the risk figure: "P(riskier), w = 5".
+	RiskHead string
+	Rows     []summaryRow
+}
+
+func newSummary(r *result.Result) summary {
+	s := summary{RiskHead: "URisk, w = " + numfmt.G(max(r.RiskTable.LossWeight, 1))}
+	risk := r.RiskRule()
+	if risk != nil {
+		s.RiskHead = quantityLabel(risk.Quantity) + ", w = " + numfmt.G(risk.Query.LossWeight)
+	}
+	urisk := map[string]string{}
+	for _, sr := range r.RiskTable.Systems {
+		if sr.URisk != nil {
+			urisk[sr.Name] = num(*sr.URisk, 3)
+		}
+	}
+	rules := map[string]policies.Bound{}
+	if risk != nil {
+		rules[risk.Rule] = risk.Bound
+	}
+	// Computed from the result rather than read from r.Summary, so that a
+	// result.json written before the summary existed renders one too.
+	for _, rs := range result.NewSummary(r) {
+		row := summaryRow{Name: rs.Challenger, Verdict: rs.Verdict, Selected: rs.Selected, ChampionMean: float64(rs.ChampionMean),
+			Mean: float64(rs.Mean), Diff: float64(rs.Diff), DiffPct: float64(rs.DiffPercent), WTL: "–", PBetter: math.NaN(), Risk: "–"}
+		if rs.Wins != nil && rs.Ties != nil && rs.Losses != nil {
+			row.WTL = fmt.Sprintf("%d/%d/%d", *rs.Wins, *rs.Ties, *rs.Losses)
+		}
+		if rs.PBetter != nil {
+			row.PBetter = float64(*rs.PBetter)
+		}
+		switch {
+		case rs.Risk != nil:
+			row.Risk = observedText(*rs.Risk, rules[rs.RiskRule])
+		case risk == nil && urisk[rs.Challenger] != "":
+			row.Risk = urisk[rs.Challenger]
+		}
+		s.Rows = append(s.Rows, row)
+	}
+	return s
+}
+
+// quantityLabel is a short name of a risk quantity for a column head.
+func quantityLabel(q string) string {
+	switch q {
+	case "brisk.p_riskier":
+		return "P(riskier)"
+	case "urisk":
+		return "URisk"
+	case "trisk":
+		return "TRisk"
+	}
+	return q
+}
+
+// signedPct prints a percentage with its sign, "–" when not finite.
+func signedPct(x float64) string {
+	s := numfmt.Dash.Fixed(x, 1)
+	if s != "–" && s[0] != '-' {
+		s = "+" + s
+	}
+	if s != "–" {
+		s += "%"
+	}
+	return s
+}
+
+// meanText prints a mean score as the summary shows it.
+func meanText(x float64) string { return numfmt.Dash.Fixed(x, 3) }
+
+// pText prints P(better), "–" when there is no Bayesian fit.
+func pText(p float64) string { return numfmt.Dash.P(p) }
+
+// why is one reason a challenger did not pass a rule: the rule's reason and
+// what would decide it. SameAs names the first challenger and rule the same
+// sentence was given for, so that it is written once.
+type why struct {
+	Rule    string
+	Outcome policies.Outcome
+	Text    string
+	// SameAs, when not nil, is the first challenger and rule given Text.
+	SameAs *[2]string
+}
+
+// challengerWhy is a challenger's verdict and the reasons of every rule it
+// did not pass.
+type challengerWhy struct {
+	Name     string
+	Verdict  policies.Verdict
+	Selected bool
+	Reason   string // the decision's one line: "fails not-riskier"
+	Rules    []why
+}
+
+// reasons lists each challenger's verdict and reasons, a sentence repeated
+// for another challenger pointing at the first (SameAs).
+func reasons(r *result.Result) []challengerWhy {
+	if r.Decision == nil {
+		return nil
+	}
+	first := map[string]*[2]string{} // sentence → first challenger and rule
+	var out []challengerWhy
+	for _, c := range r.Decision.Challengers {
+		cw := challengerWhy{Name: c.Name, Verdict: c.Verdict, Selected: c.Selected, Reason: shortReason(r, c.Reason)}
+		for _, rr := range c.Rules {
+			if rr.Outcome == policies.OutcomePass {
+				continue
+			}
+			text := rr.Reason
+			if e := evidenceOf(r, c.Name, rr.Rule); e != nil {
+				text += "; " + decideText(e)
+			}
+			if rr.Waiver != nil && rr.Waiver.Note != "" {
+				text += "; " + rr.Waiver.Note
+			}
+			// An unmet requirement's reason is said once, where the
+			// requirement is listed.
+			for _, u := range r.Decision.Unmet {
+				text = strings.ReplaceAll(text, "("+u.Reason+")", "(requirement "+u.Requirement+")")
+			}
+			w := why{Rule: rr.Rule, Outcome: rr.Outcome, Text: text}
+			if f, ok := first[text]; ok {
+				w.SameAs = f
+			} else {
+				first[text] = &[2]string{c.Name, rr.Rule}
+			}
+			cw.Rules = append(cw.Rules, w)
+		}
+		out = append(out, cw)
+	}
+	return out
+}
+
+// shortReason is a verdict's reason (the decision's or a challenger's)
+// without the reasons of the rules in parentheses — "inconclusive on
+// better-on-average (the Bayesian fit did not converge: …)" becomes
+// "inconclusive on better-on-average" — for the reports that list each
+// rule's reason below it, so that a long reason is not repeated for every
+// challenger and again for the run.
+func shortReason(r *result.Result, reason string) string {
+	if r.Decision == nil {
+		return reason
+	}
+	for _, c := range r.Decision.Challengers {
+		for _, rr := range c.Rules {
+			if rr.Outcome != policies.OutcomePass && rr.Reason != "" {
+				reason = strings.ReplaceAll(reason, " ("+rr.Reason+")", "")
+			}
+		}
+	}
+	return reason
+}
