@@ -28,7 +28,8 @@ type Summary struct {
 	Wins        *int            `json:"wins,omitempty"`
 	Ties        *int            `json:"ties,omitempty"`
 	Losses      *int            `json:"losses,omitempty"`
-	// PBetter is P(δ > 0) in the raw-score fit; absent without one.
+	// PBetter is P(δ > 0) in the raw-score fit (or BRisk's at w = 1, the same
+	// model); absent without one, or when it did not converge.
 	PBetter *jsonfloat.Float `json:"p_better,omitempty"`
 	// RiskRule and Risk are the policy's risk rule (Result.RiskRule) and
 	// what it observed for this challenger; absent when no rule weighs
@@ -52,8 +53,16 @@ func NewSummary(r *Result) []Summary {
 		rows[sr.Name] = sr
 	}
 	pBetter := map[string]jsonfloat.Float{}
-	if r.Bayes != nil {
-		for _, c := range r.Bayes.Comparisons {
+	raw := r.Bayes
+	if raw == nil { // BRisk at w = 1 is the same model on the raw scores (the risk sweep fits it)
+		for _, f := range r.BRisk {
+			if f != nil && f.LossWeight == 1 {
+				raw = f
+			}
+		}
+	}
+	if raw != nil && raw.Unavailable == "" && raw.Converged {
+		for _, c := range raw.Comparisons {
 			pBetter[c.Challenger] = c.PBetter
 		}
 	}
