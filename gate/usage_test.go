@@ -1,0 +1,74 @@
+package gate
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestHelpVersionCompletion: help, version and completion as gh has them.
+func TestHelpVersionCompletion(t *testing.T) {
+	_, gateHelp, _ := runMain(t, "gate", "--help")
+	_, validateHelp, _ := runMain(t, "policy", "validate", "--help")
+	_, rootHelp, _ := runMain(t, "--help")
+	for _, c := range []struct {
+		args []string
+		want string // stdout, exactly, when not ""
+		has  string // a line stdout must contain
+	}{
+		{args: []string{"help", "gate"}, want: gateHelp},
+		{args: []string{"help", "policy", "validate"}, want: validateHelp},
+		{args: []string{"help"}, want: rootHelp},
+		{args: []string{"version"}, has: "riskgate version "},
+		{args: []string{"--version"}, has: "riskgate version "},
+		{args: []string{"completion", "bash"}, has: "complete"},
+		{args: []string{"completion", "zsh"}, has: "compdef"},
+		{args: []string{"completion", "fish"}, has: "riskgate"},
+		{args: []string{"gate", "--lo", "--generate-shell-completion"}, has: "--loss-weight"},
+		{args: []string{"policy", "--generate-shell-completion"}, has: "validate"},
+	} {
+		code, out, errw := runMain(t, c.args...)
+		if code != 0 || errw != "" {
+			t.Errorf("%q: exit %d, stderr %q", c.args, code, errw)
+		}
+		if c.want != "" && out != c.want {
+			t.Errorf("%q printed\n%s\nwant\n%s", c.args, out, c.want)
+		}
+		if c.has != "" && !strings.Contains(out, c.has) {
+			t.Errorf("%q printed %q, want it to contain %q", c.args, out, c.has)
+		}
+	}
+	if !strings.Contains(rootHelp, "completion") || !strings.Contains(rootHelp, "help ") || !strings.Contains(rootHelp, "version ") {
+		t.Errorf("root help does not list help, version and completion:\n%s", rootHelp)
+	}
+}
+
+// TestUsageErrors: a usage mistake is one line saying what is wrong, with a
+// did-you-mean, then one line pointing to the command's --help; exit 2 and
+// nothing on standard output.
+func TestUsageErrors(t *testing.T) {
+	for _, c := range []struct {
+		args       []string
+		want, help string
+	}{
+		{[]string{"gat"}, `unknown command "gat" for riskgate; did you mean "gate"?`, "riskgate"},
+		{[]string{"help", "gat"}, `unknown command "gat" for riskgate; did you mean "gate"?`, "riskgate"},
+		{[]string{"gate", "--loss-weigth", "5"}, "unknown flag --loss-weigth for riskgate gate; did you mean --loss-weight?", "riskgate gate"},
+		{[]string{"policy", "valdate", "x.yaml"}, `unknown command "valdate" for riskgate policy; did you mean "validate"?`, "riskgate policy"},
+		{[]string{"compare", "--chalenger", "x"}, "did you mean --challenger?", "riskgate compare"},
+		{[]string{"gate", "--seed", "x"}, `invalid value "x" for flag --seed`, "riskgate gate"},
+		{[]string{"fit", "--seed"}, "flag needs an argument", "riskgate fit"},
+		{[]string{"gate", "--zzzzzz"}, "unknown flag --zzzzzz for riskgate gate", "riskgate gate"},
+	} {
+		code, out, errw := runMain(t, c.args...)
+		if code != exitError || out != "" {
+			t.Errorf("%q: exit %d, stdout %q; want 2 and nothing", c.args, code, out)
+		}
+		lines := strings.Split(strings.TrimSuffix(errw, "\n"), "\n")
+		if len(lines) != 2 || !strings.Contains(lines[0], c.want) || lines[1] != "Run '"+c.help+" --help' for usage." {
+			t.Errorf("%q: stderr %q, want one line containing %q and a pointer to %s --help", c.args, errw, c.want, c.help)
+		}
+		if strings.Contains(c.want, "zzzz") && strings.Contains(errw, "did you mean") {
+			t.Errorf("%q: suggested a flag for a word like none: %q", c.args, errw)
+		}
+	}
+}
