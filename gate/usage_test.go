@@ -72,3 +72,30 @@ func TestUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestMeasureSyntaxEverywhere: trec_eval's -m spelling (ndcg_cut.10) and the
+// printed name (ndcg_cut_10) select the same measure in gate and compare, as
+// --measure or -m; an unknown one gets a did-you-mean.
+func TestMeasureSyntaxEverywhere(t *testing.T) {
+	const tiny = "../examples/tiny/"
+	in := []string{"--qrels", tiny + "qrels.txt", "--champion", "baseline", "--challenger", "reranker", tiny + "run_a.txt", tiny + "run_b.txt"}
+	measureOf := func(out string) string {
+		i := strings.Index(out, `"measure": "`)
+		if i < 0 {
+			return ""
+		}
+		rest := out[i+len(`"measure": "`):]
+		return rest[:strings.IndexByte(rest, '"')]
+	}
+	for _, cmd := range []string{"gate", "compare"} {
+		for _, m := range [][2]string{{"--measure", "ndcg_cut.10"}, {"-m", "ndcg_cut_10"}, {"-m", "P.5"}} {
+			code, out, errw := runMain(t, append([]string{cmd, m[0], m[1], "--format", "json"}, in...)...)
+			want := map[string]string{"ndcg_cut.10": "ndcg_cut_10", "ndcg_cut_10": "ndcg_cut_10", "P.5": "P_5"}[m[1]]
+			if code == exitError || measureOf(out) != want {
+				t.Errorf("%s %s %s: exit %d, measure %q, want %q; stderr %q", cmd, m[0], m[1], code, measureOf(out), want, errw)
+			}
+		}
+	}
+	code, out, errw := runMain(t, append([]string{"gate", "--measure", "ndcg_kut.10"}, in...)...)
+	checkOneLineError(t, code, out, errw, `unknown measure "ndcg_kut.10" (did you mean "ndcg_cut.10"?)`)
+}
