@@ -22,7 +22,7 @@ func TestPolicyValidateRefusesUndecidable(t *testing.T) {
 	}
 	good := writeTemp(t, "good.yaml", head+"    alternative: two_sided\n")
 	code, out, errw = runMain(t, "policy", "validate", good)
-	if code != 0 || !strings.Contains(out, `valid policy "p": 1 rule; computes tests`) {
+	if code != 0 || !strings.Contains(out, `valid policy "p": 1 rule; computes descriptive, tests`) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errw)
 	}
 }
