@@ -3,6 +3,7 @@ package gate
 import (
 	"context"
 	"fmt"
+	"io"
 	"regexp"
 	"strings"
 
@@ -152,4 +153,20 @@ func configureCompletion(c *cli.Command) {
 	c.Hidden = false
 	c.Usage = "print a shell completion script: bash, zsh, fish or pwsh (e.g. source <(riskgate completion bash))"
 	setUsageErrors(c)
+}
+
+// renamedInt reads an integer flag renamed in this release (CHANGELOG.md):
+// the new spelling, or the old one with a warning on w, for one release. One
+// of them is required.
+func renamedInt(c *cli.Command, w io.Writer, old, new string) (int, error) {
+	switch {
+	case c.IsSet(old) && c.IsSet(new):
+		return 0, &usageError{Msg: fmt.Sprintf("give --%s, not both it and --%s (its old spelling)", new, old), Command: c.FullName()}
+	case c.IsSet(old):
+		fmt.Fprintf(w, "riskgate: warning: --%s is deprecated and will be removed in the next release; use --%s\n", old, new)
+		return int(c.Int(old)), nil
+	case c.IsSet(new):
+		return int(c.Int(new)), nil
+	}
+	return 0, &usageError{Msg: fmt.Sprintf("missing --%s (required)", new), Command: c.FullName()}
 }

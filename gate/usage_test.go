@@ -3,6 +3,8 @@ package gate
 import (
 	"strings"
 	"testing"
+
+	"github.com/urfave/cli/v3"
 )
 
 // TestHelpVersionCompletion: help, version and completion as gh has them.
@@ -98,4 +100,36 @@ func TestMeasureSyntaxEverywhere(t *testing.T) {
 	}
 	code, out, errw := runMain(t, append([]string{"gate", "--measure", "ndcg_kut.10"}, in...)...)
 	checkOneLineError(t, code, out, errw, `unknown measure "ndcg_kut.10" (did you mean "ndcg_cut.10"?)`)
+}
+
+// TestOneDefaultPerFlag: every command's help shows at most one default per
+// flag (a usage text saying "default …" hides urfave/cli's own).
+func TestOneDefaultPerFlag(t *testing.T) {
+	var walk func(path []string, c *cli.Command)
+	walk = func(path []string, c *cli.Command) {
+		_, out, _ := runMain(t, append(append([]string{}, path...), "--help")...)
+		for _, line := range strings.Split(out, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "-") && strings.Count(line, "default") > 1 {
+				t.Errorf("riskgate %s --help: two defaults in %q", strings.Join(path, " "), strings.TrimSpace(line))
+			}
+		}
+		for _, sub := range c.Commands {
+			walk(append(path, sub.Name), sub)
+		}
+	}
+	root := newApp(&streams{})
+	for _, c := range root.Commands {
+		walk([]string{c.Name}, c)
+	}
+}
+
+// TestPairRoles: pair takes --challenger/--champion like every command, with
+// -a/-b (Sakai's a and b) as their short forms.
+func TestPairRoles(t *testing.T) {
+	csv := writeTemp(t, "s.csv", "system,topic,score\nnew,t1,0.5\nnew,t2,0.6\nnew,t3,0.7\nnew,t4,0.2\nprod,t1,0.4\nprod,t2,0.6\nprod,t3,0.5\nprod,t4,0.3\n")
+	_, long, _ := runMain(t, "pair", "--challenger", "new", "--champion", "prod", "--draws", "200", "--format", "json", csv)
+	code, short, errw := runMain(t, "pair", "-a", "new", "-b", "prod", "--draws", "200", "--format", "json", csv)
+	if code != 0 || long != short || long == "" {
+		t.Errorf("pair -a/-b: exit %d, stderr %q, output differs from --challenger/--champion: %v", code, errw, long != short)
+	}
 }
