@@ -133,3 +133,13 @@ func TestPairRoles(t *testing.T) {
 		t.Errorf("pair -a/-b: exit %d, stderr %q, output differs from --challenger/--champion: %v", code, errw, long != short)
 	}
 }
+
+// TestCompareWithoutMeasureName: a CSV without a measure column says so, not
+// "Measure –".
+func TestCompareWithoutMeasureName(t *testing.T) {
+	csv := writeTemp(t, "s.csv", "system,topic,score\nnew,t1,0.5\nnew,t2,0.6\nnew,t3,0.7\nprod,t1,0.4\nprod,t2,0.6\nprod,t3,0.5\n")
+	code, out, errw := runMain(t, "compare", "--champion", "prod", "--challenger", "new", "--brisk=false", "--samples", "200", csv)
+	if code != 0 || strings.Contains(out, "Measure –") || !strings.Contains(out, "Scores (no measure named in the inputs) over 3 topics") {
+		t.Errorf("exit %d, stderr %q, stdout:\n%s", code, errw, out)
+	}
+}
