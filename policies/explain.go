@@ -166,7 +166,7 @@ func (p *Policy) describeInputs() string {
 	default:
 		parts = append(parts, "Topics not scored by every system are dropped.")
 	}
-	parts = append(parts, "Flags --format, --qrels, --measure and --topics override these.")
+	parts = append(parts, "Flags --input-format, --qrels, --measure and --topics override these.")
 	return strings.Join(parts, " ")
 }
 
