@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -142,4 +143,51 @@ func TestCompareWithoutMeasureName(t *testing.T) {
 	if code != 0 || strings.Contains(out, "Measure –") || !strings.Contains(out, "Scores (no measure named in the inputs) over 3 topics") {
 		t.Errorf("exit %d, stderr %q, stdout:\n%s", code, errw, out)
 	}
+}
+
+// TestMeasureSyntaxInScoreFiles: a CSV's measure column is selected by either
+// spelling; a measure the file does not hold gets a did-you-mean among those
+// it does.
+func TestMeasureSyntaxInScoreFiles(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("system,topic,score,measure\n")
+	for _, m := range []string{"ndcg_cut_10", "P_5"} {
+		for i, s := range []string{"new", "prod"} {
+			for _, topic := range []string{"t1", "t2", "t3", "t4"} {
+				b.WriteString(s + "," + topic + ",0." + string(rune('3'+i)) + topic[1:] + "," + m + "\n")
+			}
+		}
+	}
+	csv := writeTemp(t, "s.csv", b.String())
+	args := []string{"compare", "--champion", "prod", "--challenger", "new", "--brisk=false", "--samples", "200", "--format", "json"}
+	_, dotted, _ := runMain(t, append(args, "-m", "ndcg_cut.10", csv)...)
+	code, printed, errw := runMain(t, append(args, "-m", "ndcg_cut_10", csv)...)
+	if code != 0 || dotted != printed || !strings.Contains(dotted, `"measure": "ndcg_cut_10"`) {
+		t.Errorf("-m ndcg_cut.10 and -m ndcg_cut_10 differ on a CSV (exit %d, stderr %q)", code, errw)
+	}
+	code, out, errw := runMain(t, append(args, "-m", "ndcg_cut_20", csv)...)
+	checkOneLineError(t, code, out, errw, `no scores of measure "ndcg_cut_20" (--measure); did you mean "ndcg_cut_10"?`)
+}
+
+// TestChangelogListsRenames: every flag kept only under an old spelling (a
+// hidden flag) is listed in CHANGELOG.md.
+func TestChangelogListsRenames(t *testing.T) {
+	log, err := os.ReadFile("../CHANGELOG.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var walk func(path string, c *cli.Command)
+	walk = func(path string, c *cli.Command) {
+		for _, f := range c.Flags {
+			if vf, ok := f.(cli.VisibleFlag); ok && !vf.IsVisible() {
+				if !strings.Contains(string(log), path+" --"+f.Names()[0]) && !strings.Contains(string(log), "`--"+f.Names()[0]) {
+					t.Errorf("%s --%s is hidden (renamed) but CHANGELOG.md does not list it", path, f.Names()[0])
+				}
+			}
+		}
+		for _, sub := range c.Commands {
+			walk(path+" "+sub.Name, sub)
+		}
+	}
+	walk("riskgate", newApp(&streams{}))
 }
