@@ -107,7 +107,7 @@ func docBlocks(t *testing.T, repo, rel string) []docBlock {
 			start, cmd := i+2+k, body[k]
 			for strings.HasSuffix(cmd, "\\") && k+1 < len(body) {
 				k++
-				cmd = strings.TrimSuffix(cmd, "\\") + "\n" + body[k]
+				cmd += "\n" + body[k] // sh joins the lines at the backslash
 			}
 			if s := strings.TrimSpace(cmd); s != "" && !strings.HasPrefix(s, "#") {
 				b.Commands = append(b.Commands, docCommand{Line: start, Text: cmd})
