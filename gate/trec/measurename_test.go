@@ -39,3 +39,21 @@ func TestMeasureSyntax(t *testing.T) {
 		}
 	}
 }
+
+// FuzzMeasureName: any name is read without a panic, and the printed name
+// is a fixed point (naming the value again names the same value).
+func FuzzMeasureName(f *testing.F) {
+	for _, s := range []string{"ndcg_cut.10", "ndcg_cut_10", "P.5", "map", "iprec_at_recall_0.10", "utility.2,-1,0,0", "ndcg.1=3,2=9", "P.", "x.y", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		if len(name) > 200 {
+			return
+		}
+		got := MeasureName(name)
+		if again := MeasureName(got); again != got {
+			t.Errorf("MeasureName(%q) = %q, but MeasureName(%q) = %q", name, got, got, again)
+		}
+		_, _ = MeasureForName(name)
+	})
+}
