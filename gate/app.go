@@ -45,7 +45,7 @@ func version() string { return buildinfo.Version() }
 
 // newApp returns the root command with every subcommand.
 func newApp(s *streams) *cli.Command {
-	return &cli.Command{
+	app := &cli.Command{
 		Name:    "riskgate",
 		Usage:   "decide whether a challenger ranker may replace the champion",
 		Version: version(),
@@ -55,9 +55,11 @@ func newApp(s *streams) *cli.Command {
 		Reader:          s.In,
 		Writer:          s.Out,
 		ErrWriter:       s.Err,
-		HideHelpCommand: true,
+		HideHelpCommand: true, // riskgate's own help command (usage.go) replaces urfave's
 		// Errors are mapped to exit statuses in Main, nowhere else.
-		ExitErrHandler: func(context.Context, *cli.Command, error) {},
+		ExitErrHandler:                  func(context.Context, *cli.Command, error) {},
+		EnableShellCompletion:           true,
+		ConfigureShellCompletionCommand: configureCompletion,
 		Commands: []*cli.Command{
 			newEvalCommand(s),
 			newCompareCommand(s),
@@ -71,8 +73,12 @@ func newApp(s *streams) *cli.Command {
 			newPublishCommand(s),
 			newCalibrateCommand(s),
 			newBenchCommand(s),
+			newHelpCommand(),
+			newVersionCommand(),
 		},
 	}
+	setUsageErrors(app)
+	return app
 }
 
 // interruptGrace is how long Main waits, once ctx is cancelled, for the
@@ -120,6 +126,11 @@ func exitStatus(ctx context.Context, err error, errw io.Writer) int {
 	if ctx.Err() != nil {
 		fmt.Fprintln(errw, "riskgate: interrupted; nothing was decided")
 		return exitInterrupted
+	}
+	var ue *usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(errw, "riskgate: %s\nRun '%s --help' for usage.\n", ue.Msg, ue.Command)
+		return exitError
 	}
 	var se *statusError
 	if errors.As(err, &se) {

@@ -54,7 +54,7 @@ func newBenchCommand(s *streams) *cli.Command {
 	o := &benchOptions{Input: newInputOptions(s)}
 	flags := []cli.Flag{
 		&cli.BoolFlag{Name: "quick", Destination: &o.Quick, Usage: "smaller settings and one run of each (about a minute)"},
-		&cli.IntFlag{Name: "count", Usage: "`N` runs of each figure, the median reported (default 3; 1 with --quick)"},
+		&cli.IntFlag{Name: "count", HideDefault: true, Usage: "`N` runs of each figure, the median reported (default 3; 1 with --quick)"},
 		&cli.StringFlag{Name: "only", Destination: &o.Only, Usage: "run only the figures whose id matches `REGEXP` (e.g. fit|bca)"},
 		&cli.BoolFlag{Name: "with-rstanarm", Destination: &o.WithRstanarm,
 			Usage: "time rstanarm's stan_glmer on the same pool when Rscript with rstanarm is installed; otherwise print the recorded figures"},

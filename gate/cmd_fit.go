@@ -53,7 +53,7 @@ func newFitCommand(s *streams) *cli.Command {
 		&cli.IntFlag{Name: "draws", HideDefault: true, Usage: "kept draws per chain (default: 1.4 × target-ess / chains on the collapsed path, 1000 on the general path)"},
 		&cli.IntFlag{Name: "warmup", Value: 1000, Usage: "warmup (adaptation) iterations per chain"},
 		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "random seed; the same seed, input and settings give the same output"},
-		&cli.FloatFlag{Name: "target-ess", Value: 10000, Usage: "keep sampling until every bulk- and tail-ESS reaches this (up to --max-draws; default 2000 with --family skew_normal)"},
+		&cli.FloatFlag{Name: "target-ess", Value: 10000, HideDefault: true, Usage: "keep sampling until every bulk- and tail-ESS reaches `ESS` (up to --max-draws; default 10000, 2000 with --family skew_normal)"},
 		&cli.IntFlag{Name: "max-draws", HideDefault: true, Usage: "cap on draws per chain when sampling on for --target-ess (default 10 × the initial draws)"},
 		&cli.StringFlag{Name: "method", Value: string(bayes.MethodAuto), Destination: &o.Method,
 			Usage: "`METHOD`: auto, collapsed (effects integrated out and drawn exactly; needs a normal intercept prior), general (NUTS on rstanarm's full density)"},

@@ -51,7 +51,7 @@ func newPairCommand(s *streams) *cli.Command {
 	return &cli.Command{
 		Name:        "pair",
 		Usage:       "Bayesian comparison of two systems (Sakai 2017): P(H|D), credible intervals, Glass's Δ, ROPE decisions",
-		UsageText:   "riskgate pair --a NAME --b NAME [--paired|--unpaired] [--threshold diff=0,glass=0.2,rho=0.9] [--rope -0.01,0.01] [--format table|md|json|csv] INPUT...",
+		UsageText:   "riskgate pair --challenger NAME --champion NAME [--paired|--unpaired] [--threshold diff=0,glass=0.2,rho=0.9] [--rope -0.01,0.01] [--format table|md|json|csv] INPUT...",
 		Description: pairDescription,
 		Flags:       o.flags(),
 		Action: func(ctx context.Context, c *cli.Command) error {
@@ -64,8 +64,8 @@ func newPairCommand(s *streams) *cli.Command {
 func (o *pairOptions) flags() []cli.Flag {
 	def := bayes.DefaultTwoSampleOptions()
 	flags := []cli.Flag{
-		&cli.StringFlag{Name: "a", Destination: &o.A, Required: true, Usage: "system `NAME` of the challenger (system 1)"},
-		&cli.StringFlag{Name: "b", Destination: &o.B, Required: true, Usage: "system `NAME` of the baseline, e.g. the champion (system 2)"},
+		&cli.StringFlag{Name: "challenger", Aliases: []string{"a"}, Destination: &o.A, Required: true, Usage: "system `NAME` of the challenger (system a, 1)"},
+		&cli.StringFlag{Name: "champion", Aliases: []string{"b"}, Destination: &o.B, Required: true, Usage: "system `NAME` of the baseline, e.g. the champion (system b, 2)"},
 		&cli.BoolFlag{Name: "paired", Destination: &o.Paired, Usage: "Sakai's paired model over the topics both systems scored (the default)"},
 		&cli.BoolFlag{Name: "unpaired", Destination: &o.Unpaired, Usage: "Sakai's unpaired model (two independent normals; Welch's t-test beside it)"},
 		&cli.StringFlag{Name: "threshold", Value: "diff=0,glass=0.2,rho=0.9", Destination: &o.Thresholds,

@@ -94,7 +94,11 @@ func runPolicyValidate(s *streams, o policyValidateOptions) error {
 		for _, a := range p.Needs() {
 			needs = append(needs, string(a))
 		}
-		fmt.Fprintf(s.Out, "%s: valid policy %q: %d rules; computes %s\n", p.File, p.Name, len(p.Rules), strings.Join(needs, ", "))
+		rules := fmt.Sprintf("%d rules", len(p.Rules))
+		if len(p.Rules) == 1 {
+			rules = "1 rule"
+		}
+		fmt.Fprintf(s.Out, "%s: valid policy %q: %s; computes %s\n", p.File, p.Name, rules, strings.Join(needs, ", "))
 		printWarnings(s.Err, p, o.Now())
 	}
 	if invalid > 0 {

@@ -43,8 +43,11 @@ func newSimulateCommand(s *streams) *cli.Command {
 			"format (system,topic,score) that every riskgate command reads. The true parameters are written beside\n" +
 			"the pool (parameter,value; the names riskgate fit uses). Systems are named s1…, topics t1… (zero-padded).",
 		Flags: []cli.Flag{
-			&cli.IntFlag{Name: "systems", Required: true, Usage: "number of systems (at least 2)"},
-			&cli.IntFlag{Name: "topics", Required: true, Usage: "number of topics (at least 2)"},
+			&cli.IntFlag{Name: "n-systems", HideDefault: true, Usage: "`N` systems (at least 2; required)"},
+			&cli.IntFlag{Name: "n-topics", HideDefault: true, Usage: "`N` topics (at least 2; required)"},
+			// Renamed in 0.x: elsewhere --topics is a mode (intersect, zero, …).
+			&cli.IntFlag{Name: "systems", Hidden: true},
+			&cli.IntFlag{Name: "topics", Hidden: true},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "random seed; the same seed and settings give the same pool"},
 			&cli.FloatFlag{Name: "intercept", Value: 0.3, Destination: &o.Intercept, Usage: "grand mean β0"},
 			&cli.FloatFlag{Name: "sigma", Value: 0.1, Destination: &o.Sigma, Usage: "residual standard deviation"},
@@ -56,7 +59,15 @@ func newSimulateCommand(s *streams) *cli.Command {
 			&cli.StringFlag{Name: "truth", Destination: &o.Truth, Usage: "write the true parameters to `FILE` (default: FILE.truth.csv beside --output; needed when the pool goes to standard output)"},
 		},
 		Action: func(_ context.Context, c *cli.Command) error {
-			o.Systems, o.Topics, o.Seed = int(c.Int("systems")), int(c.Int("topics")), c.Uint64("seed")
+			systems, err := renamedInt(c, s.Err, "systems", "n-systems")
+			if err != nil {
+				return err
+			}
+			topics, err := renamedInt(c, s.Err, "topics", "n-topics")
+			if err != nil {
+				return err
+			}
+			o.Systems, o.Topics, o.Seed = systems, topics, c.Uint64("seed")
 			return runSimulate(s, o)
 		},
 	}
@@ -64,7 +75,7 @@ func newSimulateCommand(s *streams) *cli.Command {
 
 func runSimulate(s *streams, o *simulateOptions) error {
 	if o.Systems < 2 || o.Topics < 2 {
-		return fmt.Errorf("--systems and --topics must be at least 2 (got %d and %d)", o.Systems, o.Topics)
+		return fmt.Errorf("--n-systems and --n-topics must be at least 2 (got %d and %d)", o.Systems, o.Topics)
 	}
 	for _, v := range []struct {
 		name string

@@ -65,7 +65,7 @@ func TestFitLossWeight(t *testing.T) {
 // small ESS target), the forecasts, the pool sweep and the prior sensitivity
 // through the command and checks the report's shape.
 func TestFitSkewNormalFlags(t *testing.T) {
-	pool := fitPool(t, "--systems", "8", "--topics", "10", "--seed", "4")
+	pool := fitPool(t, "--n-systems", "8", "--n-topics", "10", "--seed", "4")
 	r := fitJSON(t, "--champion", "s1", "--challenger", "s2", "--challenger", "s3", "--family", "skew_normal", "--loss-weight", "2",
 		"--target-ess", "400", "--forecast", "--pool-sweep", "0,2,10", "--prior-sensitivity", pool)
 	if r.Family != "skew_normal" || r.Method != "general" || r.Alpha == nil || r.Priors["alpha"] != "normal(0, 4)" {
@@ -92,7 +92,7 @@ func TestFitSkewNormalFlags(t *testing.T) {
 }
 
 func TestFitBRiskErrors(t *testing.T) {
-	pool := fitPool(t, "--systems", "3", "--topics", "4", "--seed", "1")
+	pool := fitPool(t, "--n-systems", "3", "--n-topics", "4", "--seed", "1")
 	for _, tc := range []struct {
 		name string
 		args []string

@@ -96,7 +96,7 @@ var fitElapsed = regexp.MustCompile(`; [0-9]+ ms|"elapsed_ms": [0-9]+`)
 
 // Whole outputs on a small simulated pool, elapsed time masked.
 func TestFitGolden(t *testing.T) {
-	pool := fitPool(t, "--systems", "6", "--topics", "8", "--seed", "5")
+	pool := fitPool(t, "--n-systems", "6", "--n-topics", "8", "--seed", "5")
 	for _, o := range []string{"table", "md"} {
 		code, out, errs := runMain(t, "fit", "--champion", "s1", "--challenger", "s2", "--challenger", "s3", "--target-ess", "1000", "--format", o, pool)
 		if code != 0 {
@@ -108,7 +108,7 @@ func TestFitGolden(t *testing.T) {
 
 // The same seed gives the same report; another seed does not.
 func TestFitDeterministic(t *testing.T) {
-	pool := fitPool(t, "--systems", "5", "--topics", "7", "--seed", "9", "--missing", "0.2")
+	pool := fitPool(t, "--n-systems", "5", "--n-topics", "7", "--seed", "9", "--missing", "0.2")
 	run := func(seed string) string {
 		code, out, errs := runMain(t, "fit", "--champion", "s1", "--seed", seed, "--target-ess", "500", "--topics", "keep", "--format", "json", pool)
 		if code != 0 {
@@ -128,7 +128,7 @@ func TestFitDeterministic(t *testing.T) {
 // A fit that misses its ESS target is marked in every output format, and
 // the command still succeeds.
 func TestFitNotConvergedIsMarked(t *testing.T) {
-	pool := fitPool(t, "--systems", "5", "--topics", "6", "--seed", "2")
+	pool := fitPool(t, "--n-systems", "5", "--n-topics", "6", "--seed", "2")
 	args := []string{"fit", "--champion", "s1", "--draws", "100", "--warmup", "100", "--target-ess", "1e9", "--max-draws", "150"}
 	for _, o := range []string{"table", "md", "json", "csv"} {
 		code, out, errs := runMain(t, append(args, "--format", o, pool)...)
@@ -171,7 +171,7 @@ func TestFitNotConvergedIsMarked(t *testing.T) {
 
 // --draws-out writes every draw, and their means are the report's.
 func TestFitDrawsOut(t *testing.T) {
-	pool := fitPool(t, "--systems", "4", "--topics", "5", "--seed", "4")
+	pool := fitPool(t, "--n-systems", "4", "--n-topics", "5", "--seed", "4")
 	drawsPath := filepath.Join(t.TempDir(), "draws.csv")
 	code, out, errs := runMain(t, "fit", "--champion", "s1", "--chains", "2", "--draws", "300", "--target-ess", "1", "--format", "json", "--draws-out", drawsPath, pool)
 	if code != 0 {
@@ -214,7 +214,7 @@ func TestFitErrors(t *testing.T) {
 		os.WriteFile(p, []byte(content), 0o644)
 		return p
 	}
-	pool := fitPool(t, "--systems", "3", "--topics", "4", "--seed", "1")
+	pool := fitPool(t, "--n-systems", "3", "--n-topics", "4", "--seed", "1")
 	oneSystem := write("one.csv", "system,topic,score\nA,1,0.5\nA,2,0.6\n")
 	constant := write("const.csv", "system,topic,score\nA,1,0.5\nA,2,0.5\nB,1,0.5\nB,2,0.5\n")
 	nan := write("nan.csv", "system,topic,score\nA,1,0.5\nA,2,NaN\nB,1,0.5\nB,2,0.1\n")
@@ -248,7 +248,7 @@ func TestFitErrors(t *testing.T) {
 
 // Priors chosen by name change the reported priors and the path.
 func TestFitPriorFlags(t *testing.T) {
-	pool := fitPool(t, "--systems", "4", "--topics", "6", "--seed", "3")
+	pool := fitPool(t, "--n-systems", "4", "--n-topics", "6", "--seed", "3")
 	code, out, errs := runMain(t, "fit", "--champion", "s1", "--target-ess", "400", "--format", "json",
 		"--prior-intercept", "student_t(3, 0.3, 1)", "--prior-sigma", "half_normal(0.5)", "--prior-sd", "half_student_t(3, 2.5)", pool)
 	if code != 0 {
@@ -266,7 +266,7 @@ func TestFitPriorFlags(t *testing.T) {
 
 // --output writes the report to a file, and --input-format names the input layout.
 func TestFitOutputFile(t *testing.T) {
-	pool := fitPool(t, "--systems", "4", "--topics", "5", "--seed", "6")
+	pool := fitPool(t, "--n-systems", "4", "--n-topics", "5", "--seed", "6")
 	out := filepath.Join(t.TempDir(), "fit.json")
 	code, stdout, errs := runMain(t, "fit", "--champion", "s1", "--target-ess", "400", "--format", "json", "--input-format", "csv-long", "-o", out, pool)
 	if code != 0 || stdout != "" {
@@ -282,7 +282,7 @@ func TestFitOutputFile(t *testing.T) {
 // The draws file is what riskgate diagnose reads, and it reproduces the
 // fit's own diagnostics.
 func TestFitDrawsOutThroughDiagnose(t *testing.T) {
-	pool := fitPool(t, "--systems", "4", "--topics", "6", "--seed", "7")
+	pool := fitPool(t, "--n-systems", "4", "--n-topics", "6", "--seed", "7")
 	draws := filepath.Join(t.TempDir(), "draws.csv")
 	code, fitCSV, errs := runMain(t, "fit", "--champion", "s1", "--target-ess", "1000", "--format", "csv", "--draws-out", draws, pool)
 	if code != 0 {

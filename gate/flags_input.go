@@ -47,8 +47,8 @@ func (o *inputOptions) flags() []cli.Flag {
 		&cli.StringFlag{Name: "input-format", Value: string(scores.Auto), Destination: &o.Format,
 			Usage: "input `FORMAT`: " + strings.Join(formats, ", ") + " (auto detects each file's format from its content)"},
 		&cli.StringFlag{Name: "qrels", Destination: &o.Qrels, Usage: "qrels `FILE` to score TREC run inputs against"},
-		&cli.StringFlag{Name: "measure", Destination: &o.Measure,
-			Usage: "`MEASURE` to use (trec_eval name, e.g. map, P_10, ndcg_cut_10); needed when an input holds several; runs default to map"},
+		&cli.StringFlag{Name: "measure", Aliases: []string{"m"}, Destination: &o.Measure,
+			Usage: "`MEASURE` to use, as trec_eval -m names it (map, P.10, ndcg_cut.10; ndcg_cut_10 also works); needed when an input holds several; runs default to map"},
 		&cli.StringFlag{Name: "topics", Value: string(scores.Intersect), Destination: &o.Topics,
 			Usage: "`MODE` for topics not scored for every system: intersect (drop them), zero (score 0, like trec_eval -c), error, keep (leave missing)"},
 	}

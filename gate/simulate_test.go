@@ -31,7 +31,7 @@ func TestSimulateFiles(t *testing.T) {
 	dir := t.TempDir()
 	run := func(name, seed string) (string, string) {
 		out := filepath.Join(dir, name+".csv")
-		if code, _, errs := runMain(t, "simulate", "--systems", "12", "--topics", "15", "--seed", seed, "--output", out); code != 0 {
+		if code, _, errs := runMain(t, "simulate", "--n-systems", "12", "--n-topics", "15", "--seed", seed, "--output", out); code != 0 {
 			t.Fatalf("exit %d: %s", code, errs)
 		}
 		a, _ := os.ReadFile(out)
@@ -68,7 +68,7 @@ func TestSimulateFiles(t *testing.T) {
 func TestSimulateBoundAndMissing(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "p.csv")
-	if code, _, errs := runMain(t, "simulate", "--systems", "30", "--topics", "40", "--sigma", "0.5", "--bound", "--missing", "0.3", "--output", out); code != 0 {
+	if code, _, errs := runMain(t, "simulate", "--n-systems", "30", "--n-topics", "40", "--sigma", "0.5", "--bound", "--missing", "0.3", "--output", out); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	rows := readCSVFile(t, out)[1:]
@@ -103,7 +103,7 @@ func TestSimulateBoundAndMissing(t *testing.T) {
 func TestSimulateThenFitCoversTruth(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "p.csv")
-	if code, _, errs := runMain(t, "simulate", "--systems", "30", "--topics", "40", "--seed", "8", "--output", out); code != 0 {
+	if code, _, errs := runMain(t, "simulate", "--n-systems", "30", "--n-topics", "40", "--seed", "8", "--output", out); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	code, rep, errs := runMain(t, "fit", "--champion", "s01", "--target-ess", "2000", "--format", "json", out)
@@ -147,15 +147,40 @@ func TestSimulateErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--systems", "1", "--topics", "5", "--truth", "x"}, "at least 2"},
-		{[]string{"--systems", "3", "--topics", "5", "--missing", "1", "--truth", "x"}, "--missing"},
-		{[]string{"--systems", "3", "--topics", "5", "--sigma", "-1", "--truth", "x"}, "--sigma"},
-		{[]string{"--systems", "3", "--topics", "5"}, "--truth"},
-		{[]string{"--systems", "3", "--topics", "5", "--output", filepath.Join(t.TempDir(), "no", "such", "dir.csv")}, "dir.csv"},
+		{[]string{"--n-systems", "1", "--n-topics", "5", "--truth", "x"}, "at least 2"},
+		{[]string{"--n-systems", "3", "--n-topics", "5", "--missing", "1", "--truth", "x"}, "--missing"},
+		{[]string{"--n-systems", "3", "--n-topics", "5", "--sigma", "-1", "--truth", "x"}, "--sigma"},
+		{[]string{"--n-systems", "3", "--n-topics", "5"}, "--truth"},
+		{[]string{"--n-systems", "3", "--n-topics", "5", "--output", filepath.Join(t.TempDir(), "no", "such", "dir.csv")}, "dir.csv"},
 	} {
 		code, _, errs := runMain(t, append([]string{"simulate"}, tc.args...)...)
 		if code != exitError || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, code, errs, tc.want)
 		}
+	}
+}
+
+// TestSimulateRenamedFlags: --systems and --topics (counts, where every other
+// --topics is a mode) are now --n-systems and --n-topics; the old spellings
+// work for one release with a warning (CHANGELOG.md).
+func TestSimulateRenamedFlags(t *testing.T) {
+	dir := t.TempDir()
+	newOut, oldOut := filepath.Join(dir, "new.csv"), filepath.Join(dir, "old.csv")
+	code, _, errw := runMain(t, "simulate", "--n-systems", "3", "--n-topics", "4", "--output", newOut)
+	if code != 0 || errw != "" {
+		t.Fatalf("new spelling: exit %d, stderr %q", code, errw)
+	}
+	code, _, errw = runMain(t, "simulate", "--systems", "3", "--topics", "4", "--output", oldOut)
+	if code != 0 || strings.Count(errw, "riskgate: warning: --") != 2 || !strings.Contains(errw, "--topics is deprecated") || !strings.Contains(errw, "use --n-topics") {
+		t.Fatalf("old spelling: exit %d, stderr %q; want 0 and two deprecation warnings", code, errw)
+	}
+	a, _ := os.ReadFile(newOut)
+	b, _ := os.ReadFile(oldOut)
+	if len(a) == 0 || string(a) != string(b) {
+		t.Error("the old spelling gives another pool than the new")
+	}
+	code, out, errw := runMain(t, "simulate", "--n-systems", "3")
+	if code != exitError || out != "" || !strings.HasPrefix(errw, "riskgate: missing --n-topics (required)\n") {
+		t.Errorf("without --n-topics: exit %d, stdout %q, stderr %q", code, out, errw)
 	}
 }

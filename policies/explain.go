@@ -166,7 +166,7 @@ func (p *Policy) describeInputs() string {
 	default:
 		parts = append(parts, "Topics not scored by every system are dropped.")
 	}
-	parts = append(parts, "Flags --format, --qrels, --measure and --topics override these.")
+	parts = append(parts, "Flags --input-format, --qrels, --measure and --topics override these.")
 	return strings.Join(parts, " ")
 }
 
@@ -291,7 +291,11 @@ func (p *Policy) Warnings(now time.Time) []string {
 	}
 	for _, r := range p.Rules {
 		if twoSidedNote(p, r) != "" {
-			out = append(out, fmt.Sprintf("%s: rule %s bounds a two-sided p-value from above, so a significantly worse challenger passes it; consider alternative: greater", at(r.Pos), r.ID))
+			fix := "consider alternative: greater"
+			if q := r.Quantity; q != nil && !slices.Contains(q.Alternatives, Greater) {
+				fix = "consider a test with one-sided p-values (e.g. tests.paired_t.p with alternative: greater)"
+			}
+			out = append(out, fmt.Sprintf("%s: rule %s bounds a two-sided p-value from above, so a significantly worse challenger passes it; %s", at(r.Pos), r.ID, fix))
 		}
 	}
 	return out

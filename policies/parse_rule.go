@@ -175,7 +175,13 @@ func (ps *parser) rule(i int, n *yaml.Node) *Rule {
 			}
 		case ParamAlternative:
 			if s, ok := ps.enum(e, ppath, enumStrings(alternatives)); ok {
-				r.Alternative = Alternative(s)
+				if q != nil && !slices.Contains(q.Alternatives, Alternative(s)) {
+					// The engine could not decide it: refuse it now, not at run time.
+					ps.errorf(deref(e.val), ppath, "%s is %s only in this build: %s gives no %s p-value (valid: %s)",
+						q.Name, strings.Join(enumStrings(q.Alternatives), ", "), testWords[q.Test], s, strings.Join(enumStrings(q.Alternatives), ", "))
+				} else {
+					r.Alternative = Alternative(s)
+				}
 			}
 		case ParamMargin:
 			if v, ok := ps.number(e, ppath); ok {

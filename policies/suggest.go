@@ -1,65 +1,10 @@
 package policies
 
-import (
-	"fmt"
-	"strings"
+import "github.com/riskgate/riskgate/internal/suggest"
+
+// didYouMean and suggestion are internal/suggest's, shared with the command
+// line's did-you-mean for commands, flags and measures.
+var (
+	didYouMean = suggest.DidYouMean
+	suggestion = suggest.Closest
 )
-
-// didYouMean returns `; did you mean "x"?` for the valid word closest to
-// word, when one is close enough to be a likely typo, and "" otherwise.
-func didYouMean(word string, valid []string) string {
-	if s := suggestion(word, valid); s != "" {
-		return fmt.Sprintf("; did you mean %q?", s)
-	}
-	return ""
-}
-
-// suggestion returns the valid word word is likely a typo of, or "".
-func suggestion(word string, valid []string) string {
-	if len(word) > 100 {
-		return "" // no typo of a key is this long; spare the quadratic distance
-	}
-	best, bestDist := "", -1
-	lw := strings.ToLower(word)
-	for _, v := range valid {
-		d := editDistance(lw, strings.ToLower(v))
-		if bestDist < 0 || d < bestDist {
-			best, bestDist = v, d
-		}
-	}
-	// A typo changes a few characters: allow one edit per three, at least one.
-	limit := max(1, len([]rune(word))/3)
-	// A suggestion must keep part of the word: "x" is no typo of "a".
-	if bestDist < 0 || bestDist > limit || bestDist >= len([]rune(word)) || best == word {
-		return ""
-	}
-	return best
-}
-
-// editDistance is the optimal string alignment distance: insertions,
-// deletions, substitutions and transpositions of adjacent runes each cost 1.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	// Three rows suffice for the transposition lookback.
-	prev2 := make([]int, len(rb)+1)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(rb)]
-}

@@ -1,11 +1,11 @@
 #!/bin/sh
 # pre-deploy.sh: run riskgate before a deployment; exits 0 only when the
 # challenger may ship. Usage: pre-deploy.sh [riskgate gate arguments] && ./deploy.sh
-#   RISKGATE_POLICY               policy file (default policies/release.yaml)
+#   RISKGATE_POLICY               policy file (default riskgate-policy.yaml)
 #   RISKGATE_OUT                  report directory (default riskgate-report)
 #   RISKGATE_ALLOW_INCONCLUSIVE   yes to deploy on an inconclusive verdict
 set -u
-policy="${RISKGATE_POLICY:-policies/release.yaml}"
+policy="${RISKGATE_POLICY:-riskgate-policy.yaml}"
 out="${RISKGATE_OUT:-riskgate-report}"
 
 status=0

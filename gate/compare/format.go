@@ -90,8 +90,13 @@ func (v *compareView) write() {
 	if len(chals) > 0 {
 		ciLevel = chals[0].BCa.Level
 	}
-	v.para(fmt.Sprintf("Measure %s over %d topics; losses count %s times (w = %s, α = %s).",
-		reportfmt.EscapeIf(v.md, numfmt.OrDash(rep.Measure)), rep.Topics, numfmt.G(rep.LossWeight), numfmt.G(rep.LossWeight), numfmt.G(rep.LossWeight-1)))
+	// A CSV without a measure column names none: say so rather than "Measure –".
+	measure := "Scores (no measure named in the inputs)"
+	if rep.Measure != "" {
+		measure = "Measure " + reportfmt.EscapeIf(v.md, rep.Measure)
+	}
+	v.para(fmt.Sprintf("%s over %d topics; losses count %s times (w = %s, α = %s).",
+		measure, rep.Topics, numfmt.G(rep.LossWeight), numfmt.G(rep.LossWeight), numfmt.G(rep.LossWeight-1)))
 	corr := "unadjusted"
 	if rep.Correction != "none" {
 		corr = fmt.Sprintf("adjusted by %s over %d challenger(s)", correctionName(rep.Correction), len(chals))

@@ -13,7 +13,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/riskgate/riskgate/gate/trec"
 	"github.com/riskgate/riskgate/internal/inputerr"
+	"github.com/riskgate/riskgate/internal/suggest"
 )
 
 // Format names an input layout.
@@ -99,6 +101,9 @@ func LoadSources(paths []string, opt LoadOptions) (*Table, []Source, error) {
 	if n := countStdin(paths); n > 1 {
 		return nil, nil, fmt.Errorf("standard input (-) is named %d times; it can be read only once", n)
 	}
+	// One measure syntax: trec_eval's -m spelling (ndcg_cut.10) selects the
+	// value trec_eval prints as ndcg_cut_10 in a score file, as in a run.
+	opt.Measure = trec.MeasureName(opt.Measure)
 	l := &loader{opt: opt, b: NewBuilder("")}
 	t, err := l.load(paths, format)
 	if err != nil {
@@ -556,20 +561,18 @@ func (fs *fileSink) finish() error {
 		}
 		return nil
 	}
-	present := func() string {
-		var names []string
-		for m := range fs.others {
-			names = append(names, m)
-		}
-		if fs.kept > 0 {
-			names = append(names, fs.want)
-		}
-		slices.Sort(names)
-		return strings.Join(quoted(names), ", ")
+	var names []string
+	for m := range fs.others {
+		names = append(names, m)
 	}
+	if fs.kept > 0 {
+		names = append(names, fs.want)
+	}
+	slices.Sort(names)
+	present := func() string { return strings.Join(quoted(names), ", ") }
 	switch {
 	case l.opt.Measure != "" && fs.kept == 0:
-		return inputerr.At(fs.file, 0, "no scores of measure %q (--measure); the file holds %s", l.opt.Measure, present())
+		return inputerr.At(fs.file, 0, "no scores of measure %q (--measure)%s; the file holds %s", l.opt.Measure, suggest.DidYouMean(l.opt.Measure, names), present())
 	case l.opt.Measure != "":
 	case fs.kept > 0 && len(fs.others) > 0, fs.kept == 0 && len(fs.others) > 1:
 		return inputerr.At(fs.file, 0, "the file holds several measures: %s; expected one, or name one with --measure", present())

@@ -184,6 +184,16 @@ func ParseMeasures(specs []string) (*Measures, error) {
 			}
 			continue
 		}
+		if familyByName(name) == nil && !hasParams {
+			// The printed name of one value (ndcg_cut_10) is an alias of its
+			// -m spelling (ndcg_cut.10), as riskgate's other commands take it.
+			if spec, ok := specForPrintedName(name); ok {
+				name, params, _ = strings.Cut(spec, ".")
+				if params != "" {
+					args = append(args, arg{name, params})
+				}
+			}
+		}
 		if familyByName(name) == nil {
 			return nil, measureErrorf("-m %s: unknown measure %q; valid: %s, or a group: all_trec, official, set", spec, name, strings.Join(FamilyNames(), ", "))
 		}
@@ -359,9 +369,14 @@ func parsePairs(s string) ([]gainPair, error) {
 // trec_eval prints as name: map, P_10, ndcg_cut_10, iprec_at_recall_0.10,
 // utility_2,-1,0,0, ndcg_1=3,2=9 … ("" means map). Names without a
 // per-topic value (runid, num_q, gm_map, gm_bpref, relstring) are refused.
+//
+// trec_eval's -m spelling of one value (ndcg_cut.10, P.5) is accepted too.
 func MeasureForName(name string) (*Measures, error) {
 	if name == "" {
 		name = "map"
+	}
+	if ms, ok, err := measureForSpec(name); ok {
+		return ms, err
 	}
 	byLength := slices.Clone(families)
 	slices.SortStableFunc(byLength, func(a, b *family) int { return len(b.name) - len(a.name) })
@@ -387,7 +402,7 @@ func MeasureForName(name string) (*Measures, error) {
 			return ms, nil
 		}
 	}
-	return nil, fmt.Errorf("unknown measure %q; valid: %s, and other cutoffs or parameters of these (P_7, ndcg_cut_3, …)", name, perTopicNames())
+	return nil, unknownMeasure(name)
 }
 
 // perTopicNames lists the per-topic value names of -m all_trec.

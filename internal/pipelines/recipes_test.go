@@ -86,7 +86,7 @@ func TestGitLabRecipe(t *testing.T) {
 			if got := s.calls("go"); len(got) != 1 || got[0][1] != "github.com/riskgate/riskgate/cmd/riskgate@latest" {
 				t.Errorf("go calls %q", got)
 			}
-			want := []string{"gate", "--policy", "policies/release.yaml", "--out", "riskgate-report", "runs/a.csv"}
+			want := []string{"gate", "--policy", "riskgate-policy.yaml", "--out", "riskgate-report", "runs/a.csv"}
 			if got := s.calls("riskgate"); len(got) != 1 || !slices.Equal(got[0], want) {
 				t.Errorf("riskgate calls %q, want %q", got, want)
 			}
@@ -267,7 +267,7 @@ func TestShellRecipe(t *testing.T) {
 		if code != c.want || !strings.Contains(out, c.wantInOutput) {
 			t.Errorf("riskgate exit %d, allow %q: script exit %d, want %d; output:\n%s", c.exit, c.allow, code, c.want, out)
 		}
-		want := []string{"gate", "--policy", "policies/release.yaml", "--out", "riskgate-report", "--champion", "bm25", "runs/a b.csv"}
+		want := []string{"gate", "--policy", "riskgate-policy.yaml", "--out", "riskgate-report", "--champion", "bm25", "runs/a b.csv"}
 		if got := s.calls("riskgate"); len(got) != 1 || !slices.Equal(got[0], want) {
 			t.Errorf("riskgate calls %q", got)
 		}
