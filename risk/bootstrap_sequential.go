@@ -3,6 +3,8 @@ package risk
 import (
 	"fmt"
 	"math"
+
+	"github.com/riskgate/riskgate/internal/stats"
 )
 
 // SequentialBound is one end of a BCa interval decided against a threshold
@@ -98,15 +100,4 @@ func BCaMeanBoundSequential(x []float64, o BootstrapOptions, upper bool, thresho
 }
 
 // sd is the sample standard deviation (n − 1).
-func sd(x []float64) float64 {
-	var m float64
-	for _, v := range x {
-		m += v
-	}
-	m /= float64(len(x))
-	var s float64
-	for _, v := range x {
-		s += (v - m) * (v - m)
-	}
-	return math.Sqrt(s / float64(len(x)-1))
-}
+func sd(x []float64) float64 { return math.Sqrt(stats.Variance(x)) }

@@ -87,24 +87,11 @@ rules:
 			b, _ := risk.BCaMean(pair.Adjusted(2), risk.BootstrapOptions{B: gateBootstrapSamples, Level: 0.95, Seed: seed})
 			ends = append(ends, b.BCa.Lo)
 		}
-		mcse := stdDev(ends)
+		mcse := sd(ends)
 		t.Logf("pool %d: calibrate %s, gate %s; full end %.5f, threshold −0.02, MCSE %.2g (%.1f MCSE away)", i, d.Verdict, full.Verdict, end, mcse, math.Abs(end+0.02)/mcse)
 		if math.Abs(end+0.02) > 4*mcse {
 			t.Errorf("pool %d: verdicts differ with the full end %.1f MCSE from the threshold", i, math.Abs(end+0.02)/mcse)
 		}
 	}
 	t.Logf("%d pools: %d settled early, %d verdicts differ; bootstrap time %v sequential against %v in full", total, early, disagree, seqTime.Round(time.Millisecond), fullTime.Round(time.Millisecond))
-}
-
-func stdDev(x []float64) float64 {
-	var m float64
-	for _, v := range x {
-		m += v
-	}
-	m /= float64(len(x))
-	var s float64
-	for _, v := range x {
-		s += (v - m) * (v - m)
-	}
-	return math.Sqrt(s / float64(len(x)-1))
 }
