@@ -12,9 +12,9 @@ import (
 	"github.com/riskgate/riskgate/policies"
 )
 
-// defaultGate runs the gate with the default policy and returns its exit
+// gateOutResult runs the gate with args and --out, and returns its exit
 // status and result.json.
-func defaultGate(t *testing.T, args ...string) (int, *result.Result) {
+func gateOutResult(t *testing.T, args ...string) (int, *result.Result) {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "rep")
 	code, _, errw := runMain(t, append([]string{"gate", "--out", out}, args...)...)
@@ -66,7 +66,7 @@ func checkEvidence(t *testing.T, r *result.Result) {
 // has one artifact and no Bayesian rule may pass.
 func TestDefaultPolicyOnPublicData(t *testing.T) {
 	rb04 := shared.Path(t, "data/bayesian-risk/rb04.csv")
-	code, r := defaultGate(t, "--champion", "Champion", "--challenger", "Chal.*", rb04)
+	code, r := gateOutResult(t, "--champion", "Champion", "--challenger", "Chal.*", rb04)
 	if code != exitPass || !slices.Equal(r.Decision.Selected, []string{"Chal. 4"}) {
 		t.Errorf("rb04: exit %d, selected %v; want 0, [Chal. 4]", code, r.Decision.Selected)
 	}
@@ -87,7 +87,7 @@ func TestDefaultPolicyOnPublicData(t *testing.T) {
 	checkEvidence(t, r)
 
 	dir := shared.Path(t, "data/trec_eval/robust03")
-	code, r = defaultGate(t, "--champion", "pircRBa1", "--challenger", "NLPR03vb10", "--qrels", filepath.Join(dir, "qrels.txt"),
+	code, r = gateOutResult(t, "--champion", "pircRBa1", "--challenger", "NLPR03vb10", "--qrels", filepath.Join(dir, "qrels.txt"),
 		filepath.Join(dir, "runs", "pircRBa1.run"), filepath.Join(dir, "runs", "NLPR03vb10.run"), filepath.Join(dir, "runs", "rutcor03100.run"))
 	if code != exitFail || verdicts(r)["NLPR03vb10"] != policies.Fail {
 		t.Errorf("robust03: exit %d, verdicts %v; want exit 1, NLPR03vb10 fail", code, verdicts(r))
