@@ -3,16 +3,12 @@ package gate
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -166,22 +162,19 @@ func runGate(ctx context.Context, o *gateOptions, s *streams) error {
 	}
 
 	var (
-		t      *scores.Table
-		align  scores.Alignment
-		inputs []result.InputFile
+		t       *scores.Table
+		align   scores.Alignment
+		sources []scores.Source
+		inputs  []result.InputFile
 	)
 	if o.Example {
 		t = engine.ExamplePool()
 	} else {
 		o.applyPolicyInputs(p)
-		var hashStdin func() result.InputFile
-		hashStdin = o.hashStdin()
-		if t, align, err = o.Input.load(s.Err); err != nil {
+		if t, align, sources, err = o.Input.loadSources(s.Err); err != nil {
 			return err
 		}
-		if inputs, err = o.inputFiles(hashStdin); err != nil {
-			return err
-		}
+		inputs = inputFiles(sources)
 	}
 	prog := newProgress(s.Err, o.Progress)
 	r, err := engine.Run(ctx, p, t, engine.Options{Now: start, Sweep: sweep, Alignment: align, Example: o.Example, Progress: prog})
@@ -197,6 +190,14 @@ func runGate(ctx context.Context, o *gateOptions, s *streams) error {
 
 	reports, err := report.Files(r)
 	if err != nil {
+		return err
+	}
+	if testHookBeforeVerify != nil {
+		testHookBeforeVerify()
+	}
+	// The reports name the inputs by digest: refuse to write them when an
+	// input is no longer what was judged.
+	if err := scores.VerifySources(sources); err != nil {
 		return err
 	}
 	var jsonPath, mdPath string
@@ -296,6 +297,10 @@ func (o *gateOptions) applyPolicyInputs(p *policies.Policy) {
 	}
 	if !o.set["qrels"] && in.Qrels != "" {
 		o.Input.Qrels = in.Qrels
+		o.Input.QrelsFrom = "policy inputs.qrels"
+		if at := in.QrelsPos; at.Line > 0 {
+			o.Input.QrelsFrom = fmt.Sprintf("%s:%d:%d inputs.qrels", p.File, at.Line, at.Column)
+		}
 		if !filepath.IsAbs(in.Qrels) && p.File != "" && p.File != policies.StarterName {
 			o.Input.Qrels = filepath.Join(filepath.Dir(p.File), in.Qrels)
 		}
@@ -308,74 +313,19 @@ func (o *gateOptions) applyPolicyInputs(p *policies.Policy) {
 	}
 }
 
-// hashStdin makes the loader's standard input feed a SHA-256 as it is read,
-// and returns what it read as an input file.
-func (o *gateOptions) hashStdin() func() result.InputFile {
-	if !slices.Contains(o.Input.Paths, "-") {
-		return nil
+// inputFiles are the inputs' provenance: the digest of each is of the bytes
+// the loader parsed (scores.LoadSources reads every input once).
+func inputFiles(sources []scores.Source) []result.InputFile {
+	out := make([]result.InputFile, len(sources))
+	for i, src := range sources {
+		out[i] = result.InputFile{Role: src.Role, Path: src.Path, SHA256: src.SHA256, Bytes: src.Bytes}
 	}
-	in := o.Input.Stdin
-	if in == nil {
-		in = os.Stdin
-	}
-	h := sha256.New()
-	n := &countWriter{w: h}
-	o.Input.Stdin = io.TeeReader(in, n)
-	return func() result.InputFile {
-		return result.InputFile{Role: "scores", Path: "-", SHA256: hex.EncodeToString(h.Sum(nil)), Bytes: n.n}
-	}
+	return out
 }
 
-type countWriter struct {
-	w hash.Hash
-	n int64
-}
-
-func (c *countWriter) Write(p []byte) (int, error) {
-	c.n += int64(len(p))
-	return c.w.Write(p)
-}
-
-// inputFiles hashes the input files (and the qrels) for provenance.
-func (o *gateOptions) inputFiles(stdin func() result.InputFile) ([]result.InputFile, error) {
-	var out []result.InputFile
-	add := func(role, path string) error {
-		if path == "-" {
-			out = append(out, stdin())
-			return nil
-		}
-		// Only a regular file can be read again: a named pipe (bash's
-		// <(command)) was consumed by the loader, and opening it again would
-		// wait for a writer that never comes. Its digest stays unknown.
-		if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
-			out = append(out, result.InputFile{Role: role, Path: path})
-			return nil
-		}
-		f, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		h := sha256.New()
-		n, err := io.Copy(h, f)
-		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-		out = append(out, result.InputFile{Role: role, Path: path, SHA256: hex.EncodeToString(h.Sum(nil)), Bytes: n})
-		return nil
-	}
-	for _, path := range o.Input.Paths {
-		if err := add("scores", path); err != nil {
-			return nil, err
-		}
-	}
-	if o.Input.Qrels != "" {
-		if err := add("qrels", o.Input.Qrels); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
+// testHookBeforeVerify, when a test sets it, runs after the analyses and
+// before the inputs are verified, to change an input then.
+var testHookBeforeVerify func()
 
 // replayCommand is the one-line command that replays the run: the policy,
 // the overrides and inputs as given, and the seed.

@@ -48,6 +48,7 @@ func (ps *parser) inputs(n *yaml.Node) {
 	}
 	if e, ok := m.get("qrels"); ok {
 		in.Qrels, _ = ps.str(e, "inputs.qrels")
+		in.QrelsPos = pos(deref(e.val))
 	}
 	if e, ok := m.get("measure"); ok {
 		in.Measure, _ = ps.str(e, "inputs.measure")

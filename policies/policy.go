@@ -70,6 +70,8 @@ type Inputs struct {
 	Qrels   string
 	Measure string
 	Topics  string // one of TopicModes
+	// QrelsPos is where inputs.qrels is, for the loader's messages.
+	QrelsPos Pos
 }
 
 // InputFormats and TopicModes are the values inputs.format and inputs.topics
