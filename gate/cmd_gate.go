@@ -5,9 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -77,7 +75,10 @@ requirements are unmet, is inconclusive, never passing.
 Reports: the chosen --format on standard output (table: a compact verdict table; md: the
 pull-request report; json: the full result; junit: one test case per rule per
 challenger), and with --out DIR all of result.json, report.md, junit.xml and report.html,
-each written atomically (other files in DIR are left alone). --github publishes to GitHub
+written as one set: into a temporary folder beside DIR, then swapped in whole.
+DIR belongs to riskgate: a folder holding other files is refused, a second gate writing
+the same DIR at once exits 2, and a run ending in an error writes DIR/error.json beside
+the previous run's reports. --github publishes to GitHub
 (see riskgate publish --help).
 
 --example gates a built-in simulated pool (champion "production", challengers
@@ -103,7 +104,7 @@ func newGateCommand(s *streams) *cli.Command {
 		&cli.FloatFlag{Name: "alpha", Destination: &o.Alpha, HideDefault: true, Usage: "the loss weight as W = 1 + `A` (not with --loss-weight)"},
 		&cli.Uint64Flag{Name: "seed", Destination: &o.Seed, HideDefault: true, Usage: "`SEED` of every random procedure, overriding the policy's"},
 		&cli.StringFlag{Name: "out", Destination: &o.Out,
-			Usage: "write result.json, report.md, junit.xml and report.html into `DIR` (created if needed; other files are left alone)"},
+			Usage: "write result.json, report.md, junit.xml and report.html into `DIR`, replaced as one set (riskgate's own folder: one holding other files is refused)"},
 		formatFlag(&o.Format, gateFormats),
 		&cli.StringFlag{Name: "risk-sweep", Destination: &o.RiskSweep, Value: defaultRiskSweep,
 			Usage: "when a rule needs BRisk, also fit it at these loss weights `LIST` for the report's risk-against-loss-weight plot (\"\" for none; with the skew-normal family each fit takes seconds)"},
@@ -134,12 +135,27 @@ func newGateCommand(s *streams) *cli.Command {
 
 // runGate is riskgate gate: policy → inputs → roles → requirements →
 // analyses → decision → Result → reports → GitHub → exit status.
-func runGate(ctx context.Context, o *gateOptions, s *streams) error {
+func runGate(ctx context.Context, o *gateOptions, s *streams) (err error) {
 	now := time.Now
 	if o.now != nil {
 		now = o.now
 	}
 	start := now()
+	// --out is riskgate's: locked for the whole run, and marked with
+	// error.json when the run ends in an error before its set is written.
+	var set *atomicfile.Set
+	written := false
+	if o.Out != "" {
+		if set, err = openReportSet(o.Out); err != nil {
+			return err
+		}
+		defer set.Close()
+		defer func() {
+			if err != nil && !written {
+				markReportSetError(ctx, set, err, start)
+			}
+		}()
+	}
 	if err := o.Publish.check(); err != nil {
 		return err
 	}
@@ -201,18 +217,11 @@ func runGate(ctx context.Context, o *gateOptions, s *streams) error {
 		return err
 	}
 	var jsonPath, mdPath string
-	if o.Out != "" {
-		if err := os.MkdirAll(o.Out, 0o755); err != nil {
+	if set != nil {
+		if err := writeReportSet(ctx, set, reports); err != nil {
 			return err
 		}
-		for _, name := range report.FileNames {
-			if err := atomicfile.Write(filepath.Join(o.Out, name), func(w io.Writer) error {
-				_, err := w.Write(reports[name])
-				return err
-			}); err != nil {
-				return err
-			}
-		}
+		written = true
 		jsonPath, mdPath = filepath.Join(o.Out, "result.json"), filepath.Join(o.Out, "report.md")
 	}
 	var out []byte

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/riskgate/riskgate/gate/report"
@@ -96,6 +97,11 @@ const maxResultSize = 64 << 20
 // escaped: the file may come from an untrusted fork), or read from reportMD
 // when given.
 func loadPublishReport(from, reportMD string) (github.Report, error) {
+	// A gate run that ended in an error marks its folder: a result.json
+	// beside the marker is an earlier run's, not the verdict to publish.
+	if marker := filepath.Join(filepath.Dir(from), errorMarker); fileExists(marker) {
+		return github.Report{}, inputerr.At(from, 0, "the gate run that wrote this folder ended in an error (%s): this result is an earlier run's; expected a folder without %s", marker, errorMarker)
+	}
 	data, err := readLimited(from, maxResultSize)
 	if err != nil {
 		return github.Report{}, err
@@ -120,6 +126,11 @@ func loadPublishReport(from, reportMD string) (github.Report, error) {
 	}
 	rep.JSONPath, rep.MarkdownPath = from, reportMD
 	return rep, nil
+}
+
+func fileExists(name string) bool {
+	_, err := os.Lstat(name)
+	return err == nil
 }
 
 func readLimited(name string, limit int64) ([]byte, error) {
