@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -39,6 +40,10 @@ type gateOptions struct {
 	// needs BRisk, for the report's risk-against-loss-weight plot (Figure 7 of
 	// Benham et al.); "" fits only the rules' weights.
 	RiskSweep string
+
+	// MaxMemory is the memory budget (--max-memory): a gate estimated to
+	// need more is refused before any heavy work.
+	MaxMemory string
 
 	Out      string // report folder; "" writes none
 	Format   string // standard output: table, md, json, junit
@@ -108,6 +113,8 @@ func newGateCommand(s *streams) *cli.Command {
 		formatFlag(&o.Format, gateFormats),
 		&cli.StringFlag{Name: "risk-sweep", Destination: &o.RiskSweep, Value: defaultRiskSweep,
 			Usage: "when a rule needs BRisk, also fit it at these loss weights `LIST` for the report's risk-against-loss-weight plot (\"\" for none; with the skew-normal family each fit takes seconds)"},
+		&cli.StringFlag{Name: "max-memory", Destination: &o.MaxMemory, Value: defaultMaxMemory,
+			Usage: "refuse, before any heavy work, a gate estimated to need more than `SIZE` of memory (e.g. 8GB, 512MB)"},
 		&cli.BoolFlag{Name: "dry-run", Destination: &o.DryRun, Usage: "do everything, say what the verdict would be, and exit 0"},
 		&cli.BoolFlag{Name: "example", Destination: &o.Example, Usage: "gate the built-in simulated example pool instead of INPUT files"},
 		&cli.BoolFlag{Name: "progress", Destination: &o.Progress,
@@ -173,6 +180,13 @@ func runGate(ctx context.Context, o *gateOptions, s *streams) (err error) {
 	if err != nil {
 		return err
 	}
+	if o.MaxMemory == "" {
+		o.MaxMemory = defaultMaxMemory
+	}
+	maxMemory, err := parseMemory("--max-memory", o.MaxMemory)
+	if err != nil {
+		return err
+	}
 	if p.Model.Family != policies.Gaussian && !o.set["risk-sweep"] {
 		sweep = nil // a skew-normal fit takes seconds: sweep only when asked
 	}
@@ -192,6 +206,12 @@ func runGate(ctx context.Context, o *gateOptions, s *streams) (err error) {
 		}
 		inputs = inputFiles(sources)
 	}
+	if err := checkMemory(p, t, sweep, maxMemory); err != nil {
+		return err
+	}
+	// The budget is also the garbage collector's target, so that garbage
+	// never takes the heap over it.
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(min(maxMemory, math.MaxInt64/2))))
 	prog := newProgress(s.Err, o.Progress)
 	r, err := engine.Run(ctx, p, t, engine.Options{Now: start, Sweep: sweep, Alignment: align, Example: o.Example, Progress: prog})
 	prog.Done()
