@@ -163,3 +163,32 @@ func sha256Hex(data []byte) string {
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:])
 }
+
+// policy validate warns about a lax policy, one line per warning, and
+// still exits 0: the policy is valid.
+func TestPolicyValidateWarnsLaxPolicies(t *testing.T) {
+	policy := filepath.Join(t.TempDir(), "lax.yaml")
+	os.WriteFile(policy, []byte(`version: 1
+name: lax
+on_inconclusive: pass
+model: {max_rhat: 1.2}
+rules:
+  - {id: gains, quantity: mean_diff, at_least: 0}
+waivers:
+  - {rule: gains, challenger: "*", reason: always, approver: alice, expires: 2099-12-31}
+`), 0o644)
+	code, _, stderr := runMain(t, "policy", "validate", policy)
+	if code != exitPass {
+		t.Fatalf("exit %d %s", code, stderr)
+	}
+	for _, want := range []string{
+		policy + `:8:5: the waiver of rule gains matches every challenger`,
+		policy + `:8:5: the waiver of rule gains for * expires on 2099-12-31, more than a year from now`,
+		policy + `:3:18: on_inconclusive: pass lets a gate that cannot decide pass`,
+		policy + `:4:19: model.max_rhat 1.2 counts chains that disagree as converged`,
+	} {
+		if !strings.Contains(stderr, "riskgate: warning: "+want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+}

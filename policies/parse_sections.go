@@ -89,7 +89,7 @@ func (ps *parser) model(n *yaml.Node) {
 			if r <= 1 {
 				ps.errorf(deref(e.val), "model.max_rhat", "expected a number above 1 (e.g. 1.01), got %s", formatNumber(r))
 			} else {
-				md.MaxRhat = r
+				md.MaxRhat, ps.p.MaxRhatPos = r, pos(deref(e.val))
 			}
 		}
 	}

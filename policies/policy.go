@@ -54,6 +54,9 @@ type Policy struct {
 	RankBy         string
 	RankByPos      Pos
 	OnInconclusive Verdict
+	// OnInconclusivePos and MaxRhatPos are where on_inconclusive and
+	// model.max_rhat are, for the lint's warnings (zero when not given).
+	OnInconclusivePos, MaxRhatPos Pos
 	// OnInsufficientPool caps a Bayesian rule's pass when the pool has fewer
 	// artifacts than requirements.min_artifacts, so that its model was
 	// fitted over the champion and the challengers alone: warn (default),
