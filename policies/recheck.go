@@ -62,7 +62,10 @@ func (d *Decision) Recheck(spec RecheckSpec) error {
 	// The run: decideRun again over the recorded challengers' verdicts and
 	// rank values.
 	p := &Policy{Name: d.Policy, Select: spec.Select, RankBy: spec.RankBy, OnInconclusive: spec.OnInconclusive}
-	if spec.Select == SelectBest && LookupQuantity(spec.RankBy) == nil {
+	switch {
+	case spec.Select != SelectBest && spec.Select != SelectAll:
+		return fmt.Errorf("select %q: expected best or all", spec.Select)
+	case spec.Select == SelectBest && LookupQuantity(spec.RankBy) == nil:
 		return fmt.Errorf("rank_by %q is not a quantity", spec.RankBy)
 	}
 	again := &Decision{Select: d.Select, Selected: []string{}, Challengers: slices.Clone(d.Challengers)}
