@@ -70,6 +70,12 @@ const (
 // replicates of one system (topics × all draws), and the Schur complement's
 // matrices of an incomplete table; the summaries every fit keeps; the
 // bootstrap replicates; and the result and its reports.
+//
+// It estimates the live heap; the budget is also the garbage collector's
+// memory limit, which keeps the process near it. Measured (load 8–9): 100
+// systems × 2,000 topics, the default policy, 2 challengers: estimate 318 MB;
+// peak resident 545 MB under the default 4 GB limit (the collector's slack),
+// 402 MB with --max-memory 400MB.
 func gateMemory(p *policies.Policy, t *scores.Table, sweep []float64) (float64, []memoryPart) {
 	systems, topics := float64(len(t.Systems)), float64(len(t.Topics))
 	challengers := systems - 1
