@@ -3,16 +3,11 @@ package gate
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash"
-	"io"
 	"math"
-	"os"
 	"path/filepath"
-	"slices"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -47,6 +42,10 @@ type gateOptions struct {
 	RiskSweep string
 	// Worst is how many regressions per challenger the reports list.
 	Worst int
+
+	// MaxMemory is the memory budget (--max-memory): a gate estimated to
+	// need more is refused before any heavy work.
+	MaxMemory string
 
 	Out      string // report folder; "" writes none
 	Format   string // standard output: table, md, json, junit
@@ -83,7 +82,10 @@ requirements are unmet, is inconclusive, never passing.
 Reports: the chosen --format on standard output (table: a compact verdict table; md: the
 pull-request report; json: the full result; junit: one test case per rule per
 challenger), and with --out DIR all of result.json, report.md, junit.xml and report.html,
-each written atomically (other files in DIR are left alone). --github publishes to GitHub
+written as one set: into a temporary folder beside DIR, then swapped in whole.
+DIR belongs to riskgate: a folder holding other files is refused, a second gate writing
+the same DIR at once exits 2, and a run ending in an error writes DIR/error.json beside
+the previous run's reports. --github publishes to GitHub
 (see riskgate publish --help).
 
 --example gates a built-in simulated pool (champion "production", challengers
@@ -109,12 +111,14 @@ func newGateCommand(s *streams) *cli.Command {
 		&cli.FloatFlag{Name: "alpha", Destination: &o.Alpha, HideDefault: true, Usage: "the loss weight as W = 1 + `A` (not with --loss-weight)"},
 		&cli.Uint64Flag{Name: "seed", Destination: &o.Seed, HideDefault: true, Usage: "`SEED` of every random procedure, overriding the policy's"},
 		&cli.StringFlag{Name: "out", Destination: &o.Out,
-			Usage: "write result.json, report.md, junit.xml and report.html into `DIR` (created if needed; other files are left alone)"},
+			Usage: "write result.json, report.md, junit.xml and report.html into `DIR`, replaced as one set (riskgate's own folder: one holding other files is refused)"},
 		formatFlag(&o.Format, gateFormats),
 		&cli.StringFlag{Name: "risk-sweep", Destination: &o.RiskSweep, Value: defaultRiskSweep,
 			Usage: "when a rule needs BRisk, also fit it at these loss weights `LIST` for the report's risk-against-loss-weight plot (\"\" for none; with the skew-normal family each fit takes seconds)"},
 		&cli.IntFlag{Name: "worst", Destination: &o.Worst, Value: result.DefaultWorst,
 			Usage: "list each challenger's `N` worst regressions (topics it loses most on) in every report"},
+		&cli.StringFlag{Name: "max-memory", Destination: &o.MaxMemory, Value: defaultMaxMemory,
+			Usage: "refuse, before any heavy work, a gate estimated to need more than `SIZE` of memory (e.g. 8GB, 512MB)"},
 		&cli.BoolFlag{Name: "dry-run", Destination: &o.DryRun, Usage: "do everything, say what the verdict would be, and exit 0"},
 		&cli.BoolFlag{Name: "example", Destination: &o.Example, Usage: "gate the built-in simulated example pool instead of INPUT files"},
 		&cli.BoolFlag{Name: "progress", Destination: &o.Progress,
@@ -142,12 +146,27 @@ func newGateCommand(s *streams) *cli.Command {
 
 // runGate is riskgate gate: policy → inputs → roles → requirements →
 // analyses → decision → Result → reports → GitHub → exit status.
-func runGate(ctx context.Context, o *gateOptions, s *streams) error {
+func runGate(ctx context.Context, o *gateOptions, s *streams) (err error) {
 	now := time.Now
 	if o.now != nil {
 		now = o.now
 	}
 	start := now()
+	// --out is riskgate's: locked for the whole run, and marked with
+	// error.json when the run ends in an error before its set is written.
+	var set *atomicfile.Set
+	written := false
+	if o.Out != "" {
+		if set, err = openReportSet(o.Out); err != nil {
+			return err
+		}
+		defer set.Close()
+		defer func() {
+			if err != nil && !written {
+				markReportSetError(ctx, set, err, start)
+			}
+		}()
+	}
 	if err := o.Publish.check(); err != nil {
 		return err
 	}
@@ -168,28 +187,38 @@ func runGate(ctx context.Context, o *gateOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
+	if o.MaxMemory == "" {
+		o.MaxMemory = defaultMaxMemory
+	}
+	maxMemory, err := parseMemory("--max-memory", o.MaxMemory)
+	if err != nil {
+		return err
+	}
 	if p.Model.Family != policies.Gaussian && !o.set["risk-sweep"] {
 		sweep = nil // a skew-normal fit takes seconds: sweep only when asked
 	}
 
 	var (
-		t      *scores.Table
-		align  scores.Alignment
-		inputs []result.InputFile
+		t       *scores.Table
+		align   scores.Alignment
+		sources []scores.Source
+		inputs  []result.InputFile
 	)
 	if o.Example {
 		t = engine.ExamplePool()
 	} else {
 		o.applyPolicyInputs(p)
-		var hashStdin func() result.InputFile
-		hashStdin = o.hashStdin()
-		if t, align, err = o.Input.load(s.Err); err != nil {
+		if t, align, sources, err = o.Input.loadSources(s.Err); err != nil {
 			return err
 		}
-		if inputs, err = o.inputFiles(hashStdin); err != nil {
-			return err
-		}
+		inputs = inputFiles(sources)
 	}
+	if err := checkMemory(p, t, sweep, maxMemory); err != nil {
+		return err
+	}
+	// The budget is also the garbage collector's target, so that garbage
+	// never takes the heap over it.
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(min(maxMemory, math.MaxInt64/2))))
 	prog := newProgress(s.Err, o.Progress)
 	r, err := engine.Run(ctx, p, t, engine.Options{Now: start, Sweep: sweep, Worst: o.Worst, Alignment: align, Example: o.Example, Progress: prog})
 	prog.Done()
@@ -206,19 +235,20 @@ func runGate(ctx context.Context, o *gateOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
+	if testHookBeforeVerify != nil {
+		testHookBeforeVerify()
+	}
+	// The reports name the inputs by digest: refuse to write them when an
+	// input is no longer what was judged.
+	if err := scores.VerifySources(sources); err != nil {
+		return err
+	}
 	var jsonPath, mdPath string
-	if o.Out != "" {
-		if err := os.MkdirAll(o.Out, 0o755); err != nil {
+	if set != nil {
+		if err := writeReportSet(ctx, set, reports); err != nil {
 			return err
 		}
-		for _, name := range report.FileNames {
-			if err := atomicfile.Write(filepath.Join(o.Out, name), func(w io.Writer) error {
-				_, err := w.Write(reports[name])
-				return err
-			}); err != nil {
-				return err
-			}
-		}
+		written = true
 		jsonPath, mdPath = filepath.Join(o.Out, "result.json"), filepath.Join(o.Out, "report.md")
 	}
 	var out []byte
@@ -303,6 +333,10 @@ func (o *gateOptions) applyPolicyInputs(p *policies.Policy) {
 	}
 	if !o.set["qrels"] && in.Qrels != "" {
 		o.Input.Qrels = in.Qrels
+		o.Input.QrelsFrom = "policy inputs.qrels"
+		if at := in.QrelsPos; at.Line > 0 {
+			o.Input.QrelsFrom = fmt.Sprintf("%s:%d:%d inputs.qrels", p.File, at.Line, at.Column)
+		}
 		if !filepath.IsAbs(in.Qrels) && p.File != "" && p.File != policies.StarterName {
 			o.Input.Qrels = filepath.Join(filepath.Dir(p.File), in.Qrels)
 		}
@@ -315,74 +349,19 @@ func (o *gateOptions) applyPolicyInputs(p *policies.Policy) {
 	}
 }
 
-// hashStdin makes the loader's standard input feed a SHA-256 as it is read,
-// and returns what it read as an input file.
-func (o *gateOptions) hashStdin() func() result.InputFile {
-	if !slices.Contains(o.Input.Paths, "-") {
-		return nil
+// inputFiles are the inputs' provenance: the digest of each is of the bytes
+// the loader parsed (scores.LoadSources reads every input once).
+func inputFiles(sources []scores.Source) []result.InputFile {
+	out := make([]result.InputFile, len(sources))
+	for i, src := range sources {
+		out[i] = result.InputFile{Role: src.Role, Path: src.Path, SHA256: src.SHA256, Bytes: src.Bytes}
 	}
-	in := o.Input.Stdin
-	if in == nil {
-		in = os.Stdin
-	}
-	h := sha256.New()
-	n := &countWriter{w: h}
-	o.Input.Stdin = io.TeeReader(in, n)
-	return func() result.InputFile {
-		return result.InputFile{Role: "scores", Path: "-", SHA256: hex.EncodeToString(h.Sum(nil)), Bytes: n.n}
-	}
+	return out
 }
 
-type countWriter struct {
-	w hash.Hash
-	n int64
-}
-
-func (c *countWriter) Write(p []byte) (int, error) {
-	c.n += int64(len(p))
-	return c.w.Write(p)
-}
-
-// inputFiles hashes the input files (and the qrels) for provenance.
-func (o *gateOptions) inputFiles(stdin func() result.InputFile) ([]result.InputFile, error) {
-	var out []result.InputFile
-	add := func(role, path string) error {
-		if path == "-" {
-			out = append(out, stdin())
-			return nil
-		}
-		// Only a regular file can be read again: a named pipe (bash's
-		// <(command)) was consumed by the loader, and opening it again would
-		// wait for a writer that never comes. Its digest stays unknown.
-		if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
-			out = append(out, result.InputFile{Role: role, Path: path})
-			return nil
-		}
-		f, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		h := sha256.New()
-		n, err := io.Copy(h, f)
-		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-		out = append(out, result.InputFile{Role: role, Path: path, SHA256: hex.EncodeToString(h.Sum(nil)), Bytes: n})
-		return nil
-	}
-	for _, path := range o.Input.Paths {
-		if err := add("scores", path); err != nil {
-			return nil, err
-		}
-	}
-	if o.Input.Qrels != "" {
-		if err := add("qrels", o.Input.Qrels); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
+// testHookBeforeVerify, when a test sets it, runs after the analyses and
+// before the inputs are verified, to change an input then.
+var testHookBeforeVerify func()
 
 // replayCommand is the one-line command that replays the run: the policy,
 // the overrides and inputs as given, and the seed.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/riskgate/riskgate/gate/report"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/riskgate/riskgate/gate/github"
 	"github.com/riskgate/riskgate/internal/inputerr"
+	"github.com/riskgate/riskgate/policies"
 	"github.com/urfave/cli/v3"
 )
 
@@ -22,6 +24,7 @@ type publishCommandOptions struct {
 	ReportMD    string // the markdown report; replaces the result's own
 	PullRequest int    // the pull request the result is for, when the event does not say
 	HeadSHA     string // the commit the result is for, when the event does not say
+	PolicyPath  string // the trusted policy the result must have applied; "" trusts the result's own
 	Publish     *publishOptions
 }
 
@@ -51,6 +54,8 @@ func newPublishCommand(s *streams) *cli.Command {
 		&cli.StringFlag{Name: "head-sha", Destination: &o.HeadSHA,
 			Usage: "the commit `SHA` the result is for, when the event does not name it"},
 		&cli.BoolFlag{Name: "verbose", Destination: &o.Publish.Verbose, Usage: "log each GitHub API request (never the token)"},
+		&cli.StringFlag{Name: "policy", Destination: &o.PolicyPath,
+			Usage: "the trusted policy `FILE` (e.g. from the base branch) the result must have applied: its rules, bounds and waivers decide, not the result's copy"},
 	}
 	return &cli.Command{
 		Name:        "publish",
@@ -74,7 +79,14 @@ func runPublish(ctx context.Context, o *publishCommandOptions, s *streams) error
 	if o.PullRequest < 0 {
 		return fmt.Errorf("--pull-request %d: expected a pull-request number", o.PullRequest)
 	}
-	rep, err := loadPublishReport(o.From, o.ReportMD)
+	var trusted *policies.Policy
+	if o.PolicyPath != "" {
+		var err error
+		if trusted, err = policies.Load(o.PolicyPath); err != nil {
+			return err
+		}
+	}
+	rep, err := loadPublishReport(o.From, o.ReportMD, trusted)
 	if err != nil {
 		return err
 	}
@@ -95,7 +107,12 @@ const maxResultSize = 64 << 20
 // of a gate run, with its markdown report rendered from the result (every name
 // escaped: the file may come from an untrusted fork), or read from reportMD
 // when given.
-func loadPublishReport(from, reportMD string) (github.Report, error) {
+func loadPublishReport(from, reportMD string, trusted *policies.Policy) (github.Report, error) {
+	// A gate run that ended in an error marks its folder: a result.json
+	// beside the marker is an earlier run's, not the verdict to publish.
+	if marker := filepath.Join(filepath.Dir(from), errorMarker); fileExists(marker) {
+		return github.Report{}, inputerr.At(from, 0, "the gate run that wrote this folder ended in an error (%s): this result is an earlier run's; expected a folder without %s", marker, errorMarker)
+	}
 	data, err := readLimited(from, maxResultSize)
 	if err != nil {
 		return github.Report{}, err
@@ -118,8 +135,17 @@ func loadPublishReport(from, reportMD string) (github.Report, error) {
 	if err := rep.Validate(); err != nil {
 		return rep, inputerr.At(from, 0, "%v", err)
 	}
+	// The verdict published is the one the file's own records give.
+	if err := r.Check(from, trusted); err != nil {
+		return github.Report{}, err
+	}
 	rep.JSONPath, rep.MarkdownPath = from, reportMD
 	return rep, nil
+}
+
+func fileExists(name string) bool {
+	_, err := os.Lstat(name)
+	return err == nil
 }
 
 func readLimited(name string, limit int64) ([]byte, error) {

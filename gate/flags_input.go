@@ -19,6 +19,9 @@ type inputOptions struct {
 	Qrels   string
 	Measure string
 	Topics  string
+	// QrelsFrom says where Qrels was given when not by --qrels (a policy's
+	// "policy.yaml:7:3 inputs.qrels"), for the loader's messages.
+	QrelsFrom string
 	// Stdin is read for the path "-". Commands set it from their streams
 	// (newInputOptions does); nil falls back to the process's standard input.
 	Stdin io.Reader
@@ -57,31 +60,38 @@ func (o *inputOptions) flags() []cli.Flag {
 // Load reads the inputs into an aligned table and notes on w what alignment
 // changed (dropped or filled topics and systems).
 func (o *inputOptions) load(w io.Writer) (*scores.Table, scores.Alignment, error) {
+	t, a, _, err := o.loadSources(w)
+	return t, a, err
+}
+
+// loadSources is load, also returning what was read (scores.LoadSources):
+// each input's digest is of the very bytes parsed.
+func (o *inputOptions) loadSources(w io.Writer) (*scores.Table, scores.Alignment, []scores.Source, error) {
 	if len(o.Paths) == 0 {
-		return nil, scores.Alignment{}, fmt.Errorf("no INPUT given: name score files (CSV, JSON Lines, trec_eval -q output), TREC runs with --qrels, or - for standard input")
+		return nil, scores.Alignment{}, nil, fmt.Errorf("no INPUT given: name score files (CSV, JSON Lines, trec_eval -q output), TREC runs with --qrels, or - for standard input")
 	}
 	format, err := scores.ParseFormat(o.Format)
 	if err != nil {
-		return nil, scores.Alignment{}, err
+		return nil, scores.Alignment{}, nil, err
 	}
 	mode, err := scores.ParseTopicMode(o.Topics)
 	if err != nil {
-		return nil, scores.Alignment{}, err
+		return nil, scores.Alignment{}, nil, err
 	}
 	stdin := o.Stdin
 	if stdin == nil {
 		stdin = os.Stdin
 	}
-	raw, err := scores.Load(o.Paths, scores.LoadOptions{Format: format, Measure: o.Measure, Qrels: o.Qrels, Stdin: stdin})
+	raw, sources, err := scores.LoadSources(o.Paths, scores.LoadOptions{Format: format, Measure: o.Measure, Qrels: o.Qrels, QrelsFrom: o.QrelsFrom, Stdin: stdin})
 	if err != nil {
-		return nil, scores.Alignment{}, err
+		return nil, scores.Alignment{}, nil, err
 	}
 	t, a, err := raw.Align(mode)
 	if err != nil {
-		return nil, a, err
+		return nil, a, nil, err
 	}
 	if msg := a.Summary(); msg != "" && w != nil {
 		fmt.Fprintf(w, "riskgate: note: %s\n", msg)
 	}
-	return t, a, nil
+	return t, a, sources, nil
 }

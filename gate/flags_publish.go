@@ -16,6 +16,7 @@ type publishOptions struct {
 	RequirePublish bool   // --require-publish: a failure to publish is an error (exit 2)
 	Artifact       string // --artifact-name: the report artifact a cut comment points to
 	Verbose        bool   // log each GitHub API request (never the token)
+	CommentAuthor  string // --comment-author: whose sticky comments are adopted; "" = the token's own account
 }
 
 // Flags returns --github and the publishing flags, bound to o.
@@ -42,6 +43,8 @@ func (o *publishOptions) publishFlags() []cli.Flag {
 			Usage: "make a failure to publish to GitHub an error (exit status 2) instead of a warning"},
 		&cli.StringFlag{Name: "artifact-name", Value: github.DefaultArtifact, Destination: &o.Artifact,
 			Usage: "`NAME` of the uploaded report artifact, which a comment cut to GitHub's size limit points to"},
+		&cli.StringFlag{Name: "comment-author", Destination: &o.CommentAuthor,
+			Usage: "the `LOGIN` whose sticky comment is edited (e.g. my-app[bot] for a GitHub App's token); by default the token's own account. A comment with the marker by anyone else is left alone and a new one written"},
 	}
 }
 
@@ -69,6 +72,7 @@ func (o *publishOptions) publish(ctx context.Context, r github.Report, s *stream
 		RequirePublish: o.RequirePublish,
 		Artifact:       o.Artifact,
 		Verbose:        o.Verbose,
+		CommentAuthor:  o.CommentAuthor,
 		UserAgent:      "riskgate/" + version(),
 	}, s.Err)
 }

@@ -51,7 +51,7 @@ func TestGateInputPipe(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
-	if in := r.Provenance.Inputs; len(in) != 1 || in[0].Path != pipe || in[0].SHA256 != "" {
+	if in := r.Provenance.Inputs; len(in) != 1 || in[0].Path != pipe || in[0].SHA256 != sha256Hex(data) {
 		t.Errorf("provenance of a pipe: %+v", in)
 	}
 }

@@ -66,7 +66,12 @@ func FuzzStdoutWorkflowCommands(f *testing.F) {
 	for _, s := range []string{"::stop-commands::x", " ::add-mask::y", "a\n::error::z", "\u2028::x", "x::y"} {
 		f.Add(s)
 	}
-	cheap := filepath.Join("testdata", "gate", "cheap.yaml")
+	// Closed-form rules only (no bootstrap, no MCMC), so that each input
+	// costs four quick gates: cheap.yaml's bootstrap allowed 9 inputs a
+	// minute on a loaded machine.
+	cheap := writeTemp(f, "fuzz.yaml", "version: 1\nname: fuzz\nloss_weight: 2\nrules:\n"+
+		"  - {id: gains, quantity: mean_diff, at_least: 0}\n"+
+		"  - {id: risk, quantity: urisk, at_least: -0.01, severity: warn}\n")
 	f.Fuzz(func(t *testing.T, name string) {
 		if name == "" || name == "production" || len(name) > 200 {
 			return

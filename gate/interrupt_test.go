@@ -17,7 +17,8 @@ func TestInterruptStopsLongWork(t *testing.T) {
 		args []string
 	}{
 		{"calibrate", []string{"calibrate", "--example", "--reps", "100000", "--format", "json"}},
-		{"gate", []string{"gate", "--example", "--policy", "testdata/gate/slow.yaml"}},
+		// slow.yaml asks for 35 million draws per chain: over the default --max-memory.
+		{"gate", []string{"gate", "--example", "--policy", "testdata/gate/slow.yaml", "--max-memory", "1000GB"}},
 		{"bench", []string{"bench", "--only", "^fit-", "--format", "json"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

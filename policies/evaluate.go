@@ -235,6 +235,10 @@ func (p *Policy) Evaluate(ev Evidence) *Decision {
 			d.Notes = append(d.Notes, fmt.Sprintf("waiver of rule %s for %s matched no challenger in this run", w.Rule, w.Challenger.Text))
 		}
 	}
+	// A lax policy is said beside the verdict it produced.
+	for _, lax := range p.Lax(ev.Now) {
+		d.Notes = append(d.Notes, "lax policy: "+lax)
+	}
 	return d
 }
 

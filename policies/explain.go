@@ -298,7 +298,7 @@ func (p *Policy) Warnings(now time.Time) []string {
 			out = append(out, fmt.Sprintf("%s: rule %s bounds a two-sided p-value from above, so a significantly worse challenger passes it; %s", at(r.Pos), r.ID, fix))
 		}
 	}
-	return out
+	return append(out, p.Lax(now)...)
 }
 
 // wrap fills text into lines of at most width runes, each starting with indent.

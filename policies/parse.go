@@ -241,7 +241,7 @@ func (ps *parser) top(root *yaml.Node) {
 	}
 	if e, ok := m.get("on_inconclusive"); ok {
 		if s, ok := ps.enum(e, "on_inconclusive", enumStrings(onInconclusiveValues)); ok {
-			p.OnInconclusive = Verdict(s)
+			p.OnInconclusive, p.OnInconclusivePos = Verdict(s), pos(deref(e.val))
 		}
 	}
 	if e, ok := m.get("on_insufficient_pool"); ok {

@@ -48,6 +48,7 @@ func (ps *parser) inputs(n *yaml.Node) {
 	}
 	if e, ok := m.get("qrels"); ok {
 		in.Qrels, _ = ps.str(e, "inputs.qrels")
+		in.QrelsPos = pos(deref(e.val))
 	}
 	if e, ok := m.get("measure"); ok {
 		in.Measure, _ = ps.str(e, "inputs.measure")
@@ -88,7 +89,7 @@ func (ps *parser) model(n *yaml.Node) {
 			if r <= 1 {
 				ps.errorf(deref(e.val), "model.max_rhat", "expected a number above 1 (e.g. 1.01), got %s", formatNumber(r))
 			} else {
-				md.MaxRhat = r
+				md.MaxRhat, ps.p.MaxRhatPos = r, pos(deref(e.val))
 			}
 		}
 	}

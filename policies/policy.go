@@ -54,6 +54,9 @@ type Policy struct {
 	RankBy         string
 	RankByPos      Pos
 	OnInconclusive Verdict
+	// OnInconclusivePos and MaxRhatPos are where on_inconclusive and
+	// model.max_rhat are, for the lint's warnings (zero when not given).
+	OnInconclusivePos, MaxRhatPos Pos
 	// OnInsufficientPool caps a Bayesian rule's pass when the pool has fewer
 	// artifacts than requirements.min_artifacts, so that its model was
 	// fitted over the champion and the challengers alone: warn (default),
@@ -70,6 +73,8 @@ type Inputs struct {
 	Qrels   string
 	Measure string
 	Topics  string // one of TopicModes
+	// QrelsPos is where inputs.qrels is, for the loader's messages.
+	QrelsPos Pos
 }
 
 // InputFormats and TopicModes are the values inputs.format and inputs.topics

@@ -71,6 +71,12 @@ type Result struct {
 	// sampler warnings. Never empty in JSON ([] when there are none).
 	Warnings   []string   `json:"warnings"`
 	Provenance Provenance `json:"provenance"`
+	// DecisionSHA256 is the integrity digest of the decision: the SHA-256 of
+	// the canonical JSON of what decides (see DecisionDigest), set by
+	// WriteJSON. riskgate publish refuses a result whose decision no longer
+	// has this digest. Anyone can compute it: it detects an edit, it does
+	// not prove who wrote the file (docs/ci.md).
+	DecisionSHA256 string `json:"decision_sha256,omitempty"`
 }
 
 // Evidence is what would decide one rule of one challenger that did not

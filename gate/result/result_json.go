@@ -22,6 +22,11 @@ import (
 
 // WriteJSON writes r as indented JSON, the form of result.json.
 func WriteJSON(w io.Writer, r *Result) error {
+	digest, err := r.DecisionDigest()
+	if err != nil {
+		return err
+	}
+	r.DecisionSHA256 = digest
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)

@@ -31,8 +31,9 @@ func Markdown(s string) string {
 		case r == '\n' || r == '\r' || r == '\t':
 			b.WriteByte(' ')
 		case isVisible(r):
+			// ⟨U+202E⟩, its '+' escaped as every ASCII punctuation is.
 			v, _ := visible(r)
-			b.WriteString(v)
+			b.WriteString(strings.ReplaceAll(v, "+", `\+`))
 		case unicode.IsControl(r) || r == utf8.RuneError:
 			// dropped: controls render as nothing useful; RuneError is invalid UTF-8
 		case r == '<':

@@ -19,6 +19,9 @@ func TestMarkdown(t *testing.T) {
 		{"<!-- x --> &amp;", `&lt;\!\-\- x \-\-&gt; &amp;amp;`},
 		{"BM25+RM3 (ndcg@10)", `BM25\+RM3 \(ndcg@&#8203;10\)`},
 		{"\xff ok", " ok"},
+		// A bidirectional control, shown visibly, its '+' escaped (a crasher
+		// of FuzzMarkdown, testdata/fuzz/FuzzMarkdown/64cf968cad986dec).
+		{"a\u202eb\u061c", `a⟨U\+202E⟩b⟨U\+061C⟩`},
 	} {
 		if got := Markdown(c.in); got != c.want {
 			t.Errorf("Markdown(%q) = %q, want %q", c.in, got, c.want)

@@ -1,0 +1,137 @@
+package gate
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/policies"
+)
+
+// bayesPolicy is issue 17's denial of service: a Bayesian policy whose data
+// requirements are 0.
+const bayesPolicy = `version: 1
+name: bayes-dos
+champion: production
+challengers: [candidate]
+requirements: {min_topics: 0, min_artifacts: 0, min_topic_coverage: 0}
+rules:
+  - id: better
+    quantity: bayes.p_better
+    at_least: 0.95
+`
+
+// Reference: issue 17, item 7: 2 systems × 1,000,000 topics with a Bayesian
+// policy ran 6 min 22 s and was killed by the kernel at 24 GB. Now it is
+// refused within 10 s, before any fit, with one line naming the estimate,
+// the limit and the flag.
+func TestGateRefusesAFitOverTheMemoryLimit(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "wide.csv")
+	f, err := os.Create(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriter(f)
+	w.WriteString("topic,production,candidate\n")
+	for i := range 1_000_000 {
+		fmt.Fprintf(w, "t%d,0.%02d,0.%02d\n", i, i%97, (i*7)%89)
+	}
+	w.Flush()
+	f.Close()
+	policy := filepath.Join(dir, "policy.yaml")
+	os.WriteFile(policy, []byte(bayesPolicy), 0o644)
+
+	start := time.Now()
+	code, _, stderr := runMain(t, "gate", "--policy", policy, "--format", "json", in)
+	elapsed := time.Since(start)
+	t.Logf("refused after %v: %s", elapsed, stderr)
+	if code != exitError || strings.Count(stderr, "\n") != 1 {
+		t.Fatalf("exit %d, stderr %q; want 2 and one line", code, stderr)
+	}
+	for _, want := range []string{"would need about", "GB of memory", "over the limit of 4 GB", "--max-memory"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q", want)
+		}
+	}
+	if elapsed > 10*time.Second {
+		t.Errorf("refused after %v, want within 10 s", elapsed)
+	}
+}
+
+func completeTable(systems, topics int) *scores.Table {
+	s, tp := make([]string, systems), make([]string, topics)
+	for i := range s {
+		s[i] = fmt.Sprint("s", i)
+	}
+	s[0], s[1] = "production", "candidate"
+	for j := range tp {
+		tp[j] = fmt.Sprint("t", j)
+	}
+	t := scores.NewTable("m", s, tp)
+	for i := range t.Scores {
+		for j := range t.Scores[i] {
+			t.Scores[i][j] = 0.5
+		}
+	}
+	return t
+}
+
+// The documented scale targets fit within the default budget: the
+// 1,000 × 10,000 fit (docs/benchmarks.md: 1.33 GiB peak at target ESS
+// 10,000) and the MS MARCO-sized gate (100 runs × 7,000 topics, default
+// policy with its risk sweep: 2.11 GiB peak); the denial of service of
+// issue 17 (2 × 1,000,000 and 100,000 × 2) does not.
+func TestMemoryEstimateScaleTargets(t *testing.T) {
+	limit, err := parseMemory("--max-memory", defaultMaxMemory)
+	if err != nil || limit != 4e9 {
+		t.Fatalf("default %v %v", limit, err)
+	}
+	sweep, _ := parseLossWeights("--risk-sweep", defaultRiskSweep)
+	dflt := policies.Default()
+	dflt.Champion, dflt.Challengers = "production", []policies.Pattern{{Text: "candidate"}}
+	ess10k := policies.Default()
+	ess10k.Model.TargetESS = 10000
+	ess10k.Champion, ess10k.Challengers = dflt.Champion, dflt.Challengers
+	bayes, err := policies.Parse("p.yaml", []byte(bayesPolicy))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name            string
+		p               *policies.Policy
+		systems, topics int
+		fits            bool
+	}{
+		{"1,000 × 10,000 fit, target ESS 10,000", ess10k, 1000, 10_000, true},
+		{"1,000 × 10,000, default policy", dflt, 1000, 10_000, true},
+		{"MS MARCO-sized gate, default policy", dflt, 100, 7000, true},
+		{"rb04-sized", dflt, 45, 50, true},
+		{"2 × 1,000,000, Bayesian", bayes, 2, 1_000_000, false},
+		{"100,000 × 2, Bayesian", bayes, 100_000, 2, false},
+	} {
+		total, parts := gateMemory(c.p, completeTable(c.systems, c.topics), sweep)
+		t.Logf("%s: %s (%v)", c.name, formatMemory(total), parts)
+		if fits := total <= limit; fits != c.fits {
+			t.Errorf("%s: estimate %s, limit %s: within %v, want %v", c.name, formatMemory(total), formatMemory(limit), fits, c.fits)
+		}
+	}
+}
+
+func TestParseMemory(t *testing.T) {
+	for in, want := range map[string]float64{"4GB": 4e9, "512MB": 512e6, "8GiB": 8 << 30, "1.5 GB": 1.5e9, "1000": 1000} {
+		if got, err := parseMemory("--max-memory", in); err != nil || got != want {
+			t.Errorf("%q: %v %v, want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "GB", "-1GB", "4 gigabytes", "0"} {
+		if _, err := parseMemory("--max-memory", in); err == nil {
+			t.Errorf("%q accepted", in)
+		}
+	}
+}
