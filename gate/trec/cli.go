@@ -266,7 +266,7 @@ func (c *CommandLine) Options() Options {
 // not errors.
 //
 // Runs are read and scored in parallel, up to runWorkers at a time (each
-// holds one parsed run, about 40 bytes per run line), while the qrels are
+// holds one parsed run, about 24 bytes per run line), while the qrels are
 // read; each run's block is written once it and every earlier block are
 // done. Output does not depend on the parallelism.
 func (c *CommandLine) Execute(stdin io.Reader, stdout, warn io.Writer) error {
@@ -338,7 +338,7 @@ type runBlock struct {
 
 // runWorkers is how many runs are read and scored at once: one per core, at
 // most 4, which bounds memory to four parsed runs (an MS MARCO-sized run of
-// 7 million lines takes about 300 MB).
+// 7 million lines takes about 170 MB).
 func runWorkers() int { return min(runtime.GOMAXPROCS(0), 4) }
 
 func sharesTopic(q *Qrels, run *Run) bool {

@@ -1,6 +1,7 @@
 package trec
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"slices"
@@ -77,16 +78,13 @@ type Evaluator struct {
 	Measures *Measures
 	Opt      Options
 
-	relOf  []int32  // level of each qrels document in the current topic
-	relGen []uint32 // relOf[d] is valid when relGen[d] == gen
-	gen    uint32
-	r      ranking
+	docs docTable
+	r    ranking
 }
 
 // NewEvaluator returns an evaluator of ms against q.
 func NewEvaluator(q *Qrels, ms *Measures, opt Options) *Evaluator {
-	return &Evaluator{Qrels: q, Measures: ms, Opt: opt,
-		relOf: make([]int32, q.docs.Len()), relGen: make([]uint32, q.docs.Len())}
+	return &Evaluator{Qrels: q, Measures: ms, Opt: opt}
 }
 
 // bogusDocno is the one document trec_eval v10 retrieves for a topic missing
@@ -103,10 +101,6 @@ const bogusDocno = "ceci_nest_pas_un_docno"
 // passed to each stay valid, as the lines trec_eval prints before it stops.
 func (e *Evaluator) Evaluate(run *Run, each func(*TopicResult) error) (*Summary, error) {
 	q, ms := e.Qrels, e.Measures
-	toQrels := make([]int32, run.docs.Len())
-	for d := range toQrels {
-		toQrels[d] = q.docs.lookup(run.docs.bytes(int32(d)))
-	}
 	common := 0
 	for _, t := range q.topics {
 		if run.topics.lookup([]byte(t.id)) >= 0 {
@@ -117,7 +111,6 @@ func (e *Evaluator) Evaluate(run *Run, each func(*TopicResult) error) (*Summary,
 		return nil, inputerr.At(run.Name, run.firstLine[0], "no topic of the run is in the qrels %s (run topics: %s; qrels topics: %s)",
 			q.Name, sample(run.Topics()), sample(q.Topics()))
 	}
-	dupGen := make([]uint32, run.docs.Len())
 	ranked := ms.needRanking()
 	sums := make([]float64, ms.nValues)
 	tr := &TopicResult{Values: make([]float64, ms.nValues)}
@@ -134,7 +127,6 @@ func (e *Evaluator) Evaluate(run *Run, each func(*TopicResult) error) (*Summary,
 					"topic %q has judgments but no documents in run %s (trec_eval v10 stops here too; -c scores such topics 0)", qt.id, run.Name)
 			}
 		}
-		e.nextGen(dupGen)
 		*tr = TopicResult{Topic: qt.id, Values: tr.Values}
 		switch {
 		case !ranked:
@@ -146,18 +138,13 @@ func (e *Evaluator) Evaluate(run *Run, each func(*TopicResult) error) (*Summary,
 			// duplicates refused in the run, then in the qrels.
 			sorted := run.ranked(rt)
 			sorted = sorted[:min(int64(len(sorted)), max(e.Opt.MaxDocs, 0))]
-			if err := checkDuplicates(run, qt.id, sorted, dupGen, e.gen); err != nil {
+			if err := e.rank(qt, run, sorted); err != nil {
 				return nil, err
 			}
-			if err := e.scatter(qt); err != nil {
-				return nil, err
-			}
-			e.rank(qt, sorted, toQrels)
 		default:
-			if err := e.scatter(qt); err != nil {
+			if err := e.rankMissing(qt); err != nil {
 				return nil, err
 			}
-			e.rankMissing(qt)
 			tr.Missing = true
 		}
 		if rt >= 0 {
@@ -190,72 +177,74 @@ func sample(ids []string) string {
 	return strings.Join(ids, ", ")
 }
 
-// nextGen starts a topic: stamps of earlier topics become stale. On the
-// (theoretical) wrap-around of the counter every stamp is cleared.
-func (e *Evaluator) nextGen(dupGen []uint32) {
-	e.gen++
-	if e.gen == 0 {
-		clear(e.relGen)
-		clear(dupGen)
-		e.gen = 1
-	}
-}
-
-// scatter makes relOf hold the judgments of qt, and reports a document
-// judged twice (form_res_rels.c stops on it too).
-func (e *Evaluator) scatter(qt *qrelsTopic) error {
-	for k, j := range qt.judged {
-		if e.relGen[j.doc] == e.gen {
-			first := 0
-			for _, o := range qt.judged[:k] {
-				if o.doc == j.doc {
-					first = int(o.line)
-					break
-				}
-			}
-			return inputerr.At(e.Qrels.Name, int(j.line), "document %q judged twice for topic %q (first at line %d); expected one judgment per document and topic",
-				e.Qrels.docs.str(j.doc), qt.id, first)
-		}
-		e.relGen[j.doc] = e.gen
-		e.relOf[j.doc] = j.rel
-	}
-	return nil
-}
-
-func checkDuplicates(run *Run, topic string, docs []retrieved, seen []uint32, gen uint32) error {
-	for k, d := range docs {
-		if seen[d.doc] != gen {
-			seen[d.doc] = gen
-			continue
-		}
-		other := docs[0].line
-		for _, o := range docs[:k] {
-			if o.doc == d.doc {
-				other = o.line
-			}
-		}
-		first, second := min(other, d.line), max(other, d.line)
-		return inputerr.At(run.Name, int(second), "document %q retrieved twice for topic %q (also at line %d); expected each document once per topic",
-			run.docs.str(d.doc), topic, first)
-	}
-	return nil
-}
-
-// rank fills e.r from the sorted documents: each rank's relevance value and
-// the counts every measure needs (form_res_rels.c).
-func (e *Evaluator) rank(qt *qrelsTopic, docs []retrieved, toQrels []int32) {
-	r := e.prepare(qt, len(docs))
-	for i, d := range docs {
-		rel := int32(relNonpool)
-		if qd := toQrels[d.doc]; qd >= 0 && e.relGen[qd] == e.gen {
-			rel = e.relOf[qd]
-			if rel < 0 {
-				rel = relUnjudged
-			}
-		}
-		r.rel[i] = rel
+// rank fills e.r from the sorted documents of a run topic: each rank's
+// relevance value and the counts every measure needs (form_res_rels.c).
+func (e *Evaluator) rank(qt *qrelsTopic, run *Run, docs []retrieved) error {
+	e.prepare(qt, len(docs))
+	if err := e.match(qt, run, docs); err != nil {
+		return err
 	}
 	e.count()
+	return nil
+}
+
+// match sets r.rel[k] to the judgment of docs[k] (relNonpool when it has
+// none, relUnjudged for a negative level), refusing a document retrieved
+// twice and then one judged twice, as form_res_rels.c does.
+func (e *Evaluator) match(qt *qrelsTopic, run *Run, docs []retrieved) error {
+	rel := e.r.rel
+	mask := e.docs.reset(len(docs) + len(qt.judged))
+	slots := e.docs.slots
+	nRet := uint64(len(docs))
+	for k, d := range docs {
+		b := run.docnos.at(d.doc)
+		h := hashDocno(b)
+		tag := h >> 32 << 32
+		i := h & mask
+		for ; slots[i] != 0; i = (i + 1) & mask {
+			if s := slots[i]; s&^0xffffffff == tag {
+				o := docs[s&0xffffffff-1]
+				if bytes.Equal(run.docnos.at(o.doc), b) {
+					first, second := min(o.line, d.line), max(o.line, d.line)
+					return inputerr.At(run.Name, int(second), "document %q retrieved twice for topic %q (also at line %d); expected each document once per topic",
+						b, qt.id, first)
+				}
+			}
+		}
+		slots[i] = tag | uint64(k+1)
+		rel[k] = relNonpool
+	}
+	q := e.Qrels
+	for j, jd := range qt.judged {
+		b := q.docnos.at(jd.doc)
+		h := hashDocno(b)
+		tag := h >> 32 << 32
+		i := h & mask
+		for ; slots[i] != 0; i = (i + 1) & mask {
+			s := slots[i]
+			if s&^0xffffffff != tag {
+				continue
+			}
+			entry := s&0xffffffff - 1
+			if entry < nRet {
+				if !bytes.Equal(run.docnos.at(docs[entry].doc), b) {
+					continue
+				}
+				rel[entry] = jd.rel
+				if jd.rel < 0 {
+					rel[entry] = relUnjudged
+				}
+				break // the slot becomes judgment j's
+			}
+			o := qt.judged[entry-nRet]
+			if bytes.Equal(q.docnos.at(o.doc), b) {
+				return inputerr.At(q.Name, int(jd.line), "document %q judged twice for topic %q (first at line %d); expected one judgment per document and topic",
+					b, qt.id, o.line)
+			}
+		}
+		slots[i] = tag | (nRet + uint64(j) + 1)
+	}
+	return nil
 }
 
 // dropUnjudged applies -J to the current ranking: the judged documents
@@ -273,19 +262,26 @@ func (e *Evaluator) dropUnjudged() {
 
 // rankMissing is trec_eval v10's -c treatment of a qrels topic the run does
 // not have: a ranking of one document that is in no qrels.
-func (e *Evaluator) rankMissing(qt *qrelsTopic) {
+func (e *Evaluator) rankMissing(qt *qrelsTopic) error {
 	n := min(1, max(e.Opt.MaxDocs, 0))
 	r := e.prepare(qt, int(n))
+	if err := e.match(qt, nil, nil); err != nil { // judged twice?
+		return err
+	}
 	if n == 1 {
 		r.rel[0] = relNonpool
-		if qd := e.Qrels.docs.lookup([]byte(bogusDocno)); qd >= 0 && e.relGen[qd] == e.gen {
-			r.rel[0] = e.relOf[qd]
-			if r.rel[0] < 0 {
-				r.rel[0] = relUnjudged
+		for _, j := range qt.judged {
+			if string(e.Qrels.docnos.at(j.doc)) == bogusDocno {
+				r.rel[0] = j.rel
+				if j.rel < 0 {
+					r.rel[0] = relUnjudged
+				}
+				break
 			}
 		}
 	}
 	e.count()
+	return nil
 }
 
 func (e *Evaluator) prepare(qt *qrelsTopic, n int) *ranking {

@@ -16,8 +16,8 @@ import (
 // level. A level ≥ 0 is a judgment (relevant when ≥ the -l level); a negative
 // level means "in the pool but not judged" (trec_eval's RELVALUE_UNJUDGED).
 type Qrels struct {
-	Name   string // file name, for messages
-	docs   *interner
+	Name   string       // file name, for messages
+	docnos docnos       // every judgment's docno
 	topics []qrelsTopic // in strcmp order of the topic id, as trec_eval evaluates them
 	// numPositive counts judgments with level > 0 over the whole file, which
 	// is what trec_eval -c prints as the summary num_rel whatever -l is
@@ -34,8 +34,8 @@ type qrelsTopic struct {
 }
 
 type judgment struct {
-	doc  int32 // id in Qrels.docs
-	rel  int32 // level, saturated to the int32 range
+	doc  uint32 // offset in Qrels.docnos
+	rel  int32  // level, saturated to the int32 range
 	line uint32
 }
 
@@ -82,7 +82,7 @@ func ReadQrelsFile(path string) (*Qrels, error) {
 // file. name labels errors.
 func ReadQrels(r io.Reader, name string) (*Qrels, error) {
 	lines := expectedLines(r, 20)
-	q := &Qrels{Name: name, docs: newInterner(lines, 16)}
+	q := &Qrels{Name: name, docnos: make(docnos, 0, lines*8)}
 	topicIdx := newInterner(64, 8)
 	var topics []qrelsTopic
 	var spans [][]span // per topic, stretches of all
@@ -129,9 +129,9 @@ func ReadQrels(r io.Reader, name string) (*Qrels, error) {
 		} else {
 			spans[ti] = append(sp, span{len(all), len(all) + 1})
 		}
-		doc, _, ok := q.docs.intern(f[2])
+		doc, ok := q.docnos.add(f[2])
 		if !ok {
-			return nil, inputerr.At(name, lr.n, "too many distinct docnos")
+			return nil, inputerr.At(name, lr.n, "too many docnos (more than 4 GiB)")
 		}
 		level := atol(f[3])
 		if level > 0 {

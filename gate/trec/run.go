@@ -12,12 +12,12 @@ import (
 )
 
 // Run is one TREC run: for each topic the retrieved documents with their
-// scores, in file order. It keeps interned docnos and compact per-topic
-// arrays, never the file's text.
+// scores, in file order. It keeps compact per-topic arrays and the docnos,
+// never the rest of the file's text.
 type Run struct {
-	Name  string // file name, for messages
-	RunID string // run_id field of the last data line, as trec_eval reports it
-	docs  *interner
+	Name   string // file name, for messages
+	RunID  string // run_id field of the last data line, as trec_eval reports it
+	docnos docnos // every line's docno
 	// topics maps a topic id to its index in retrieved.
 	topics *interner
 	// all holds every retrieved document grouped by topic, each topic in
@@ -38,7 +38,7 @@ func (r *Run) ranked(t int32) []retrieved {
 
 type retrieved struct {
 	score float64
-	doc   int32 // id in Run.docs
+	doc   uint32 // offset in Run.docnos
 	line  uint32
 }
 
@@ -72,7 +72,7 @@ func ReadRunFile(path string, stdin io.Reader) (*Run, error) {
 // line, is an error. name labels errors.
 func ReadRun(r io.Reader, name string) (*Run, error) {
 	lines := expectedLines(r, 30)
-	run := &Run{Name: name, docs: newInterner(lines, 16), topics: newInterner(64, 8),
+	run := &Run{Name: name, docnos: make(docnos, 0, lines*8), topics: newInterner(64, 8),
 		all: make([]retrieved, 0, lines)}
 	lr := newLineReader(r)
 	var buf [6][]byte
@@ -112,9 +112,9 @@ func ReadRun(r io.Reader, name string) (*Run, error) {
 		} else {
 			spans[ti] = append(sp, span{len(run.all), len(run.all) + 1})
 		}
-		doc, _, ok := run.docs.intern(f[2])
+		doc, ok := run.docnos.add(f[2])
 		if !ok {
-			return nil, inputerr.At(name, lr.n, "too many distinct docnos")
+			return nil, inputerr.At(name, lr.n, "too many docnos (more than 4 GiB)")
 		}
 		run.all = append(run.all, retrieved{
 			score: atof(f[4]),
@@ -179,12 +179,12 @@ func sortRanking(run *Run, docs []retrieved) {
 		if a.score < b.score {
 			return 1
 		}
-		return bytes.Compare(run.docs.bytes(b.doc), run.docs.bytes(a.doc))
+		return bytes.Compare(run.docnos.at(b.doc), run.docnos.at(a.doc))
 	}
 	if !slices.ContainsFunc(docs, func(d retrieved) bool { return math.IsNaN(d.score) }) {
 		slices.SortFunc(docs, func(a, b retrieved) int { return cmp(&a, &b) })
 		return
 	}
-	slices.SortStableFunc(docs, func(a, b retrieved) int { return bytes.Compare(run.docs.bytes(a.doc), run.docs.bytes(b.doc)) })
+	slices.SortStableFunc(docs, func(a, b retrieved) int { return bytes.Compare(run.docnos.at(a.doc), run.docnos.at(b.doc)) })
 	glibcMsort(docs, make([]retrieved, 0, len(docs)), cmp)
 }
