@@ -136,9 +136,9 @@ func (e *Evaluator) Evaluate(run *Run, each func(*TopicResult) error) (*Summary,
 		case rt >= 0:
 			// As form_res_rels.c: sorted (when read), cut at -M,
 			// duplicates refused in the run, then in the qrels.
-			sorted := run.ranked(rt)
+			seg, sorted := run.ranked(rt)
 			sorted = sorted[:min(int64(len(sorted)), max(e.Opt.MaxDocs, 0))]
-			if err := e.rank(qt, run, sorted); err != nil {
+			if err := e.rank(qt, run.Name, seg, sorted); err != nil {
 				return nil, err
 			}
 		default:
@@ -179,34 +179,35 @@ func sample(ids []string) string {
 
 // rank fills e.r from the sorted documents of a run topic: each rank's
 // relevance value and the counts every measure needs (form_res_rels.c).
-func (e *Evaluator) rank(qt *qrelsTopic, run *Run, docs []retrieved) error {
+func (e *Evaluator) rank(qt *qrelsTopic, runName string, seg *segment, docs []retrieved) error {
 	e.prepare(qt, len(docs))
-	if err := e.match(qt, run, docs); err != nil {
+	if err := e.match(qt, runName, seg, docs); err != nil {
 		return err
 	}
 	e.count()
 	return nil
 }
 
-// match sets r.rel[k] to the judgment of docs[k] (relNonpool when it has
-// none, relUnjudged for a negative level), refusing a document retrieved
-// twice and then one judged twice, as form_res_rels.c does.
-func (e *Evaluator) match(qt *qrelsTopic, run *Run, docs []retrieved) error {
+// match sets r.rel[k] to the judgment of docs[k], documents of seg in run
+// runName (relNonpool when it has none, relUnjudged for a negative level),
+// refusing a document retrieved twice and then one judged twice, as
+// form_res_rels.c does.
+func (e *Evaluator) match(qt *qrelsTopic, runName string, seg *segment, docs []retrieved) error {
 	rel := e.r.rel
 	mask := e.docs.reset(len(docs) + len(qt.judged))
 	slots := e.docs.slots
 	nRet := uint64(len(docs))
 	for k, d := range docs {
-		b := run.docnos.at(d.doc)
+		b := seg.docnos.at(d.doc)
 		h := hashDocno(b)
 		tag := h >> 32 << 32
 		i := h & mask
 		for ; slots[i] != 0; i = (i + 1) & mask {
 			if s := slots[i]; s&^0xffffffff == tag {
 				o := docs[s&0xffffffff-1]
-				if bytes.Equal(run.docnos.at(o.doc), b) {
-					first, second := min(o.line, d.line), max(o.line, d.line)
-					return inputerr.At(run.Name, int(second), "document %q retrieved twice for topic %q (also at line %d); expected each document once per topic",
+				if bytes.Equal(seg.docnos.at(o.doc), b) {
+					first, second := min(seg.line(o), seg.line(d)), max(seg.line(o), seg.line(d))
+					return inputerr.At(runName, second, "document %q retrieved twice for topic %q (also at line %d); expected each document once per topic",
 						b, qt.id, first)
 				}
 			}
@@ -227,7 +228,7 @@ func (e *Evaluator) match(qt *qrelsTopic, run *Run, docs []retrieved) error {
 			}
 			entry := s&0xffffffff - 1
 			if entry < nRet {
-				if !bytes.Equal(run.docnos.at(docs[entry].doc), b) {
+				if !bytes.Equal(seg.docnos.at(docs[entry].doc), b) {
 					continue
 				}
 				rel[entry] = jd.rel
@@ -265,7 +266,7 @@ func (e *Evaluator) dropUnjudged() {
 func (e *Evaluator) rankMissing(qt *qrelsTopic) error {
 	n := min(1, max(e.Opt.MaxDocs, 0))
 	r := e.prepare(qt, int(n))
-	if err := e.match(qt, nil, nil); err != nil { // judged twice?
+	if err := e.match(qt, "", nil, nil); err != nil { // judged twice?
 		return err
 	}
 	if n == 1 {

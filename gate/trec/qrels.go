@@ -251,13 +251,22 @@ func compareBytesString(b []byte, s string) int {
 // expectedLines guesses the number of lines of r from its size, when r is a
 // file, so that tables are allocated once instead of grown.
 func expectedLines(r io.Reader, bytesPerLine int64) int {
+	size := fileSize(r)
+	if size == 0 {
+		return 1 << 12
+	}
+	return int(min(size/bytesPerLine+16, 1<<26))
+}
+
+// fileSize is the size of r when it is a regular file, else 0.
+func fileSize(r io.Reader) int64 {
 	st, ok := r.(interface{ Stat() (os.FileInfo, error) })
 	if !ok {
-		return 1 << 12
+		return 0
 	}
 	fi, err := st.Stat()
 	if err != nil || !fi.Mode().IsRegular() {
-		return 1 << 12
+		return 0
 	}
-	return int(min(fi.Size()/bytesPerLine+16, 1<<26))
+	return fi.Size()
 }

@@ -223,7 +223,7 @@ func TestInputErrors(t *testing.T) {
 func TestLongLine(t *testing.T) {
 	doc := strings.Repeat("d", 200000)
 	run, err := ReadRun(strings.NewReader("q1 Q0 "+doc+" 1 2 r\nq1 Q0 e 1 1 r"), "run")
-	if err != nil || run.Lines != 2 || string(run.docnos.at(run.all[0].doc)) != doc {
+	if err != nil || run.Lines != 2 || string(run.segs[0].docnos.at(run.segs[0].all[0].doc)) != doc {
 		t.Fatalf("%v %v", run, err)
 	}
 }
