@@ -296,7 +296,11 @@ func (c *CommandLine) Execute(stdin io.Reader, stdout, warn io.Writer) error {
 		}
 		s, err := NewEvaluator(q, ms, c.Options()).Evaluate(run, func(tr *TopicResult) error {
 			if c.Query {
+				n := len(b.out)
 				b.out = AppendTopic(b.out, ms, tr)
+				if n == 0 { // as much as the first topic takes for every topic
+					b.out = slices.Grow(b.out, len(b.out)*len(q.topics))
+				}
 			}
 			return nil
 		})

@@ -310,9 +310,12 @@ func (e *Evaluator) count() {
 	if e.Opt.JudgedOnly {
 		e.dropUnjudged()
 	}
-	r.numRet = int64(len(r.rel))
+	n := len(r.rel)
+	r.numRet = int64(n)
 	r.numRelRet, r.numNonpool, r.numUnjudged = 0, 0, 0
-	for _, rel := range r.rel {
+	relTop, unjTop := slices.Grow(r.relTop[:0], n+1)[:n+1], slices.Grow(r.unjTop[:0], n+1)[:n+1]
+	relTop[0], unjTop[0] = 0, 0
+	for i, rel := range r.rel {
 		switch {
 		case rel == relNonpool:
 			r.numNonpool++
@@ -321,7 +324,17 @@ func (e *Evaluator) count() {
 		case int64(rel) >= r.relLevel:
 			r.numRelRet++
 		}
+		// As the measures count: with -l below 0, ranks outside the
+		// qrels are "relevant" too (isRel).
+		relTop[i+1], unjTop[i+1] = relTop[i], unjTop[i]
+		if r.isRel(i) {
+			relTop[i+1]++
+		}
+		if rel == relNonpool || rel == relUnjudged {
+			unjTop[i+1]++
+		}
 	}
+	r.relTop, r.unjTop = relTop, unjTop
 }
 
 // score computes every measure of the current ranking into tr.

@@ -82,7 +82,7 @@ func ReadQrelsFile(path string) (*Qrels, error) {
 // file. name labels errors.
 func ReadQrels(r io.Reader, name string) (*Qrels, error) {
 	lines := expectedLines(r, 20)
-	q := &Qrels{Name: name, docnos: make(docnos, 0, lines*8)}
+	q := &Qrels{Name: name, docnos: make(docnos, 0, lines*14)} // a qrels line is mostly its docno
 	topicIdx := newInterner(64, 8)
 	var topics []qrelsTopic
 	var spans [][]span // per topic, stretches of all
@@ -168,6 +168,26 @@ func saturate32(v int64) int32 {
 }
 
 func countLevels(js []judgment) []levelCount {
+	// The usual levels, 0 to 63: counted in place.
+	var small [64]int64
+	usual := true
+	for _, j := range js {
+		if uint32(j.rel) < uint32(len(small)) {
+			small[j.rel]++
+		} else if j.rel >= 0 {
+			usual = false
+			break
+		}
+	}
+	if usual {
+		var out []levelCount
+		for l, n := range small {
+			if n > 0 {
+				out = append(out, levelCount{int64(l), n})
+			}
+		}
+		return out
+	}
 	var out []levelCount // few distinct levels: insertion keeps them sorted
 	for k, j := range js {
 		if j.rel < 0 {
