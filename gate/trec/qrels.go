@@ -2,6 +2,7 @@ package trec
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -81,72 +82,30 @@ func ReadQrelsFile(path string) (*Qrels, error) {
 // fields. A blank line or any other field count is an error, as is an empty
 // file. name labels errors.
 func ReadQrels(r io.Reader, name string) (*Qrels, error) {
+	return readQrels(r, name, runChunkSize)
+}
+
+// readQrels is ReadQrels reading chunks of chunkSize bytes.
+func readQrels(r io.Reader, name string, chunkSize int) (*Qrels, error) {
 	lines := expectedLines(r, 20)
-	q := &Qrels{Name: name, docnos: make(docnos, 0, lines*14)} // a qrels line is mostly its docno
-	topicIdx := newInterner(64, 8)
-	var topics []qrelsTopic
-	var spans [][]span // per topic, stretches of all
-	all := make([]judgment, 0, lines)
-	lr := newLineReader(r)
-	var buf [5][]byte
-	afterComment := false
-	lastTopic, lastID := int32(-1), []byte(nil)
-	for {
-		line, err := lr.next()
-		if err == io.EOF {
-			break
+	p := &qrelsParser{name: name, topicIdx: newInterner(64, 8), lastTopic: -1,
+		docnos: make(docnos, 0, lines*14), // a qrels line is mostly its docno
+		all:    make([]judgment, 0, lines)}
+	if err := readChunks(r, chunkSize, p.parse); err != nil {
+		var ie *inputerr.Error
+		if errors.As(err, &ie) {
+			return nil, err
 		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		if len(line) > 0 && line[0] == '#' && !afterComment {
-			afterComment = true
-			continue
-		}
-		afterComment = false
-		f, n := fields(line, buf[:4])
-		if n != 4 {
-			if n == 0 {
-				return nil, inputerr.At(name, lr.n, "blank line; expected 4 fields: topic iteration docno relevance")
-			}
-			return nil, inputerr.At(name, lr.n, "%d fields; expected 4: topic iteration docno relevance", n)
-		}
-		// Lines come grouped by topic: reuse the previous line's topic.
-		ti, added, ok := lastTopic, false, true
-		if !bytes.Equal(f[0], lastID) || lastTopic < 0 {
-			ti, added, ok = topicIdx.intern(f[0])
-			lastTopic, lastID = ti, append(lastID[:0], f[0]...)
-		}
-		if !ok {
-			return nil, inputerr.At(name, lr.n, "too many topics")
-		}
-		if added {
-			topics = append(topics, qrelsTopic{id: string(f[0])})
-			spans = append(spans, nil)
-		}
-		if sp := spans[ti]; len(sp) > 0 && sp[len(sp)-1].hi == len(all) {
-			sp[len(sp)-1].hi++
-		} else {
-			spans[ti] = append(sp, span{len(all), len(all) + 1})
-		}
-		doc, ok := q.docnos.add(f[2])
-		if !ok {
-			return nil, inputerr.At(name, lr.n, "too many docnos (more than 4 GiB)")
-		}
-		level := atol(f[3])
-		if level > 0 {
-			q.numPositive++
-		}
-		line32 := uint32(min(lr.n, math.MaxUint32))
-		all = append(all, judgment{doc: doc, rel: saturate32(level), line: line32})
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	topics, all := p.topics, p.all
 	if len(topics) == 0 {
-		if lr.n == 0 {
+		if p.lines == 0 {
 			return nil, inputerr.At(name, 0, "empty qrels file; expected lines: topic iteration docno relevance")
 		}
-		return nil, inputerr.At(name, lr.n, "no judgments; expected lines: topic iteration docno relevance")
+		return nil, inputerr.At(name, p.lines, "no judgments; expected lines: topic iteration docno relevance")
 	}
-	for ti, sp := range spans {
+	for ti, sp := range p.spans {
 		if len(sp) == 1 { // the usual file grouped by topic: no copy
 			topics[ti].judged = all[sp[0].lo:sp[0].hi:sp[0].hi]
 			continue
@@ -159,8 +118,98 @@ func ReadQrels(r io.Reader, name string) (*Qrels, error) {
 	for i := range topics {
 		topics[i].levels = countLevels(topics[i].judged)
 	}
-	q.topics = topics
-	return q, nil
+	return &Qrels{Name: name, docnos: p.docnos, topics: topics, numPositive: p.numPositive}, nil
+}
+
+// qrelsParser is the state of ReadQrels between chunks of lines.
+type qrelsParser struct {
+	name         string
+	docnos       docnos
+	all          []judgment // every judgment, in file order
+	topicIdx     *interner
+	topics       []qrelsTopic
+	spans        [][]span // per topic, its stretches of all
+	numPositive  int64
+	lines        int // physical lines read
+	afterComment bool
+	lastTopic    int32
+	lastID       []byte
+}
+
+// parse reads whole lines, keeping the growing slices in locals (see
+// runPart.parse).
+func (p *qrelsParser) parse(text []byte) error {
+	all, docs, lines := p.all, p.docnos, p.lines
+	var err error
+	var start, end [4]int
+	for pos := 0; pos < len(text); {
+		lines++
+		line := pos
+		// Fields at C isspace runs up to the line's '\n': exactly four.
+		n, i := 0, pos
+		for {
+			for i < len(text) && text[i] <= ' ' && text[i] != '\n' && spaceTable[text[i]] {
+				i++
+			}
+			if i == len(text) || text[i] == '\n' {
+				break
+			}
+			if n < 4 {
+				start[n] = i
+			}
+			i = fieldEnd(text, i)
+			if n < 4 {
+				end[n] = i
+			}
+			n++
+		}
+		pos = min(i+1, len(text))
+		if text[line] == '#' && !p.afterComment {
+			p.afterComment = true
+			continue
+		}
+		p.afterComment = false
+		if n != 4 {
+			err = inputerr.At(p.name, lines, "%d fields; expected 4: topic iteration docno relevance", n)
+			if n == 0 {
+				err = inputerr.At(p.name, lines, "blank line; expected 4 fields: topic iteration docno relevance")
+			}
+			break
+		}
+		// Lines come grouped by topic: reuse the previous line's topic.
+		topic := text[start[0]:end[0]]
+		ti := p.lastTopic
+		if ti < 0 || !bytes.Equal(topic, p.lastID) {
+			var added, ok bool
+			ti, added, ok = p.topicIdx.intern(topic)
+			if !ok {
+				err = inputerr.At(p.name, lines, "too many topics")
+				break
+			}
+			p.lastTopic, p.lastID = ti, append(p.lastID[:0], topic...)
+			if added {
+				p.topics = append(p.topics, qrelsTopic{id: string(topic)})
+				p.spans = append(p.spans, nil)
+			}
+		}
+		if sp := p.spans[ti]; len(sp) > 0 && sp[len(sp)-1].hi == len(all) {
+			sp[len(sp)-1].hi++
+		} else {
+			p.spans[ti] = append(sp, span{len(all), len(all) + 1})
+		}
+		doc, ok := docs.add(text[start[2]:end[2]])
+		if !ok {
+			err = inputerr.At(p.name, lines, "too many docnos (more than 4 GiB)")
+			break
+		}
+		level := atol(text[start[3]:end[3]])
+		if level > 0 {
+			p.numPositive++
+		}
+		all = append(all, judgment{doc: doc, rel: saturate32(level), line: uint32(min(lines, math.MaxUint32))})
+	}
+	p.all, p.docnos, p.lines = all, docs, lines
+	return err
 }
 
 func saturate32(v int64) int32 {

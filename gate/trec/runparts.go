@@ -55,6 +55,15 @@ func newRunPart(size int64) *runPart {
 // read parses r to its end, chunkSize bytes at a time, or to its first
 // bad line.
 func (p *runPart) read(r io.Reader, chunkSize int) {
+	p.err = readChunks(r, chunkSize, p.parse)
+	p.endStretch()
+}
+
+// readChunks passes the text of r to parse in chunks of whole lines of
+// about chunkSize bytes (a final line without '\n' included), reusing one
+// buffer, until the end of r or parse's first error. A read error comes
+// after parse has seen the whole lines read before it.
+func readChunks(r io.Reader, chunkSize int, parse func(text []byte) error) error {
 	var carry []byte // the start of a line the last chunk cut
 	buf := make([]byte, 0, chunkSize)
 	for {
@@ -63,6 +72,7 @@ func (p *runPart) read(r io.Reader, chunkSize int) {
 			buf = append(make([]byte, 0, chunkSize), buf...)
 		}
 		var text []byte
+		var readErr error
 		last := false
 		for text == nil {
 			n, err := io.ReadFull(r, buf[len(buf):cap(buf)])
@@ -71,7 +81,7 @@ func (p *runPart) read(r io.Reader, chunkSize int) {
 			case err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF):
 				text, last = buf, true
 			case err != nil:
-				text, last, p.err = buf[:0], true, err
+				text, last, readErr = buf[:0], true, err
 				if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
 					text = buf[:i+1] // the whole lines read before the error
 				}
@@ -83,13 +93,11 @@ func (p *runPart) read(r io.Reader, chunkSize int) {
 				}
 			}
 		}
-		if err := p.parse(text); err != nil {
-			p.err = err // before any read error: it is on an earlier line
-			last = true
+		if err := parse(text); err != nil {
+			return err // before any read error: it is on an earlier line
 		}
 		if last {
-			p.endStretch()
-			return
+			return readErr
 		}
 	}
 }
@@ -99,34 +107,36 @@ func (p *runPart) read(r io.Reader, chunkSize int) {
 // while the garbage collector runs.
 func (p *runPart) parse(text []byte) error {
 	all, docs, lines, data := p.seg.all, p.seg.docnos, p.lines, p.data
-	var runID []byte
+	runID := -1 // where the last data line's run_id starts in text
 	var err error
 	var start, end [6]int
-	for len(text) > 0 {
-		line := text
-		if i := bytes.IndexByte(text, '\n'); i >= 0 {
-			line, text = text[:i], text[i+1:]
-		} else {
-			text = nil
-		}
+	for pos := 0; pos < len(text); {
 		lines++
-		// The first six fields, split at C isspace runs.
-		n, i := 0, 0
-		for n < 6 {
-			for i < len(line) && isSpace(line[i]) {
+		// The first six fields, split at C isspace runs, in the line that
+		// starts at pos; the sixth is only found (its end matters for the
+		// last data line alone). Bytes above ' ' are never space.
+		n, i := 0, pos
+		for {
+			for i < len(text) && text[i] <= ' ' && text[i] != '\n' && spaceTable[text[i]] {
 				i++
 			}
-			if i == len(line) {
+			if i == len(text) || text[i] == '\n' {
 				break
 			}
 			start[n] = i
-			for i < len(line) && !isSpace(line[i]) {
-				i++
-			}
-			end[n] = i
 			n++
+			if n == 6 {
+				break
+			}
+			i = fieldEnd(text, i)
+			end[n-1] = i
 		}
-		if n == 0 || line[start[0]] == '#' {
+		if k := bytes.IndexByte(text[i:], '\n'); k >= 0 {
+			pos = i + k + 1
+		} else {
+			pos = len(text)
+		}
+		if n == 0 || text[start[0]] == '#' {
 			continue
 		}
 		if n < 6 {
@@ -134,7 +144,7 @@ func (p *runPart) parse(text []byte) error {
 			break
 		}
 		// Lines come grouped by topic: a new stretch when the topic changes.
-		if topic := line[start[0]:end[0]]; p.topic < 0 || !bytes.Equal(topic, p.topicID) {
+		if topic := text[start[0]:end[0]]; p.topic < 0 || !bytes.Equal(topic, p.topicID) {
 			p.seg.all = all
 			p.endStretch()
 			ti, added, ok := p.topics.intern(topic)
@@ -147,18 +157,18 @@ func (p *runPart) parse(text []byte) error {
 			}
 			p.topic, p.topicID, p.from = ti, append(p.topicID[:0], topic...), len(all)
 		}
-		doc, ok := docs.add(line[start[2]:end[2]])
+		doc, ok := docs.add(text[start[2]:end[2]])
 		if !ok {
 			err = inputerr.At("", lines, "too many docnos (more than 4 GiB)")
 			break
 		}
-		all = append(all, retrieved{score: atof(line[start[4]:end[4]]), doc: doc, line: uint32(min(lines, math.MaxUint32))})
+		all = append(all, retrieved{score: atof(text[start[4]:end[4]]), doc: doc, line: uint32(min(lines, math.MaxUint32))})
 		data++
-		runID = line[start[5]:end[5]]
+		runID = start[5]
 	}
 	p.seg.all, p.seg.docnos, p.lines, p.data = all, docs, lines, data
-	if runID != nil {
-		p.runID = append(p.runID[:0], runID...) // the text is reused
+	if runID >= 0 {
+		p.runID = append(p.runID[:0], text[runID:fieldEnd(text, runID)]...) // the text is reused
 	}
 	return err
 }
