@@ -294,7 +294,9 @@ func (c *CommandLine) Execute(stdin io.Reader, stdout, warn io.Writer) error {
 		if c.Complete && !sharesTopic(q, run) {
 			b.warning = fmt.Sprintf("riskgate: warning: run %s has no topic of qrels %s; with -c every topic scores 0\n", run.Name, q.Name)
 		}
-		s, err := NewEvaluator(q, ms, c.Options()).Evaluate(run, func(tr *TopicResult) error {
+		ev := NewEvaluator(q, ms, c.Options())
+		ev.Workers = runtime.GOMAXPROCS(0) / len(c.Runs) // the cores the other runs leave
+		s, err := ev.Evaluate(run, func(tr *TopicResult) error {
 			if c.Query {
 				n := len(b.out)
 				b.out = AppendTopic(b.out, ms, tr)

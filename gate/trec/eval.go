@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/riskgate/riskgate/internal/inputerr"
 )
@@ -77,6 +78,11 @@ type Evaluator struct {
 	Qrels    *Qrels
 	Measures *Measures
 	Opt      Options
+	// Workers > 1 scores a run's topics in that many contiguous blocks at
+	// once (each block by its own copy of the evaluator); each is still
+	// called in topic order and the summary is summed in topic order, so
+	// the results do not depend on Workers.
+	Workers int
 
 	docs docTable
 	r    ranking
@@ -111,63 +117,142 @@ func (e *Evaluator) Evaluate(run *Run, each func(*TopicResult) error) (*Summary,
 		return nil, inputerr.At(run.Name, run.firstLine[0], "no topic of the run is in the qrels %s (run topics: %s; qrels topics: %s)",
 			q.Name, sample(run.Topics()), sample(q.Topics()))
 	}
-	ranked := ms.needRanking()
 	sums := make([]float64, ms.nValues)
-	tr := &TopicResult{Values: make([]float64, ms.nValues)}
 	n := 0
-	for ti := range q.topics {
-		qt := &q.topics[ti]
-		rt := run.topics.lookup([]byte(qt.id))
-		if rt < 0 {
-			switch e.Opt.Missing {
-			case MissingSkip:
-				continue
-			case MissingFail:
-				return nil, inputerr.At(q.Name, int(qt.judged[0].line),
-					"topic %q has judgments but no documents in run %s (trec_eval v10 stops here too; -c scores such topics 0)", qt.id, run.Name)
-			}
-		}
-		*tr = TopicResult{Topic: qt.id, Values: tr.Values}
-		switch {
-		case !ranked:
-			// Only runid and num_q: trec_eval never forms the ranking,
-			// so it never sees duplicates.
-			tr.Missing = rt < 0
-		case rt >= 0:
-			// As form_res_rels.c: sorted (when read), cut at -M,
-			// duplicates refused in the run, then in the qrels.
-			seg, sorted := run.ranked(rt)
-			sorted = sorted[:min(int64(len(sorted)), max(e.Opt.MaxDocs, 0))]
-			if err := e.rank(qt, run.Name, seg, sorted); err != nil {
-				return nil, err
-			}
-		default:
-			if err := e.rankMissing(qt); err != nil {
-				return nil, err
-			}
-			tr.Missing = true
-		}
-		if rt >= 0 {
-			tr.Line = run.firstLine[rt]
-		}
-		e.score(tr)
-		if tr.Missing {
-			clearMissing(ms, tr)
-		}
+	add := func(tr *TopicResult) error {
 		for i, v := range tr.Values {
 			sums[i] += v
 		}
 		n++
 		if each != nil {
-			if err := each(tr); err != nil {
+			return each(tr)
+		}
+		return nil
+	}
+	nt := len(q.topics)
+	workers := min(e.Workers, nt/parallelTopicsMin)
+	if !ms.needRanking() {
+		workers = 1
+	}
+	// Blocks 1 … workers−1 are scored by goroutines into buffers while this
+	// goroutine scores block 0 and passes its topics on; then the buffered
+	// topics are passed on in order.
+	blocks := make([]*topicBlock, max(workers, 1))
+	var stop atomic.Bool // a topic failed: later blocks need not go on
+	for k := 1; k < workers; k++ {
+		b := &topicBlock{lo: k * nt / workers, hi: (k + 1) * nt / workers, done: make(chan struct{})}
+		blocks[k] = b
+		go func() {
+			defer close(b.done)
+			c := &Evaluator{Qrels: q, Measures: ms, Opt: e.Opt}
+			tr := &TopicResult{Values: make([]float64, ms.nValues)}
+			b.values = make([]float64, 0, (b.hi-b.lo)*ms.nValues)
+			for ti := b.lo; ti < b.hi && !stop.Load(); ti++ {
+				scored, err := c.topic(run, ti, tr)
+				if err != nil {
+					b.err = err
+					return
+				}
+				if scored {
+					b.values = append(b.values, tr.Values...)
+					b.topics = append(b.topics, *tr) // its Values set when passed on
+				}
+			}
+		}()
+	}
+	defer func() {
+		stop.Store(true)
+		for _, b := range blocks[1:] {
+			<-b.done
+		}
+	}()
+	tr := &TopicResult{Values: make([]float64, ms.nValues)}
+	for ti := range nt / max(workers, 1) {
+		scored, err := e.topic(run, ti, tr)
+		if err != nil {
+			return nil, err
+		}
+		if scored {
+			if err := add(tr); err != nil {
 				return nil, err
 			}
+		}
+	}
+	for _, b := range blocks[1:] {
+		<-b.done
+		for i := range b.topics {
+			t := &b.topics[i]
+			t.Values = b.values[i*ms.nValues : (i+1)*ms.nValues]
+			if err := add(t); err != nil {
+				return nil, err
+			}
+		}
+		if b.err != nil {
+			return nil, b.err
 		}
 	}
 	if n == 0 {
 		return nil, inputerr.At(run.Name, run.firstLine[0], "no topic of the run is in the qrels %s", q.Name)
 	}
 	return e.summarize(run, sums, n), nil
+}
+
+// parallelTopicsMin is the fewest topics per block worth a goroutine.
+var parallelTopicsMin = 32
+
+// topicBlock is what a goroutine scored of topics lo … hi−1: each scored
+// topic, its values back to back in values, and the error that stopped it.
+type topicBlock struct {
+	lo, hi int
+	topics []TopicResult
+	values []float64
+	err    error
+	done   chan struct{}
+}
+
+// topic scores qrels topic ti of run into tr; scored is false for a topic
+// left out (MissingSkip and not in the run).
+func (e *Evaluator) topic(run *Run, ti int, tr *TopicResult) (scored bool, err error) {
+	q, ms := e.Qrels, e.Measures
+	qt := &q.topics[ti]
+	rt := run.topics.lookup([]byte(qt.id))
+	if rt < 0 {
+		switch e.Opt.Missing {
+		case MissingSkip:
+			return false, nil
+		case MissingFail:
+			return false, inputerr.At(q.Name, int(qt.judged[0].line),
+				"topic %q has judgments but no documents in run %s (trec_eval v10 stops here too; -c scores such topics 0)", qt.id, run.Name)
+		}
+	}
+	*tr = TopicResult{Topic: qt.id, Values: tr.Values}
+	switch {
+	case !ms.needRanking():
+		// Only runid and num_q: trec_eval never forms the ranking,
+		// so it never sees duplicates.
+		tr.Missing = rt < 0
+	case rt >= 0:
+		// As form_res_rels.c: sorted (when read), cut at -M,
+		// duplicates refused in the run, then in the qrels.
+		seg, sorted := run.ranked(rt)
+		sorted = sorted[:min(int64(len(sorted)), max(e.Opt.MaxDocs, 0))]
+		if err := e.rank(qt, run.Name, seg, sorted); err != nil {
+			return false, err
+		}
+	default:
+		if err := e.rankMissing(qt); err != nil {
+			return false, err
+		}
+		tr.Missing = true
+	}
+	if rt >= 0 {
+		tr.Line = run.firstLine[rt]
+	}
+	e.score(tr)
+	if tr.Missing {
+		clearMissing(ms, tr)
+	}
+	return true, nil
 }
 
 func sample(ids []string) string {
