@@ -64,7 +64,10 @@ type Outcome struct {
 	// of run; CPUSeconds, with it, the CPU time it measured (else unknown).
 	Seconds    float64
 	CPUSeconds float64
-	PeakRSS    int64 // bytes, of the process the work ran (0: this process's)
+	// Process: the work ran in another process, whose peak memory is not
+	// known (a child's ru_maxrss counts the parent's memory it was forked
+	// from), so none is reported.
+	Process bool
 	// Reference is the reference program's run paired with this one.
 	Reference *RefTiming
 	Note      string
@@ -432,9 +435,7 @@ func runBenchCase(c Case, count int) (Row, error) {
 	}
 	row.Runs = count
 	row.Seconds, row.CPUSeconds = jsonfloat.Float(stats.Median(walls)), jsonfloat.Float(stats.Median(cpus))
-	if last.PeakRSS > 0 {
-		row.PeakRSSMB = jsonfloat.Ptr(float64(last.PeakRSS) / (1 << 20))
-	} else if rss := peakRSS(); rss > 0 && last.Source == "" {
+	if rss := peakRSS(); rss > 0 && last.Source == "" && !last.Process {
 		row.PeakRSSMB = jsonfloat.Ptr(float64(rss) / (1 << 20))
 	}
 	switch {

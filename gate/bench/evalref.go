@@ -185,7 +185,7 @@ func timeProcess(out io.Writer, program string, args ...string) (Outcome, error)
 		return Outcome{}, fmt.Errorf("%s: %v: %s", filepath.Base(program), err, tailLines(errw.String(), 3))
 	}
 	st := cmd.ProcessState
-	return Outcome{Seconds: wall, CPUSeconds: (st.UserTime() + st.SystemTime()).Seconds(), PeakRSS: processPeakRSS(st)}, nil
+	return Outcome{Seconds: wall, CPUSeconds: (st.UserTime() + st.SystemTime()).Seconds(), Process: true}, nil
 }
 
 // refTools are the reference programs of one bench run, built once.

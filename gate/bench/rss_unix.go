@@ -3,7 +3,6 @@
 package bench
 
 import (
-	"os"
 	"runtime"
 	"syscall"
 )
@@ -17,19 +16,6 @@ func peakRSS() int64 {
 	}
 	if runtime.GOOS == "darwin" || runtime.GOOS == "ios" {
 		return int64(ru.Maxrss) // bytes there, KiB on Linux and the BSDs
-	}
-	return int64(ru.Maxrss) << 10
-}
-
-// processPeakRSS is a finished process's peak resident set size in bytes,
-// or 0 where the kernel does not say.
-func processPeakRSS(st *os.ProcessState) int64 {
-	ru, ok := st.SysUsage().(*syscall.Rusage)
-	if !ok || ru == nil {
-		return 0
-	}
-	if runtime.GOOS == "darwin" || runtime.GOOS == "ios" {
-		return int64(ru.Maxrss)
 	}
 	return int64(ru.Maxrss) << 10
 }
