@@ -24,6 +24,7 @@ type benchOptions struct {
 	Only         string // regular expression over the figures' ids
 	WithRstanarm bool
 	Rscript      string // the Rscript program
+	TrecEval     string // trec_eval to compare eval with: a program or its source folder
 	RstanarmIter int    // rstanarm's iterations per chain (warmup included); 0 = 4,000, or 1,000 with --quick
 	Format       string
 	Output       string
@@ -35,6 +36,12 @@ are given, and prints one row per figure:
   eval        riskgate eval (trec_eval's default measures): run lines per second, on a
               simulated MS MARCO-like setting written to a temporary folder (and on your runs
               with --qrels);
+  eval-1m, eval-robust03
+              riskgate eval -q -c -m all_trec as a process on a simulated 1,000,000-line run
+              and on robust03's pircRBa1.run (from ../shared), each run paired with one of
+              trec_eval (built from ../shared/tools/trec_eval, or --trec-eval), their outputs
+              compared byte for byte first; the ratio is the median of trec_eval's time over
+              riskgate's across the pairs;
   fit         the hierarchical model at ESS ≥ 10,000 (every bulk- and tail-ESS): time and
               ESS per second on an rb04-sized pool (45 systems × 50 topics) and on pools of
               growing size, with how the time grows with systems × topics;
@@ -60,6 +67,8 @@ func newBenchCommand(s *streams) *cli.Command {
 			Usage: "time rstanarm's stan_glmer on the same pool when Rscript with rstanarm is installed; otherwise print the recorded figures"},
 		&cli.StringFlag{Name: "rscript", Value: "Rscript", Destination: &o.Rscript, Usage: "the `PROGRAM` that runs R scripts"},
 		&cli.IntFlag{Name: "rstanarm-iter", HideDefault: true, Usage: "rstanarm's `ITER` per chain, warmup included (default 4000; 1000 with --quick)"},
+		&cli.StringFlag{Name: "trec-eval", Destination: &o.TrecEval,
+			Usage: "the trec_eval `PATH` to compare eval with: a program, or its source folder to build (default ../shared/tools/trec_eval)"},
 		&cli.StringFlag{Name: "champion", Destination: &o.Champion, Usage: "the champion's `NAME` in your data (default: the first system)"},
 		&cli.StringFlag{Name: "challenger", Destination: &o.Challenger, Usage: "the challenger's `NAME` in your data for calibrate (default: the second system)"},
 		formatFlag(&o.Format, reportfmt.Formats),
@@ -107,7 +116,7 @@ func runBench(ctx context.Context, o *benchOptions, s *streams) error {
 	case iter < 20:
 		return fmt.Errorf("--rstanarm-iter %d: expected at least 20", iter)
 	}
-	cfg := bench.Config{Quick: o.Quick, Count: count, Only: only, Rscript: o.Rscript, RstanarmIter: iter, WithRstanarm: o.WithRstanarm}
+	cfg := bench.Config{Quick: o.Quick, Count: count, Only: only, Rscript: o.Rscript, RstanarmIter: iter, WithRstanarm: o.WithRstanarm, TrecEval: o.TrecEval}
 	if len(o.Input.Paths) > 0 {
 		t, _, err := o.Input.load(s.Err)
 		if err != nil {

@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -59,13 +60,28 @@ type Outcome struct {
 	// with --quick times a fraction of the replicates).
 	Scale float64
 	// Seconds, when set, is the time the work measured itself (rstanarm's
-	// fit inside R), reported instead of the wall time of run.
-	Seconds float64
-	Note    string
+	// fit inside R, a riskgate process), reported instead of the wall time
+	// of run; CPUSeconds, with it, the CPU time it measured (else unknown).
+	Seconds    float64
+	CPUSeconds float64
+	// Process: the work ran in another process, whose peak memory is not
+	// known (a child's ru_maxrss counts the parent's memory it was forked
+	// from), so none is reported.
+	Process bool
+	// Reference is the reference program's run paired with this one.
+	Reference *RefTiming
+	Note      string
 	// Source names where a recorded figure comes from; it was not measured.
 	Source string
 	// Ratio compares with riskgate's own figure (rstanarm).
 	Ratio *Ratio
+}
+
+// RefTiming is one run of a reference program (trec_eval) on the same input.
+type RefTiming struct {
+	Program             string
+	Seconds, CPUSeconds float64
+	Identical           bool // its output is riskgate's, byte for byte
 }
 
 // UserData is the user's data for the figures on it.
@@ -138,6 +154,7 @@ func Cases(cfg Config) []Case {
 			}
 			return &Work{run: benchEval(qrels, runs, float64(es.Queries*es.Depth*es.Runs)), cleanup: func() { os.RemoveAll(dir) }}, nil
 		}})
+	cs = append(cs, benchEvalRefCases(cfg)...)
 	for _, sz := range benchFitSizes(cfg.Quick) {
 		nS, nT := sz[0], sz[1]
 		what := "hierarchical fit, 4 chains, every bulk- and tail-ESS ≥ 10,000"
@@ -337,6 +354,10 @@ func Run(ctx context.Context, cfg Config, errw io.Writer) (*Report, error) {
 		now = cfg.now
 	}
 	cfg.Context = ctx
+	if cfg.tools == nil {
+		cfg.tools = &refTools{trecEvalFlag: cfg.TrecEval}
+		defer cfg.tools.cleanup()
+	}
 	rep := &Report{SchemaVersion: 1, Tool: buildinfo.Version(), Quick: cfg.Quick, Count: cfg.Count, Machine: benchMachine()}
 	rep.Machine.LoadBefore = loadAverage()
 	start := now()
@@ -366,6 +387,12 @@ func Run(ctx context.Context, cfg Config, errw io.Writer) (*Report, error) {
 func runBenchCase(c Case, count int) (Row, error) {
 	row := Row{ID: c.ID, What: c.What, Data: c.Data, Reproduce: "go test ./gate/bench -run X -bench 'BenchCases/" + c.ID + "$'"}
 	w, err := c.prepare()
+	var skip *skipError
+	if errors.As(err, &skip) {
+		row.Note, row.Reproduce = "not run: "+skip.why, ""
+		row.Seconds, row.CPUSeconds = jsonfloat.Float(math.NaN()), jsonfloat.Float(math.NaN())
+		return row, nil
+	}
 	if err != nil {
 		return row, err
 	}
@@ -375,7 +402,7 @@ func runBenchCase(c Case, count int) (Row, error) {
 	if c.Once {
 		count = 1
 	}
-	var walls, cpus []float64
+	var walls, cpus, refWalls, refCPUs, speedups []float64
 	var last Outcome
 	for range count {
 		runtime.GC()
@@ -387,17 +414,28 @@ func runBenchCase(c Case, count int) (Row, error) {
 		}
 		if o.Seconds > 0 {
 			wall, cpu = o.Seconds, math.NaN()
+			if o.CPUSeconds > 0 {
+				cpu = o.CPUSeconds
+			}
 		}
 		if o.Scale > 0 {
 			wall, cpu = wall*o.Scale, cpu*o.Scale
 			row.Extrapolated = true
 		}
 		walls, cpus = append(walls, wall), append(cpus, cpu)
+		if r := o.Reference; r != nil {
+			refWalls, refCPUs = append(refWalls, r.Seconds), append(refCPUs, r.CPUSeconds)
+			speedups = append(speedups, r.Seconds/wall)
+		}
 		last = o
+	}
+	if r := last.Reference; r != nil {
+		row.Reference = &Reference{Program: r.Program, Seconds: jsonfloat.Float(stats.Median(refWalls)),
+			CPUSeconds: jsonfloat.Float(stats.Median(refCPUs)), Speedup: jsonfloat.Float(stats.Median(speedups)), Identical: r.Identical}
 	}
 	row.Runs = count
 	row.Seconds, row.CPUSeconds = jsonfloat.Float(stats.Median(walls)), jsonfloat.Float(stats.Median(cpus))
-	if rss := peakRSS(); rss > 0 && last.Source == "" {
+	if rss := peakRSS(); rss > 0 && last.Source == "" && !last.Process {
 		row.PeakRSSMB = jsonfloat.Ptr(float64(rss) / (1 << 20))
 	}
 	switch {
@@ -532,6 +570,14 @@ type Config struct {
 	Rscript      string
 	RstanarmIter int
 	User         *UserData
+	// TrecEval is the trec_eval to compare eval with: a program, or its
+	// source folder to build ("": ../shared/tools/trec_eval, built).
+	TrecEval string
+	// Executable is the riskgate program the paired eval figures run (""
+	// means this program, unless it is a test binary: then eval runs in
+	// this process).
+	Executable string
+	tools      *refTools // the run's reference programs, built once
 	// Context, when done, stops the fits and calibrate of the cases (Run
 	// sets it); nil never stops.
 	Context context.Context

@@ -29,6 +29,10 @@ func BenchmarkBenchCases(b *testing.B) {
 			if last.Scale > 0 {
 				b.ReportMetric(per*last.Scale, "extrapolated-s/op")
 			}
+			if r := last.Reference; r != nil {
+				b.ReportMetric(r.Seconds, "ref-s/op") // the last pair's
+				b.ReportMetric(r.Seconds/last.Seconds, "speedup")
+			}
 			if last.Lines > 0 {
 				b.ReportMetric(last.Lines/per, "runlines/s")
 			}

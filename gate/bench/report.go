@@ -61,9 +61,11 @@ type Row struct {
 	// Extrapolated: the time is scaled up from a smaller run (see Note).
 	Extrapolated bool   `json:"extrapolated,omitempty"`
 	Ratio        *Ratio `json:"ratio,omitempty"`
-	Note         string `json:"note,omitempty"`
-	Source       string `json:"source,omitempty"` // where a recorded figure comes from
-	Reproduce    string `json:"reproduce,omitempty"`
+	// Reference is the reference program timed in the same runs, paired.
+	Reference *Reference `json:"reference,omitempty"`
+	Note      string     `json:"note,omitempty"`
+	Source    string     `json:"source,omitempty"` // where a recorded figure comes from
+	Reproduce string     `json:"reproduce,omitempty"`
 }
 
 // Ratio compares a figure with riskgate's own on the same or a like pool.
@@ -73,6 +75,17 @@ type Ratio struct {
 	// ESS per second over this one's.
 	Time         jsonfloat.Float `json:"time"`
 	ESSPerSecond jsonfloat.Float `json:"ess_per_second"`
+}
+
+// Reference is a reference program (trec_eval) timed on the same input in
+// the same runs, each run of riskgate paired with one of it.
+type Reference struct {
+	Program    string          `json:"program"`
+	Seconds    jsonfloat.Float `json:"seconds"`     // median wall time
+	CPUSeconds jsonfloat.Float `json:"cpu_seconds"` // median CPU time
+	// Speedup is the median over the pairs of its wall time over riskgate's.
+	Speedup   jsonfloat.Float `json:"speedup"`
+	Identical bool            `json:"identical_output"` // byte for byte, checked before timing
 }
 
 // Growth is how the fit's time grows with the pool: time ∝ cells^Exponent.
@@ -146,7 +159,7 @@ func (r *Report) WriteText(w io.Writer, md bool) error {
 	if err := reportfmt.Title(w, md, "riskgate bench "+r.Tool, reportfmt.EscapeIf(md, sub)); err != nil {
 		return err
 	}
-	rows := [][]string{{"figure", "data", "runs", "seconds", "cpu s", "rate", "min ESS", "peak RSS"}}
+	rows := [][]string{{"figure", "data", "runs", "seconds", "cpu s", "rate", "min ESS", "peak RSS", "reference: seconds (× riskgate's)"}}
 	var notes []string
 	for _, row := range r.Rows {
 		secs := benchSeconds(float64(row.Seconds))
@@ -169,12 +182,16 @@ func (r *Report) WriteText(w io.Writer, md bool) error {
 		if row.Source != "" {
 			runs = "recorded"
 		}
-		rows = append(rows, []string{row.ID, row.Data, runs, secs, benchSeconds(float64(row.CPUSeconds)), rate, ess, rss})
+		ref := ""
+		if q := row.Reference; q != nil {
+			ref = fmt.Sprintf("%s: %s s (%s×)", q.Program, benchSeconds(float64(q.Seconds)), benchRate(float64(q.Speedup)))
+		}
+		rows = append(rows, []string{row.ID, row.Data, runs, secs, benchSeconds(float64(row.CPUSeconds)), rate, ess, rss, ref})
 		if n := benchRowNote(row); n != "" {
 			notes = append(notes, row.ID+": "+n)
 		}
 	}
-	if err := reportfmt.Table(w, md, "llrrrrrr", rows); err != nil {
+	if err := reportfmt.Table(w, md, "llrrrrrrl", rows); err != nil {
 		return err
 	}
 	if !md {
@@ -204,6 +221,14 @@ func benchRowNote(row Row) string {
 		s := fmt.Sprintf("%s× the time of riskgate's %s", benchRate(float64(q.Time)), q.Against)
 		if e := float64(q.ESSPerSecond); e == e {
 			s += fmt.Sprintf("; riskgate draws %s× the ESS per second", benchRate(e))
+		}
+		parts = append(parts, s)
+	}
+	if q := row.Reference; q != nil {
+		s := fmt.Sprintf("%s took %s s (CPU %s s), riskgate's time × %s (median of %d paired runs)", q.Program,
+			benchSeconds(float64(q.Seconds)), benchSeconds(float64(q.CPUSeconds)), benchRate(float64(q.Speedup)), row.Runs)
+		if q.Identical {
+			s += "; the same output, byte for byte"
 		}
 		parts = append(parts, s)
 	}
@@ -246,7 +271,8 @@ func benchRate(x float64) string {
 
 func (r *Report) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"id", "what", "data", "runs", "seconds", "cpu_seconds", "rate", "rate_unit", "min_ess", "cells", "peak_rss_mib", "extrapolated", "note", "source"})
+	cw.Write([]string{"id", "what", "data", "runs", "seconds", "cpu_seconds", "rate", "rate_unit", "min_ess", "cells", "peak_rss_mib", "extrapolated", "note", "source",
+		"reference", "reference_seconds", "reference_cpu_seconds", "reference_speedup"})
 	for _, row := range r.Rows {
 		opt := func(x *jsonfloat.Float) string {
 			if x == nil {
@@ -258,8 +284,12 @@ func (r *Report) WriteCSV(w io.Writer) error {
 		if row.Cells > 0 {
 			cells = strconv.Itoa(row.Cells)
 		}
-		cw.Write([]string{row.ID, row.What, row.Data, strconv.Itoa(row.Runs), numfmt.CSV(row.Seconds), numfmt.CSV(row.CPUSeconds),
-			opt(row.Rate), row.RateUnit, opt(row.MinESS), cells, opt(row.PeakRSSMB), strconv.FormatBool(row.Extrapolated), benchRowNote(row), row.Source})
+		ref := []string{"", "", "", ""}
+		if q := row.Reference; q != nil {
+			ref = []string{q.Program, numfmt.CSV(q.Seconds), numfmt.CSV(q.CPUSeconds), numfmt.CSV(q.Speedup)}
+		}
+		cw.Write(append([]string{row.ID, row.What, row.Data, strconv.Itoa(row.Runs), numfmt.CSV(row.Seconds), numfmt.CSV(row.CPUSeconds),
+			opt(row.Rate), row.RateUnit, opt(row.MinESS), cells, opt(row.PeakRSSMB), strconv.FormatBool(row.Extrapolated), benchRowNote(row), row.Source}, ref...))
 	}
 	cw.Flush()
 	return cw.Error()

@@ -15,17 +15,20 @@ const (
 // with the judgment statistics every measure reads (form_res_rels.c:
 // RES_RELS).
 type ranking struct {
-	rel          []int32 // relevance value of each rank: level ≥ 0, relNonpool or relUnjudged
-	numRet       int64
-	numRel       int64 // judged documents with level ≥ relLevel
-	numRelRet    int64 // retrieved judged documents with level ≥ relLevel
-	numNonpool   int64
-	numUnjudged  int64
-	levels       []levelCount // the topic's judgments per level ≥ 0
-	numRelLevels int64        // highest level + 1; 0 when no level ≥ 0
-	relLevel     int64        // -l
-	numDocs      int64        // -N
-	gains        []relGain    // scratch for setupGains
+	rel         []int32 // relevance value of each rank: level ≥ 0, relNonpool or relUnjudged
+	numRet      int64
+	numRel      int64 // judged documents with level ≥ relLevel
+	numRelRet   int64 // retrieved judged documents with level ≥ relLevel
+	numNonpool  int64
+	numUnjudged int64
+	// relTop[i] and unjTop[i] count the relevant and the unjudged (not in
+	// the qrels, or with a negative level) documents of the first i ranks.
+	relTop, unjTop []int64
+	levels         []levelCount // the topic's judgments per level ≥ 0
+	numRelLevels   int64        // highest level + 1; 0 when no level ≥ 0
+	relLevel       int64        // -l
+	numDocs        int64        // -N
+	gains          []relGain    // scratch for setupGains
 }
 
 func (r *ranking) isRel(i int) bool { return int64(r.rel[i]) >= r.relLevel }
@@ -201,32 +204,16 @@ func calc11ptAvg(r *ranking, m *Measure, out []float64) {
 	out[0] = sum / float64(len(m.params))
 }
 
-// atCutoffs calls put(c, k, count) for each cutoff k_c with the number of
-// ranks among the first k_c whose value satisfies hit; cutoffs beyond
-// num_ret see the count over the whole ranking (missing ranks never hit).
-func atCutoffs(r *ranking, cutoffs []int64, hit func(i int) bool, put func(c int, k int64, count int64)) {
-	c := 0
-	var count int64
-	for i := 0; i < len(r.rel); i++ {
-		if int64(i) == cutoffs[c] {
-			put(c, int64(i), count)
-			if c++; c == len(cutoffs) {
-				return
-			}
-		}
-		if hit(i) {
-			count++
-		}
-	}
-	for ; c < len(cutoffs); c++ {
-		put(c, cutoffs[c], count)
-	}
-}
+// inTop returns the count of the first k ranks from top, where top[i]
+// counts the first i ranks; ranks beyond num_ret count nothing.
+func inTop(top []int64, k int64) int64 { return top[min(k, int64(len(top)-1))] }
 
 // calcP: precision at k, (relevant in top k)/k, also when fewer than k
 // documents were retrieved. m_P.c
 func calcP(r *ranking, m *Measure, out []float64) {
-	atCutoffs(r, m.cutLong, r.isRel, func(c int, k, n int64) { out[c] = float64(n) / float64(k) })
+	for c, k := range m.cutLong {
+		out[c] = float64(inTop(r.relTop, k)) / float64(k)
+	}
 }
 
 // calcRecall: recall at k, (relevant in top k)/num_rel. m_recall.c
@@ -234,7 +221,9 @@ func calcRecall(r *ranking, m *Measure, out []float64) {
 	if r.numRel == 0 {
 		return
 	}
-	atCutoffs(r, m.cutLong, r.isRel, func(c int, _, n int64) { out[c] = float64(n) / float64(r.numRel) })
+	for c, k := range m.cutLong {
+		out[c] = float64(inTop(r.relTop, k)) / float64(r.numRel)
+	}
 }
 
 // calcRelativeP: precision at k relative to the best possible,
@@ -243,19 +232,24 @@ func calcRelativeP(r *ranking, m *Measure, out []float64) {
 	if r.numRel == 0 {
 		return
 	}
-	atCutoffs(r, m.cutLong, r.isRel, func(c int, k, n int64) { out[c] = float64(n) / float64(min(k, r.numRel)) })
+	for c, k := range m.cutLong {
+		out[c] = float64(inTop(r.relTop, k)) / float64(min(k, r.numRel))
+	}
 }
 
 // calcSuccess: 1 if a relevant document is in the top k, else 0. m_success.c
 func calcSuccess(r *ranking, m *Measure, out []float64) {
-	atCutoffs(r, m.cutLong, r.isRel, func(c int, _, n int64) { out[c] = b2f(n > 0) })
+	for c, k := range m.cutLong {
+		out[c] = b2f(inTop(r.relTop, k) > 0)
+	}
 }
 
 // calcUnj: the fraction of the top k that is unjudged (absent from the qrels
 // or with a negative level), over k. m_unjudged.c
 func calcUnj(r *ranking, m *Measure, out []float64) {
-	unj := func(i int) bool { return r.rel[i] == relNonpool || r.rel[i] == relUnjudged }
-	atCutoffs(r, m.cutLong, unj, func(c int, k, n int64) { out[c] = float64(n) / float64(k) })
+	for c, k := range m.cutLong {
+		out[c] = float64(inTop(r.unjTop, k)) / float64(k)
+	}
 }
 
 // calcMapCut: average precision computed over the top k only, still divided

@@ -120,8 +120,19 @@ func cLog(x float64) float64 {
 }
 
 // cLog2 is glibc's log2: correctly rounded, powers of two exact, NaN and
-// infinities as cLog.
+// infinities as cLog. The logarithm of an integer k ≥ 2 comes from the
+// discounts' table when it holds k (binG and G take many).
 func cLog2(x float64) float64 {
+	if t := discounts.tab.Load(); t != nil {
+		if k := int(x); float64(k) == x && k >= 2 && k-2 < len(*t) {
+			return (*t)[k-2]
+		}
+	}
+	return log2Rounded(x)
+}
+
+// log2Rounded is cLog2, computed.
+func log2Rounded(x float64) float64 {
 	switch {
 	case x < 0:
 		return negNaN
@@ -182,7 +193,7 @@ func discount(i int) float64 {
 	tab := make([]float64, n)
 	copy(tab, old)
 	for k := len(old); k < n; k++ {
-		tab[k] = cLog2(float64(k + 2))
+		tab[k] = log2Rounded(float64(k + 2))
 	}
 	discounts.tab.Store(&tab)
 	return tab[i]

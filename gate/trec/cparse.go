@@ -1,7 +1,9 @@
 package trec
 
 import (
+	"encoding/binary"
 	"math"
+	"math/bits"
 	"strconv"
 )
 
@@ -26,6 +28,9 @@ var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 // "0x10" is 16, "inf" is +Inf, ".25e1" is 2.5. The result is the correctly
 // rounded double, as glibc's strtod gives.
 func atof(b []byte) float64 {
+	if f, ok := atofPlain(b); ok {
+		return f
+	}
 	i := 0
 	for i < len(b) && isSpace(b[i]) {
 		i++
@@ -203,4 +208,67 @@ func atol(s []byte) int64 {
 		return math.MaxInt64
 	}
 	return int64(v)
+}
+
+// atofPlain converts the usual run score, all of b: an optional '-', digits,
+// and optionally '.' and digits, with at most 18 digits in all ("35.00",
+// "-7.251"). The digits make an exact integer below 2⁵³ and the fraction
+// an exact power of ten, so one division rounds correctly, as atof's
+// Clinger path. ok is false for anything else.
+func atofPlain(b []byte) (f float64, ok bool) {
+	neg := len(b) > 0 && b[0] == '-'
+	i := 0
+	if neg {
+		i = 1
+	}
+	if len(b)-i > 19 || i == len(b) || !isDigit(b[i]) {
+		return 0, false
+	}
+	var mant uint64
+	for ; i < len(b) && isDigit(b[i]); i++ {
+		mant = mant*10 + uint64(b[i]-'0')
+	}
+	frac := 0
+	if i < len(b) && b[i] == '.' {
+		i++
+		j := i
+		for ; i < len(b) && isDigit(b[i]); i++ {
+			mant = mant*10 + uint64(b[i]-'0')
+		}
+		frac = i - j
+	}
+	if i != len(b) || mant >= 1<<53 {
+		return 0, false
+	}
+	f = float64(mant) / pow10[frac]
+	if neg {
+		f = -f
+	}
+	return f, true
+}
+
+// fieldEnd returns the end of the field of text that starts at i: the
+// index of the first C isspace byte at or after i, or len(text). It tests
+// eight bytes at a time for a byte ≤ ' ' (every space is; bytes ≥ 0x80 are
+// not): for x = 8 bytes, (x − 0x21…21) &^ x & 0x80…80 has its lowest set
+// bit in the first byte below 0x21 (later bytes may be flagged by the
+// borrow, never earlier ones).
+func fieldEnd(text []byte, i int) int {
+	for i+8 <= len(text) {
+		x := binary.LittleEndian.Uint64(text[i:])
+		m := (x - 0x2121212121212121) &^ x & 0x8080808080808080
+		if m == 0 {
+			i += 8
+			continue
+		}
+		i += bits.TrailingZeros64(m) >> 3
+		if spaceTable[text[i]] {
+			return i
+		}
+		i++ // a control byte that is not space: part of the field
+	}
+	for i < len(text) && !spaceTable[text[i]] {
+		i++
+	}
+	return i
 }

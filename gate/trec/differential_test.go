@@ -494,6 +494,17 @@ func (d *diffRunner) riskgate(c *diffCase) (diffOutcome, error) {
 	if err != nil {
 		return diffOutcome{}, err
 	}
+	// Run files (and qrels) are read in chunks, and large ones in parts
+	// parsed in parallel: cut this one at every few bytes too (a choice
+	// fixed by the file, for shrinking).
+	// Topics are scored in parallel blocks too.
+	defer func(size int, part int64, topics int) {
+		runChunkSize, runPartMin, parallelTopicsMin = size, part, topics
+	}(runChunkSize, runPartMin, parallelTopicsMin)
+	n := len(c.runBytes())
+	runChunkSize = []int{1 << 20, 1, 3, 16, 64}[n%5]
+	runPartMin = []int64{4 << 20, 1, 8, 1, 32}[n/5%5]
+	parallelTopicsMin = []int{32, 1, 2}[n/25%3]
 	var out bytes.Buffer
 	cl, err := ParseCommandLine(c.args(qrels, run))
 	if err == nil {

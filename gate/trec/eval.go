@@ -1,10 +1,12 @@
 package trec
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/riskgate/riskgate/internal/inputerr"
 )
@@ -76,17 +78,19 @@ type Evaluator struct {
 	Qrels    *Qrels
 	Measures *Measures
 	Opt      Options
+	// Workers > 1 scores a run's topics in that many contiguous blocks at
+	// once (each block by its own copy of the evaluator); each is still
+	// called in topic order and the summary is summed in topic order, so
+	// the results do not depend on Workers.
+	Workers int
 
-	relOf  []int32  // level of each qrels document in the current topic
-	relGen []uint32 // relOf[d] is valid when relGen[d] == gen
-	gen    uint32
-	r      ranking
+	docs docTable
+	r    ranking
 }
 
 // NewEvaluator returns an evaluator of ms against q.
 func NewEvaluator(q *Qrels, ms *Measures, opt Options) *Evaluator {
-	return &Evaluator{Qrels: q, Measures: ms, Opt: opt,
-		relOf: make([]int32, q.docs.Len()), relGen: make([]uint32, q.docs.Len())}
+	return &Evaluator{Qrels: q, Measures: ms, Opt: opt}
 }
 
 // bogusDocno is the one document trec_eval v10 retrieves for a topic missing
@@ -103,10 +107,6 @@ const bogusDocno = "ceci_nest_pas_un_docno"
 // passed to each stay valid, as the lines trec_eval prints before it stops.
 func (e *Evaluator) Evaluate(run *Run, each func(*TopicResult) error) (*Summary, error) {
 	q, ms := e.Qrels, e.Measures
-	toQrels := make([]int32, run.docs.Len())
-	for d := range toQrels {
-		toQrels[d] = q.docs.lookup(run.docs.bytes(int32(d)))
-	}
 	common := 0
 	for _, t := range q.topics {
 		if run.topics.lookup([]byte(t.id)) >= 0 {
@@ -117,70 +117,142 @@ func (e *Evaluator) Evaluate(run *Run, each func(*TopicResult) error) (*Summary,
 		return nil, inputerr.At(run.Name, run.firstLine[0], "no topic of the run is in the qrels %s (run topics: %s; qrels topics: %s)",
 			q.Name, sample(run.Topics()), sample(q.Topics()))
 	}
-	dupGen := make([]uint32, run.docs.Len())
-	ranked := ms.needRanking()
 	sums := make([]float64, ms.nValues)
-	tr := &TopicResult{Values: make([]float64, ms.nValues)}
 	n := 0
-	for ti := range q.topics {
-		qt := &q.topics[ti]
-		rt := run.topics.lookup([]byte(qt.id))
-		if rt < 0 {
-			switch e.Opt.Missing {
-			case MissingSkip:
-				continue
-			case MissingFail:
-				return nil, inputerr.At(q.Name, int(qt.judged[0].line),
-					"topic %q has judgments but no documents in run %s (trec_eval v10 stops here too; -c scores such topics 0)", qt.id, run.Name)
-			}
-		}
-		e.nextGen(dupGen)
-		*tr = TopicResult{Topic: qt.id, Values: tr.Values}
-		switch {
-		case !ranked:
-			// Only runid and num_q: trec_eval never forms the ranking,
-			// so it never sees duplicates.
-			tr.Missing = rt < 0
-		case rt >= 0:
-			// As form_res_rels.c: sorted (when read), cut at -M,
-			// duplicates refused in the run, then in the qrels.
-			sorted := run.ranked(rt)
-			sorted = sorted[:min(int64(len(sorted)), max(e.Opt.MaxDocs, 0))]
-			if err := checkDuplicates(run, qt.id, sorted, dupGen, e.gen); err != nil {
-				return nil, err
-			}
-			if err := e.scatter(qt); err != nil {
-				return nil, err
-			}
-			e.rank(qt, sorted, toQrels)
-		default:
-			if err := e.scatter(qt); err != nil {
-				return nil, err
-			}
-			e.rankMissing(qt)
-			tr.Missing = true
-		}
-		if rt >= 0 {
-			tr.Line = run.firstLine[rt]
-		}
-		e.score(tr)
-		if tr.Missing {
-			clearMissing(ms, tr)
-		}
+	add := func(tr *TopicResult) error {
 		for i, v := range tr.Values {
 			sums[i] += v
 		}
 		n++
 		if each != nil {
-			if err := each(tr); err != nil {
+			return each(tr)
+		}
+		return nil
+	}
+	nt := len(q.topics)
+	workers := min(e.Workers, nt/parallelTopicsMin)
+	if !ms.needRanking() {
+		workers = 1
+	}
+	// Blocks 1 … workers−1 are scored by goroutines into buffers while this
+	// goroutine scores block 0 and passes its topics on; then the buffered
+	// topics are passed on in order.
+	blocks := make([]*topicBlock, max(workers, 1))
+	var stop atomic.Bool // a topic failed: later blocks need not go on
+	for k := 1; k < workers; k++ {
+		b := &topicBlock{lo: k * nt / workers, hi: (k + 1) * nt / workers, done: make(chan struct{})}
+		blocks[k] = b
+		go func() {
+			defer close(b.done)
+			c := &Evaluator{Qrels: q, Measures: ms, Opt: e.Opt}
+			tr := &TopicResult{Values: make([]float64, ms.nValues)}
+			b.values = make([]float64, 0, (b.hi-b.lo)*ms.nValues)
+			for ti := b.lo; ti < b.hi && !stop.Load(); ti++ {
+				scored, err := c.topic(run, ti, tr)
+				if err != nil {
+					b.err = err
+					return
+				}
+				if scored {
+					b.values = append(b.values, tr.Values...)
+					b.topics = append(b.topics, *tr) // its Values set when passed on
+				}
+			}
+		}()
+	}
+	defer func() {
+		stop.Store(true)
+		for _, b := range blocks[1:] {
+			<-b.done
+		}
+	}()
+	tr := &TopicResult{Values: make([]float64, ms.nValues)}
+	for ti := range nt / max(workers, 1) {
+		scored, err := e.topic(run, ti, tr)
+		if err != nil {
+			return nil, err
+		}
+		if scored {
+			if err := add(tr); err != nil {
 				return nil, err
 			}
+		}
+	}
+	for _, b := range blocks[1:] {
+		<-b.done
+		for i := range b.topics {
+			t := &b.topics[i]
+			t.Values = b.values[i*ms.nValues : (i+1)*ms.nValues]
+			if err := add(t); err != nil {
+				return nil, err
+			}
+		}
+		if b.err != nil {
+			return nil, b.err
 		}
 	}
 	if n == 0 {
 		return nil, inputerr.At(run.Name, run.firstLine[0], "no topic of the run is in the qrels %s", q.Name)
 	}
 	return e.summarize(run, sums, n), nil
+}
+
+// parallelTopicsMin is the fewest topics per block worth a goroutine.
+var parallelTopicsMin = 32
+
+// topicBlock is what a goroutine scored of topics lo … hi−1: each scored
+// topic, its values back to back in values, and the error that stopped it.
+type topicBlock struct {
+	lo, hi int
+	topics []TopicResult
+	values []float64
+	err    error
+	done   chan struct{}
+}
+
+// topic scores qrels topic ti of run into tr; scored is false for a topic
+// left out (MissingSkip and not in the run).
+func (e *Evaluator) topic(run *Run, ti int, tr *TopicResult) (scored bool, err error) {
+	q, ms := e.Qrels, e.Measures
+	qt := &q.topics[ti]
+	rt := run.topics.lookup([]byte(qt.id))
+	if rt < 0 {
+		switch e.Opt.Missing {
+		case MissingSkip:
+			return false, nil
+		case MissingFail:
+			return false, inputerr.At(q.Name, int(qt.judged[0].line),
+				"topic %q has judgments but no documents in run %s (trec_eval v10 stops here too; -c scores such topics 0)", qt.id, run.Name)
+		}
+	}
+	*tr = TopicResult{Topic: qt.id, Values: tr.Values}
+	switch {
+	case !ms.needRanking():
+		// Only runid and num_q: trec_eval never forms the ranking,
+		// so it never sees duplicates.
+		tr.Missing = rt < 0
+	case rt >= 0:
+		// As form_res_rels.c: sorted (when read), cut at -M,
+		// duplicates refused in the run, then in the qrels.
+		seg, sorted := run.ranked(rt)
+		sorted = sorted[:min(int64(len(sorted)), max(e.Opt.MaxDocs, 0))]
+		if err := e.rank(qt, run.Name, seg, sorted); err != nil {
+			return false, err
+		}
+	default:
+		if err := e.rankMissing(qt); err != nil {
+			return false, err
+		}
+		tr.Missing = true
+	}
+	if rt >= 0 {
+		tr.Line = run.firstLine[rt]
+	}
+	e.score(tr)
+	if tr.Missing {
+		clearMissing(ms, tr)
+	}
+	return true, nil
 }
 
 func sample(ids []string) string {
@@ -190,72 +262,75 @@ func sample(ids []string) string {
 	return strings.Join(ids, ", ")
 }
 
-// nextGen starts a topic: stamps of earlier topics become stale. On the
-// (theoretical) wrap-around of the counter every stamp is cleared.
-func (e *Evaluator) nextGen(dupGen []uint32) {
-	e.gen++
-	if e.gen == 0 {
-		clear(e.relGen)
-		clear(dupGen)
-		e.gen = 1
-	}
-}
-
-// scatter makes relOf hold the judgments of qt, and reports a document
-// judged twice (form_res_rels.c stops on it too).
-func (e *Evaluator) scatter(qt *qrelsTopic) error {
-	for k, j := range qt.judged {
-		if e.relGen[j.doc] == e.gen {
-			first := 0
-			for _, o := range qt.judged[:k] {
-				if o.doc == j.doc {
-					first = int(o.line)
-					break
-				}
-			}
-			return inputerr.At(e.Qrels.Name, int(j.line), "document %q judged twice for topic %q (first at line %d); expected one judgment per document and topic",
-				e.Qrels.docs.str(j.doc), qt.id, first)
-		}
-		e.relGen[j.doc] = e.gen
-		e.relOf[j.doc] = j.rel
-	}
-	return nil
-}
-
-func checkDuplicates(run *Run, topic string, docs []retrieved, seen []uint32, gen uint32) error {
-	for k, d := range docs {
-		if seen[d.doc] != gen {
-			seen[d.doc] = gen
-			continue
-		}
-		other := docs[0].line
-		for _, o := range docs[:k] {
-			if o.doc == d.doc {
-				other = o.line
-			}
-		}
-		first, second := min(other, d.line), max(other, d.line)
-		return inputerr.At(run.Name, int(second), "document %q retrieved twice for topic %q (also at line %d); expected each document once per topic",
-			run.docs.str(d.doc), topic, first)
-	}
-	return nil
-}
-
-// rank fills e.r from the sorted documents: each rank's relevance value and
-// the counts every measure needs (form_res_rels.c).
-func (e *Evaluator) rank(qt *qrelsTopic, docs []retrieved, toQrels []int32) {
-	r := e.prepare(qt, len(docs))
-	for i, d := range docs {
-		rel := int32(relNonpool)
-		if qd := toQrels[d.doc]; qd >= 0 && e.relGen[qd] == e.gen {
-			rel = e.relOf[qd]
-			if rel < 0 {
-				rel = relUnjudged
-			}
-		}
-		r.rel[i] = rel
+// rank fills e.r from the sorted documents of a run topic: each rank's
+// relevance value and the counts every measure needs (form_res_rels.c).
+func (e *Evaluator) rank(qt *qrelsTopic, runName string, seg *segment, docs []retrieved) error {
+	e.prepare(qt, len(docs))
+	if err := e.match(qt, runName, seg, docs); err != nil {
+		return err
 	}
 	e.count()
+	return nil
+}
+
+// match sets r.rel[k] to the judgment of docs[k], documents of seg in run
+// runName (relNonpool when it has none, relUnjudged for a negative level),
+// refusing a document retrieved twice and then one judged twice, as
+// form_res_rels.c does.
+func (e *Evaluator) match(qt *qrelsTopic, runName string, seg *segment, docs []retrieved) error {
+	rel := e.r.rel
+	mask := e.docs.reset(len(docs) + len(qt.judged))
+	slots := e.docs.slots
+	nRet := uint64(len(docs))
+	for k, d := range docs {
+		b := seg.docnos.at(d.doc)
+		h := hashDocno(b)
+		tag := h >> 32 << 32
+		i := h & mask
+		for ; slots[i] != 0; i = (i + 1) & mask {
+			if s := slots[i]; s&^0xffffffff == tag {
+				o := docs[s&0xffffffff-1]
+				if bytes.Equal(seg.docnos.at(o.doc), b) {
+					first, second := min(seg.line(o), seg.line(d)), max(seg.line(o), seg.line(d))
+					return inputerr.At(runName, second, "document %q retrieved twice for topic %q (also at line %d); expected each document once per topic",
+						b, qt.id, first)
+				}
+			}
+		}
+		slots[i] = tag | uint64(k+1)
+		rel[k] = relNonpool
+	}
+	q := e.Qrels
+	for j, jd := range qt.judged {
+		b := q.docnos.at(jd.doc)
+		h := hashDocno(b)
+		tag := h >> 32 << 32
+		i := h & mask
+		for ; slots[i] != 0; i = (i + 1) & mask {
+			s := slots[i]
+			if s&^0xffffffff != tag {
+				continue
+			}
+			entry := s&0xffffffff - 1
+			if entry < nRet {
+				if !bytes.Equal(seg.docnos.at(docs[entry].doc), b) {
+					continue
+				}
+				rel[entry] = jd.rel
+				if jd.rel < 0 {
+					rel[entry] = relUnjudged
+				}
+				break // the slot becomes judgment j's
+			}
+			o := qt.judged[entry-nRet]
+			if bytes.Equal(q.docnos.at(o.doc), b) {
+				return inputerr.At(q.Name, int(jd.line), "document %q judged twice for topic %q (first at line %d); expected one judgment per document and topic",
+					b, qt.id, o.line)
+			}
+		}
+		slots[i] = tag | (nRet + uint64(j) + 1)
+	}
+	return nil
 }
 
 // dropUnjudged applies -J to the current ranking: the judged documents
@@ -273,19 +348,26 @@ func (e *Evaluator) dropUnjudged() {
 
 // rankMissing is trec_eval v10's -c treatment of a qrels topic the run does
 // not have: a ranking of one document that is in no qrels.
-func (e *Evaluator) rankMissing(qt *qrelsTopic) {
+func (e *Evaluator) rankMissing(qt *qrelsTopic) error {
 	n := min(1, max(e.Opt.MaxDocs, 0))
 	r := e.prepare(qt, int(n))
+	if err := e.match(qt, "", nil, nil); err != nil { // judged twice?
+		return err
+	}
 	if n == 1 {
 		r.rel[0] = relNonpool
-		if qd := e.Qrels.docs.lookup([]byte(bogusDocno)); qd >= 0 && e.relGen[qd] == e.gen {
-			r.rel[0] = e.relOf[qd]
-			if r.rel[0] < 0 {
-				r.rel[0] = relUnjudged
+		for _, j := range qt.judged {
+			if string(e.Qrels.docnos.at(j.doc)) == bogusDocno {
+				r.rel[0] = j.rel
+				if j.rel < 0 {
+					r.rel[0] = relUnjudged
+				}
+				break
 			}
 		}
 	}
 	e.count()
+	return nil
 }
 
 func (e *Evaluator) prepare(qt *qrelsTopic, n int) *ranking {
@@ -313,9 +395,12 @@ func (e *Evaluator) count() {
 	if e.Opt.JudgedOnly {
 		e.dropUnjudged()
 	}
-	r.numRet = int64(len(r.rel))
+	n := len(r.rel)
+	r.numRet = int64(n)
 	r.numRelRet, r.numNonpool, r.numUnjudged = 0, 0, 0
-	for _, rel := range r.rel {
+	relTop, unjTop := slices.Grow(r.relTop[:0], n+1)[:n+1], slices.Grow(r.unjTop[:0], n+1)[:n+1]
+	relTop[0], unjTop[0] = 0, 0
+	for i, rel := range r.rel {
 		switch {
 		case rel == relNonpool:
 			r.numNonpool++
@@ -324,7 +409,17 @@ func (e *Evaluator) count() {
 		case int64(rel) >= r.relLevel:
 			r.numRelRet++
 		}
+		// As the measures count: with -l below 0, ranks outside the
+		// qrels are "relevant" too (isRel).
+		relTop[i+1], unjTop[i+1] = relTop[i], unjTop[i]
+		if r.isRel(i) {
+			relTop[i+1]++
+		}
+		if rel == relNonpool || rel == relUnjudged {
+			unjTop[i+1]++
+		}
 	}
+	r.relTop, r.unjTop = relTop, unjTop
 }
 
 // score computes every measure of the current ranking into tr.

@@ -72,10 +72,39 @@ func appendName(dst []byte, name, topic string) []byte {
 	return append(dst, '\t')
 }
 
-// appendC6_4f appends v as C's printf("%6.4f") does. strconv rounds the
-// exact binary value to 4 decimals (ties to even), as glibc does; NaN and
-// infinities are spelled as glibc spells them.
+// appendC6_4f appends v as C's printf("%6.4f") does. glibc rounds the
+// exact binary value to 4 decimals, ties to even, as strconv does (see
+// appendC6_4fExact); the common value is done faster: for |v| < 10⁹,
+// x = |v|·10⁴ is below 2⁵³ and within ulp(x)/2 of the exact product, so
+// unless x is within ulp(x) of a tie, rounding x to an integer rounds the
+// exact value the same way.
 func appendC6_4f(dst []byte, v float64) []byte {
+	a := math.Abs(v)
+	if !(a < 1e9) { // NaN, infinities, large values
+		return appendC6_4fExact(dst, v)
+	}
+	x := a * 1e4
+	whole := math.Floor(x)
+	frac := x - whole // exact
+	if d := frac - 0.5; d <= x*0x1p-52 && d >= -x*0x1p-52 {
+		return appendC6_4fExact(dst, v)
+	}
+	n := uint64(whole)
+	if frac > 0.5 {
+		n++
+	}
+	if math.Signbit(v) {
+		dst = append(dst, '-')
+	}
+	dst = strconv.AppendUint(dst, n/10000, 10)
+	f := n % 10000
+	return append(dst, '.', byte('0'+f/1000), byte('0'+f/100%10), byte('0'+f/10%10), byte('0'+f%10))
+}
+
+// appendC6_4fExact is appendC6_4f by strconv, which rounds the exact binary
+// value to 4 decimals (ties to even) as glibc does; NaN and infinities are
+// spelled as glibc spells them.
+func appendC6_4fExact(dst []byte, v float64) []byte {
 	var buf [32]byte
 	var s []byte
 	switch {

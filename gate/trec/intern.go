@@ -6,10 +6,10 @@ import (
 	"math"
 )
 
-// interner maps byte strings (docnos, topic ids) to dense int32 ids without
+// interner maps byte strings (topic ids) to dense int32 ids without
 // allocating per string: the bytes live in one arena and an open-addressing
 // table holds the ids. It replaces map[string]int32, whose string keys would
-// cost one allocation per distinct docno.
+// cost one allocation per distinct id.
 type interner struct {
 	seed  maphash.Seed
 	arena []byte   // every interned string, back to back

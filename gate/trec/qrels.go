@@ -2,6 +2,7 @@ package trec
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -16,8 +17,8 @@ import (
 // level. A level ≥ 0 is a judgment (relevant when ≥ the -l level); a negative
 // level means "in the pool but not judged" (trec_eval's RELVALUE_UNJUDGED).
 type Qrels struct {
-	Name   string // file name, for messages
-	docs   *interner
+	Name   string       // file name, for messages
+	docnos docnos       // every judgment's docno
 	topics []qrelsTopic // in strcmp order of the topic id, as trec_eval evaluates them
 	// numPositive counts judgments with level > 0 over the whole file, which
 	// is what trec_eval -c prints as the summary num_rel whatever -l is
@@ -34,8 +35,8 @@ type qrelsTopic struct {
 }
 
 type judgment struct {
-	doc  int32 // id in Qrels.docs
-	rel  int32 // level, saturated to the int32 range
+	doc  uint32 // offset in Qrels.docnos
+	rel  int32  // level, saturated to the int32 range
 	line uint32
 }
 
@@ -81,72 +82,30 @@ func ReadQrelsFile(path string) (*Qrels, error) {
 // fields. A blank line or any other field count is an error, as is an empty
 // file. name labels errors.
 func ReadQrels(r io.Reader, name string) (*Qrels, error) {
+	return readQrels(r, name, runChunkSize)
+}
+
+// readQrels is ReadQrels reading chunks of chunkSize bytes.
+func readQrels(r io.Reader, name string, chunkSize int) (*Qrels, error) {
 	lines := expectedLines(r, 20)
-	q := &Qrels{Name: name, docs: newInterner(lines, 16)}
-	topicIdx := newInterner(64, 8)
-	var topics []qrelsTopic
-	var spans [][]span // per topic, stretches of all
-	all := make([]judgment, 0, lines)
-	lr := newLineReader(r)
-	var buf [5][]byte
-	afterComment := false
-	lastTopic, lastID := int32(-1), []byte(nil)
-	for {
-		line, err := lr.next()
-		if err == io.EOF {
-			break
+	p := &qrelsParser{name: name, topicIdx: newInterner(64, 8), lastTopic: -1,
+		docnos: make(docnos, 0, lines*14), // a qrels line is mostly its docno
+		all:    make([]judgment, 0, lines)}
+	if err := readChunks(r, chunkSize, p.parse); err != nil {
+		var ie *inputerr.Error
+		if errors.As(err, &ie) {
+			return nil, err
 		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		if len(line) > 0 && line[0] == '#' && !afterComment {
-			afterComment = true
-			continue
-		}
-		afterComment = false
-		f, n := fields(line, buf[:4])
-		if n != 4 {
-			if n == 0 {
-				return nil, inputerr.At(name, lr.n, "blank line; expected 4 fields: topic iteration docno relevance")
-			}
-			return nil, inputerr.At(name, lr.n, "%d fields; expected 4: topic iteration docno relevance", n)
-		}
-		// Lines come grouped by topic: reuse the previous line's topic.
-		ti, added, ok := lastTopic, false, true
-		if !bytes.Equal(f[0], lastID) || lastTopic < 0 {
-			ti, added, ok = topicIdx.intern(f[0])
-			lastTopic, lastID = ti, append(lastID[:0], f[0]...)
-		}
-		if !ok {
-			return nil, inputerr.At(name, lr.n, "too many topics")
-		}
-		if added {
-			topics = append(topics, qrelsTopic{id: string(f[0])})
-			spans = append(spans, nil)
-		}
-		if sp := spans[ti]; len(sp) > 0 && sp[len(sp)-1].hi == len(all) {
-			sp[len(sp)-1].hi++
-		} else {
-			spans[ti] = append(sp, span{len(all), len(all) + 1})
-		}
-		doc, _, ok := q.docs.intern(f[2])
-		if !ok {
-			return nil, inputerr.At(name, lr.n, "too many distinct docnos")
-		}
-		level := atol(f[3])
-		if level > 0 {
-			q.numPositive++
-		}
-		line32 := uint32(min(lr.n, math.MaxUint32))
-		all = append(all, judgment{doc: doc, rel: saturate32(level), line: line32})
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	topics, all := p.topics, p.all
 	if len(topics) == 0 {
-		if lr.n == 0 {
+		if p.lines == 0 {
 			return nil, inputerr.At(name, 0, "empty qrels file; expected lines: topic iteration docno relevance")
 		}
-		return nil, inputerr.At(name, lr.n, "no judgments; expected lines: topic iteration docno relevance")
+		return nil, inputerr.At(name, p.lines, "no judgments; expected lines: topic iteration docno relevance")
 	}
-	for ti, sp := range spans {
+	for ti, sp := range p.spans {
 		if len(sp) == 1 { // the usual file grouped by topic: no copy
 			topics[ti].judged = all[sp[0].lo:sp[0].hi:sp[0].hi]
 			continue
@@ -159,8 +118,98 @@ func ReadQrels(r io.Reader, name string) (*Qrels, error) {
 	for i := range topics {
 		topics[i].levels = countLevels(topics[i].judged)
 	}
-	q.topics = topics
-	return q, nil
+	return &Qrels{Name: name, docnos: p.docnos, topics: topics, numPositive: p.numPositive}, nil
+}
+
+// qrelsParser is the state of ReadQrels between chunks of lines.
+type qrelsParser struct {
+	name         string
+	docnos       docnos
+	all          []judgment // every judgment, in file order
+	topicIdx     *interner
+	topics       []qrelsTopic
+	spans        [][]span // per topic, its stretches of all
+	numPositive  int64
+	lines        int // physical lines read
+	afterComment bool
+	lastTopic    int32
+	lastID       []byte
+}
+
+// parse reads whole lines, keeping the growing slices in locals (see
+// runPart.parse).
+func (p *qrelsParser) parse(text []byte) error {
+	all, docs, lines := p.all, p.docnos, p.lines
+	var err error
+	var start, end [4]int
+	for pos := 0; pos < len(text); {
+		lines++
+		line := pos
+		// Fields at C isspace runs up to the line's '\n': exactly four.
+		n, i := 0, pos
+		for {
+			for i < len(text) && text[i] <= ' ' && text[i] != '\n' && spaceTable[text[i]] {
+				i++
+			}
+			if i == len(text) || text[i] == '\n' {
+				break
+			}
+			if n < 4 {
+				start[n] = i
+			}
+			i = fieldEnd(text, i)
+			if n < 4 {
+				end[n] = i
+			}
+			n++
+		}
+		pos = min(i+1, len(text))
+		if text[line] == '#' && !p.afterComment {
+			p.afterComment = true
+			continue
+		}
+		p.afterComment = false
+		if n != 4 {
+			err = inputerr.At(p.name, lines, "%d fields; expected 4: topic iteration docno relevance", n)
+			if n == 0 {
+				err = inputerr.At(p.name, lines, "blank line; expected 4 fields: topic iteration docno relevance")
+			}
+			break
+		}
+		// Lines come grouped by topic: reuse the previous line's topic.
+		topic := text[start[0]:end[0]]
+		ti := p.lastTopic
+		if ti < 0 || !bytes.Equal(topic, p.lastID) {
+			var added, ok bool
+			ti, added, ok = p.topicIdx.intern(topic)
+			if !ok {
+				err = inputerr.At(p.name, lines, "too many topics")
+				break
+			}
+			p.lastTopic, p.lastID = ti, append(p.lastID[:0], topic...)
+			if added {
+				p.topics = append(p.topics, qrelsTopic{id: string(topic)})
+				p.spans = append(p.spans, nil)
+			}
+		}
+		if sp := p.spans[ti]; len(sp) > 0 && sp[len(sp)-1].hi == len(all) {
+			sp[len(sp)-1].hi++
+		} else {
+			p.spans[ti] = append(sp, span{len(all), len(all) + 1})
+		}
+		doc, ok := docs.add(text[start[2]:end[2]])
+		if !ok {
+			err = inputerr.At(p.name, lines, "too many docnos (more than 4 GiB)")
+			break
+		}
+		level := atol(text[start[3]:end[3]])
+		if level > 0 {
+			p.numPositive++
+		}
+		all = append(all, judgment{doc: doc, rel: saturate32(level), line: uint32(min(lines, math.MaxUint32))})
+	}
+	p.all, p.docnos, p.lines = all, docs, lines
+	return err
 }
 
 func saturate32(v int64) int32 {
@@ -168,6 +217,26 @@ func saturate32(v int64) int32 {
 }
 
 func countLevels(js []judgment) []levelCount {
+	// The usual levels, 0 to 63: counted in place.
+	var small [64]int64
+	usual := true
+	for _, j := range js {
+		if uint32(j.rel) < uint32(len(small)) {
+			small[j.rel]++
+		} else if j.rel >= 0 {
+			usual = false
+			break
+		}
+	}
+	if usual {
+		var out []levelCount
+		for l, n := range small {
+			if n > 0 {
+				out = append(out, levelCount{int64(l), n})
+			}
+		}
+		return out
+	}
 	var out []levelCount // few distinct levels: insertion keeps them sorted
 	for k, j := range js {
 		if j.rel < 0 {
@@ -251,13 +320,22 @@ func compareBytesString(b []byte, s string) int {
 // expectedLines guesses the number of lines of r from its size, when r is a
 // file, so that tables are allocated once instead of grown.
 func expectedLines(r io.Reader, bytesPerLine int64) int {
+	size := fileSize(r)
+	if size == 0 {
+		return 1 << 12
+	}
+	return int(min(size/bytesPerLine+16, 1<<26))
+}
+
+// fileSize is the size of r when it is a regular file, else 0.
+func fileSize(r io.Reader) int64 {
 	st, ok := r.(interface{ Stat() (os.FileInfo, error) })
 	if !ok {
-		return 1 << 12
+		return 0
 	}
 	fi, err := st.Stat()
 	if err != nil || !fi.Mode().IsRegular() {
-		return 1 << 12
+		return 0
 	}
-	return int(min(fi.Size()/bytesPerLine+16, 1<<26))
+	return fi.Size()
 }

@@ -2,45 +2,63 @@ package trec
 
 import (
 	"bytes"
-	"fmt"
 	"io"
 	"math"
 	"os"
+	"runtime"
 	"slices"
-
-	"github.com/riskgate/riskgate/internal/inputerr"
 )
 
 // Run is one TREC run: for each topic the retrieved documents with their
-// scores, in file order. It keeps interned docnos and compact per-topic
-// arrays, never the file's text.
+// scores, in file order. It keeps compact per-topic arrays and the docnos,
+// never the rest of the file's text.
 type Run struct {
 	Name  string // file name, for messages
 	RunID string // run_id field of the last data line, as trec_eval reports it
-	docs  *interner
-	// topics maps a topic id to its index in retrieved.
+	// topics maps a topic id to its index in bounds and firstLine.
 	topics *interner
-	// all holds every retrieved document grouped by topic, each topic in
-	// trec_eval's ranking order; topic t is all[bounds[t].lo:bounds[t].hi].
-	all       []retrieved
-	bounds    []span
-	firstLine []int // first line of each topic
-	Lines     int   // data lines read
+	// segs hold the documents as the parts of the file were read (see
+	// readRunParts), a topic's together in ranking order; a topic found in
+	// several stretches of the file (interleaved with others, or across
+	// parts) is copied into one more segment.
+	segs      []segment
+	bounds    []docSpan // where each topic's documents are
+	firstLine []int     // first line of each topic
+	Lines     int       // data lines read
+}
+
+// segment is a stretch of documents with their docnos.
+type segment struct {
+	all    []retrieved
+	docnos docnos
+	// lineBase is added to a document's line for the file's line number.
+	lineBase int
 }
 
 type span struct{ lo, hi int }
 
-// ranked returns the documents of topic t in ranking order.
-func (r *Run) ranked(t int32) []retrieved {
-	b := r.bounds[t]
-	return r.all[b.lo:b.hi:b.hi]
+// docSpan is segs[seg].all[lo:hi].
+type docSpan struct {
+	seg    int
+	lo, hi int
 }
 
 type retrieved struct {
 	score float64
-	doc   int32 // id in Run.docs
-	line  uint32
+	doc   uint32 // offset in the segment's docnos
+	line  uint32 // line in the file, less the segment's lineBase
 }
+
+// ranked returns the documents of topic t in ranking order, with their
+// segment.
+func (r *Run) ranked(t int32) (*segment, []retrieved) {
+	b := r.bounds[t]
+	seg := &r.segs[b.seg]
+	return seg, seg.all[b.lo:b.hi:b.hi]
+}
+
+// line is the file's line of d, a document of s.
+func (s *segment) line(d retrieved) int { return s.lineBase + int(d.line) }
 
 // Topics returns the run's topic ids in order of first appearance.
 func (r *Run) Topics() []string {
@@ -51,7 +69,9 @@ func (r *Run) Topics() []string {
 	return out
 }
 
-// ReadRunFile reads a run file; "-" reads standard input from stdin.
+// ReadRunFile reads a run file; "-" reads standard input from stdin. A
+// large file is parsed by one goroutine per core, each on a stretch of it
+// (see readRunParts).
 func ReadRunFile(path string, stdin io.Reader) (*Run, error) {
 	if path == "-" {
 		return ReadRun(stdin, "stdin")
@@ -61,6 +81,11 @@ func ReadRunFile(path string, stdin io.Reader) (*Run, error) {
 		return nil, err
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		if parts := min(int64(runtime.GOMAXPROCS(0)), st.Size()/runPartMin); parts > 1 {
+			return readRunParts(f, st.Size(), path, int(parts), runChunkSize)
+		}
+	}
 	return ReadRun(f, path)
 }
 
@@ -71,94 +96,14 @@ func ReadRunFile(path string, stdin io.Reader) (*Run, error) {
 // is '#' are skipped. Fewer than six fields, or a file without any data
 // line, is an error. name labels errors.
 func ReadRun(r io.Reader, name string) (*Run, error) {
-	lines := expectedLines(r, 30)
-	run := &Run{Name: name, docs: newInterner(lines, 16), topics: newInterner(64, 8),
-		all: make([]retrieved, 0, lines)}
-	lr := newLineReader(r)
-	var buf [6][]byte
-	var runID []byte
-	var spans [][]span // per topic, the stretches of run.all it has
-	lastTopic, lastID := int32(-1), []byte(nil)
-	for {
-		line, err := lr.next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		f, n := fields(line, buf[:6])
-		if n == 0 || f[0][0] == '#' {
-			continue
-		}
-		if n < 6 {
-			return nil, inputerr.At(name, lr.n, "%d fields; expected at least 6: topic iteration docno rank score run_id", n)
-		}
-		// Lines come grouped by topic: reuse the previous line's topic.
-		ti, added, ok := lastTopic, false, true
-		if !bytes.Equal(f[0], lastID) || lastTopic < 0 {
-			ti, added, ok = run.topics.intern(f[0])
-			lastTopic, lastID = ti, append(lastID[:0], f[0]...)
-		}
-		if !ok {
-			return nil, inputerr.At(name, lr.n, "too many topics")
-		}
-		if added {
-			spans = append(spans, nil)
-			run.firstLine = append(run.firstLine, lr.n)
-		}
-		if sp := spans[ti]; len(sp) > 0 && sp[len(sp)-1].hi == len(run.all) {
-			sp[len(sp)-1].hi++
-		} else {
-			spans[ti] = append(sp, span{len(run.all), len(run.all) + 1})
-		}
-		doc, _, ok := run.docs.intern(f[2])
-		if !ok {
-			return nil, inputerr.At(name, lr.n, "too many distinct docnos")
-		}
-		run.all = append(run.all, retrieved{
-			score: atof(f[4]),
-			doc:   doc,
-			line:  uint32(min(lr.n, math.MaxUint32)),
-		})
-		runID = append(runID[:0], f[5]...)
-		run.Lines++
-	}
-	if run.Lines == 0 {
-		if lr.n == 0 {
-			return nil, inputerr.At(name, 0, "empty run file; expected lines: topic iteration docno rank score run_id")
-		}
-		return nil, inputerr.At(name, lr.n, "no run lines, only blank or comment lines; expected: topic iteration docno rank score run_id")
-	}
-	run.RunID = string(runID)
-	run.group(spans)
-	for t := range run.bounds {
-		sortRanking(run, run.ranked(int32(t)))
-	}
-	return run, nil
+	return readRun(r, name, runChunkSize)
 }
 
-// group makes every topic's documents contiguous in run.all, keeping file
-// order within a topic; a file already grouped by topic is left as is.
-func (run *Run) group(spans [][]span) {
-	run.bounds = make([]span, len(spans))
-	grouped := true
-	for t, sp := range spans {
-		grouped = grouped && len(sp) == 1
-		run.bounds[t] = sp[0]
-	}
-	if grouped {
-		return
-	}
-	all := make([]retrieved, 0, len(run.all))
-	for t, sp := range spans {
-		lo := len(all)
-		for _, s := range sp {
-			all = append(all, run.all[s.lo:s.hi]...)
-		}
-		run.bounds[t] = span{lo, len(all)}
-	}
-	run.all = all
+// readRun is ReadRun reading chunks of chunkSize bytes.
+func readRun(r io.Reader, name string, chunkSize int) (*Run, error) {
+	p := newRunPart(fileSize(r))
+	p.read(r, chunkSize)
+	return joinParts(name, []*runPart{p})
 }
 
 // sortRanking orders a topic's documents as trec_eval does
@@ -171,7 +116,7 @@ func (run *Run) group(spans [][]span) {
 // topic's lines sorted by docno (get_trec_results.c, a stable sort).
 // Topics with a NaN score replay exactly that; for the others the
 // comparator is a total order and any sort gives the same ranking.
-func sortRanking(run *Run, docs []retrieved) {
+func sortRanking(seg *segment, docs []retrieved) {
 	cmp := func(a, b *retrieved) int {
 		if a.score > b.score {
 			return -1
@@ -179,12 +124,37 @@ func sortRanking(run *Run, docs []retrieved) {
 		if a.score < b.score {
 			return 1
 		}
-		return bytes.Compare(run.docs.bytes(b.doc), run.docs.bytes(a.doc))
+		return bytes.Compare(seg.docnos.at(b.doc), seg.docnos.at(a.doc))
+	}
+	if byScore(docs) {
+		// The usual run, listed by rank: only ties need ordering.
+		for i := 0; i < len(docs); {
+			j := i + 1
+			for j < len(docs) && docs[j].score == docs[i].score {
+				j++
+			}
+			if j-i > 1 {
+				slices.SortFunc(docs[i:j], func(a, b retrieved) int { return bytes.Compare(seg.docnos.at(b.doc), seg.docnos.at(a.doc)) })
+			}
+			i = j
+		}
+		return
 	}
 	if !slices.ContainsFunc(docs, func(d retrieved) bool { return math.IsNaN(d.score) }) {
 		slices.SortFunc(docs, func(a, b retrieved) int { return cmp(&a, &b) })
 		return
 	}
-	slices.SortStableFunc(docs, func(a, b retrieved) int { return bytes.Compare(run.docs.bytes(a.doc), run.docs.bytes(b.doc)) })
+	slices.SortStableFunc(docs, func(a, b retrieved) int { return bytes.Compare(seg.docnos.at(a.doc), seg.docnos.at(b.doc)) })
 	glibcMsort(docs, make([]retrieved, 0, len(docs)), cmp)
+}
+
+// byScore reports whether docs are by decreasing score (ties in any order),
+// without NaN.
+func byScore(docs []retrieved) bool {
+	for k := 1; k < len(docs); k++ {
+		if !(docs[k-1].score >= docs[k].score) {
+			return false
+		}
+	}
+	return len(docs) == 0 || !math.IsNaN(docs[0].score)
 }

@@ -3,6 +3,7 @@ package trec
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -62,6 +63,27 @@ func TestFormat(t *testing.T) {
 	for _, c := range cases {
 		if got := string(appendC6_4f(nil, c.v)); got != c.want {
 			t.Errorf("%v: %q, want %q", c.v, got, c.want)
+		}
+	}
+	// The fast path agrees with strconv's exact rounding (expected:
+	// appendC6_4fExact) on random values, on the ties k/10⁴ + 1/(2·10⁴) and
+	// on the doubles a few ulps either side of them.
+	r := rand.New(rand.NewPCG(20, 3))
+	check := func(v float64) {
+		if got, want := string(appendC6_4f(nil, v)), string(appendC6_4fExact(nil, v)); got != want {
+			t.Fatalf("%v (%x): %q, want %q", v, math.Float64bits(v), got, want)
+		}
+	}
+	for range 200000 {
+		check(r.Float64())
+		check(-r.Float64() * 100)
+		check(math.Float64frombits(r.Uint64()))
+		tie := (float64(r.IntN(1e7)) + 0.5) / 1e4
+		if r.IntN(2) == 0 {
+			tie = (float64(r.IntN(1e13)) + 0.5) / 1e4
+		}
+		for k := -3; k <= 3; k++ {
+			check(math.Float64frombits(uint64(int64(math.Float64bits(tie)) + int64(k))))
 		}
 	}
 	if got := string(appendName(nil, "a_name_longer_than_22_chars", "q")); got != "a_name_longer_than_22_chars\tq\t" {
@@ -223,7 +245,7 @@ func TestInputErrors(t *testing.T) {
 func TestLongLine(t *testing.T) {
 	doc := strings.Repeat("d", 200000)
 	run, err := ReadRun(strings.NewReader("q1 Q0 "+doc+" 1 2 r\nq1 Q0 e 1 1 r"), "run")
-	if err != nil || run.Lines != 2 || run.docs.str(0) != doc {
+	if err != nil || run.Lines != 2 || string(run.segs[0].docnos.at(run.segs[0].all[0].doc)) != doc {
 		t.Fatalf("%v %v", run, err)
 	}
 }

@@ -1,6 +1,7 @@
 package escape
 
 import (
+	"bytes"
 	"io"
 	"strings"
 	"sync"
@@ -31,6 +32,7 @@ type CommandGuard struct {
 	w       io.Writer
 	pending []byte // the current line so far, while it is whitespace (and perhaps one ':')
 	midLine bool   // the current line's start is decided
+	out     []byte // what Write passes on, reused
 }
 
 // NewCommandGuard guards w.
@@ -40,50 +42,61 @@ func NewCommandGuard(w io.Writer) *CommandGuard { return &CommandGuard{w: w} }
 func (g *CommandGuard) Unwrap() io.Writer { return g.w }
 
 // Write writes p with every line that would start a workflow command broken.
+// What it can pass on goes out in writes of up to about 64 KiB, not a write
+// per line: a command's output may have hundreds of thousands of lines.
 func (g *CommandGuard) Write(p []byte) (int, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	n := len(p)
+	out := g.out[:0]
 	for len(p) > 0 {
-		if g.midLine {
-			i := indexLineEnd(p)
-			if i < 0 {
-				if _, err := g.w.Write(p); err != nil {
-					return 0, err
-				}
-				return n, nil
-			}
-			if _, err := g.w.Write(p[:i+1]); err != nil {
+		if len(out) >= guardChunk {
+			if _, err := g.w.Write(out); err != nil {
 				return 0, err
 			}
+			out = out[:0]
+		}
+		i := indexLineEnd(p)
+		if g.midLine {
+			if i < 0 {
+				out = append(out, p...)
+				break
+			}
+			out = append(out, p[:i+1]...)
 			p = p[i+1:]
 			g.midLine = false
 			continue
 		}
 		// At a line's start: hold bytes until the line's first
 		// non-whitespace runes decide whether it starts with "::".
-		i := indexLineEnd(p)
 		take := len(p)
 		if i >= 0 {
 			take = i + 1
 		}
 		g.pending = append(g.pending, p[:take]...)
 		p = p[take:]
-		if err := g.decide(i >= 0); err != nil {
+		out = g.decide(out, i >= 0)
+	}
+	g.out = out[:0]
+	if len(out) > 0 {
+		if _, err := g.w.Write(out); err != nil {
 			return 0, err
 		}
 	}
 	return n, nil
 }
 
-// decide writes the held start of a line once it is decided: it starts with
-// "::" (written broken), it starts with anything else, or it ended (eol).
-func (g *CommandGuard) decide(eol bool) error {
+// guardChunk is the size of the guard's writes.
+const guardChunk = 64 << 10
+
+// decide appends to out the held start of a line once it is decided: it
+// starts with "::" (broken), it starts with anything else, or it ended (eol).
+func (g *CommandGuard) decide(out []byte, eol bool) []byte {
 	rest := g.pending
 	for len(rest) > 0 {
 		r, size := utf8.DecodeRune(rest)
 		if r == utf8.RuneError && !utf8.FullRune(rest) && !eol {
-			return nil // an incomplete rune: wait for the rest of it
+			return out // an incomplete rune: wait for the rest of it
 		}
 		if !unicode.IsSpace(r) || r == '\n' || r == '\r' {
 			break
@@ -93,18 +106,17 @@ func (g *CommandGuard) decide(eol bool) error {
 	lead := len(g.pending) - len(rest)
 	switch {
 	case len(rest) >= 2 && rest[0] == ':' && rest[1] == ':':
-		out := string(g.pending[:lead+1]) + breaker + string(g.pending[lead+1:])
-		g.pending = g.pending[:0]
-		g.midLine = !eol
-		_, err := io.WriteString(g.w, out)
-		return err
+		out = append(out, g.pending[:lead+1]...)
+		out = append(out, breaker...)
+		out = append(out, g.pending[lead+1:]...)
 	case !eol && (len(rest) == 0 || (len(rest) == 1 && rest[0] == ':')):
-		return nil // undecided: whitespace so far, or a single ':'
+		return out // undecided: whitespace so far, or a single ':'
+	default:
+		out = append(out, g.pending...)
 	}
-	_, err := g.w.Write(g.pending)
 	g.midLine = !eol
 	g.pending = g.pending[:0]
-	return err
+	return out
 }
 
 // WriteCommand writes one workflow command line as it is (a newline is
@@ -146,12 +158,17 @@ func (g *CommandGuard) flushLocked() error {
 // indexLineEnd returns the index of the first line feed or carriage return
 // in p, or -1.
 func indexLineEnd(p []byte) int {
-	for i, b := range p {
-		if b == '\n' || b == '\r' {
-			return i
-		}
+	i := bytes.IndexByte(p, '\n')
+	if i < 0 {
+		i = len(p)
 	}
-	return -1
+	if j := bytes.IndexByte(p[:i], '\r'); j >= 0 {
+		return j
+	}
+	if i == len(p) {
+		return -1
+	}
+	return i
 }
 
 // Lines splits text into lines as the runner does: at "\n", "\r" and "\r\n".
