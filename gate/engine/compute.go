@@ -317,26 +317,39 @@ func (g *gateRun) riskValue(c int, stat policies.Statistic, w, margin float64) (
 	return math.NaN(), fmt.Errorf("the risk measures give no %s", stat)
 }
 
-// bca returns the BCa intervals of URisk at loss weight w and level.
+// bca returns the BCa intervals of URisk at loss weight w and level for
+// every challenger (the risk table's column).
 func (g *gateRun) bca(w, level float64) map[int]bcaOutcome {
+	m := map[int]bcaOutcome{}
+	for _, c := range g.chals {
+		m[c] = g.bcaFor(c, w, level)
+	}
+	return m
+}
+
+// bcaFor returns challenger c's BCa interval of URisk at loss weight w and
+// level, bootstrapped once: a rule's evidence at the risk sweep's weights
+// asks for the challengers that did not pass it only.
+func (g *gateRun) bcaFor(c int, w, level float64) bcaOutcome {
 	key := [2]float64{w, level}
-	if m, ok := g.bcaAt[key]; ok {
-		return m
+	if o, ok := g.bcaAt[key][c]; ok {
+		return o
+	}
+	if g.bcaAt[key] == nil {
+		g.bcaAt[key] = map[int]bcaOutcome{}
+		g.phase(fmt.Sprintf("bootstrapping URisk at loss weight %s", numfmt.G(w)))
 	}
 	g.ran[policies.AnalysisBCa] = true
-	g.phase(fmt.Sprintf("bootstrapping URisk at loss weight %s", numfmt.G(w)))
-	m := map[int]bcaOutcome{}
+	var o bcaOutcome
 	g.timed("bca", func() {
-		for _, c := range g.chals {
-			r, err := g.pair(c).BCa(w, risk.BootstrapOptions{B: gateBootstrapSamples, Level: level, Seed: g.p.Seed})
-			m[c] = bcaOutcome{r, err}
-			if err == nil {
-				g.warn(c, "BCa", r.Warnings)
-			}
+		r, err := g.pair(c).BCa(w, risk.BootstrapOptions{B: gateBootstrapSamples, Level: level, Seed: g.p.Seed})
+		o = bcaOutcome{r, err}
+		if err == nil {
+			g.warn(c, "BCa", r.Warnings)
 		}
 	})
-	g.bcaAt[key] = m
-	return m
+	g.bcaAt[key][c] = o
+	return o
 }
 
 func (g *gateRun) test(name string, alt policies.Alternative, c int) testOutcome {

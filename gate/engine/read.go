@@ -66,7 +66,7 @@ func readBCa(g *gateRun, c int, q policies.Query, quant *policies.Quantity) poli
 		end, err := g.bcaDecisionEnd(c, q, quant.Statistic == policies.StatHi, threshold)
 		return number(end+q.Margin, err)
 	}
-	b := g.bca(q.LossWeight, q.IntervalLevel(len(g.chals)))[c]
+	b := g.bcaFor(c, q.LossWeight, q.IntervalLevel(len(g.chals)))
 	if b.err != nil {
 		return policies.Unavailable(b.err.Error())
 	}
