@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 )
 
 // Sequential decisions: a fit that only has to decide whether a few
@@ -77,6 +78,15 @@ const (
 	MeanDiff
 	// QuantileDiff is the P-quantile of S_A − S_B.
 	QuantileDiff
+	// PredictiveQuantileDiff is the P-quantile of the posterior predictive
+	// distribution of y_rep[A, t] − y_rep[B, t], a replicated difference on
+	// one topic: the same for every topic, as the topic effect cancels. A
+	// topics-at-risk count (HierFit.TopicRisks) is the number of topics
+	// whose observed difference lies below it at P = (1 − level)/2: the
+	// count is at most k exactly when the (k+1)-th smallest observed
+	// difference is at least the quantile, so that difference is the
+	// target's bound.
+	PredictiveQuantileDiff
 )
 
 func (s TargetStat) String() string {
@@ -89,6 +99,8 @@ func (s TargetStat) String() string {
 		return "E[S_a - S_b]"
 	case QuantileDiff:
 		return "quantile of S_a - S_b"
+	case PredictiveQuantileDiff:
+		return "predictive quantile of y_a - y_b"
 	}
 	return fmt.Sprintf("TargetStat(%d)", int(s))
 }
@@ -100,7 +112,7 @@ type Target struct {
 	Stat      TargetStat
 	A, B      int
 	Threshold float64 // ProbAbove, ProbBelow: the t of P(S_A − S_B ≷ t)
-	P         float64 // QuantileDiff: the probability, in (0, 1)
+	P         float64 // QuantileDiff, PredictiveQuantileDiff: the probability, in (0, 1)
 	// Bounds are the values the rule compares the statistic with (one for
 	// at_least or at_most, two for a range): the target is decided when its
 	// estimate is farther than K·MCSE from every bound.
@@ -120,6 +132,8 @@ type Target struct {
 //	P(S_A − S_B > t) ≈ mean_i Φ((μ_i − t)/s_i),   E[S_A − S_B] ≈ mean_i μ_i,
 //	q_p: mean_i Φ((q − μ_i)/s_i) = p,
 //
+// and the predictive quantile likewise with s_i² + 2σ_i² for s_i² (a
+// replicated difference adds two independent errors),
 // whose Monte Carlo error is only that of the variance parameters' draws,
 // far below that of counting draws (Gelfand & Smith 1990; Robert & Casella,
 // Monte Carlo Statistical Methods, §4.2). MCSE is posterior's mcse_mean of
@@ -131,7 +145,9 @@ type Target struct {
 // indicator's mean (when every draw is on one side, the MCSE of a share
 // ½/(S + 1) of S draws at the draws' bulk-ESS, so that a few hundred draws
 // never look certain); the mean with MCSEMean; the type-7 quantile with
-// MCSEQuantile.
+// MCSEQuantile; the predictive quantile as the quantile of d_i plus the
+// difference of two errors drawn from the family at each draw (stream
+// PCG(seed, predictiveStream)).
 type TargetEstimate struct {
 	Target
 	Value        float64
@@ -159,8 +175,8 @@ const (
 	defaultSeqK = 4
 )
 
-// validate checks the targets against a table of nSys systems and fills the
-// defaults.
+// withDefaults checks s and its targets against a fit of nSys systems with
+// the given chains, and fills the defaults.
 func (s Sequential) withDefaults(chains, nSys int) (Sequential, error) {
 	if len(s.Targets) == 0 {
 		return s, errors.New("sequential: no target to decide")
@@ -191,6 +207,7 @@ func (s Sequential) withDefaults(chains, nSys int) (Sequential, error) {
 	return s, nil
 }
 
+// validate checks t against a fit of nSys systems.
 func (t Target) validate(nSys int) error {
 	if t.A < 0 || t.A >= nSys || t.B < 0 || t.B >= nSys || t.A == t.B {
 		return fmt.Errorf("systems %d and %d: expected two different systems of the %d", t.A, t.B, nSys)
@@ -201,7 +218,7 @@ func (t Target) validate(nSys int) error {
 			return fmt.Errorf("threshold %v is not a number", t.Threshold)
 		}
 	case MeanDiff:
-	case QuantileDiff:
+	case QuantileDiff, PredictiveQuantileDiff:
 		if !(t.P > 0 && t.P < 1) {
 			return fmt.Errorf("quantile probability %v: expected a number strictly between 0 and 1", t.P)
 		}
@@ -275,7 +292,7 @@ func (f *HierFit) estimate(t Target, k float64) *targetWork {
 	if cm, ok := f.model.(contrastModel); ok && !t.FromDraws {
 		f.estimateRB(w, cm)
 	} else {
-		w.estimateFromDraws()
+		f.estimateFromDraws(w)
 	}
 	e := &w.e
 	e.Decided = !math.IsNaN(e.Value) && !math.IsNaN(e.MCSE)
@@ -297,14 +314,16 @@ func (w *targetWork) diagnose() {
 	}
 }
 
-// perDraw applies g to every draw's conditional moments, chain by chain.
-func (f *HierFit) perDraw(cm contrastModel, a, b int, g func(mu, sd float64) float64) [][]float64 {
+// perDraw applies g to every draw's conditional moments of S_a − S_b and σ,
+// chain by chain.
+func (f *HierFit) perDraw(cm contrastModel, a, b int, g func(mu, sd, sigma float64) float64) [][]float64 {
 	sig, st, ss := f.Sampler.Draws[IdxSigma], f.Sampler.Draws[IdxSDTopic], f.Sampler.Draws[IdxSDSystem]
 	out := make([][]float64, len(sig))
 	for m := range sig {
 		out[m] = make([]float64, len(sig[m]))
-		for i := range sig[m] {
-			out[m][i] = g(cm.contrastMoments(sig[m][i], st[m][i], ss[m][i], a, b))
+		for i, sigma := range sig[m] {
+			mu, sd := cm.contrastMoments(sigma, st[m][i], ss[m][i], a, b)
+			out[m][i] = g(mu, sd, sigma)
 		}
 	}
 	return out
@@ -317,14 +336,19 @@ func (f *HierFit) estimateRB(w *targetWork, cm contrastModel) {
 	t := e.Target
 	switch t.Stat {
 	case ProbAbove:
-		w.vals = f.perDraw(cm, t.A, t.B, func(mu, sd float64) float64 { return stdNormalCDF((mu - t.Threshold) / sd) })
+		w.vals = f.perDraw(cm, t.A, t.B, func(mu, sd, _ float64) float64 { return stdNormalCDF((mu - t.Threshold) / sd) })
 	case ProbBelow:
-		w.vals = f.perDraw(cm, t.A, t.B, func(mu, sd float64) float64 { return stdNormalCDF((t.Threshold - mu) / sd) })
+		w.vals = f.perDraw(cm, t.A, t.B, func(mu, sd, _ float64) float64 { return stdNormalCDF((t.Threshold - mu) / sd) })
 	case MeanDiff:
-		w.vals = f.perDraw(cm, t.A, t.B, func(mu, _ float64) float64 { return mu })
-	case QuantileDiff:
-		mus := f.perDraw(cm, t.A, t.B, func(mu, _ float64) float64 { return mu })
-		sds := f.perDraw(cm, t.A, t.B, func(_, sd float64) float64 { return sd })
+		w.vals = f.perDraw(cm, t.A, t.B, func(mu, _, _ float64) float64 { return mu })
+	case QuantileDiff, PredictiveQuantileDiff:
+		// given the draw, a replicated difference adds two errors: N(μ, s² + 2σ²)
+		noise := 0.0
+		if t.Stat == PredictiveQuantileDiff {
+			noise = 2
+		}
+		mus := f.perDraw(cm, t.A, t.B, func(mu, _, _ float64) float64 { return mu })
+		sds := f.perDraw(cm, t.A, t.B, func(_, sd, sigma float64) float64 { return math.Sqrt(sd*sd + noise*sigma*sigma) })
 		q := mixtureQuantile(PoolChains(mus), PoolChains(sds), t.P)
 		w.vals = make([][]float64, len(mus))
 		dens, n := 0.0, 0
@@ -365,8 +389,9 @@ func (w *targetWork) meanOfValues() {
 	e.MCSE = SD(pooled) / math.Sqrt(e.ESS)
 }
 
-// estimateFromDraws is the estimate from the draws of S_A − S_B.
-func (w *targetWork) estimateFromDraws() {
+// estimateFromDraws is the estimate from the draws of S_A − S_B (or, for a
+// predictive quantile, from one replicated difference per draw).
+func (f *HierFit) estimateFromDraws(w *targetWork) {
 	e, d := &w.e, w.d
 	t := e.Target
 	pooled := PoolChains(d)
@@ -401,7 +426,45 @@ func (w *targetWork) estimateFromDraws() {
 		e.Value = Quantile(pooled, t.P)
 		e.ESS = ESSQuantile(d, t.P)
 		e.MCSE = MCSEQuantile(d, t.P)
+	case PredictiveQuantileDiff:
+		y := f.predictiveDiffs(d)
+		e.Value = Quantile(PoolChains(y), t.P)
+		e.ESS = ESSQuantile(y, t.P)
+		e.MCSE = MCSEQuantile(y, t.P)
 	}
+}
+
+// predictiveStream is the PCG stream of the replicated differences of a
+// predictive quantile target, apart from the chains' and the forecasts'.
+const predictiveStream = forecastStream + 1<<30
+
+// predictiveDiffs adds to each draw d of S_A − S_B the difference of two
+// errors drawn from the fit's family at that draw's σ (and the family's
+// parameters): a replicated y_rep[A, t] − y_rep[B, t], the topic's and the
+// intercept's effects cancelling. The errors come from PCG(seed,
+// predictiveStream), chains in order.
+func (f *HierFit) predictiveDiffs(d [][]float64) [][]float64 {
+	r := rand.New(rand.NewPCG(f.Sampler.Options.Seed, predictiveStream))
+	_, gaussian := f.Family.(Gaussian)
+	gaussian = gaussian || f.Family == nil
+	extra := make([]float64, 0, 1)
+	out := make([][]float64, len(d))
+	for m, c := range d {
+		out[m] = make([]float64, len(c))
+		for i, v := range c {
+			sigma := f.Sampler.Draws[IdxSigma][m][i]
+			if gaussian {
+				out[m][i] = v + sigma*(r.NormFloat64()-r.NormFloat64())
+				continue
+			}
+			extra = extra[:0]
+			for j := range f.Family.Params() {
+				extra = append(extra, f.Sampler.Draws[f.FamilyIndex(j)][m][i])
+			}
+			out[m][i] = v + f.Family.Rand(r, 0, sigma, extra) - f.Family.Rand(r, 0, sigma, extra)
+		}
+	}
+	return out
 }
 
 // sampleSequential samples f (see Sequential): s.MinDraws per chain, then

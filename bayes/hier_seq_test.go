@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -505,5 +506,78 @@ func TestCompiledPriorsAreBitIdentical(t *testing.T) {
 				t.Fatalf("%+v at u %v, v %v: eval %+v, compiled %+v", sp, u, v, a, b)
 			}
 		}
+	}
+}
+
+// TestPredictiveQuantileMatchesTopicRisks: on BRisk at w = 5 of rb04.csv,
+// for every challenger, the predictive quantile target, Rao–Blackwellised
+// and from the draws, agrees with the lower ends of TopicRisks' per-topic
+// predictive intervals at 95% (their mean over the 50 topics: each topic's
+// interval estimates the same quantile from its own replicates) within 5
+// MCSEs of the target; and a topics-at-risk count decided by the recipe
+// (bound: the (k+1)-th smallest observed difference) is TopicRisks' count
+// when no observed difference is near the quantile.
+func TestPredictiveQuantileMatchesTopicRisks(t *testing.T) {
+	tab := rb04(t)
+	champ, chals := rb04Challengers(t, tab)
+	br, err := BRisk(tab, champ, 5, BRiskOptions{Hier: seqFullOptions(11), Challengers: chals})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := br.Fit
+	const p = 0.025
+	counted := 0
+	for _, c := range chals {
+		tg := Target{Stat: PredictiveQuantileDiff, A: c, B: champ, P: p, Bounds: []float64{0}}
+		est, err := f.EstimateTargets([]Target{tg, {Stat: PredictiveQuantileDiff, A: c, B: champ, P: p, Bounds: []float64{0}, FromDraws: true}}, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := br.Challenger(c).Topics
+		lo := 0.0
+		var obs []float64
+		for _, x := range tr {
+			lo += x.Lo
+			obs = append(obs, x.Observed)
+		}
+		lo /= float64(len(tr))
+		for _, e := range est {
+			if z := math.Abs(e.Value-lo) / e.MCSE; !(z < 5) && !(e.RaoBlackwell && math.Abs(e.Value-lo) < 5*est[1].MCSE/math.Sqrt(float64(len(tr)))) {
+				t.Errorf("%s, Rao–Blackwellised %v: %.5f ± %.5f; TopicRisks' mean lower end %.5f", tab.Systems[c], e.RaoBlackwell, e.Value, e.MCSE, lo)
+			}
+		}
+		if z := math.Abs(est[0].Value-est[1].Value) / math.Hypot(est[0].MCSE, est[1].MCSE); !(z < 5) || !(est[0].MCSE < est[1].MCSE) {
+			t.Errorf("%s: Rao–Blackwellised %.5f ± %.5f, from the draws %.5f ± %.5f", tab.Systems[c], est[0].Value, est[0].MCSE, est[1].Value, est[1].MCSE)
+		}
+		// the count recipe
+		slices.Sort(obs)
+		q := est[0].Value
+		count := 0
+		for _, o := range obs {
+			if o < q {
+				count++
+			}
+		}
+		counted += count
+		atRisk := len(br.Challenger(c).AtRisk)
+		near := slices.ContainsFunc(obs, func(o float64) bool { return math.Abs(o-q) < 5*est[1].MCSE })
+		t.Logf("%s: predictive 2.5%% quantile %.5f ± %.5f (from the draws %.5f ± %.5f), TopicRisks' mean lower end %.5f; %d observed below, %d at risk in TopicRisks",
+			tab.Systems[c], q, est[0].MCSE, est[1].Value, est[1].MCSE, lo, count, atRisk)
+		if !near && count != atRisk {
+			t.Errorf("%s: %d observed differences below the predictive quantile %.5f, TopicRisks has %d at risk", tab.Systems[c], count, q, atRisk)
+		}
+		for _, k := range []int{count, count - 1} { // count ≤ k holds iff obs[k] ≥ q
+			if k < 0 || k >= len(obs) {
+				continue
+			}
+			tg.Bounds = []float64{obs[k]}
+			e, _ := f.EstimateTargets([]Target{tg}, 4)
+			if !near && (!e[0].Decided || (e[0].Value <= obs[k]) != (count <= k)) {
+				t.Errorf("%s, count ≤ %d: the bound %.5f against %.5f ± %.5f: decided %v", tab.Systems[c], k, obs[k], e[0].Value, e[0].MCSE, e[0].Decided)
+			}
+		}
+	}
+	if counted == 0 {
+		t.Errorf("no topic at risk for any challenger: the count recipe is untested")
 	}
 }
