@@ -374,6 +374,10 @@ func FitHier(t *Table, opt HierOptions) (*HierFit, error) {
 		if err := so.WarmStart.validate(model.Dim()); err != nil {
 			return nil, err
 		}
+		if _, ok := model.(modeStarter); !ok && opt.Sampler.Warmup == 0 {
+			// chains that start at random need a cold start's burn-in
+			so.Warmup = 1000
+		}
 	}
 	if err := f.sample(model, so, opt.MaxDraws, opt.RhatMax, opt.Workers, opt.ConvergenceOnly, seq); err != nil {
 		return nil, err

@@ -581,3 +581,30 @@ func TestPredictiveQuantileMatchesTopicRisks(t *testing.T) {
 		t.Errorf("no topic at risk for any challenger: the count recipe is untested")
 	}
 }
+
+// TestWarmStartWithoutModeEstimate: a model with no mode estimate (the
+// Schur path of an incomplete table) keeps a cold start's warmup of 1000
+// when warm-started, unless told otherwise.
+func TestWarmStartWithoutModeEstimate(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	tab := smallTable(r, 6, 12, 0.2)
+	cold, err := FitHier(tab, HierOptions{Sampler: NUTSOptions{Seed: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ad := cold.Adaptation()
+	warm, err := FitHier(tab, HierOptions{Sampler: NUTSOptions{Seed: 2, WarmStart: &ad}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if warm.Missing == 0 || warm.Sampler.Options.Warmup != 1000 || !warm.Converged {
+		t.Errorf("missing %d, warmup %d, converged %v", warm.Missing, warm.Sampler.Options.Warmup, warm.Converged)
+	}
+	short, err := FitHier(tab, HierOptions{Sampler: NUTSOptions{Seed: 2, WarmStart: &ad, Warmup: 200}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if short.Sampler.Options.Warmup != 200 {
+		t.Errorf("warmup %d, asked for 200", short.Sampler.Options.Warmup)
+	}
+}

@@ -37,7 +37,9 @@ type NUTSOptions struct {
 	// starts from another fit's (see Adaptation): every chain starts from the
 	// model's own estimate of its mode when it has one, keeps WarmStart's
 	// inverse metric and tunes only the step size, from WarmStart's, over
-	// Warmup iterations [warmStartWarmup].
+	// Warmup iterations [warmStartWarmup; FitHier keeps Stan's 1000 for a
+	// model without a mode estimate (all but the complete-table collapsed
+	// path), whose chains start at random].
 	WarmStart *Adaptation
 }
 

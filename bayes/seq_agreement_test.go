@@ -25,7 +25,7 @@ import (
 // gets three decisions, each from a full-length fit (4 chains, every ESS ≥
 // 4000, P counted from the draws, as the gate decides today) and from a
 // sequential fit (warm-started from a pilot fit, Sequential with the rule
-// as its target):
+// as its target, BRisk DecisionOnly):
 //
 //	raw:   P(S_c − S_0 > 0) ≥ 0.95 on the raw pool
 //	m=0:   P(S_c − S_0 < 0) ≤ 0.05 on the BRisk pool at w = 2
@@ -281,7 +281,7 @@ func TestSequentialAgreesWithFullLength(t *testing.T) {
 				errs[i] = err
 				return
 			}
-			br, err := BRisk(pools[i], 0, seqLossWeight, BRiskOptions{Hier: seqOptions(seed, adBRisk, briskTargets), Challengers: []int{1}})
+			br, err := BRisk(pools[i], 0, seqLossWeight, BRiskOptions{Hier: seqOptions(seed, adBRisk, briskTargets), Challengers: []int{1}, DecisionOnly: true})
 			if err != nil {
 				errs[i] = err
 				return
