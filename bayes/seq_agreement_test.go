@@ -35,7 +35,17 @@ import (
 // requirement (issue 20): every disagreement is a case whose full-length
 // probability is within 4 of its MCSEs (posterior's mcse_mean of the
 // indicator) of the bound. RISKGATE_AGREEMENT=n runs n pools (the issue's
-// measurement: 1000); the normal suite runs seqShortPools.
+// measurement: 1000); the normal suite runs seqShortPools (skipped under
+// -short: about 20 s of CPU, the full-length fits' cost).
+//
+// Measured with RISKGATE_AGREEMENT=1000 (2 cores, load average 5–6):
+// 3000 decisions, 14 disagreements, none with an unconverged fit; the
+// farthest full-length probability from its bound was 2.7 MCSE. Raw
+// P(better) ≥ 0.95: 997 agree, 3 disagree (0.7, 2.5, 1.5 MCSE); BRisk
+// P(riskier, m = 0) ≤ 0.05: 994, 6 (0.6, 2.7, 0.7, 1.5, 0.9, 0.6); m = 0.02:
+// 995, 5 (0.7, 0.3, 0.7, 0.4, 0.4). 99% of the sequential fits stopped
+// early, after a median of about 400 draws per chain. CPU per pool (raw +
+// BRisk): 334 ms full-length, 25 ms sequential.
 
 const (
 	seqPoolSeed   = 20
