@@ -228,26 +228,25 @@ func shape(chains [][]float64) (m, n int) {
 
 // rhatOf is posterior's .rhat on a matrix of nc chains of n draws stored
 // chain after chain: √((n·var(x̄ₘ)/W + n − 1)/n), W the mean chain variance
-// (n − 1 denominators). NaN if any value is non-finite or all are equal
+// (n − 1 denominators), with posterior's chain means (see chainMean). NaN if any value is non-finite or all are equal
 // (within isConstantTol).
 func (w *workspace) rhatOf(v []float64, nc, n int) float64 {
 	if len(v) == 0 || !finiteNonConstant(v) {
 		return math.NaN()
 	}
 	w.chainMeans = grow(w.chainMeans, nc)
-	sumMean, sumVar := 0.0, 0.0
+	sumVar := 0.0
 	for j := 0; j < nc; j++ {
 		c := v[j*n : (j+1)*n]
-		mu := accurateMean(c)
+		mu := chainMean(c) // posterior: matrixStats::colMeans2, and colVars about it
 		ss := 0.0
 		for _, x := range c {
 			ss += (x - mu) * (x - mu)
 		}
 		w.chainMeans[j] = mu
-		sumMean += mu
 		sumVar += ss / float64(n-1)
 	}
-	grand := sumMean / float64(nc)
+	grand := accurateMean(w.chainMeans[:nc])
 	vb := 0.0
 	for _, mu := range w.chainMeans[:nc] {
 		vb += (mu - grand) * (mu - grand)

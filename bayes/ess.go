@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/riskgate/riskgate/internal/stats"
 	"gonum.org/v1/gonum/dsp/fourier"
 )
 
@@ -37,28 +38,24 @@ func (w *workspace) ess(v []float64, nc, n int) float64 {
 	for j := 0; j < nc; j++ {
 		c := v[j*n : (j+1)*n]
 		dst := w.centered[j*n : (j+1)*n]
-		s, clo, chi := 0.0, c[0], c[0]
+		clo, chi := c[0], c[0]
 		for _, x := range c {
-			s += x
 			clo = min(clo, x)
 			chi = max(chi, x)
 		}
-		if s-s != 0 { // a NaN or ±Inf draw
+		if clo-clo != 0 || chi-chi != 0 { // a NaN or ±Inf draw (min and max keep NaN)
 			return math.NaN()
 		}
 		lo, hi = min(lo, clo), max(hi, chi)
-		mu := s / float64(n)
-		if clo == chi {
-			mu = clo // posterior: a constant chain has all autocovariances 0
-		}
-		// Centre, and correct the mean with the centred sum as R's mean does;
-		// the correction (~1e-17) is negligible in the autocovariances.
-		t := 0.0
+		// Centre on the correctly rounded mean, as posterior's
+		// autocovariance centres on R's mean (a constant chain has mean
+		// and autocovariances exactly 0); the between-chain variance takes
+		// matrixStats' chain means, as posterior's does.
+		mu := accurateMean(c)
 		for i, x := range c {
 			dst[i] = x - mu
-			t += dst[i]
 		}
-		w.chainMeans[j] = mu + t/float64(n)
+		w.chainMeans[j] = chainMean(c)
 	}
 	if math.Abs(hi-lo) < isConstantTol {
 		return math.NaN()
@@ -128,11 +125,7 @@ func (w *workspace) geyer() float64 {
 	meanVar := acov0 * float64(n) / float64(n-1)
 	varPlus := meanVar * float64(n-1) / float64(n)
 	if nc > 1 {
-		sum := 0.0
-		for _, mu := range w.chainMeans[:nc] {
-			sum += mu
-		}
-		grand := sum / float64(nc)
+		grand := accurateMean(w.chainMeans[:nc])
 		ss := 0.0
 		for _, mu := range w.chainMeans[:nc] {
 			ss += (mu - grand) * (mu - grand)
@@ -314,23 +307,30 @@ func nextSmooth(n int) int {
 	}
 }
 
-// accurateMean is the arithmetic mean with one correction pass, as R's
-// mean.default computes it (R accumulates in long double; the correction
-// recovers most of that precision in float64).
-func accurateMean(c []float64) float64 {
-	s := 0.0
+// accurateMean is the mean correctly rounded from the exact sum
+// (stats.ExactMean), as R's mean, a long-double sum with a correction pass,
+// practically always gives: for draws like 1 ± 1e-12 a left-to-right sum is
+// off by ulps that are 1e-4 of their spread, and so is every deviation
+// from it.
+func accurateMean(c []float64) float64 { return stats.ExactMean(c) }
+
+// chainMean is matrixStats::colMeans2, which posterior 1.4 uses for the
+// chain means of R̂ and of the ESS's between-chain variance: a left-to-right
+// sum divided by n. For draws far from 0 against their spread (1e6 ± 1) its
+// rounding moves R̂ in the tenth digit, and posterior's values are those.
+// The one exception: a constant chain's mean is its value, where the sum's
+// rounding would give it a spurious variance about that mean (and chains
+// each constant at different values an R̂ near 1e15 instead of +Inf).
+func chainMean(c []float64) float64 {
+	s, lo, hi := 0.0, c[0], c[0]
 	for _, x := range c {
 		s += x
+		lo, hi = min(lo, x), max(hi, x)
 	}
-	mu := s / float64(len(c))
-	if math.IsInf(mu, 0) || math.IsNaN(mu) {
-		return mu
+	if lo == hi {
+		return lo
 	}
-	t := 0.0
-	for _, x := range c {
-		t += x - mu
-	}
-	return mu + t/float64(len(c))
+	return s / float64(len(c))
 }
 
 // sampleSD is the standard deviation with denominator n − 1 about the given

@@ -193,8 +193,7 @@ func quantilesInPlace(x []float64, ps ...float64) []float64 {
 			out[i] = math.NaN()
 			continue
 		}
-		h := float64(n-1) * p
-		lo := int(math.Floor(h))
+		lo, h := type7(n, p)
 		switch {
 		case lo < 0:
 			out[i] = minOf(x)
@@ -209,7 +208,7 @@ func quantilesInPlace(x []float64, ps ...float64) []float64 {
 		}
 		a := x[lo]
 		b := minOf(x[lo+1:])
-		out[i] = a + (h-float64(lo))*(b-a)
+		out[i] = interpolate7(a, b, h)
 	}
 	return out
 }

@@ -166,7 +166,9 @@ type HierFit struct {
 	// is below TargetESS after extension, or any transition diverged.
 	// Nothing downstream may treat a non-converged fit as evidence.
 	Converged bool
-	Warnings  []string
+	// Failures are the checks that failed, as data (Warnings has them in words).
+	Failures []ConvergenceFailure
+	Warnings []string
 
 	// Targets are the Sequential targets' estimates from the final draws
 	// (nil without Sequential). StoppedEarly: the fit stopped when they were
@@ -178,6 +180,14 @@ type HierFit struct {
 	StoppedEarly bool
 
 	model Model // the model sampled (Rao–Blackwellised estimates use it)
+}
+
+// ConvergenceFailure is one convergence check a fit failed.
+type ConvergenceFailure struct {
+	Check string  // "rhat", "bulk-ESS", "tail-ESS" or "divergences"
+	Param string  // the worst quantity ("" for divergences)
+	Value float64 // its R̂ or ESS, or the number of divergent transitions
+	Limit float64 // the R̂ limit or the ESS target (0 for divergences)
 }
 
 // Indexes of the quantities in HierFit.Names.
@@ -429,7 +439,7 @@ func (f *HierFit) sample(model Model, so NUTSOptions, maxDraws int, rhatMax floa
 	for m := range so.Chains {
 		f.EBFMI = append(f.EBFMI, EBFMI(f.Sampler.Energies(m)))
 	}
-	f.check(rhatMax, maxDraws)
+	f.check(rhatMax)
 	return nil
 }
 
@@ -458,11 +468,13 @@ func (f *HierFit) samplerWarnings() {
 	}
 }
 
-// check sets Converged and Warnings.
-func (f *HierFit) check(rhatMax float64, maxDraws int) {
+// check sets Converged, Failures and Warnings.
+func (f *HierFit) check(rhatMax float64) {
 	f.Converged = true
-	fail := func(format string, a ...any) {
+	f.Failures = nil
+	failure := func(c ConvergenceFailure, format string, a ...any) {
 		f.Converged = false
+		f.Failures = append(f.Failures, c)
 		f.Warnings = append(f.Warnings, fmt.Sprintf(format, a...))
 	}
 	worst := func(get func(VarSummary) float64, larger bool) (int, float64) {
@@ -479,21 +491,18 @@ func (f *HierFit) check(rhatMax float64, maxDraws int) {
 		return wi, wv
 	}
 	if i, r := worst(func(s VarSummary) float64 { return s.Rhat }, true); math.IsNaN(r) || r > rhatMax {
-		fail("R-hat of %s is %.4g (> %g): the chains disagree", f.Names[i], r, rhatMax)
+		failure(ConvergenceFailure{Check: "rhat", Param: f.Names[i], Value: r, Limit: rhatMax}, "R-hat of %s is %.4g (> %g): the chains disagree", f.Names[i], r, rhatMax)
 	}
 	bi, b := worst(func(s VarSummary) float64 { return s.ESSBulk }, false)
 	ti, tl := worst(func(s VarSummary) float64 { return s.ESSTail }, false)
 	if math.IsNaN(b) || b < f.TargetESS {
-		fail("bulk-ESS of %s is %.0f, below the target %.0f after %d draws per chain", f.Names[bi], b, f.TargetESS, f.Draws)
+		failure(ConvergenceFailure{Check: "bulk-ESS", Param: f.Names[bi], Value: b, Limit: f.TargetESS}, "bulk-ESS of %s is %.0f, below the target %.0f after %d draws per chain", f.Names[bi], b, f.TargetESS, f.Draws)
 	}
 	if math.IsNaN(tl) || tl < f.TargetESS {
-		fail("tail-ESS of %s is %.0f, below the target %.0f after %d draws per chain", f.Names[ti], tl, f.TargetESS, f.Draws)
+		failure(ConvergenceFailure{Check: "tail-ESS", Param: f.Names[ti], Value: tl, Limit: f.TargetESS}, "tail-ESS of %s is %.0f, below the target %.0f after %d draws per chain", f.Names[ti], tl, f.TargetESS, f.Draws)
 	}
 	if f.Divergences > 0 {
-		fail("%d divergent transitions after warmup", f.Divergences)
+		failure(ConvergenceFailure{Check: "divergences", Value: float64(f.Divergences)}, "%d divergent transitions after warmup", f.Divergences)
 	}
 	f.samplerWarnings()
-	if f.Extended > 0 {
-		f.Warnings = append(f.Warnings, fmt.Sprintf("sampled %d extra draws per chain (up to the cap %d) to reach ESS %.0f", f.Extended, maxDraws, f.TargetESS))
-	}
 }

@@ -77,3 +77,12 @@ func PoolChains(chains [][]float64) []float64 {
 	}
 	return out
 }
+
+// Notes are the fit's warnings that are not convergence failures (tree-depth
+// hits, E-BFMI, extension): Warnings lists the Failures first, then these.
+func (f *HierFit) Notes() []string {
+	if len(f.Failures) > len(f.Warnings) {
+		return nil
+	}
+	return f.Warnings[len(f.Failures):]
+}

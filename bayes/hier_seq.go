@@ -633,8 +633,10 @@ func (f *HierFit) finishSequential(s Sequential, c seqState, rhatMax float64, ma
 		f.samplerWarnings()
 		return
 	}
-	fail := func(format string, a ...any) {
+	f.Failures = nil
+	fail := func(c ConvergenceFailure, format string, a ...any) {
 		f.Converged = false
+		f.Failures = append(f.Failures, c)
 		f.Warnings = append(f.Warnings, fmt.Sprintf(format, a...))
 	}
 	type diag struct {
@@ -659,18 +661,18 @@ func (f *HierFit) finishSequential(s Sequential, c seqState, rhatMax float64, ma
 	}
 	for _, d := range ds {
 		if !(d.rhat <= rhatMax) {
-			fail("R-hat of %s is %.4g (> %g): the chains disagree", d.name, d.rhat, rhatMax)
+			fail(ConvergenceFailure{Check: "rhat", Param: d.name, Value: d.rhat, Limit: rhatMax}, "R-hat of %s is %.4g (> %g): the chains disagree", d.name, d.rhat, rhatMax)
 			break
 		}
 	}
 	for _, d := range ds {
 		if !(d.ess >= f.TargetESS) {
-			fail("ESS of %s is %.0f, below the target %.0f after %d draws per chain (the cap is %d)", d.name, d.ess, f.TargetESS, f.Draws, maxDraws)
+			fail(ConvergenceFailure{Check: "bulk-ESS", Param: d.name, Value: d.ess, Limit: f.TargetESS}, "ESS of %s is %.0f, below the target %.0f after %d draws per chain (the cap is %d)", d.name, d.ess, f.TargetESS, f.Draws, maxDraws)
 			break
 		}
 	}
 	if f.Divergences > 0 {
-		fail("%d divergent transitions after warmup", f.Divergences)
+		fail(ConvergenceFailure{Check: "divergences", Value: float64(f.Divergences)}, "%d divergent transitions after warmup", f.Divergences)
 	}
 	f.samplerWarnings()
 }

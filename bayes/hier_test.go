@@ -193,7 +193,8 @@ func TestFitHierErrors(t *testing.T) {
 }
 
 // TestExtendToTargetESS: too few initial draws are extended until every
-// bulk- and tail-ESS reaches the target, and the fit says so.
+// bulk- and tail-ESS reaches the target, and the fit says so in Extended, as
+// data: a routine extension that reached its target is not a warning.
 func TestExtendToTargetESS(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 32))
 	f, err := FitHier(smallTable(r, 5, 7, 0), HierOptions{Sampler: NUTSOptions{Seed: 5, Draws: 150}, TargetESS: 2000})
@@ -203,7 +204,7 @@ func TestExtendToTargetESS(t *testing.T) {
 	if f.Extended <= 0 || f.Draws != 150+f.Extended || !f.Converged || f.minESS() < 2000 {
 		t.Fatalf("extended %d to %d draws, converged %v, min ESS %.0f", f.Extended, f.Draws, f.Converged, f.minESS())
 	}
-	if len(f.Warnings) != 1 || !strings.Contains(f.Warnings[0], "extra draws") {
-		t.Errorf("warnings %q", f.Warnings)
+	if len(f.Warnings) != 0 || len(f.Failures) != 0 {
+		t.Errorf("warnings %q, failures %v after an extension that reached its target", f.Warnings, f.Failures)
 	}
 }

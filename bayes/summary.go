@@ -12,10 +12,14 @@ import (
 	"github.com/riskgate/riskgate/internal/stats"
 )
 
-// Quantile returns the p-quantile of x by R's default definition (type 7):
-// with y the sorted sample and h = (n−1)p, Q = y[⌊h⌋] + (h−⌊h⌋)(y[⌊h⌋+1] − y[⌊h⌋])
-// (0-based). Hyndman & Fan (1996), "Sample quantiles in statistical packages".
-// x need not be sorted; NaN is returned for an empty sample.
+// Quantile returns the p-quantile of x by R's default definition (type 7),
+// computed as R's quantile computes it: with y the sorted sample, index =
+// 1 + (n−1)p (1-based), lo = ⌊index⌋ and h = index − lo,
+// Q = (1 − h)·y[lo] + h·y[lo+1] when h > 0 and y[lo+1] ≠ y[lo], else y[lo]
+// (Hyndman & Fan 1996, "Sample quantiles in statistical packages"; R 4.2
+// stats/R/quantile.R). The form matters to the last bit, which ess_tail
+// and mcse_quantile feel through the indicator x ≤ Q. x need not be sorted;
+// NaN is returned for an empty sample.
 func Quantile(x []float64, p float64) float64 {
 	if len(x) == 0 || math.IsNaN(p) {
 		return math.NaN()
@@ -31,15 +35,32 @@ func QuantileSorted(y []float64, p float64) float64 {
 	if n == 0 {
 		return math.NaN()
 	}
-	h := float64(n-1) * p
-	lo := int(math.Floor(h))
-	if lo < 0 {
+	lo, h := type7(n, p)
+	switch {
+	case lo < 0:
 		return y[0]
-	}
-	if lo >= n-1 {
+	case lo >= n-1:
 		return y[n-1]
 	}
-	return y[lo] + (h-float64(lo))*(y[lo+1]-y[lo])
+	return interpolate7(y[lo], y[lo+1], h)
+}
+
+// type7 returns R's type-7 position of the p-quantile of n values: the
+// 0-based index lo of the order statistic below it and the weight h of the
+// one above, from R's 1-based index 1 + (n−1)p (whose fraction can differ
+// from that of (n−1)p in the last bit).
+func type7(n int, p float64) (lo int, h float64) {
+	index := 1 + float64(n-1)*p
+	l := math.Floor(index)
+	return int(l) - 1, index - l
+}
+
+// interpolate7 is R's (1 − h)·a + h·b, or a when h = 0 or b = a.
+func interpolate7(a, b, h float64) float64 {
+	if h == 0 || a == b {
+		return a
+	}
+	return (1-h)*a + h*b
 }
 
 // HDI returns the shortest interval containing a share prob of the draws (the
@@ -190,6 +211,15 @@ type VarSummary struct {
 //   - too few draws: an ESS needs at least 3 draws per split chain, an R̂ at
 //     least 2;
 //   - a probability outside [0, 1] for ESSQuantile and MCSEQuantile.
+//
+// Chains each constant but at different values have no within-chain
+// variance: R̂ (rank-normalised and basic) is +Inf, certainly not converged.
+// posterior gives Inf or, from the rounding of its long-double means, a
+// finite value near 1e15.
+//
+// Means are correctly rounded from the exact sum and quantiles are
+// computed with R's own arithmetic (see Quantile), so that the diagnostics
+// built on them, ESS of indicators included, follow posterior's to rounding.
 func Summarize(chains [][]float64) VarSummary {
 	m, n := shape(chains)
 	return newWorkspace().summarize(chains, m, n)

@@ -17,6 +17,7 @@ import (
 	"github.com/riskgate/riskgate/gate/result"
 
 	"github.com/riskgate/riskgate/internal/buildinfo"
+	"github.com/riskgate/riskgate/internal/escape"
 
 	"github.com/urfave/cli/v3"
 )
@@ -87,10 +88,14 @@ const interruptGrace = 2 * time.Second
 //
 // A command that does not stop within interruptGrace of the cancellation is
 // abandoned: Main returns, and whatever the command writes later is dropped.
+//
+// No line written to out or errw can start a GitHub Actions workflow command
+// (escape.CommandGuard) but riskgate's own annotations.
 func Main(ctx context.Context, args []string, in io.Reader, out, errw io.Writer) int {
 	o, e := &gatedWriter{w: out}, &gatedWriter{w: errw}
+	og, eg := escape.NewCommandGuard(o), escape.NewCommandGuard(e)
 	done := make(chan error, 1)
-	go func() { done <- newApp(&streams{In: in, Out: o, Err: e}).Run(ctx, args) }()
+	go func() { done <- newApp(&streams{In: in, Out: og, Err: eg}).Run(ctx, args) }()
 	var err error
 	select {
 	case err = <-done:
@@ -101,9 +106,11 @@ func Main(ctx context.Context, args []string, in io.Reader, out, errw io.Writer)
 			err = ctx.Err()
 		}
 	}
+	og.Flush()
+	eg.Flush()
 	o.close()
 	e.close()
-	return exitStatus(ctx, err, errw)
+	return exitStatus(ctx, err, escape.NewCommandGuard(errw))
 }
 
 func exitStatus(ctx context.Context, err error, errw io.Writer) int {
@@ -157,6 +164,9 @@ func (g *gatedWriter) Write(p []byte) (int, error) {
 	}
 	return g.w.Write(p)
 }
+
+// Unwrap returns the stream, to ask whether it is a terminal.
+func (g *gatedWriter) Unwrap() io.Writer { return g.w }
 
 func (g *gatedWriter) close() {
 	g.mu.Lock()

@@ -39,37 +39,68 @@ func TestCalibrateDeterministic(t *testing.T) {
 	runMainWithGOMAXPROCS(t, []int{1, 2, 5}, "calibrate", "--example", "--policy", calibrateCheap, "--reps", "40", "--seed", "3", "--format", "json")
 }
 
-// The JSON report: the schema of the issue (effects with their rates and
-// SE), rates that add up to 1, standard errors √(p(1 − p)/n), and the
-// headline figures.
+// The JSON report: the grid's cells with their truth, class and rates (the
+// schema of the decisions issue), rates that add up to 1, standard errors
+// √(p(1 − p)/n), classes from the policy's definition, and the headlines.
 func TestCalibrateJSON(t *testing.T) {
-	code, out, errw := runMain(t, "calibrate", "--example", "--policy", calibrateCheap, "--reps", "50", "--effects", "-0.02,-0.01,0,0.02", "--format", "json")
+	code, out, errw := runMain(t, "calibrate", "--example", "--policy", calibrateCheap, "--reps", "50", "--effects", "-0.02,-0.01,0,0.02",
+		"--risks", "1,2", "--min-effect", "0.02", "--format", "json")
 	if code != 0 || errw != "" {
 		t.Fatalf("exit %d: %s", code, errw)
 	}
 	var r struct {
-		Effects    []map[string]any  `json:"effects"`
-		FalseShip  *calibrate.Figure `json:"false_ship"`
-		Power      *calibrate.Figure `json:"power"`
-		LossWeight float64           `json:"loss_weight"`
+		SchemaVersion int               `json:"schema_version"`
+		Cells         []map[string]any  `json:"cells"`
+		Harm          calibrate.Harm    `json:"harm"`
+		FalseShip     *calibrate.Figure `json:"false_ship"`
+		Power         *calibrate.Figure `json:"power"`
 	}
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Effects) != 4 || r.LossWeight != 2 {
-		t.Fatalf("%d effects, loss weight %v", len(r.Effects), r.LossWeight)
+	if r.SchemaVersion != 2 || len(r.Cells) != 8 {
+		t.Fatalf("schema %d, %d cells", r.SchemaVersion, len(r.Cells))
 	}
-	for _, e := range r.Effects {
+	// The cheap policy judges risk with a warn rule only: harm is a mean
+	// effect of 0 or less, and the true risk-adjusted differences are at the
+	// policy's loss weight.
+	if r.Harm.Rule != "" || r.Harm.LossWeight != 2 {
+		t.Errorf("harm %+v", r.Harm)
+	}
+	for i, c := range r.Cells {
+		for _, k := range []string{"effect", "risk", "true_mean_diff", "true_risk_diff", "class", "reps", "pass_rate", "warn_rate", "fail_rate", "inconclusive_rate", "ship_rate", "se"} {
+			if _, ok := c[k]; !ok {
+				t.Fatalf("cell %d has no %s", i, k)
+			}
+		}
 		sum := 0.0
 		for _, k := range []string{"pass_rate", "warn_rate", "fail_rate", "inconclusive_rate"} {
-			sum += e[k].(float64)
+			sum += c[k].(float64)
 		}
-		ship := e["pass_rate"].(float64) + e["warn_rate"].(float64)
-		if math.Abs(sum-1) > 1e-12 || math.Abs(e["ship_rate"].(float64)-ship) > 1e-12 {
-			t.Errorf("effect %v: rates add up to %v, ship %v", e["effect"], sum, e["ship_rate"])
+		ship := c["pass_rate"].(float64) + c["warn_rate"].(float64)
+		if math.Abs(sum-1) > 1e-12 || math.Abs(c["ship_rate"].(float64)-ship) > 1e-12 {
+			t.Errorf("cell %d: rates add up to %v, ship %v", i, sum, c["ship_rate"])
 		}
-		if se := math.Sqrt(ship * (1 - ship) / 50); math.Abs(e["se"].(float64)-se) > 1e-12 {
-			t.Errorf("effect %v: se %v, want %v", e["effect"], e["se"], se)
+		if se := math.Sqrt(ship * (1 - ship) / 50); math.Abs(c["se"].(float64)-se) > 1e-12 {
+			t.Errorf("cell %d: se %v, want %v", i, c["se"], se)
+		}
+		effect, risk := c["effect"].(float64), c["risk"].(float64)
+		if want := []float64{-0.02, -0.01, 0, 0.02}[i/2]; effect != want || risk != []float64{1, 2}[i%2] {
+			t.Errorf("cell %d is effect %v, risk %v", i, effect, risk)
+		}
+		if math.Abs(c["true_mean_diff"].(float64)-effect) > 1e-6 {
+			t.Errorf("cell %d: true mean difference %v, effect %v", i, c["true_mean_diff"], effect)
+		}
+		// A riskier challenger (risk 2) has a lower true risk-adjusted difference.
+		if i%2 == 1 && c["true_risk_diff"].(float64) >= r.Cells[i-1]["true_risk_diff"].(float64) {
+			t.Errorf("cell %d: risk 2's true risk-adjusted difference %v is not below risk 1's", i, c["true_risk_diff"])
+		}
+		wantClass := calibrate.ClassHarmful
+		if effect >= 0.02 {
+			wantClass = calibrate.ClassBeneficial
+		}
+		if c["class"] != wantClass {
+			t.Errorf("cell %d: class %v, want %v", i, c["class"], wantClass)
 		}
 	}
 	if r.FalseShip == nil || r.Power == nil || r.Power.Effect != 0.02 {
@@ -78,15 +109,14 @@ func TestCalibrateJSON(t *testing.T) {
 }
 
 // The issue's test of the method: on a policy built to be conservative (a
-// one-sided paired t test at 1% and P(better) ≥ 0.99), the false-ship rate
-// at a clearly negative effect is below 5% and the power at a clearly
-// positive one above 80%. Expected values: the example pool's differences
-// have SD 0.060 over 50 topics, so the t statistic's mean is effect/0.0085:
-// −1.2 at −0.01 (false-ship rate about P(t₄₉ > 2.4 + 1.2) ≈ 0.0004) and 4.7
-// at +0.04 (power about P(t₄₉ > 2.4 − 4.7) ≈ 0.99). (At effect 0 the ship
-// rate, logged, is above the t test's nominal 1%: the differences are
-// skewed to the left, which makes a one-sided t test for "greater"
-// liberal — calibrate exists to show such things.)
+// one-sided paired t test at 1% and P(better) ≥ 0.99), the ship rate of
+// every harmful cell is below 5% and the power at a clearly positive effect
+// above 80%. Expected values: the example pool's differences have SD 0.060
+// over 50 topics, so the t statistic's mean is effect/0.0085: −1.2 at −0.01
+// (false-ship rate about P(t₄₉ > 2.4 + 1.2) ≈ 0.0004), 0 at 0 (the test's
+// nominal 1%, a little more: the differences are skewed to the left, which
+// makes a one-sided t test for "greater" liberal — calibrate exists to show
+// such things) and 4.7 at +0.04 (power about P(t₄₉ > 2.4 − 4.7) ≈ 0.99).
 func TestCalibrateConservativePolicy(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipped in short mode: a calibration of 600 simulated pools (go test without -short runs it)")
@@ -101,15 +131,21 @@ func TestCalibrateConservativePolicy(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
-	neg, zero, pos := r.Effects[0], r.Effects[1], r.Effects[2]
-	t.Logf("false-ship %.3f ± %.3f at -0.01, ship %.3f at 0, power %.3f ± %.3f at 0.04", neg.ShipRate, neg.SE, zero.ShipRate, pos.ShipRate, pos.SE)
-	if neg.ShipRate >= 0.05 || neg.ReadsAs != calibrate.ReadsFalseShip {
-		t.Errorf("false-ship rate at -0.01: %v (%s), want < 0.05", neg.ShipRate, neg.ReadsAs)
+	neg, zero, pos := r.Cells[0], r.Cells[1], r.Cells[2]
+	t.Logf("ship %.3f ± %.3f at -0.01, %.3f ± %.3f at 0, power %.3f ± %.3f at 0.04", neg.ShipRate, neg.SE, zero.ShipRate, zero.SE, pos.ShipRate, pos.SE)
+	for _, c := range []calibrate.Cell{neg, zero} {
+		if c.ShipRate >= 0.05 || c.Class != calibrate.ClassHarmful {
+			t.Errorf("false-ship rate at %v: %v (%s), want < 0.05", c.Effect, c.ShipRate, c.Class)
+		}
 	}
-	if pos.ShipRate <= 0.8 || pos.ReadsAs != calibrate.ReadsPower {
-		t.Errorf("power at 0.04: %v (%s), want > 0.8", pos.ShipRate, pos.ReadsAs)
+	if pos.ShipRate <= 0.8 || pos.Class != calibrate.ClassBeneficial {
+		t.Errorf("power at 0.04: %v (%s), want > 0.8", pos.ShipRate, pos.Class)
 	}
-	if r.FalseShip == nil || r.FalseShip.Effect != -0.01 || r.Power == nil || r.Power.Effect != 0.04 {
+	worst := neg
+	if zero.ShipRate > neg.ShipRate {
+		worst = zero
+	}
+	if r.FalseShip == nil || r.FalseShip.Effect != worst.Effect || r.FalseShip.Rate != worst.ShipRate || r.Power == nil || r.Power.Effect != 0.04 {
 		t.Errorf("headlines %+v %+v", r.FalseShip, r.Power)
 	}
 	if inconclusiveTotal(&r) != 0 {
@@ -117,11 +153,11 @@ func TestCalibrateConservativePolicy(t *testing.T) {
 	}
 }
 
-// inconclusiveTotal is the share of inconclusive verdicts over all effects.
+// inconclusiveTotal is the share of inconclusive verdicts over all cells.
 func inconclusiveTotal(r *calibrate.Report) float64 {
 	s := 0.0
-	for _, e := range r.Effects {
-		s += float64(e.InconclusiveRate)
+	for _, c := range r.Cells {
+		s += float64(c.InconclusiveRate)
 	}
 	return s
 }

@@ -31,6 +31,7 @@ type calibrateOptions struct {
 	Example   bool
 	Reps      int
 	Effects   string // comma-separated true effects
+	Risks     string // comma-separated risk scales
 	MinEffect float64
 	Seed      uint64 // of the simulation; the analyses keep the policy's seed
 	Format    string
@@ -44,37 +45,41 @@ type calibrateOptions struct {
 // calibrateFormats are calibrate's output formats.
 var calibrateFormats = []string{"table", "md", "json", "csv", "html"}
 
-const calibrateDescription = `How often would this policy ship a challenger that is truly worse than the champion,
-and how often would it ship one that is truly better? calibrate answers for your policy
-on pools like yours:
+const calibrateDescription = `How often would this policy ship a challenger that is truly harmful — worse than the
+champion, or riskier than the policy allows — and how often would it ship one that is truly
+better? calibrate answers for your policy on pools like yours:
 
  1. It estimates how your pool was generated (by moments, no MCMC): from the champion and
     the artifacts the intercept, the residual σ and the topic and system spreads (the
     two-way ANOVA's variance components); from the challengers' per-topic differences to
     the champion their spread and skewness (the shape of the losses the risk measures
     weigh).
- 2. For each true effect in --effects it simulates --reps pools of your size: topic and
-    system effects drawn from those spreads, the champion and the artifacts from the
-    hierarchical model, one challenger paired with the champion topic by topic (its
-    differences skew-normal with your spread and skewness), every score clamped to [0, 1].
-    The true effect is on the score scale: the challenger's expected score minus the
-    champion's over the population of topics; the challenger's shift is solved so that
-    clamping does not bias it.
- 3. It runs the gate's own decision on each pool — the same analyses, seed and rules as
-    riskgate gate — and reports, per effect, the pass, warn, fail and inconclusive rates
-    with Monte Carlo standard errors, and the ship rate (pass or warn: the gate exits 0)
-    with Wilson's 95% interval. Below 0 the ship rate is the false-ship rate; at or above
-    --min-effect it is the power. Beside each effect it prints the challenger's mean URisk
-    at the policy's loss weight: a challenger better on average can be worse once losses
-    count w times, and then a risk rule rightly blocks it.
+ 2. For each cell of the grid --effects × --risks it simulates --reps pools of your size:
+    topic and system effects drawn from those spreads, the champion and the artifacts from
+    the hierarchical model, one challenger paired with the champion topic by topic (its
+    differences skew-normal with your skewness and your spread times the cell's risk scale),
+    every score clamped to [0, 1]. The effect is on the score scale: the challenger's
+    expected score minus the champion's over the population of topics; its shift is solved
+    so that clamping does not bias it.
+ 3. It computes each cell's truth — the challenger's true mean difference and its true
+    risk-adjusted difference at the loss weight of the policy's risk rule — and the class
+    the policy's own definition gives it: harmful (mean effect ≤ 0, or risk-adjusted
+    difference below minus the rule's margin), beneficial (at least --min-effect better and
+    not harmful), or neutral.
+ 4. It runs the gate's own decision on each pool — the same analyses, seed and rules as
+    riskgate gate — and reports, per cell, the pass, warn, fail and inconclusive rates with
+    Monte Carlo standard errors, and the ship rate (pass or warn: the gate exits 0) with
+    Wilson's 95% interval; and the headlines: the worst false-ship rate over the harmful
+    cells and the worst power over the beneficial ones.
 
 The shape of the simulated challenger's differences comes from every challenger the
 policy finds in your pool; name one with --challenger to simulate challengers like it.
 
 Pools are simulated and judged in parallel on every core, each from its own random
-stream PCG(--seed, effect index·2³² + replicate): the output is the same whatever the
-number of cores. --format html writes a page with the operating-characteristic curve.
---example calibrates on the built-in example pool (riskgate gate --example's).`
+stream PCG(--seed, cell index·2³² + replicate): the output is the same whatever the
+number of cores. --format html writes a page with the operating-characteristic curves
+and a heat map of the grid. --example calibrates on the built-in example pool (riskgate
+gate --example's).`
 
 func newCalibrateCommand(s *streams) *cli.Command {
 	o := &calibrateOptions{Input: newInputOptions(s)}
@@ -87,9 +92,11 @@ func newCalibrateCommand(s *streams) *cli.Command {
 		&cli.FloatFlag{Name: "alpha", Destination: &o.Alpha, HideDefault: true, Usage: "the loss weight as W = 1 + `A` (not with --loss-weight)"},
 		&cli.BoolFlag{Name: "example", Destination: &o.Example, Usage: "calibrate on the built-in simulated example pool instead of INPUT files"},
 		&cli.IntFlag{Name: "reps", Value: 500, Usage: "`N` simulated pools per effect"},
-		&cli.StringFlag{Name: "effects", Value: calibrate.DefaultEffects, Destination: &o.Effects, Usage: "the challenger's true `EFFECTS`, comma-separated, on the score scale"},
-		&cli.FloatFlag{Name: "min-effect", Value: 0.01, Destination: &o.MinEffect,
-			Usage: "the smallest `EFFECT` that matters: the ship rate at effects this large or larger is the power"},
+		&cli.StringFlag{Name: "effects", Value: calibrate.DefaultEffects, Destination: &o.Effects, Usage: "the challenger's true mean `EFFECTS`, comma-separated, on the score scale"},
+		&cli.StringFlag{Name: "risks", Value: calibrate.DefaultRisks, Destination: &o.Risks,
+			Usage: "`SCALES` of the challenger's per-topic differences relative to your pool's, comma-separated: 1 is your challengers' spread, 2 twice it (more and larger losses at the same mean)"},
+		&cli.FloatFlag{Name: "min-effect", Value: 0.05, Destination: &o.MinEffect,
+			Usage: "the smallest `EFFECT` that matters: the ship rate of a challenger this much better, or more, that is not riskier is the power"},
 		&cli.Uint64Flag{Name: "seed", Value: 1, Destination: &o.Seed, Usage: "`SEED` of the simulation (the analyses use the policy's seed, as the gate does)"},
 		formatFlag(&o.Format, calibrateFormats),
 		outputFlag(&o.Output),
@@ -99,7 +106,7 @@ func newCalibrateCommand(s *streams) *cli.Command {
 	return &cli.Command{
 		Name:        "calibrate",
 		Usage:       "measure a policy's false-ship rate and power on simulated pools like yours",
-		UsageText:   "riskgate calibrate [--policy FILE] [--champion NAME] [--challenger NAME...] [--reps 500] [--effects " + calibrate.DefaultEffects + "] [--min-effect 0.01] [--seed S] [--format table|md|json|csv|html] [-o FILE] INPUT...\nriskgate calibrate --example [...]",
+		UsageText:   "riskgate calibrate [--policy FILE] [--champion NAME] [--challenger NAME...] [--reps 500] [--effects " + calibrate.DefaultEffects + "] [--risks 0.5,1,2] [--min-effect 0.05] [--seed S] [--format table|md|json|csv|html] [-o FILE] INPUT...\nriskgate calibrate --example [...]",
 		Description: calibrateDescription,
 		Flags:       append(flags, o.Input.flags()...),
 		Action: func(ctx context.Context, c *cli.Command) error {
@@ -127,6 +134,10 @@ func runCalibrate(ctx context.Context, o *calibrateOptions, s *streams) error {
 		return fmt.Errorf("--reps %d: expected at most %d", o.Reps, 1<<31)
 	}
 	effects, err := calibrate.ParseEffects(o.Effects)
+	if err != nil {
+		return err
+	}
+	risks, err := calibrate.ParseRisks(o.Risks)
 	if err != nil {
 		return err
 	}
@@ -158,7 +169,7 @@ func runCalibrate(ctx context.Context, o *calibrateOptions, s *streams) error {
 	}
 	prog := newProgress(s.Err, o.Progress)
 	started := time.Now()
-	c := calibrate.Settings{Reps: o.Reps, Effects: effects, MinEffect: o.MinEffect, Seed: o.Seed, Now: now(),
+	c := calibrate.Settings{Reps: o.Reps, Effects: effects, Risks: risks, MinEffect: o.MinEffect, Seed: o.Seed, Now: now(),
 		Progress: func(done, total int) {
 			// Every 5% (one line each with --progress in a log).
 			if step := max(1, total/20); done%step == 0 || done == total {

@@ -42,7 +42,7 @@ func TestEvalTinyExample(t *testing.T) {
 }
 
 func TestEvalUsage(t *testing.T) {
-	for _, args := range [][]string{{"eval"}, {"eval", "-l"}, {"eval", "-m", "nope", "a", "b"}, {"eval", "-J", "a", "b"}} {
+	for _, args := range [][]string{{"eval"}, {"eval", "-l"}, {"eval", "-m", "nope", "a", "b"}, {"eval", "-Z", "z", "a", "b"}} {
 		status, _, errs := runMain(t, args...)
 		if status != exitError || !strings.HasPrefix(errs, "riskgate: ") || strings.Count(errs, "\n") != 1 {
 			t.Errorf("%q: status %d, stderr %q", args, status, errs)

@@ -45,8 +45,12 @@ func newProgress(errw io.Writer, forced bool) *progress {
 
 // isTerminal reports whether w is a character device (a terminal).
 func isTerminal(w io.Writer) bool {
-	if g, ok := w.(*gatedWriter); ok {
-		w = g.w
+	for {
+		u, ok := w.(interface{ Unwrap() io.Writer })
+		if !ok {
+			break
+		}
+		w = u.Unwrap()
 	}
 	f, ok := w.(*os.File)
 	if !ok {

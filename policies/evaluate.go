@@ -211,13 +211,14 @@ func (p *Policy) Evaluate(ev Evidence) *Decision {
 	for ci, c := range ev.Challengers {
 		cd := ChallengerDecision{Name: c, Rules: make([]RuleResult, 0, len(p.Rules))}
 		for _, r := range p.Rules {
-			rr := p.judge(r, c, ev, d.Unmet)
+			rr, affecting := p.judge(r, c, ev, d.Unmet)
 			if adj, ok := adjusted[r]; ok && rr.Outcome == "" {
 				p.applyCorrection(&rr, r, adj[ci], n)
 			}
 			if rr.Outcome == "" {
 				rr.decide(r)
 			}
+			p.capUnmet(&rr, affecting)
 			p.applyWaivers(&rr, c, ev.Now, waiverMatched)
 			cd.Rules = append(cd.Rules, rr)
 		}
@@ -238,24 +239,25 @@ func (p *Policy) Evaluate(ev Evidence) *Decision {
 }
 
 // judge fills a RuleResult up to the outcome; Outcome stays "" when the
-// observation is usable and the bound still has to be applied.
-func (p *Policy) judge(r *Rule, challenger string, ev Evidence, unmet []Unmet) RuleResult {
+// observation is usable and the bound still has to be applied. The unmet
+// requirements the rule's analysis depends on are returned for capUnmet.
+func (p *Policy) judge(r *Rule, challenger string, ev Evidence, unmet []Unmet) (RuleResult, []Unmet) {
 	q := p.Query(r)
 	rr := RuleResult{
 		Rule: r.ID, Description: r.Description, Quantity: r.Quantity.Name, Query: q,
 		Severity: r.Severity, Bound: r.Bound, BoundWords: r.Bound.Words(),
 	}
-	var reasons []string
+	var affecting []Unmet
 	for _, u := range unmet {
 		if slices.Contains(u.Affects, q.Analysis()) {
-			reasons = append(reasons, u.Reason)
+			affecting = append(affecting, u)
 		}
 	}
 	obs := ev.Values.Get(challenger, q)
 	rr.Observed = obs
 	switch {
-	case len(reasons) > 0:
-		rr.Outcome, rr.Reason = OutcomeInconclusive, "data requirements not met: "+strings.Join(reasons, "; ")
+	case !obs.Present() && len(affecting) > 0:
+		rr.Outcome, rr.Reason = OutcomeInconclusive, "data requirements not met: "+unmetReasons(affecting)
 	case !obs.Present():
 		rr.Outcome, rr.Reason = OutcomeInconclusive, obs.Missing()
 	default:
@@ -263,7 +265,49 @@ func (p *Policy) judge(r *Rule, challenger string, ev Evidence, unmet []Unmet) R
 			rr.Outcome, rr.Reason = OutcomeInconclusive, problem
 		}
 	}
-	return rr
+	return rr, affecting
+}
+
+func unmetReasons(us []Unmet) string {
+	rs := make([]string, len(us))
+	for i, u := range us {
+		rs[i] = u.Reason
+	}
+	return strings.Join(rs, "; ")
+}
+
+// capUnmet applies the rule's unmet data requirements to its decided
+// outcome: a requirement that is not met never lets a rule pass, but a rule
+// the evidence available fails still fails (or warns, by severity). A pass
+// becomes inconclusive, or — when the only requirement missing is
+// min_artifacts, so that a Bayesian rule was judged on the model over the
+// champion and the challengers alone — whatever on_insufficient_pool says
+// (warn by default).
+func (p *Policy) capUnmet(rr *RuleResult, affecting []Unmet) {
+	if len(affecting) == 0 || rr.Outcome == OutcomeInconclusive {
+		return
+	}
+	reasons := unmetReasons(affecting)
+	if rr.Outcome != OutcomePass {
+		rr.Reason += "; decided on the evidence available although data requirements are not met (" + reasons + ")"
+		return
+	}
+	onlyPool := !slices.ContainsFunc(affecting, func(u Unmet) bool { return u.Requirement != "min_artifacts" })
+	if !onlyPool {
+		rr.Outcome = OutcomeInconclusive
+		rr.Reason += ", but it cannot pass: data requirements not met (" + reasons + ")"
+		return
+	}
+	cap := p.InsufficientPool()
+	switch cap {
+	case Fail:
+		rr.Outcome = OutcomeFail
+	case Inconclusive:
+		rr.Outcome = OutcomeInconclusive
+	default:
+		rr.Outcome = OutcomeWarn
+	}
+	rr.Reason += fmt.Sprintf(", on the model over the champion and the challengers alone (%s); a pass on it counts as %s (on_insufficient_pool)", reasons, cap)
 }
 
 // checkObservation returns why an observation cannot be judged ("" if it can):

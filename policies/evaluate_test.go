@@ -190,14 +190,20 @@ func TestOnInconclusive(t *testing.T) {
 func TestRequirements(t *testing.T) {
 	p := mustParse(t, evalPolicy)
 	v := fourChallengers(p)
-	// Too few topics: every rule is inconclusive; the fail rules make A inconclusive.
+	// Too few topics: a requirement that is not met never lets a rule pass —
+	// A's rules would pass, so they are inconclusive, and so is A.
 	d := p.Evaluate(Evidence{Challengers: []string{"A"}, Values: v, Facts: Facts{Topics: 20, Artifacts: 40, TopicCoverage: 1}, Now: evalNow})
 	if d.Verdict != Inconclusive || len(d.Unmet) != 1 || d.Unmet[0].Requirement != "min_topics" {
 		t.Fatalf("%s %+v", d.Verdict, d.Unmet)
 	}
 	rr := d.Challengers[0].Rules[0]
-	if rr.Outcome != OutcomeInconclusive || rr.Reason != "data requirements not met: 20 topics; the policy requires at least 25 (requirements.min_topics)" {
+	if rr.Outcome != OutcomeInconclusive || rr.Reason != "observed 0.99; needs at least 0.95, but it cannot pass: data requirements not met (20 topics; the policy requires at least 25 (requirements.min_topics))" {
 		t.Errorf("rule: %s %q", rr.Outcome, rr.Reason)
+	}
+	// ... but a challenger that fails a fail rule on the evidence there is fails.
+	d = p.Evaluate(Evidence{Challengers: []string{"C"}, Values: v, Facts: Facts{Topics: 20, Artifacts: 40, TopicCoverage: 1}, Now: evalNow})
+	if d.Challengers[0].Verdict != Fail || !strings.Contains(d.Challengers[0].Rules[0].Reason+d.Challengers[0].Rules[1].Reason, "decided on the evidence available although data requirements are not met") {
+		t.Errorf("C with too few topics: %s %+v", d.Challengers[0].Verdict, d.Challengers[0].Rules)
 	}
 
 	// Too few artifacts affects only the Bayesian analyses.
@@ -208,11 +214,30 @@ rules:
   - {id: w, quantity: wins, at_least: 30}
   - {id: b, quantity: bayes.p_better, at_least: 0.95}
 `)
+	// The Bayesian rule was judged on the model over the champion and the
+	// challengers alone: its pass counts as on_insufficient_pool (warn by
+	// default), its failure fails.
 	v = NewValues()
 	fill(q, v, "A", map[string]Observation{"w": Number(35), "b": Number(0.99), "rank": Number(0.02)})
-	d = q.Evaluate(Evidence{Challengers: []string{"A"}, Values: v, Facts: Facts{Topics: 50, Artifacts: 3, TopicCoverage: math.NaN()}, Now: evalNow})
-	if got := outcomes(d.Challengers[0]); got != "w=pass b=inconclusive" {
-		t.Errorf("outcomes %s", got)
+	fill(q, v, "B", map[string]Observation{"w": Number(35), "b": Number(0.30), "rank": Number(0.02)})
+	d = q.Evaluate(Evidence{Challengers: []string{"A", "B"}, Values: v, Facts: Facts{Topics: 50, Artifacts: 3, TopicCoverage: math.NaN()}, Now: evalNow})
+	if got := outcomes(d.Challengers[0]); got != "w=pass b=warn" || d.Challengers[0].Verdict != Warn {
+		t.Errorf("A: outcomes %s, verdict %s", got, d.Challengers[0].Verdict)
+	}
+	if got := d.Challengers[0].Rules[1].Reason; !strings.HasSuffix(got, "on the model over the champion and the challengers alone (3 artifact systems; the Bayesian rules require at least 10 (requirements.min_artifacts)); a pass on it counts as warn (on_insufficient_pool)") {
+		t.Errorf("A's reason %q", got)
+	}
+	if got := outcomes(d.Challengers[1]); got != "w=pass b=fail" || d.Challengers[1].Verdict != Fail {
+		t.Errorf("B: outcomes %s, verdict %s", got, d.Challengers[1].Verdict)
+	}
+	for cap, want := range map[string]string{"inconclusive": "w=pass b=inconclusive", "fail": "w=pass b=fail", "warn": "w=pass b=warn"} {
+		qc := mustParse(t, "version: 1\nname: r\nrequirements: {min_artifacts: 10}\non_insufficient_pool: "+cap+"\nrules:\n  - {id: w, quantity: wins, at_least: 30}\n  - {id: b, quantity: bayes.p_better, at_least: 0.95}\n")
+		vc := NewValues()
+		fill(qc, vc, "A", map[string]Observation{"w": Number(35), "b": Number(0.99), "rank": Number(0.02)})
+		dc := qc.Evaluate(Evidence{Challengers: []string{"A"}, Values: vc, Facts: Facts{Topics: 50, Artifacts: 3, TopicCoverage: math.NaN()}, Now: evalNow})
+		if got := outcomes(dc.Challengers[0]); got != want {
+			t.Errorf("on_insufficient_pool: %s: outcomes %s, want %s", cap, got, want)
+		}
 	}
 	if len(d.Unmet) != 1 || d.Unmet[0].Reason != "3 artifact systems; the Bayesian rules require at least 10 (requirements.min_artifacts)" {
 		t.Errorf("unmet %+v", d.Unmet)

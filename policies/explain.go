@@ -51,9 +51,9 @@ func (p *Policy) Explain(now time.Time) string {
 	}
 	para("  ", fmt.Sprintf("Random procedures (MCMC, bootstrap, permutation tests) use seed %d, so the same data give the same verdict.", p.Seed))
 	if p.needs(AnalysisBayes) || p.needs(AnalysisBRisk) {
-		para("  ", fmt.Sprintf("Bayesian fits: %s likelihood, %d chains, drawing until the effective sample size reaches %d. "+
-			"A fit with R-hat above %s has not converged, and the rules that use it are inconclusive.",
-			strings.ReplaceAll(string(p.Model.Family), "_", "-"), p.Model.Chains, p.Model.TargetESS, formatNumber(p.Model.MaxRhat)))
+		para("  ", fmt.Sprintf("Bayesian fits: %s likelihood, %d chains, drawing until the effective sample size reaches %d "+
+			"(at most %d draws per chain). A fit still short of it, or with R-hat above %s, has not converged, and the rules that use it are inconclusive.",
+			strings.ReplaceAll(string(p.Model.Family), "_", "-"), p.Model.Chains, p.Model.TargetESS, p.Model.MaxDraws, formatNumber(p.Model.MaxRhat)))
 	}
 
 	head("Requirements")
@@ -188,7 +188,11 @@ func (p *Policy) describeRequirements() string {
 	if len(parts) == 0 {
 		return "None: the rules are judged on whatever data there is."
 	}
-	return "The data must have " + joinAnd(parts) + "; otherwise the rules that depend on them are inconclusive."
+	text := "The data must have " + joinAnd(parts) + "; otherwise a rule that depends on them cannot pass, though one the evidence there is fails still fails."
+	if rq.MinArtifacts > 0 {
+		text += fmt.Sprintf(" With fewer artifacts the Bayesian rules use the model over the champion and the challengers alone, and a rule it passes counts as %s (on_insufficient_pool).", p.InsufficientPool())
+	}
+	return text
 }
 
 // describeRuleValue is the rule's quantity in words, with its parameters.
@@ -206,6 +210,9 @@ func (p *Policy) describeRuleValue(r *Rule) string {
 	}
 	if q.Alternative != "" {
 		ps = append(ps, "alternative "+string(q.Alternative))
+	}
+	if q.Margin > 0 {
+		ps = append(ps, marginWords(q))
 	}
 	corr := r.Correction
 	if corr == "" && r.Quantity.Accepts(ParamCorrection) {
@@ -313,4 +320,10 @@ func wrapHanging(text, first, rest string, width int) string {
 	}
 	b.WriteString(line + "\n")
 	return b.String()
+}
+
+// marginWords says what a non-inferiority margin means on the score scale.
+func marginWords(q Query) string {
+	return fmt.Sprintf("margin %s: computed for the risk-adjusted difference plus %s, so the challenger counts as riskier only when, with losses counted %s times, its scores fall more than %s below the champion's on average",
+		formatNumber(q.Margin), formatNumber(q.Margin), formatNumber(q.LossWeight), formatNumber(q.Margin))
 }

@@ -26,6 +26,7 @@ var (
 	lossWeightValue = obj{"type": "number", "minimum": 1}
 	alphaValue      = obj{"type": "number", "minimum": 0}
 	levelValue      = obj{"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}
+	marginValue     = obj{"type": "number", "minimum": 0, "maximum": 1}
 	ropeValue       = obj{"type": "array", "prefixItems": []any{obj{"type": "number", "maximum": 0}, obj{"type": "number", "minimum": 0}},
 		"minItems": 2, "maxItems": 2}
 )
@@ -44,6 +45,10 @@ func stringList(minItems int) obj {
 
 var onInconclusiveValues = []Verdict{Fail, Warn, Pass, Inconclusive}
 
+// onInsufficientPoolValues are what a Bayesian rule's pass on a too small pool
+// may count as: never pass (a requirement that is not met cannot let a rule pass).
+var onInsufficientPoolValues = []Verdict{Warn, Inconclusive, Fail}
+
 var topFields = []field{
 	{name: "version", required: true, doc: "policy format version; must be 1", schema: obj{"const": Version}},
 	{name: "name", required: true, doc: "the policy's name, used in report titles, PR-comment markers and check names (letters, digits, _ . -)", schema: idSchema},
@@ -55,11 +60,12 @@ var topFields = []field{
 	{name: "alpha", doc: "extra weight of losses, as in URisk_α: losses count 1 + alpha times (give loss_weight or alpha, not both)", schema: alphaValue},
 	{name: "seed", doc: "seed of every random procedure (MCMC, bootstrap, permutation tests); default 1", schema: obj{"type": "integer", "minimum": 0}},
 	{name: "model", doc: "settings of the Bayesian fits", schema: obj{"$ref": "#/$defs/model"}},
-	{name: "requirements", doc: "data the rules need; unmet requirements make the affected rules inconclusive", schema: obj{"$ref": "#/$defs/requirements"}},
+	{name: "requirements", doc: "data the rules need; a rule whose requirements are unmet can still fail, but cannot pass", schema: obj{"$ref": "#/$defs/requirements"}},
 	{name: "rules", required: true, doc: "the checks every challenger must pass", schema: obj{"type": "array", "items": obj{"$ref": "#/$defs/rule"}, "minItems": 1}},
 	{name: "select", doc: "best: ship the best passing challenger (by rank_by); all: every challenger must pass; default best", schema: enumSchema([]Select{SelectBest, SelectAll})},
 	{name: "rank_by", doc: "the quantity that orders passing challengers for select: best (higher or lower is better as the quantity says); default mean_diff", schema: enumSchema(rankableNames())},
 	{name: "on_inconclusive", doc: "what an inconclusive gate counts as: fail, warn, pass, or inconclusive (exit status 3); default inconclusive", schema: enumSchema(onInconclusiveValues)},
+	{name: "on_insufficient_pool", doc: "with fewer artifacts than requirements.min_artifacts the Bayesian rules use the model over the champion and challengers alone; a rule that model passes counts as warn (default), inconclusive or fail — one it fails still fails", schema: enumSchema(onInsufficientPoolValues)},
 	{name: "waivers", doc: "time-limited exemptions of one rule for matching challengers", schema: obj{"type": "array", "items": obj{"$ref": "#/$defs/waiver"}}},
 }
 
@@ -76,11 +82,14 @@ var modelFields = []field{
 	{name: "chains", doc: "number of MCMC chains; default 4", schema: obj{"type": "integer", "minimum": 1, "maximum": maxChains}},
 	{name: "target_ess", doc: "effective sample size the sampler aims for on the quantities the rules use; default 4000", schema: obj{"type": "integer", "minimum": minTargetESS}},
 	{name: "max_rhat", doc: "a fit with R-hat above this on a quantity a rule uses has not converged, and the rule is inconclusive; default 1.01", schema: obj{"type": "number", "exclusiveMinimum": 1}},
+	{name: "max_draws", doc: "the most draws per chain a fit may take to reach target_ess (it costs time in proportion); a fit still short of the target has not converged; default 10000", schema: obj{"type": "integer", "minimum": minMaxDraws, "maximum": maxMaxDraws}},
 }
 
 const (
 	maxChains    = 64
 	minTargetESS = 100
+	minMaxDraws  = 100
+	maxMaxDraws  = 1_000_000
 )
 
 var requirementFields = []field{
@@ -107,6 +116,7 @@ var paramFields = map[Param]field{
 	ParamLossWeight:  {name: string(ParamLossWeight), doc: "loss weight for this rule only (overrides the policy's)", schema: lossWeightValue},
 	ParamAlpha:       {name: string(ParamAlpha), doc: "alpha for this rule only: losses count 1 + alpha times", schema: alphaValue},
 	ParamAlternative: {name: string(ParamAlternative), doc: "alternative hypothesis: two_sided, greater (challenger better) or less; default two_sided", schema: enumSchema(alternatives)},
+	ParamMargin:      {name: string(ParamMargin), doc: "non-inferiority margin δ in score units (0 to 1): the quantity is computed for the risk-adjusted difference plus δ, so 'not riskier' means 'not riskier by more than δ'; default 0", schema: marginValue},
 }
 
 var ruleFields = func() []field {

@@ -53,7 +53,7 @@ func Parse(file string, data []byte) (*Policy, error) {
 	sum := sha256.Sum256(data)
 	ps := &parser{file: file, p: &Policy{
 		File: file, Digest: hex.EncodeToString(sum[:]),
-		Seed: defaultSeed, Model: defaultModel, Select: SelectBest, RankBy: "mean_diff", OnInconclusive: Inconclusive,
+		Seed: defaultSeed, Model: defaultModel, Select: SelectBest, RankBy: "mean_diff", OnInconclusive: Inconclusive, OnInsufficientPool: Warn,
 	}}
 	ps.top(root)
 	if len(ps.errs) > 0 {
@@ -242,6 +242,11 @@ func (ps *parser) top(root *yaml.Node) {
 	if e, ok := m.get("on_inconclusive"); ok {
 		if s, ok := ps.enum(e, "on_inconclusive", enumStrings(onInconclusiveValues)); ok {
 			p.OnInconclusive = Verdict(s)
+		}
+	}
+	if e, ok := m.get("on_insufficient_pool"); ok {
+		if s, ok := ps.enum(e, "on_insufficient_pool", enumStrings(onInsufficientPoolValues)); ok {
+			p.OnInsufficientPool = Verdict(s)
 		}
 	}
 	if e, ok := m.get("waivers"); ok {

@@ -177,6 +177,14 @@ func (ps *parser) rule(i int, n *yaml.Node) *Rule {
 			if s, ok := ps.enum(e, ppath, enumStrings(alternatives)); ok {
 				r.Alternative = Alternative(s)
 			}
+		case ParamMargin:
+			if v, ok := ps.number(e, ppath); ok {
+				if v < 0 || v > 1 {
+					ps.errorf(deref(e.val), ppath, "expected a margin from 0 to 1 in score units (how far below the champion the challenger's risk-adjusted score may fall, e.g. 0.02), got %s", formatNumber(v))
+				} else {
+					r.Margin = v
+				}
+			}
 		}
 	}
 	if q != nil {

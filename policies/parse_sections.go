@@ -78,6 +78,11 @@ func (ps *parser) model(n *yaml.Node) {
 			md.TargetESS = int(c)
 		}
 	}
+	if e, ok := m.get("max_draws"); ok {
+		if c, ok := ps.integer(e, "model.max_draws", minMaxDraws, maxMaxDraws); ok {
+			md.MaxDraws = int(c)
+		}
+	}
 	if e, ok := m.get("max_rhat"); ok {
 		if r, ok := ps.number(e, "model.max_rhat"); ok {
 			if r <= 1 {

@@ -155,7 +155,7 @@ func TestParseFields(t *testing.T) {
 	if p.LossWeight != 2.5 || !p.FromAlpha || p.Seed != 18446744073709551615 {
 		t.Errorf("loss weight %v (alpha %v), seed %d", p.LossWeight, p.FromAlpha, p.Seed)
 	}
-	if p.Model != (Model{Family: SkewNormal, Chains: 2, TargetESS: 500, MaxRhat: 1.05}) {
+	if p.Model != (Model{Family: SkewNormal, Chains: 2, TargetESS: 500, MaxRhat: 1.05, MaxDraws: 3000}) {
 		t.Errorf("model = %+v", p.Model)
 	}
 	if p.Requirements != (Requirements{MinTopics: 30, MinArtifacts: 5, MinTopicCoverage: 0.8}) {
@@ -165,7 +165,7 @@ func TestParseFields(t *testing.T) {
 		"bayes.diff.lo(level=0.9)",
 		"tests.wilcoxon.p(alternative=greater)",
 		"rope.decision(level=0.95,rope=[-0.02,0.01])",
-		"urisk(loss_weight=10)",
+		"urisk(loss_weight=10,margin=0.02)",
 		"brisk.p_riskier(loss_weight=2.5)",
 	}
 	var got []string
@@ -191,11 +191,11 @@ func TestParseFields(t *testing.T) {
 		t.Errorf("rule u bound = %+v", p.Rules[3].Bound)
 	}
 	w := p.Waivers[0]
-	if w.Rule != "t" || w.Challenger.Text != "exp-*" || w.ExpiresText() != "2026-07-01" || w.Pos.Line != 35 {
+	if w.Rule != "t" || w.Challenger.Text != "exp-*" || w.ExpiresText() != "2026-07-01" || w.Pos.Line != 37 {
 		t.Errorf("waiver = %+v", w)
 	}
-	if p.Select != SelectBest || p.RankBy != "brisk.p_riskier" || p.OnInconclusive != Fail {
-		t.Errorf("select %v rank_by %v on_inconclusive %v", p.Select, p.RankBy, p.OnInconclusive)
+	if p.Select != SelectBest || p.RankBy != "brisk.p_riskier" || p.OnInconclusive != Fail || p.OnInsufficientPool != Inconclusive {
+		t.Errorf("select %v rank_by %v on_inconclusive %v on_insufficient_pool %v", p.Select, p.RankBy, p.OnInconclusive, p.OnInsufficientPool)
 	}
 }
 

@@ -54,7 +54,12 @@ type Policy struct {
 	RankBy         string
 	RankByPos      Pos
 	OnInconclusive Verdict
-	Waivers        []*Waiver
+	// OnInsufficientPool caps a Bayesian rule's pass when the pool has fewer
+	// artifacts than requirements.min_artifacts, so that its model was
+	// fitted over the champion and the challengers alone: warn (default),
+	// inconclusive or fail. A rule such a model fails still fails.
+	OnInsufficientPool Verdict
+	Waivers            []*Waiver
 }
 
 // Inputs are the score inputs a policy names; command-line flags override them.
@@ -80,6 +85,9 @@ type Model struct {
 	Chains    int
 	TargetESS int     // the sampler draws until the bulk ESS of the quantities the rules use reaches this
 	MaxRhat   float64 // a fit with R̂ above this on a quantity a rule uses has not converged
+	// MaxDraws caps the draws per chain a fit may take to reach TargetESS;
+	// a fit that reaches the cap short of the target has not converged.
+	MaxDraws int
 }
 
 // Family is the likelihood of the hierarchical model.
@@ -93,7 +101,7 @@ const (
 var families = []Family{Gaussian, SkewNormal}
 
 // Defaults for keys a policy leaves out.
-var defaultModel = Model{Family: Gaussian, Chains: 4, TargetESS: 4000, MaxRhat: 1.01}
+var defaultModel = Model{Family: Gaussian, Chains: 4, TargetESS: 4000, MaxRhat: 1.01, MaxDraws: 10000}
 
 const defaultSeed = 1
 
@@ -136,6 +144,7 @@ type Rule struct {
 	Rope        [2]float64
 	LossWeight  float64 // overrides the policy's loss weight for this rule
 	Alternative Alternative
+	Margin      float64 // non-inferiority margin δ of a risk quantity
 
 	idPos, quantityPos Pos
 }
@@ -304,6 +313,8 @@ type Query struct {
 	Correction  Correction  `json:"correction,omitempty"`  // bca.* only
 	Rope        [2]float64  `json:"rope,omitzero"`         // rope.decision only
 	Alternative Alternative `json:"alternative,omitempty"` // tests.*.p only
+	// Margin δ ≥ 0 of a risk quantity: it is computed for d_w + δ (score units).
+	Margin float64 `json:"margin,omitempty"`
 }
 
 // Analysis is the analysis that computes the query.
@@ -342,6 +353,9 @@ func (q Query) String() string {
 	if q.Alternative != "" {
 		ps = append(ps, "alternative="+string(q.Alternative))
 	}
+	if q.Margin > 0 {
+		ps = append(ps, "margin="+formatNumber(q.Margin))
+	}
 	if len(ps) == 0 {
 		return q.Quantity
 	}
@@ -351,7 +365,11 @@ func (q Query) String() string {
 // Query returns what the gate must compute for rule r, with defaults filled
 // in and the policy's loss weight where the rule sets none.
 func (p *Policy) Query(r *Rule) Query {
-	return p.query(r.Quantity, r.LossWeight, r.Level, r.Correction, r.Rope, r.Alternative)
+	q := p.query(r.Quantity, r.LossWeight, r.Level, r.Correction, r.Rope, r.Alternative)
+	if r.Quantity.Accepts(ParamMargin) {
+		q.Margin = r.Margin
+	}
+	return q
 }
 
 func (p *Policy) query(q *Quantity, lossWeight, level float64, corr Correction, rope [2]float64, alt Alternative) Query {
@@ -440,6 +458,30 @@ func (p *Policy) BRiskWeights() []float64 {
 	}
 	slices.Sort(ws)
 	return ws
+}
+
+// RiskDefinition is the policy's own definition of a riskier challenger: the
+// loss weight w and non-inferiority margin δ of its first fail-severity rule
+// on a quantity of the risk-adjusted difference (one that takes a margin:
+// brisk.p_riskier, brisk.diff.*, urisk, trisk, bca.*), so that a challenger
+// whose true risk-adjusted difference d_w is below −δ is riskier. ok is false
+// when no such rule exists (the policy does not judge risk).
+func (p *Policy) RiskDefinition() (rule *Rule, q Query, ok bool) {
+	for _, r := range p.Rules {
+		if r.Severity == SeverityFail && r.Quantity.Accepts(ParamMargin) {
+			return r, p.Query(r), true
+		}
+	}
+	return nil, Query{}, false
+}
+
+// InsufficientPool is what a Bayesian rule's pass on a pool with too few
+// artifacts counts as: OnInsufficientPool, warn when unset.
+func (p *Policy) InsufficientPool() Verdict {
+	if p.OnInsufficientPool == "" {
+		return Warn
+	}
+	return p.OnInsufficientPool
 }
 
 // InputPaths returns inputs.paths with relative paths resolved against the

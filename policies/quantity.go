@@ -119,10 +119,11 @@ const (
 	ParamLossWeight  Param = "loss_weight" // losses count w times (overrides the policy's)
 	ParamAlpha       Param = "alpha"       // the same as loss_weight = 1 + alpha
 	ParamAlternative Param = "alternative" // two_sided, greater or less, for tests
+	ParamMargin      Param = "margin"      // non-inferiority margin δ ≥ 0 of a risk quantity, in score units
 )
 
 // params lists every rule parameter in the order messages and the schema give them.
-var params = []Param{ParamLevel, ParamCorrection, ParamRope, ParamLossWeight, ParamAlpha, ParamAlternative}
+var params = []Param{ParamLevel, ParamCorrection, ParamRope, ParamLossWeight, ParamAlpha, ParamAlternative, ParamMargin}
 
 // Correction is a multiple-comparison correction over the challengers of a run.
 type Correction string
@@ -198,9 +199,14 @@ var (
 	weighted = []Param{ParamLossWeight, ParamAlpha}
 	// twoSidedOnly are the tests whose one-sided p-values riskgate does not
 	// compute (the randomisation and bootstrap tests of package risk).
-	twoSidedOnly   = []string{"permutation", "bootstrap"}
-	weightedLevel  = []Param{ParamLossWeight, ParamAlpha, ParamLevel}
-	testParams     = []Param{ParamCorrection, ParamAlternative}
+	twoSidedOnly  = []string{"permutation", "bootstrap"}
+	weightedLevel = []Param{ParamLossWeight, ParamAlpha, ParamLevel}
+	testParams    = []Param{ParamCorrection, ParamAlternative}
+	// risky quantities compare the challenger's risk-adjusted difference d_w
+	// with 0 and take a non-inferiority margin δ: they are computed for
+	// d_w + δ, so that "not riskier" reads "not riskier by more than δ".
+	risky          = []Param{ParamLossWeight, ParamAlpha, ParamMargin}
+	riskyLevel     = []Param{ParamLossWeight, ParamAlpha, ParamLevel, ParamMargin}
 	testCorrection = []Correction{CorrectNone, CorrectBonferroni, CorrectHolm, CorrectBH}
 )
 
@@ -217,24 +223,24 @@ func buildRegistry() []*Quantity {
 			Description: "the lower end of the central credible interval of S_challenger − S_champion"},
 		{Name: "bayes.diff.hi", Kind: KindNumber, Analysis: AnalysisBayes, Statistic: StatHi, Better: Higher, Params: []Param{ParamLevel},
 			Description: "the upper end of the central credible interval of S_challenger − S_champion"},
-		{Name: "brisk.p_riskier", Kind: KindProbability, Analysis: AnalysisBRisk, Statistic: StatPLess, Better: Lower, Params: weighted,
-			Description: "the posterior probability that the challenger's system effect is below the champion's in the risk-adjusted pool (BRisk), where each system's losses against the champion are weighted"},
-		{Name: "brisk.diff.mean", Kind: KindNumber, Analysis: AnalysisBRisk, Statistic: StatDiffMean, Better: Higher, Params: weighted,
+		{Name: "brisk.p_riskier", Kind: KindProbability, Analysis: AnalysisBRisk, Statistic: StatPLess, Better: Lower, Params: risky,
+			Description: "the posterior probability that the challenger's system effect is below the champion's — by more than the margin, when one is given — in the risk-adjusted pool (BRisk), where each system's losses against the champion are weighted"},
+		{Name: "brisk.diff.mean", Kind: KindNumber, Analysis: AnalysisBRisk, Statistic: StatDiffMean, Better: Higher, Params: risky,
 			Description: "the posterior mean of S_challenger − S_champion in the risk-adjusted pool (BRisk); negative means riskier than the champion"},
-		{Name: "brisk.diff.lo", Kind: KindNumber, Analysis: AnalysisBRisk, Statistic: StatLo, Better: Higher, Params: weightedLevel,
+		{Name: "brisk.diff.lo", Kind: KindNumber, Analysis: AnalysisBRisk, Statistic: StatLo, Better: Higher, Params: riskyLevel,
 			Description: "the lower end of the central credible interval of S_challenger − S_champion in the risk-adjusted pool (BRisk)"},
-		{Name: "brisk.diff.hi", Kind: KindNumber, Analysis: AnalysisBRisk, Statistic: StatHi, Better: Higher, Params: weightedLevel,
+		{Name: "brisk.diff.hi", Kind: KindNumber, Analysis: AnalysisBRisk, Statistic: StatHi, Better: Higher, Params: riskyLevel,
 			Description: "the upper end of the central credible interval of S_challenger − S_champion in the risk-adjusted pool (BRisk)"},
-		{Name: "urisk", Kind: KindNumber, Analysis: AnalysisRisk, Statistic: StatURisk, Better: Higher, Params: weighted,
+		{Name: "urisk", Kind: KindNumber, Analysis: AnalysisRisk, Statistic: StatURisk, Better: Higher, Params: risky,
 			Description: "URisk: the mean per-topic difference challenger − champion with losses weighted (Wang et al. 2012); negative means the weighted losses outweigh the gains"},
-		{Name: "trisk", Kind: KindNumber, Analysis: AnalysisRisk, Statistic: StatTRisk, Better: Higher, Params: weighted,
+		{Name: "trisk", Kind: KindNumber, Analysis: AnalysisRisk, Statistic: StatTRisk, Better: Higher, Params: risky,
 			Description: "TRisk: URisk divided by its standard error, a paired t statistic (Dinçer et al. 2014); below −2 means significantly riskier"},
 		{Name: "trisk_p", Kind: KindProbability, Analysis: AnalysisRisk, Statistic: StatTRiskP, Better: Neutral, Params: weighted,
 			Description: "the two-sided p-value of TRisk against Student's t with n − 1 degrees of freedom"},
-		{Name: "bca.lo", Kind: KindNumber, Analysis: AnalysisBCa, Statistic: StatLo, Better: Higher, Params: []Param{ParamLossWeight, ParamAlpha, ParamLevel, ParamCorrection},
+		{Name: "bca.lo", Kind: KindNumber, Analysis: AnalysisBCa, Statistic: StatLo, Better: Higher, Params: []Param{ParamLossWeight, ParamAlpha, ParamLevel, ParamCorrection, ParamMargin},
 			Corrections: []Correction{CorrectNone, CorrectBonferroni},
 			Description: "the lower end of the BCa bootstrap confidence interval of URisk"},
-		{Name: "bca.hi", Kind: KindNumber, Analysis: AnalysisBCa, Statistic: StatHi, Better: Higher, Params: []Param{ParamLossWeight, ParamAlpha, ParamLevel, ParamCorrection},
+		{Name: "bca.hi", Kind: KindNumber, Analysis: AnalysisBCa, Statistic: StatHi, Better: Higher, Params: []Param{ParamLossWeight, ParamAlpha, ParamLevel, ParamCorrection, ParamMargin},
 			Corrections: []Correction{CorrectNone, CorrectBonferroni},
 			Description: "the upper end of the BCa bootstrap confidence interval of URisk"},
 		{Name: "zrisk", Kind: KindNumber, Analysis: AnalysisRisk, Statistic: StatZRisk, Better: Higher, Params: weighted,
@@ -306,6 +312,8 @@ func (q *Quantity) Reference() string {
 			ps = append(ps, "alternative: two_sided, greater, less (default two_sided)")
 		case ParamRope:
 			ps = append(ps, "rope: [lo, hi] (required)")
+		case ParamMargin:
+			ps = append(ps, "margin: a non-inferiority margin δ ≥ 0 in score units (default 0)")
 		}
 	}
 	if len(ps) > 0 {

@@ -67,14 +67,14 @@ var sampleValues = map[string]string{
 	"top.version": "1", "top.name": "n", "top.description": "d", "top.inputs": "{}", "top.champion": "c",
 	"top.challengers": "[x]", "top.loss_weight": "2", "top.alpha": "1", "top.seed": "7", "top.model": "{}",
 	"top.requirements": "{}", "top.rules": "[{id: r, quantity: wins, at_least: 1}]", "top.select": "all",
-	"top.rank_by": "mean", "top.on_inconclusive": "fail", "top.waivers": "[]",
+	"top.rank_by": "mean", "top.on_inconclusive": "fail", "top.on_insufficient_pool": "inconclusive", "top.waivers": "[]",
 	"inputs.paths": "[a.csv]", "inputs.format": "jsonl", "inputs.qrels": "q", "inputs.measure": "map", "inputs.topics": "keep",
-	"model.family": "skew_normal", "model.chains": "2", "model.target_ess": "1000", "model.max_rhat": "1.05",
+	"model.family": "skew_normal", "model.chains": "2", "model.target_ess": "1000", "model.max_rhat": "1.05", "model.max_draws": "5000",
 	"requirements.min_topics": "10", "requirements.min_artifacts": "5", "requirements.min_topic_coverage": "0.5",
 	"rule.id": "r", "rule.quantity": "bayes.p_better", "rule.description": "d", "rule.severity": "warn",
 	"rule.at_least": "0.5", "rule.at_most": "0.5", "rule.in": "[0, 1]",
 	"rule.level": "0.9", "rule.correction": "holm", "rule.rope": "[-0.01, 0.01]", "rule.loss_weight": "2",
-	"rule.alpha": "1", "rule.alternative": "greater",
+	"rule.alpha": "1", "rule.alternative": "greater", "rule.margin": "0.02",
 	"waiver.rule": "r", "waiver.challenger": "c", "waiver.reason": "x", "waiver.approver": "a", "waiver.expires": "2030-01-01",
 }
 

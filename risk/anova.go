@@ -1,6 +1,7 @@
 package risk
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/riskgate/riskgate/internal/stats"
@@ -41,25 +42,32 @@ func (a ANOVA) DFResidual() float64 { return a.Rows[len(a.Rows)-1].DF }
 //	F = MS/MS_E,  p = P(F_{df, df_E} > F).
 //
 // SS_E is summed from the residuals rather than by subtraction, so it keeps
-// its precision when the effects dominate.
+// its precision when the effects dominate. The means are correctly rounded
+// (stats.ExactMean), so a sum of squares that is zero in exact arithmetic
+// comes out below N·(16·ε·max|x|)², and is then taken as 0 with a warning
+// (see roundingLevel): identical systems, or systems equal up to a constant
+// shift, give rounding noise, and the ratio of two noises is no F statistic
+// (R's aov reports it all the same).
 func (s Systems) TwoWayANOVA() (ANOVA, error) {
 	if err := s.check(); err != nil {
 		return ANOVA{}, err
 	}
 	m, n := len(s), len(s[0])
-	sysMean := s.means()
+	sysMean := make([]float64, m)
+	all := make([]float64, 0, m*n)
+	for i, row := range s {
+		sysMean[i] = stats.ExactMean(row)
+		all = append(all, row...)
+	}
 	topicMean := make([]float64, n)
-	grand := 0.0
-	for _, row := range s {
-		for j, v := range row {
-			topicMean[j] += v
-			grand += v
-		}
-	}
+	col := make([]float64, m)
 	for j := range topicMean {
-		topicMean[j] /= float64(m)
+		for i, row := range s {
+			col[i] = row[j]
+		}
+		topicMean[j] = stats.ExactMean(col)
 	}
-	grand /= float64(m * n)
+	grand := stats.ExactMean(all)
 	var ssSys, ssTopic, ssE, ssT float64
 	for _, v := range sysMean {
 		ssSys += (v - grand) * (v - grand)
@@ -76,8 +84,12 @@ func (s Systems) TwoWayANOVA() (ANOVA, error) {
 			ssT += (v - grand) * (v - grand)
 		}
 	}
-	dfE := float64((m - 1) * (n - 1))
 	a := ANOVA{Model: "two-way"}
+	tol := roundingLevel(s)
+	ssSys = a.atRoundingLevel(ssSys, tol, "system")
+	ssTopic = a.atRoundingLevel(ssTopic, tol, "topic")
+	ssE = a.atRoundingLevel(ssE, tol, "residual")
+	dfE := float64((m - 1) * (n - 1))
 	a.Rows = []ANOVARow{
 		effectRow("system", float64(m-1), ssSys),
 		effectRow("topic", float64(n-1), ssTopic),
@@ -92,13 +104,20 @@ func (s Systems) TwoWayANOVA() (ANOVA, error) {
 //
 //	SS_system = n·Σ_i (x̄_i· − x̄)²      df = m − 1
 //	SS_E      = Σ_ij (x_ij − x̄_i·)²     df = m(n − 1)
+//
+// Sums of squares at rounding level are 0, as in TwoWayANOVA.
 func (s Systems) OneWayANOVA() (ANOVA, error) {
 	if err := s.check(); err != nil {
 		return ANOVA{}, err
 	}
 	m, n := len(s), len(s[0])
-	sysMean := s.means()
-	grand := stats.Mean(sysMean) // balanced: the mean of the means
+	sysMean := make([]float64, m)
+	all := make([]float64, 0, m*n)
+	for i, row := range s {
+		sysMean[i] = stats.ExactMean(row)
+		all = append(all, row...)
+	}
+	grand := stats.ExactMean(all)
 	var ssSys, ssE, ssT float64
 	for i, row := range s {
 		d := sysMean[i] - grand
@@ -109,12 +128,53 @@ func (s Systems) OneWayANOVA() (ANOVA, error) {
 		}
 	}
 	a := ANOVA{Model: "one-way"}
+	tol := roundingLevel(s)
+	ssSys = a.atRoundingLevel(ssSys, tol, "system")
+	ssE = a.atRoundingLevel(ssE, tol, "residual")
 	a.Rows = []ANOVARow{
 		effectRow("system", float64(m-1), ssSys),
 		residualRow(float64(m*(n-1)), ssE),
 	}
 	a.finish(ssSys, ssE, ssT)
 	return a, nil
+}
+
+// roundingLevel is the largest sum of squares rounding alone can produce
+// from a table whose true sum of squares is 0: with correctly rounded means,
+// each deviation or residual (x − x̄_i· − x̄_·j + x̄) is off by at most about
+// 4 roundings of max|x| (2⁻⁵³ each) plus 3 of the subtractions, under 8·ε·max|x|
+// with ε = 2⁻⁵², so N deviations square to under N·(8·ε·max|x|)²; the bound
+// takes twice that deviation for margin. Genuine sums of squares of scores
+// are many orders of magnitude above it.
+func roundingLevel(s Systems) float64 {
+	big, cells := 0.0, 0
+	for _, row := range s {
+		for _, v := range row {
+			big = math.Max(big, math.Abs(v))
+		}
+		cells += len(row)
+	}
+	dev := 16 * 0x1p-52 * big
+	return float64(cells) * dev * dev
+}
+
+// atRoundingLevel returns ss, or 0 with a warning when ss is at most tol.
+func (a *ANOVA) atRoundingLevel(ss, tol float64, source string) float64 {
+	if ss == 0 || ss > tol {
+		return ss
+	}
+	what := "the systems' means are equal"
+	switch source {
+	case "topic":
+		what = "the topics' means are equal"
+	case "residual":
+		what = "the model fits exactly (the systems are equal up to a constant shift)"
+	}
+	if a.Model == "one-way" && source == "residual" {
+		what = "every system scores every topic the same"
+	}
+	a.Warnings = append(a.Warnings, fmt.Sprintf("the %s sum of squares (%.3g) is at rounding level: %s up to rounding, and it is taken as 0", source, ss, what))
+	return 0
 }
 
 func effectRow(source string, df, ss float64) ANOVARow {

@@ -42,6 +42,10 @@ type Interval struct {
 // Davison & Hinkley 1997, §5.3):
 //
 //	z0 = Φ⁻¹(#{t*_b < t0}/B)                  (strict "<", as boot.ci)
+//
+// t0 and every t*_b are means from the exact sum (stats.ExactMean), so that
+// a resample with the values of x has exactly t0, as with R's mean.
+//
 //	a  = Σ L_i³ / (6·(Σ L_i²)^{3/2}),  L_i = x_i − x̄
 //	α_j' = Φ(z0 + (z0 + z_j)/(1 − a(z0 + z_j))),  z_j = Φ⁻¹((1 ∓ Level)/2)
 //	endpoints = norm.inter(t*, α')            (percentile: norm.inter(t*, (1 ∓ Level)/2))
@@ -112,21 +116,22 @@ func BCaMean(x []float64, o BootstrapOptions) (BCa, error) {
 	return bcaFromReplicates(x, t, o.Level), nil
 }
 
-// bootstrapMeans returns B means of resamples of x drawn with replacement.
+// bootstrapMeans returns B means of resamples of x drawn with replacement,
+// each correctly rounded from its exact sum as the estimate is: a resample
+// holding the same values as x, in whatever order, has exactly the mean t0.
+// With discrete scores many resamples do, and boot.ci's strict t* < t0
+// counts them right only if they compare equal (R's mean gives equal
+// multisets equal doubles too; a left-to-right sum can be an ulp off).
 func bootstrapMeans(x []float64, b int, seed uint64) []float64 {
 	t := make([]float64, b)
 	n := len(x)
-	fn := float64(n)
 	forChunks(b, bootstrapChunk, func(k, lo, hi int) {
 		ix := newIndexer(chunkSource(seed, procBootstrapMean, k), n)
 		idx := make([]uint32, n)
+		mean := stats.NewIndexedMean(x)
 		for r := lo; r < hi; r++ {
 			ix.fill(idx)
-			s := 0.0
-			for _, i := range idx {
-				s += x[i]
-			}
-			t[r] = s / fn
+			t[r] = mean.Mean(idx)
 		}
 	})
 	return t
@@ -135,9 +140,14 @@ func bootstrapMeans(x []float64, b int, seed uint64) []float64 {
 // bcaFromReplicates computes the intervals from the data x and its bootstrap
 // means t (reordered in place).
 func bcaFromReplicates(x, t []float64, level float64) BCa {
+	return bcaWithEstimate(x, t, stats.ExactMean(x), level)
+}
+
+// bcaWithEstimate is bcaFromReplicates with the estimate t0 given.
+func bcaWithEstimate(x, t []float64, t0, level float64) BCa {
 	nan := math.NaN()
 	r := BCa{
-		Estimate:   stats.Mean(x),
+		Estimate:   t0,
 		B:          len(t),
 		BCa:        Interval{nan, nan, level},
 		Percentile: Interval{nan, nan, level},

@@ -26,7 +26,11 @@ func normalQuantile(p float64) float64 {
 	return mathext.NormalQuantile(p)
 }
 
-// tTwoSided is 2·P(T_df > |t|), R's 2*pt(-abs(t), df).
+// tTwoSided is 2·P(T_df > |t|), R's 2*pt(-abs(t), df): I_{df/(df+t²)}(df/2, ½),
+// or 1 − I_{t²/(df+t²)}(½, df/2) when that subtrahend is at most ½. The
+// second keeps the digits of a p-value near 1: for a tiny t, df/(df + t²)
+// rounds to 1, where t²/(df + t²) is exact to the last bit (R's pt takes
+// the same complement, with an upper-tail incomplete beta function).
 func tTwoSided(t, df float64) float64 {
 	switch {
 	case math.IsNaN(t) || math.IsNaN(df):
@@ -34,7 +38,13 @@ func tTwoSided(t, df float64) float64 {
 	case math.IsInf(t, 0):
 		return 0
 	}
-	return mathext.RegIncBeta(df/2, 0.5, df/(df+t*t))
+	t2 := t * t
+	if y := t2 / (df + t2); y < 0.5 {
+		if q := mathext.RegIncBeta(0.5, df/2, y); q <= 0.5 {
+			return 1 - q
+		}
+	}
+	return mathext.RegIncBeta(df/2, 0.5, df/(df+t2))
 }
 
 // tGreater is P(T_df > t), R's pt(t, df, lower.tail = FALSE). For t > 0 it
@@ -51,7 +61,7 @@ func tGreater(t, df float64) float64 {
 	case math.IsInf(t, -1):
 		return 1
 	}
-	half := 0.5 * mathext.RegIncBeta(df/2, 0.5, df/(df+t*t))
+	half := 0.5 * tTwoSided(t, df)
 	if t > 0 {
 		return half
 	}
@@ -80,7 +90,10 @@ func tQuantile(p, df float64) float64 {
 	return y
 }
 
-// fSurvival is P(F_{d1,d2} > f), R's pf(f, d1, d2, lower.tail = FALSE).
+// fSurvival is P(F_{d1,d2} > f), R's pf(f, d1, d2, lower.tail = FALSE):
+// I_{d2/(d2+d1·f)}(d2/2, d1/2), or 1 − P(F ≤ f) = 1 − I_{d1·f/(d2+d1·f)}(d1/2, d2/2)
+// when P(F ≤ f) is at most ½, which keeps the digits of a p-value near 1
+// (see tTwoSided).
 func fSurvival(f, d1, d2 float64) float64 {
 	switch {
 	case math.IsNaN(f):
@@ -89,6 +102,11 @@ func fSurvival(f, d1, d2 float64) float64 {
 		return 1
 	case math.IsInf(f, 1):
 		return 0
+	}
+	if y := d1 * f / (d2 + d1*f); y < 0.5 {
+		if q := mathext.RegIncBeta(d1/2, d2/2, y); q <= 0.5 {
+			return 1 - q
+		}
 	}
 	return mathext.RegIncBeta(d2/2, d1/2, d2/(d2+d1*f))
 }

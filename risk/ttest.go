@@ -42,8 +42,8 @@ func (p Pair) PairedT(level float64) (TTest, error) {
 	}
 	d := p.Deltas()
 	n := float64(len(d))
-	m := stats.Mean(d)
-	se := math.Sqrt(stats.Variance(d) / n)
+	m, v := meanVariance(d)
+	se := math.Sqrt(v / n)
 	return tTest(m, se, n-1, level), nil
 }
 
@@ -70,10 +70,26 @@ func (s TwoSamples) WelchT(level float64) (TTest, error) {
 		return TTest{}, err
 	}
 	nx, nb := float64(len(s.X)), float64(len(s.Base))
-	vx, vb := stats.Variance(s.X)/nx, stats.Variance(s.Base)/nb
+	mx, vx := meanVariance(s.X)
+	mb, vb := meanVariance(s.Base)
+	vx, vb = vx/nx, vb/nb
 	se := math.Sqrt(vx + vb)
 	df := (vx + vb) * (vx + vb) / (vx*vx/(nx-1) + vb*vb/(nb-1))
-	return tTest(stats.Mean(s.X)-stats.Mean(s.Base), se, df, level), nil
+	return tTest(mx-mb, se, df, level), nil
+}
+
+// meanVariance returns the mean of x, correctly rounded from the exact sum
+// (stats.ExactMean) as R's mean practically always is, and the sample
+// variance about it (n − 1 denominator). A mean difference far below the
+// scores' scale (two nearly identical systems) is then the difference R
+// computes, not an ulp of a left-to-right sum.
+func meanVariance(x []float64) (mean, variance float64) {
+	mean = stats.ExactMean(x)
+	ss := 0.0
+	for _, v := range x {
+		ss += (v - mean) * (v - mean)
+	}
+	return mean, ss / float64(len(x)-1)
 }
 
 func tTest(m, se, df, level float64) TTest {

@@ -13,34 +13,52 @@ import (
 	"github.com/riskgate/riskgate/internal/numfmt"
 )
 
-// CalibrateReport is what riskgate calibrate found: the policy's verdict
-// rates on simulated pools like the user's, per true effect of the
-// challenger. Every format renders it; it holds no timing, so the same
-// inputs, policy and seed give the same bytes.
+// SchemaVersion is the version of calibrate's JSON. Version 2 replaced the
+// per-effect rates (effects) by the cells of the effect × risk grid.
+const SchemaVersion = 2
+
+// Report is what riskgate calibrate found: the policy's verdict rates on
+// simulated pools like the user's, per cell of a grid of the challenger's
+// true effect × risk scale, beside each cell's truth and the class the
+// policy's own definition gives it. Every format renders it; it holds no
+// timing, so the same inputs, policy and seed give the same bytes.
 type Report struct {
 	SchemaVersion int    `json:"schema_version"`
 	Tool          string `json:"tool_version"`
 	Policy        Policy `json:"policy"`
 	Pools         Pools  `json:"pools"`
 	Model         Model  `json:"model"`
-	Reps          int    `json:"reps"` // simulated pools per effect
+	Reps          int    `json:"reps"` // simulated pools per cell
 	Seed          uint64 `json:"seed"`
-	// MinEffect is the smallest effect that matters: effects at or above it
-	// read as power.
+	// MinEffect is the smallest effect that matters: a cell at or above it
+	// that is not harmful is beneficial, and its ship rate is power.
 	MinEffect jsonfloat.Float `json:"min_effect"`
-	// LossWeight is the policy's loss weight (1 when it has none), at which
-	// each effect's MeanURisk is computed.
-	LossWeight jsonfloat.Float `json:"loss_weight"`
-	Effects    []Effect        `json:"effects"`
-	// FalseShip is the largest ship rate over the negative effects; Power
-	// the smallest over the effects at or above MinEffect (nil when no
-	// effect is of that kind).
+	// Effects and Risks are the grid's axes; Cells its cells, effect-major.
+	Effects []jsonfloat.Float `json:"effects"`
+	Risks   []jsonfloat.Float `json:"risks"`
+	// Harm is the policy's definition of a harmful challenger.
+	Harm  Harm   `json:"harm"`
+	Cells []Cell `json:"cells"`
+	// FalseShip is the largest ship rate over the harmful cells (the worst
+	// false-ship rate); Power the smallest over the beneficial cells (the
+	// worst power); nil when no cell is of that class.
 	FalseShip *Figure  `json:"false_ship,omitempty"`
 	Power     *Figure  `json:"power,omitempty"`
 	Warnings  []string `json:"warnings"`
 }
 
-// CalibratePolicy identifies the policy calibrated.
+// Harm is the policy's own definition of a harmful challenger: a true mean
+// effect ≤ 0, or — when a fail rule judges risk — a true risk-adjusted
+// difference at that rule's loss weight below −margin.
+type Harm struct {
+	LossWeight jsonfloat.Float `json:"loss_weight"` // w of the true risk-adjusted differences
+	Margin     jsonfloat.Float `json:"margin"`      // δ
+	Rule       string          `json:"rule,omitempty"`
+	Query      string          `json:"query,omitempty"`
+	Words      string          `json:"words"`
+}
+
+// Policy identifies the policy calibrated.
 type Policy struct {
 	Name           string `json:"name"`
 	File           string `json:"file"`
@@ -49,7 +67,7 @@ type Policy struct {
 	OnInconclusive string `json:"on_inconclusive"`
 }
 
-// CalibratePools describes the simulated pools.
+// Pools describes the simulated pools.
 type Pools struct {
 	Measure    string `json:"measure,omitempty"`
 	Champion   string `json:"champion"`
@@ -61,7 +79,7 @@ type Pools struct {
 	EstimatedFrom int `json:"differences_from_challengers"`
 }
 
-// CalibrateModel is the generating model (bayes.PoolModel), estimated by
+// Model is the generating model (bayes.PoolModel), estimated by
 // moments from the user's pool.
 type Model struct {
 	Intercept jsonfloat.Float `json:"intercept"`
@@ -72,18 +90,27 @@ type Model struct {
 	DiffSkew  jsonfloat.Float `json:"diff_skew"` // their skewness
 }
 
-// CalibrateEffect is the verdicts of the pools of one true effect. The rates
-// count the gate's final verdicts (after on_inconclusive); they add up to 1.
-type Effect struct {
-	Effect           jsonfloat.Float `json:"effect"`
+// Cell is the pools of one true effect and risk scale: what they were drawn
+// with, what that is worth, and the gate's verdicts on them. The rates count
+// the final verdicts (after on_inconclusive); they add up to 1.
+type Cell struct {
+	Effect jsonfloat.Float `json:"effect"` // the true mean effect the pools were drawn with
+	Risk   jsonfloat.Float `json:"risk"`   // the scale of the challenger's per-topic differences, relative to the pool's
+	// TrueMeanDiff and TrueRiskDiff are the generating model's expected
+	// difference and risk-adjusted difference (at Harm.LossWeight) of the
+	// challenger to the champion (bayes.PoolModel.Truth): computed, not
+	// assumed.
+	TrueMeanDiff jsonfloat.Float `json:"true_mean_diff"`
+	TrueRiskDiff jsonfloat.Float `json:"true_risk_diff"`
+	// Class is harmful, neutral or beneficial by the policy's definition.
+	Class            string          `json:"class"`
 	Reps             int             `json:"reps"`
 	PassRate         jsonfloat.Float `json:"pass_rate"`
 	WarnRate         jsonfloat.Float `json:"warn_rate"`
 	FailRate         jsonfloat.Float `json:"fail_rate"`
 	InconclusiveRate jsonfloat.Float `json:"inconclusive_rate"`
 	// ShipRate is pass + warn: the gate exits 0 and ships the challenger.
-	// Below effect 0 it is the false-ship rate; at or above the smallest
-	// effect that matters, the power.
+	// In a harmful cell it is a false-ship rate; in a beneficial one, power.
 	ShipRate jsonfloat.Float `json:"ship_rate"`
 	// SE is the Monte Carlo standard error of ShipRate, √(p(1 − p)/reps);
 	// SERates those of the four verdict rates.
@@ -99,30 +126,20 @@ type Effect struct {
 	// RawInconclusiveRate is the share of pools the gate found inconclusive
 	// before on_inconclusive mapped them.
 	RawInconclusiveRate jsonfloat.Float `json:"raw_inconclusive_rate"`
-	// MeanDiff is the challenger's mean difference to the champion, averaged
-	// over the pools: the effect plus Monte Carlo noise.
-	MeanDiff jsonfloat.Float `json:"mean_diff"`
-	// MeanURisk is the challenger's URisk against the champion at the
-	// policy's loss weight (losses count w times), averaged over the pools:
-	// what the effect is worth once losses are weighted. A challenger better
-	// on average can be worse here, and risk rules then block it.
-	MeanURisk jsonfloat.Float `json:"mean_urisk"`
-	// ReadsAs is "false-ship rate", "power" or "" (a positive effect smaller
-	// than the one that matters, or 0).
-	ReadsAs string `json:"reads_as,omitempty"`
 }
 
-// CalibrateFigure is a headline rate with its standard error.
+// Figure is a headline rate, the cell it is of, and its standard error.
 type Figure struct {
 	Effect jsonfloat.Float `json:"effect"`
+	Risk   jsonfloat.Float `json:"risk"`
 	Rate   jsonfloat.Float `json:"rate"`
 	SE     jsonfloat.Float `json:"se"`
 }
 
-// calibrateEffectScale says what an effect is, for every format.
-const calibrateEffectScale = "A true effect is the challenger's expected score minus the champion's over the population of topics, on the [0, 1] score scale; " +
-	"URisk is its mean URisk against the champion with losses counted w times (the policy's loss weight) over the pools; " +
-	"ship = the gate passes (with or without warnings) and exits 0."
+// cellScale says what a cell is, for every format.
+const cellScale = "A cell's true effect is the challenger's expected score minus the champion's over the population of topics, on the [0, 1] score scale; " +
+	"its risk scales the spread of the challenger's per-topic differences relative to your pool's (at the same mean, more and larger losses); " +
+	"the true risk-adjusted difference counts losses w times; ship = the gate passes (with or without warnings) and exits 0."
 
 func (r *Report) Write(w io.Writer, format string) error {
 	if format == "html" {
@@ -131,7 +148,7 @@ func (r *Report) Write(w io.Writer, format string) error {
 	return reportfmt.Write(w, format, r, r.writeCSV, r.writeText)
 }
 
-// subtitle is the sentence under the title: the policy, pools and model.
+// subtitle is the sentences under the title: the policy, pools and model.
 func (r *Report) subtitle() []string {
 	m, p := r.Model, r.Pools
 	measure := ""
@@ -139,36 +156,47 @@ func (r *Report) subtitle() []string {
 		measure = " of " + p.Measure
 	}
 	return []string{
-		fmt.Sprintf("Policy %q (seed %d) on %s simulated pools per effect (seed %d): champion %s, challenger %s, %s, %s%s.",
+		fmt.Sprintf("Policy %q (seed %d) on %s simulated pools per cell (seed %d): champion %s, challenger %s, %s, %s%s.",
 			r.Policy.Name, r.Policy.Seed, numfmt.Thousands(r.Reps), r.Seed, p.Champion, p.Challenger, numfmt.Plural(p.Artifacts, "artifact"), numfmt.Plural(p.Topics, "topic"), measure),
 		fmt.Sprintf("Drawn from your pool's moment estimates: intercept %s, σ %s, sd_topic %s, sd_system %s; challenger − champion per topic: SD %s, skewness %s (from %s).",
 			numfmt.G4(float64(m.Intercept)), numfmt.G4(float64(m.Sigma)), numfmt.G4(float64(m.SDTopic)), numfmt.G4(float64(m.SDSystem)), numfmt.G4(float64(m.DiffSD)), numfmt.G4(float64(m.DiffSkew)),
 			numfmt.Plural(p.EstimatedFrom, "challenger")),
-		calibrateEffectScale,
+		cellScale + " " + capitalize(r.Harm.Words) + ".",
 	}
 }
 
-// rows is the table of rates.
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// rows is the table of rates, one row per cell.
 func (r *Report) rows() [][]string {
 	st := numfmt.Dash
-	rows := [][]string{{"effect", "URisk (w=" + numfmt.G(float64(r.LossWeight)) + ")", "pass", "warn", "fail", "inconclusive", "ship ± SE", "95% interval", "reads as"}}
-	for _, e := range r.Effects {
-		rows = append(rows, []string{numfmt.G(float64(e.Effect)), st.Fixed(float64(e.MeanURisk), 4), st.Fixed(float64(e.PassRate), 3), st.Fixed(float64(e.WarnRate), 3),
-			st.Fixed(float64(e.FailRate), 3), st.Fixed(float64(e.InconclusiveRate), 3),
-			st.Fixed(float64(e.ShipRate), 3) + " ± " + st.Fixed(float64(e.SE), 3),
-			st.Interval(float64(e.ShipCI95[0]), float64(e.ShipCI95[1]), 3), e.ReadsAs})
+	rows := [][]string{{"effect", "risk", "true mean", "true risk-adj. (w=" + numfmt.G(float64(r.Harm.LossWeight)) + ")", "class",
+		"pass", "warn", "fail", "inconclusive", "ship ± SE", "95% interval"}}
+	for _, c := range r.Cells {
+		rows = append(rows, []string{numfmt.G(float64(c.Effect)), numfmt.G(float64(c.Risk)), st.Fixed(float64(c.TrueMeanDiff), 4), st.Fixed(float64(c.TrueRiskDiff), 4), c.Class,
+			st.Fixed(float64(c.PassRate), 3), st.Fixed(float64(c.WarnRate), 3), st.Fixed(float64(c.FailRate), 3), st.Fixed(float64(c.InconclusiveRate), 3),
+			st.Fixed(float64(c.ShipRate), 3) + " ± " + st.Fixed(float64(c.SE), 3),
+			st.Interval(float64(c.ShipCI95[0]), float64(c.ShipCI95[1]), 3)})
 	}
 	return rows
 }
 
-// headlines are the false-ship and power sentences.
+// headlines are the worst false-ship rate and the worst power.
 func (r *Report) headlines() []string {
 	var out []string
+	st := numfmt.Dash
 	if f := r.FalseShip; f != nil {
-		out = append(out, fmt.Sprintf("False-ship rate (a worse challenger ships) at effect %s: %s ± %s.", numfmt.G(float64(f.Effect)), numfmt.Dash.Fixed(float64(f.Rate), 3), numfmt.Dash.Fixed(float64(f.SE), 3)))
+		out = append(out, fmt.Sprintf("Worst false-ship rate (a harmful challenger ships): %s ± %s, at effect %s, risk %s.",
+			st.Fixed(float64(f.Rate), 3), st.Fixed(float64(f.SE), 3), numfmt.G(float64(f.Effect)), numfmt.G(float64(f.Risk))))
 	}
 	if p := r.Power; p != nil {
-		out = append(out, fmt.Sprintf("Power (a challenger at least %s better ships) at effect %s: %s ± %s.", numfmt.G(float64(r.MinEffect)), numfmt.G(float64(p.Effect)), numfmt.Dash.Fixed(float64(p.Rate), 3), numfmt.Dash.Fixed(float64(p.SE), 3)))
+		out = append(out, fmt.Sprintf("Worst power (a beneficial challenger, at least %s better, ships): %s ± %s, at effect %s, risk %s.",
+			numfmt.G(float64(r.MinEffect)), st.Fixed(float64(p.Rate), 3), st.Fixed(float64(p.SE), 3), numfmt.G(float64(p.Effect)), numfmt.G(float64(p.Risk))))
 	}
 	return out
 }
@@ -178,7 +206,7 @@ func (r *Report) writeText(w io.Writer, md bool) error {
 	if err := reportfmt.Title(w, md, "riskgate calibrate", reportfmt.EscapeIf(md, strings.TrimSuffix(strings.Join(sub[:2], " "), "."))); err != nil {
 		return err
 	}
-	if err := reportfmt.Table(w, md, "rrrrrrrrl", r.rows()); err != nil {
+	if err := reportfmt.Table(w, md, "rrrrlrrrrrr", r.rows()); err != nil {
 		return err
 	}
 	if !md {
@@ -196,10 +224,12 @@ func (r *Report) writeText(w io.Writer, md bool) error {
 
 func (r *Report) writeCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"effect", "reps", "pass_rate", "warn_rate", "fail_rate", "inconclusive_rate", "ship_rate", "se", "ship_lo95", "ship_hi95", "raw_inconclusive_rate", "mean_diff", "mean_urisk", "reads_as"})
-	for _, e := range r.Effects {
-		cw.Write([]string{numfmt.CSV(e.Effect), strconv.Itoa(e.Reps), numfmt.CSV(e.PassRate), numfmt.CSV(e.WarnRate), numfmt.CSV(e.FailRate), numfmt.CSV(e.InconclusiveRate),
-			numfmt.CSV(e.ShipRate), numfmt.CSV(e.SE), numfmt.CSV(e.ShipCI95[0]), numfmt.CSV(e.ShipCI95[1]), numfmt.CSV(e.RawInconclusiveRate), numfmt.CSV(e.MeanDiff), numfmt.CSV(e.MeanURisk), e.ReadsAs})
+	cw.Write([]string{"effect", "risk", "true_mean_diff", "true_risk_diff", "class", "reps", "pass_rate", "warn_rate", "fail_rate", "inconclusive_rate",
+		"ship_rate", "se", "ship_lo95", "ship_hi95", "raw_inconclusive_rate"})
+	for _, c := range r.Cells {
+		cw.Write([]string{numfmt.CSV(c.Effect), numfmt.CSV(c.Risk), numfmt.CSV(c.TrueMeanDiff), numfmt.CSV(c.TrueRiskDiff), c.Class, strconv.Itoa(c.Reps),
+			numfmt.CSV(c.PassRate), numfmt.CSV(c.WarnRate), numfmt.CSV(c.FailRate), numfmt.CSV(c.InconclusiveRate),
+			numfmt.CSV(c.ShipRate), numfmt.CSV(c.SE), numfmt.CSV(c.ShipCI95[0]), numfmt.CSV(c.ShipCI95[1]), numfmt.CSV(c.RawInconclusiveRate)})
 	}
 	cw.Flush()
 	return cw.Error()

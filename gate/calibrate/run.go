@@ -10,25 +10,29 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/riskgate/riskgate/gate/engine"
-
 	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/gate/engine"
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/buildinfo"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
+	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/internal/parallel"
 	"github.com/riskgate/riskgate/policies"
-	"github.com/riskgate/riskgate/risk"
 )
 
 // riskgate calibrate's work: estimate the generating model from the pool,
-// simulate pools with one challenger of each true effect, run the gate's
-// decision on each (engine.Decide) and count the verdicts.
+// simulate pools with one challenger for each cell of a grid of true effects
+// × risk scales, run the gate's decision on each (engine.Decide) and count
+// the verdicts, beside each cell's truth and the class the policy's own
+// definition gives it.
 
-// calibration is what calibrate needs beyond the policy and the pool.
+// Settings are what calibrate needs beyond the policy and the pool.
 type Settings struct {
-	Reps      int
-	Effects   []float64
+	Reps    int
+	Effects []float64 // true mean effects (score scale)
+	// Risks are the scales of the challenger's per-topic differences
+	// relative to the pool's (bayes.PoolModel.WithRisk); [1] when empty.
+	Risks     []float64
 	MinEffect float64
 	Seed      uint64
 	Now       time.Time // waiver expiry in every simulated run
@@ -37,20 +41,24 @@ type Settings struct {
 	Progress func(done, total int)
 }
 
-// calibrationStream is the random stream of replicate rep at effect index
-// e: PCG(seed, e·2³² + rep), so that every pool is the same whichever
-// goroutine draws it and in whatever order.
-func Stream(seed uint64, e, rep int) *rand.Rand {
-	return rand.New(rand.NewPCG(seed, uint64(e)<<32|uint64(rep)))
+// Stream is the random stream of replicate rep of grid cell cell (effect
+// index × number of risks + risk index): PCG(seed, cell·2³² + rep), so that
+// every pool is the same whichever goroutine draws it and in whatever
+// order. With one risk scale the cell is the effect index.
+func Stream(seed uint64, cell, rep int) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, uint64(cell)<<32|uint64(rep)))
 }
 
-// Run estimates the generating model from t (with the policy's
-// roles), simulates c.Reps pools per effect, runs the policy's decision on
-// each and returns the report. The simulated pools have the champion, the
-// first challenger (the only one: each pool judges one challenger) and every
-// artifact of t, under their names, and t's topics. Cancelling ctx stops
-// the simulation; Run then returns its error.
+// Run estimates the generating model from t (with the policy's roles),
+// simulates c.Reps pools per cell of c.Effects × c.Risks, runs the policy's
+// decision on each and returns the report. The simulated pools have the
+// champion, the first challenger (the only one: each pool judges one
+// challenger) and every artifact of t, under their names, and t's topics.
+// Cancelling ctx stops the simulation; Run then returns its error.
 func Run(ctx context.Context, p *policies.Policy, t *scores.Table, c Settings) (*Report, error) {
+	if len(c.Risks) == 0 {
+		c.Risks = []float64{1}
+	}
 	roles, err := p.Roles(t.Systems)
 	if err != nil {
 		return nil, err
@@ -64,9 +72,25 @@ func Run(ctx context.Context, p *policies.Policy, t *scores.Table, c Settings) (
 	if err != nil {
 		return nil, fmt.Errorf("estimating the pool's parameters: %w", err)
 	}
+	def := riskDefinition(p)
+	// Each cell's truth, computed once: its model, true mean and
+	// risk-adjusted differences, and class.
+	cells := make([]Cell, 0, len(c.Effects)*len(c.Risks))
+	models := make([]bayes.PoolModel, 0, cap(cells))
 	for _, e := range c.Effects {
-		if _, err := model.LatentShift(e, model.Intercept); err != nil {
-			return nil, fmt.Errorf("--effects %g: %w", e, err)
+		for _, k := range c.Risks {
+			m := model.WithRisk(k)
+			if _, err := m.LatentShift(e, m.Intercept); err != nil {
+				return nil, fmt.Errorf("--effects %g at risk %g: %w", e, k, err)
+			}
+			md, rd, err := m.Truth(e, def.w)
+			if err != nil {
+				return nil, fmt.Errorf("effect %g at risk %g: %w", e, k, err)
+			}
+			cell := Cell{Effect: jsonfloat.Float(e), Risk: jsonfloat.Float(k), TrueMeanDiff: jsonfloat.Float(md), TrueRiskDiff: jsonfloat.Float(rd)}
+			cell.Class = def.class(e, rd, c.MinEffect)
+			cells = append(cells, cell)
+			models = append(models, m)
 		}
 	}
 	// The pools' systems: the champion, one challenger, the artifacts. The
@@ -77,12 +101,8 @@ func Run(ctx context.Context, p *policies.Policy, t *scores.Table, c Settings) (
 	sim := *p
 	sim.Challengers = []policies.Pattern{{Text: challenger}}
 
-	w := 1.0 // the policy's loss weight, 1 when it has none (the gate's risk table's)
-	if p.LossWeight > 0 {
-		w = p.LossWeight
-	}
-	n := len(c.Effects) * c.Reps
-	outcomes := make([]calibrationOutcome, n)
+	n := len(cells) * c.Reps
+	outcomes := make([]outcome, n)
 	var (
 		done     atomic.Int64
 		failed   atomic.Bool
@@ -99,22 +119,21 @@ func Run(ctx context.Context, p *policies.Policy, t *scores.Table, c Settings) (
 				failed.Store(true)
 				return
 			}
-			e, rep := job/c.Reps, job%c.Reps
-			pool, truth, err := model.Simulate(Stream(c.Seed, e, rep), c.Effects[e], systems, t.Topics)
+			cell, rep := job/c.Reps, job%c.Reps
+			pool, _, err := models[cell].Simulate(Stream(c.Seed, cell, rep), float64(cells[cell].Effect), systems, t.Topics)
 			var d *policies.Decision
 			if err == nil {
 				st := &scores.Table{Measure: t.Measure, Systems: pool.Systems, Topics: pool.Topics, Scores: pool.Scores}
 				d, err = engine.Decide(ctx, &sim, st, c.Now)
 			}
 			if err != nil {
-				errOnce.Do(func() { firstErr = fmt.Errorf("simulated pool %d at effect %g: %w", rep+1, c.Effects[e], err) })
+				errOnce.Do(func() {
+					firstErr = fmt.Errorf("simulated pool %d at effect %g, risk %g: %w", rep+1, float64(cells[cell].Effect), float64(cells[cell].Risk), err)
+				})
 				failed.Store(true)
 				return
 			}
-			// The challenger's URisk against the champion at the policy's loss
-			// weight: what a risk rule sees of this effect.
-			u, _ := risk.Pair{X: pool.Scores[1], Base: pool.Scores[0]}.URisk(w)
-			outcomes[job] = calibrationOutcome{verdict: d.Verdict, raw: d.Raw, meanDiff: truth.MeanDiff, urisk: u.Value}
+			outcomes[job] = outcome{verdict: d.Verdict, raw: d.Raw}
 			if c.Progress != nil {
 				c.Progress(int(done.Add(1)), n)
 			}
@@ -126,16 +145,19 @@ func Run(ctx context.Context, p *policies.Policy, t *scores.Table, c Settings) (
 		}
 		return nil, firstErr
 	}
-	rep := &Report{SchemaVersion: 1, Tool: buildinfo.Version(), Reps: c.Reps, Seed: c.Seed, MinEffect: jsonfloat.Float(c.MinEffect), LossWeight: jsonfloat.Float(w),
+	rep := &Report{SchemaVersion: SchemaVersion, Tool: buildinfo.Version(), Reps: c.Reps, Seed: c.Seed, MinEffect: jsonfloat.Float(c.MinEffect),
+		Effects: jsonfloat.Floats(c.Effects), Risks: jsonfloat.Floats(c.Risks),
 		Policy: Policy{Name: p.Name, File: p.File, SHA256: p.Digest, Seed: p.Seed, OnInconclusive: string(p.OnInconclusive)},
+		Harm:   def.harm(),
 		Pools: Pools{Measure: t.Measure, Champion: roles.Champion, Challenger: challenger, Artifacts: len(roles.Artifacts), Topics: len(t.Topics),
 			EstimatedFrom: len(roles.Challengers)},
 		Model:    calibrateModel(model),
 		Warnings: slices.Clone(model.Warnings),
 	}
-	for e, effect := range c.Effects {
-		rep.Effects = append(rep.Effects, summarizeEffect(effect, c.MinEffect, outcomes[e*c.Reps:(e+1)*c.Reps]))
+	for i := range cells {
+		cells[i].count(outcomes[i*c.Reps : (i+1)*c.Reps])
 	}
+	rep.Cells = cells
 	rep.summarize()
 	if len(roles.Challengers) > 1 {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("your pool has %d challengers; each simulated pool has one (%s), judged alone: a policy's corrections over several challengers, and select: best among them, are not exercised", len(roles.Challengers), challenger))
@@ -146,54 +168,89 @@ func Run(ctx context.Context, p *policies.Policy, t *scores.Table, c Settings) (
 	return rep, nil
 }
 
-// calibrationOutcome is one simulated pool's decision.
-type calibrationOutcome struct {
+// outcome is one simulated pool's decision.
+type outcome struct {
 	verdict, raw policies.Verdict
-	meanDiff     float64
-	urisk        float64
 }
 
-// summarizeEffect counts the verdicts of one effect's pools.
-func summarizeEffect(effect, minEffect float64, out []calibrationOutcome) Effect {
+// definition is the policy's own definition of a harmful challenger: one no
+// better on average, or — when the policy judges risk — one whose
+// risk-adjusted difference at loss weight w is below −margin.
+type definition struct {
+	w, margin float64
+	rule      string // the rule that judges risk, "" for none
+	query     string
+}
+
+func riskDefinition(p *policies.Policy) definition {
+	r, q, ok := p.RiskDefinition()
+	if !ok {
+		w := p.LossWeight
+		if w == 0 {
+			w = 1
+		}
+		return definition{w: w}
+	}
+	return definition{w: q.LossWeight, margin: q.Margin, rule: r.ID, query: q.String()}
+}
+
+// class is the class of a cell: harmful (no better on average, or riskier
+// beyond the margin), beneficial (at least minEffect better and not
+// harmful), or neutral. The mean criterion uses the effect the pools were
+// drawn with (exact by construction; Truth's mean difference agrees to 1e-6).
+func (d definition) class(effect, riskDiff, minEffect float64) string {
+	switch {
+	case effect <= 0 || (d.rule != "" && riskDiff < -d.margin):
+		return ClassHarmful
+	case effect >= minEffect:
+		return ClassBeneficial
+	}
+	return ClassNeutral
+}
+
+// harm says in words what harmful means for this policy.
+func (d definition) harm() Harm {
+	h := Harm{LossWeight: jsonfloat.Float(d.w), Margin: jsonfloat.Float(d.margin), Rule: d.rule, Query: d.query}
+	if d.rule == "" {
+		h.Words = "harmful: a true mean effect of 0 or less (the policy has no fail rule on risk)"
+	} else {
+		h.Words = fmt.Sprintf("harmful: a true mean effect of 0 or less, or a true risk-adjusted difference (losses counted %s times) below −%s — the definition of rule %s (%s)",
+			numfmt.G(d.w), numfmt.G(d.margin), d.rule, d.query)
+	}
+	return h
+}
+
+// Classes of a cell.
+const (
+	ClassHarmful    = "harmful"
+	ClassNeutral    = "neutral"
+	ClassBeneficial = "beneficial"
+)
+
+// count fills a cell's rates from its pools' verdicts.
+func (c *Cell) count(out []outcome) {
 	n := float64(len(out))
 	counts := map[policies.Verdict]int{}
 	rawInconclusive := 0
-	diffs, urisks := make([]float64, len(out)), make([]float64, len(out))
-	for i, o := range out {
+	for _, o := range out {
 		counts[o.verdict]++
 		if o.raw == policies.Inconclusive {
 			rawInconclusive++
 		}
-		diffs[i], urisks[i] = o.meanDiff, o.urisk
 	}
 	rate := func(v policies.Verdict) float64 { return float64(counts[v]) / n }
 	se := func(p float64) jsonfloat.Float { return jsonfloat.Float(math.Sqrt(p * (1 - p) / n)) }
 	ship := rate(policies.Pass) + rate(policies.Warn)
 	lo, hi := wilson(ship, n)
-	ce := Effect{
-		Effect: jsonfloat.Float(effect), Reps: len(out),
-		PassRate: jsonfloat.Float(rate(policies.Pass)), WarnRate: jsonfloat.Float(rate(policies.Warn)),
-		FailRate: jsonfloat.Float(rate(policies.Fail)), InconclusiveRate: jsonfloat.Float(rate(policies.Inconclusive)),
-		ShipRate: jsonfloat.Float(ship), SE: se(ship), ShipCI95: [2]jsonfloat.Float{jsonfloat.Float(lo), jsonfloat.Float(hi)},
-		RawInconclusiveRate: jsonfloat.Float(float64(rawInconclusive) / n),
-		MeanDiff:            jsonfloat.Float(bayes.Mean(diffs)),
-		MeanURisk:           jsonfloat.Float(bayes.Mean(urisks)),
-	}
-	ce.SERates.Pass, ce.SERates.Warn = se(rate(policies.Pass)), se(rate(policies.Warn))
-	ce.SERates.Fail, ce.SERates.Inconclusive = se(rate(policies.Fail)), se(rate(policies.Inconclusive))
-	switch {
-	case effect < 0:
-		ce.ReadsAs = ReadsFalseShip
-	case effect >= minEffect && effect > 0:
-		ce.ReadsAs = ReadsPower
-	}
-	return ce
+	c.Reps = len(out)
+	c.PassRate, c.WarnRate = jsonfloat.Float(rate(policies.Pass)), jsonfloat.Float(rate(policies.Warn))
+	c.FailRate, c.InconclusiveRate = jsonfloat.Float(rate(policies.Fail)), jsonfloat.Float(rate(policies.Inconclusive))
+	c.ShipRate, c.SE = jsonfloat.Float(ship), se(ship)
+	c.ShipCI95 = [2]jsonfloat.Float{jsonfloat.Float(lo), jsonfloat.Float(hi)}
+	c.RawInconclusiveRate = jsonfloat.Float(float64(rawInconclusive) / n)
+	c.SERates.Pass, c.SERates.Warn = se(rate(policies.Pass)), se(rate(policies.Warn))
+	c.SERates.Fail, c.SERates.Inconclusive = se(rate(policies.Fail)), se(rate(policies.Inconclusive))
 }
-
-const (
-	ReadsFalseShip = "false-ship rate"
-	ReadsPower     = "power"
-)
 
 // wilson is Wilson's 95% score interval for a proportion p of n trials
 // (Wilson 1927): (p + z²/2n ± z√(p(1 − p)/n + z²/4n²))/(1 + z²/n), z = 1.96.
@@ -207,23 +264,36 @@ func wilson(p, n float64) (lo, hi float64) {
 	return max(0, (c-h)/d), min(1, (c+h)/d)
 }
 
-// summarize fills the headline figures: the largest false-ship rate over
-// the negative effects and the smallest power over the effects that matter,
-// ties going to the effect nearest 0 (the hardest one to judge).
+// summarize fills the headline figures: the largest ship rate over the
+// harmful cells (the worst false-ship rate) and the smallest over the
+// beneficial cells (the worst power); ties go to the cell nearest the
+// boundary (the smaller |effect|, then the smaller risk).
 func (r *Report) summarize() {
-	for i := range r.Effects {
-		e := &r.Effects[i]
-		fig := &Figure{Effect: e.Effect, Rate: e.ShipRate, SE: e.SE}
-		switch e.ReadsAs {
-		case ReadsFalseShip:
-			if f := r.FalseShip; f == nil || e.ShipRate > f.Rate || (e.ShipRate == f.Rate && e.Effect > f.Effect) {
-				r.FalseShip = fig
+	nearer := func(a, b Cell) bool {
+		if math.Abs(float64(a.Effect)) != math.Abs(float64(b.Effect)) {
+			return math.Abs(float64(a.Effect)) < math.Abs(float64(b.Effect))
+		}
+		return a.Risk < b.Risk
+	}
+	var fs, pw *Cell
+	for i := range r.Cells {
+		c := &r.Cells[i]
+		switch c.Class {
+		case ClassHarmful:
+			if fs == nil || c.ShipRate > fs.ShipRate || (c.ShipRate == fs.ShipRate && nearer(*c, *fs)) {
+				fs = c
 			}
-		case ReadsPower:
-			if p := r.Power; p == nil || e.ShipRate < p.Rate || (e.ShipRate == p.Rate && e.Effect < p.Effect) {
-				r.Power = fig
+		case ClassBeneficial:
+			if pw == nil || c.ShipRate < pw.ShipRate || (c.ShipRate == pw.ShipRate && nearer(*c, *pw)) {
+				pw = c
 			}
 		}
+	}
+	if fs != nil {
+		r.FalseShip = &Figure{Effect: fs.Effect, Risk: fs.Risk, Rate: fs.ShipRate, SE: fs.SE}
+	}
+	if pw != nil {
+		r.Power = &Figure{Effect: pw.Effect, Risk: pw.Risk, Rate: pw.ShipRate, SE: pw.SE}
 	}
 }
 
@@ -233,7 +303,7 @@ func calibrateModel(m bayes.PoolModel) Model {
 		DiffSD: jsonfloat.Float(m.DiffSD), DiffSkew: jsonfloat.Float(m.DiffSkew)}
 }
 
-// bayesToScores is a simulated pool as the gate's score table (no copy).
+// BayesToScores is a simulated pool as the gate's score table (no copy).
 func BayesToScores(t *bayes.Table) *scores.Table {
 	return &scores.Table{Systems: t.Systems, Topics: t.Topics, Scores: t.Scores}
 }

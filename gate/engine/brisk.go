@@ -33,8 +33,9 @@ func (g *gateRun) briskFit(w float64) *fitted {
 // challenger's topics at risk at 95% and at every level a
 // topics_at_risk.count rule at this w asks for.
 func (g *gateRun) fitBRisk(w float64) *fitted {
-	res := &result.FitResult{Pool: result.PoolRiskAdjusted, LossWeight: w}
-	r, err := bayes.BRisk(&bayes.Table{Systems: g.t.Systems, Topics: g.t.Topics, Scores: g.t.Scores}, g.champ, w, bayes.BRiskOptions{Hier: g.hierOptions(nil), Challengers: g.chals, Level: result.PredictiveLevel})
+	res := &result.FitResult{Pool: result.PoolRiskAdjusted, LossWeight: w, Fallback: g.fallback()}
+	t, champ, chals := g.modelTable()
+	r, err := bayes.BRisk(t, champ, w, bayes.BRiskOptions{Hier: g.hierOptions(nil), Challengers: chals, Level: result.PredictiveLevel})
 	if err != nil {
 		res.Unavailable = "the BRisk model could not be fitted: " + err.Error()
 		return &fitted{res: res}
@@ -47,7 +48,7 @@ func (g *gateRun) fitBRisk(w float64) *fitted {
 		}
 	}
 	for _, level := range levels {
-		for _, c := range g.chals {
+		for _, c := range chals { // indexes in the model's table t
 			var trs []bayes.TopicRisk
 			var err error
 			if level == r.Level {
@@ -56,10 +57,10 @@ func (g *gateRun) fitBRisk(w float64) *fitted {
 				trs, err = r.TopicsAtRisk(c, level)
 			}
 			if err != nil {
-				res.Warnings = append(res.Warnings, fmt.Sprintf("topics at risk of %s at %s: %v", g.t.Systems[c], numfmt.Percent(level), err))
+				res.Warnings = append(res.Warnings, fmt.Sprintf("topics at risk of %s at %s: %v", t.Systems[c], numfmt.Percent(level), err))
 				continue
 			}
-			res.TopicsAtRisk = append(res.TopicsAtRisk, result.TopicsAtRisk{Challenger: g.t.Systems[c], Level: level, Topics: result.NewTopicsAtRisk(trs)})
+			res.TopicsAtRisk = append(res.TopicsAtRisk, result.TopicsAtRisk{Challenger: t.Systems[c], Level: level, Topics: result.NewTopicsAtRisk(trs)})
 		}
 	}
 	return f

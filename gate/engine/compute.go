@@ -44,8 +44,13 @@ type gateRun struct {
 	sweep []float64
 
 	needs map[policies.Analysis]bool
-	// unmet maps an analysis to the requirements it fails; it is not run.
+	// unmet maps an analysis to the requirements it fails. It still runs: a
+	// rule it fails fails, one it passes cannot pass (policies.Evaluate).
 	unmet map[policies.Analysis]string
+	// smallPool says why the Bayesian models are fitted over the champion
+	// and the challengers alone (requirements.min_artifacts unmet); "" when
+	// they learn from the whole pool.
+	smallPool string
 
 	warnings []string
 	timings  map[string]int64
@@ -110,6 +115,9 @@ func newGateRun(ctx context.Context, p *policies.Policy, t *scores.Table, roles 
 		g.needs[a] = true
 	}
 	for _, u := range unmet {
+		if u.Requirement == "min_artifacts" {
+			g.smallPool = u.Reason
+		}
 		for _, a := range u.Affects {
 			if g.unmet[a] != "" {
 				g.unmet[a] += "; "
@@ -148,10 +156,6 @@ func (g *gateRun) values() *policies.Values {
 	for _, q := range g.p.Queries() {
 		a := q.Analysis()
 		for i, name := range g.roles.Challengers {
-			if reason, ok := g.unmet[a]; ok {
-				v.Set(name, q, policies.Unavailable("data requirements not met: "+reason))
-				continue
-			}
 			if g.computeOnly != nil && !g.computeOnly[a] {
 				v.Set(name, q, policies.Unavailable("not computed yet"))
 				continue
@@ -278,8 +282,10 @@ func completeRows(t *scores.Table, idx []int) risk.Systems {
 	return out
 }
 
-// riskValue reads a closed-form risk measure of challenger c at loss weight w.
-func (g *gateRun) riskValue(c int, stat policies.Statistic, w float64) (float64, error) {
+// riskValue reads a closed-form risk measure of challenger c at loss weight
+// w; URisk and TRisk with a non-inferiority margin δ are those of d_w + δ:
+// URisk + δ, and (URisk + δ)/SE.
+func (g *gateRun) riskValue(c int, stat policies.Statistic, w, margin float64) (float64, error) {
 	m := g.risk(w)
 	switch stat {
 	case policies.StatZRisk, policies.StatGeoRisk:
@@ -296,9 +302,12 @@ func (g *gateRun) riskValue(c int, stat policies.Statistic, w float64) (float64,
 	}
 	switch stat {
 	case policies.StatURisk:
-		return m.urisk[c].Value, nil
+		return m.urisk[c].Value + margin, nil
 	case policies.StatTRisk:
-		return m.trisk[c].T, nil
+		if margin == 0 {
+			return m.trisk[c].T, nil
+		}
+		return (m.trisk[c].URisk + margin) / m.trisk[c].SE, nil
 	case policies.StatTRiskP:
 		return m.trisk[c].P, nil
 	}
@@ -389,6 +398,7 @@ func (g *gateRun) hierOptions(t *bayes.Table) bayes.HierOptions {
 		Family:    fam,
 		Sampler:   bayes.NUTSOptions{Chains: g.p.Model.Chains, Seed: g.p.Seed, Context: g.ctx},
 		TargetESS: float64(g.p.Model.TargetESS),
+		MaxDraws:  g.p.Model.MaxDraws,
 		RhatMax:   g.p.Model.MaxRhat,
 		// A decision reads only the convergence of the summaries.
 		ConvergenceOnly: g.decisionOnly,
@@ -400,10 +410,39 @@ func (g *gateRun) hierOptions(t *bayes.Table) bayes.HierOptions {
 	return opt
 }
 
-// fitRaw fits the hierarchical model to the raw scores of every system.
+// modelTable is the table the Bayesian models are fitted to, with the
+// champion's and the challengers' indexes in it: every system, or — when
+// the pool has fewer artifacts than the policy requires — the champion and
+// the challengers alone.
+func (g *gateRun) modelTable() (t *bayes.Table, champ int, chals []int) {
+	if g.smallPool == "" {
+		return &bayes.Table{Systems: g.t.Systems, Topics: g.t.Topics, Scores: g.t.Scores}, g.champ, g.chals
+	}
+	t = &bayes.Table{Topics: g.t.Topics}
+	for _, s := range append([]int{g.champ}, g.chals...) {
+		t.Systems = append(t.Systems, g.t.Systems[s])
+		t.Scores = append(t.Scores, g.t.Scores[s])
+	}
+	for i := range g.chals {
+		chals = append(chals, 1+i)
+	}
+	return t, 0, chals
+}
+
+// fallback says, for a FitResult, that its model was fitted over the
+// champion and the challengers alone, and why; "" when it was not.
+func (g *gateRun) fallback() string {
+	if g.smallPool == "" {
+		return ""
+	}
+	return "fitted over the champion and the challengers alone: " + g.smallPool
+}
+
+// fitRaw fits the hierarchical model to the raw scores of every system (or
+// of the champion and the challengers alone: modelTable).
 func (g *gateRun) fitRaw() *fitted {
-	res := &result.FitResult{Pool: result.PoolRaw}
-	t := &bayes.Table{Systems: g.t.Systems, Topics: g.t.Topics, Scores: g.t.Scores}
+	res := &result.FitResult{Pool: result.PoolRaw, Fallback: g.fallback()}
+	t, _, _ := g.modelTable()
 	f, err := bayes.FitHier(t, g.hierOptions(t))
 	if err != nil {
 		res.Unavailable = "the hierarchical model could not be fitted: " + err.Error()

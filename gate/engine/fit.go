@@ -33,21 +33,23 @@ func (f *fitted) observe(challenger string, q policies.Query, stat policies.Stat
 		what = "the BRisk fit at loss weight " + numfmt.G(f.res.LossWeight)
 	}
 	if !f.res.Converged {
-		return policies.Unavailable(what + " did not converge: " + strings.Join(f.res.Warnings, "; "))
+		// The checks that failed; the setting to change is in the fit's one warning.
+		checks, _, _ := strings.Cut(f.res.NotConverged, " — ")
+		return policies.Unavailable(what + " did not converge: " + checks)
 	}
 	d := f.diffs[challenger]
-	level := q.Level
+	level, margin := q.Level, q.Margin // with a margin δ, the quantity is that of δ + margin
 	switch stat {
 	case policies.StatPGreater:
 		return policies.Number(bayes.ProbGreater(d, 0))
 	case policies.StatPLess:
-		return policies.Number(bayes.ProbLess(d, 0))
+		return policies.Number(bayes.ProbLess(d, -margin))
 	case policies.StatDiffMean:
-		return policies.Number(bayes.Mean(d))
+		return policies.Number(bayes.Mean(d) + margin)
 	case policies.StatLo:
-		return policies.Number(bayes.Quantile(d, (1-level)/2))
+		return policies.Number(bayes.Quantile(d, (1-level)/2) + margin)
 	case policies.StatHi:
-		return policies.Number(bayes.Quantile(d, (1+level)/2))
+		return policies.Number(bayes.Quantile(d, (1+level)/2) + margin)
 	case policies.StatROPE:
 		r := bayes.ROPEDecision(d, bayes.ROPE{Lo: q.Rope[0], Hi: q.Rope[1]}, level)
 		return policies.Category(string(r.Decision))
@@ -74,7 +76,8 @@ func summarizeFit(f *bayes.HierFit, res *result.FitResult, t *bayes.Table, roles
 	res.Method = string(f.Method)
 	res.Priors = f.Priors.Describe(f.Family)
 	res.Converged = f.Converged
-	res.Warnings = slices.Clone(f.Warnings)
+	res.Warnings = slices.Clone(f.Notes()) // the failures are in NotConverged
+	res.NotConverged = notConverged(f)
 	if !report {
 		out := &fitted{res: res, diffs: map[string][]float64{}}
 		for _, c := range roles.Challengers {
@@ -167,4 +170,42 @@ func diagnostics(f *bayes.HierFit, maxRhat float64) *result.Diagnostics {
 	worstB, worstT, worstR := f.WorstConvergence()
 	d.WorstRhat, d.WorstESSBulk, d.WorstESSTail = jsonfloat.Float(worstR), jsonfloat.Float(worstB), jsonfloat.Float(worstT)
 	return d
+}
+
+// notConverged says in one sentence which convergence checks fit f failed
+// and which policy setting would help; "" for a converged fit.
+func notConverged(f *bayes.HierFit) string {
+	if f.Converged {
+		return ""
+	}
+	var parts []string
+	ess := map[string][]string{} // param → the ESS checks it failed, with values
+	var essOrder []string
+	advice := ""
+	for _, c := range f.Failures {
+		switch c.Check {
+		case "rhat":
+			parts = append(parts, fmt.Sprintf("R-hat of %s is %.3f, above model.max_rhat %s", c.Param, c.Value, numfmt.G(c.Limit)))
+			advice = fmt.Sprintf("raise model.max_draws (the fit took %s draws per chain) or model.chains", numfmt.Thousands(f.Draws))
+		case "bulk-ESS", "tail-ESS":
+			if _, seen := ess[c.Param]; !seen {
+				essOrder = append(essOrder, c.Param)
+			}
+			ess[c.Param] = append(ess[c.Param], fmt.Sprintf("%s %s", c.Check, numfmt.Thousands(int(c.Value))))
+			advice = fmt.Sprintf("raise model.max_draws (the fit stopped at %s draws per chain) or lower model.target_ess (%s)", numfmt.Thousands(f.Draws), numfmt.Thousands(int(f.TargetESS)))
+		case "divergences":
+			parts = append(parts, fmt.Sprintf("%d transitions diverged", int(c.Value)))
+			if advice == "" {
+				advice = "the model does not fit these scores well; a different model.family may"
+			}
+		}
+	}
+	for _, p := range essOrder {
+		parts = append(parts, fmt.Sprintf("%s of %s reached, short of model.target_ess %s", strings.Join(ess[p], " and "), p, numfmt.Thousands(int(f.TargetESS))))
+	}
+	msg := strings.Join(parts, "; ")
+	if advice != "" {
+		msg += " — " + advice
+	}
+	return msg
 }

@@ -58,7 +58,7 @@ func readDescriptive(g *gateRun, c int, _ policies.Query, quant *policies.Quanti
 }
 
 func readRisk(g *gateRun, c int, q policies.Query, quant *policies.Quantity) policies.Observation {
-	return number(g.riskValue(c, quant.Statistic, q.LossWeight))
+	return number(g.riskValue(c, quant.Statistic, q.LossWeight, q.Margin))
 }
 
 func readBCa(g *gateRun, c int, q policies.Query, quant *policies.Quantity) policies.Observation {
@@ -66,10 +66,11 @@ func readBCa(g *gateRun, c int, q policies.Query, quant *policies.Quantity) poli
 	if b.err != nil {
 		return policies.Unavailable(b.err.Error())
 	}
+	// With a margin δ the interval is that of URisk + δ.
 	if quant.Statistic == policies.StatLo {
-		return policies.Number(b.r.BCa.Lo)
+		return policies.Number(b.r.BCa.Lo + q.Margin)
 	}
-	return policies.Number(b.r.BCa.Hi)
+	return policies.Number(b.r.BCa.Hi + q.Margin)
 }
 
 func readTest(g *gateRun, c int, q policies.Query, quant *policies.Quantity) policies.Observation {

@@ -97,6 +97,8 @@ func parameterVariants(q *policies.Quantity) []string {
 			for _, a := range q.Alternatives {
 				out = append(out, required+", alternative: "+string(a))
 			}
+		case policies.ParamMargin:
+			out = append(out, required+", margin: 0.02")
 		}
 	}
 	return out

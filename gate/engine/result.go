@@ -55,19 +55,14 @@ func (g *gateRun) result(d *policies.Decision, facts policies.Facts, align score
 	r.RiskTable = g.riskTable()
 
 	if g.needs[policies.AnalysisBayes] {
-		switch {
-		case g.unmet[policies.AnalysisBayes] != "":
-			r.Bayes = &result.FitResult{Pool: result.PoolRaw, Unavailable: "data requirements not met: " + g.unmet[policies.AnalysisBayes]}
-		default:
-			r.Bayes = g.bayesFit().res
-		}
+		r.Bayes = g.bayesFit().res
 	}
 	for _, w := range g.briskWeights(r.Bayes != nil) {
-		if reason := g.unmet[policies.AnalysisBRisk]; reason != "" {
-			r.BRisk = append(r.BRisk, &result.FitResult{Pool: result.PoolRiskAdjusted, LossWeight: w, Unavailable: "data requirements not met: " + reason})
-			continue
-		}
 		r.BRisk = append(r.BRisk, g.briskFit(w).res)
+	}
+	if g.smallPool != "" && len(r.Fits()) > 0 {
+		r.Warnings = append(r.Warnings, "the Bayesian models were fitted over the champion and the challengers alone ("+g.smallPool+
+			"): a Bayesian rule can still fail, and a pass counts as "+string(g.p.InsufficientPool())+" (on_insufficient_pool)")
 	}
 	for _, f := range r.Fits() {
 		what := "Bayesian fit"
@@ -79,7 +74,8 @@ func (g *gateRun) result(d *policies.Decision, facts policies.Facts, align score
 			continue
 		}
 		if !f.Converged {
-			r.Warnings = append(r.Warnings, what+" did NOT converge; its rules are inconclusive")
+			// One line: which check failed, and the setting to change.
+			r.Warnings = append(r.Warnings, what+" did not converge, so its rules are inconclusive: "+f.NotConverged)
 		}
 		for _, w := range f.Warnings {
 			r.Warnings = append(r.Warnings, what+": "+w)
@@ -106,7 +102,7 @@ func resultPolicy(p *policies.Policy, now time.Time) result.Policy {
 	rp := result.Policy{
 		Name: p.Name, File: p.File, SHA256: p.Digest, Description: p.Description, Default: p.File == policies.StarterName,
 		LossWeight: p.LossWeight, Seed: p.Seed,
-		Model:          result.Model{Family: p.Model.Family, Chains: p.Model.Chains, TargetESS: p.Model.TargetESS, MaxRhat: p.Model.MaxRhat},
+		Model:          result.Model{Family: p.Model.Family, Chains: p.Model.Chains, TargetESS: p.Model.TargetESS, MaxRhat: p.Model.MaxRhat, MaxDraws: p.Model.MaxDraws},
 		Requirements:   result.Requirements{MinTopics: p.Requirements.MinTopics, MinArtifacts: p.Requirements.MinArtifacts, MinTopicCoverage: p.Requirements.MinTopicCoverage},
 		Select:         p.Select,
 		OnInconclusive: p.OnInconclusive,
@@ -136,7 +132,7 @@ func (g *gateRun) riskTable() result.RiskTable {
 	m := g.risk(w)
 
 	var bca map[int]bcaOutcome
-	if g.needs[policies.AnalysisBCa] && g.unmet[policies.AnalysisBCa] == "" {
+	if g.needs[policies.AnalysisBCa] {
 		for _, q := range g.p.Queries() {
 			if q.Analysis() == policies.AnalysisBCa {
 				rt.BCaLevel = q.IntervalLevel(len(g.chals))
@@ -146,7 +142,7 @@ func (g *gateRun) riskTable() result.RiskTable {
 		}
 	}
 	var brisk *result.FitResult
-	if slices.Contains(g.p.BRiskWeights(), w) && g.unmet[policies.AnalysisBRisk] == "" {
+	if slices.Contains(g.p.BRiskWeights(), w) {
 		if f := g.briskFit(w).res; f.Unavailable == "" {
 			brisk = f
 		}
@@ -198,8 +194,10 @@ func (g *gateRun) analyses() []result.Analysis {
 		policies.AnalysisBCa, policies.AnalysisBayes, policies.AnalysisBRisk} {
 		ra := result.Analysis{Name: a, Needed: g.needs[a], Computed: g.ran[a]}
 		switch {
+		case g.needs[a] && g.unmet[a] != "" && a.UsesArtifacts() && g.smallPool != "" && g.unmet[a] == g.smallPool:
+			ra.Reason = "fitted over the champion and the challengers alone (" + g.smallPool + "): its rules can fail, and a pass counts as " + string(g.p.InsufficientPool()) + " (on_insufficient_pool)"
 		case g.needs[a] && g.unmet[a] != "":
-			ra.Reason = "its rules are inconclusive: data requirements not met: " + g.unmet[a]
+			ra.Reason = "data requirements not met (" + g.unmet[a] + "): its rules can fail but cannot pass"
 		case g.failed[a] != "":
 			ra.Reason = g.failed[a]
 		case !g.needs[a] && ra.Computed:

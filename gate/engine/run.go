@@ -46,6 +46,7 @@ func Run(ctx context.Context, p *policies.Policy, t *scores.Table, o Options) (*
 	g.sweep = o.Sweep
 	d := p.Evaluate(policies.Evidence{Challengers: roles.Challengers, Values: g.values(), Facts: facts, Now: o.Now})
 	r := g.result(d, facts, o.Alignment, o.Example)
+	r.Evidence = g.evidence(d)
 	if err := ctx.Err(); err != nil {
 		return nil, err // a cancelled fit is no evidence: no result at all
 	}

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -37,7 +38,7 @@ func (p *Publisher) writeCommands(r Report) {
 			}, props...)
 		}
 		msg := plainText(a.Message, annotationMsgLimit, true)
-		fmt.Fprintln(p.Log, p.Env.Token.scrub(workflowCommand(commandName(a.Level), props, msg)))
+		writeCommand(p.Log, p.Env.Token.scrub(workflowCommand(commandName(a.Level), props, msg)))
 	}
 }
 
@@ -113,4 +114,15 @@ func (p *Publisher) now() time.Time {
 		return p.Now()
 	}
 	return time.Now()
+}
+
+// writeCommand writes one of riskgate's own workflow commands to log:
+// through the guard that breaks every other line that would start one
+// (escape.CommandGuard), when log is guarded.
+func writeCommand(log io.Writer, line string) {
+	if g, ok := log.(interface{ WriteCommand(string) error }); ok {
+		g.WriteCommand(line)
+		return
+	}
+	fmt.Fprintln(log, line)
 }

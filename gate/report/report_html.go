@@ -251,6 +251,9 @@ func htmlRules(pg *htmlPage, r *result.Result, d *policies.Decision, lim htmlLim
 			}
 			if rr.Outcome != policies.OutcomePass {
 				row.Why = htmlpage.Sentence(rr.Reason, 600)
+				if e := evidenceOf(r, c.Name, rr.Rule); e != nil {
+					row.Why += "; " + htmlpage.Sentence(decideText(e), 600)
+				}
 			}
 			pg.Rules = append(pg.Rules, row)
 		}

@@ -233,6 +233,9 @@ func mdRules(b *strings.Builder, r *result.Result, lim mdLimits) {
 			why := ""
 			if rr.Outcome != policies.OutcomePass {
 				why = mdSentence(rr.Reason, lim.text/2)
+				if e := evidenceOf(r, c.Name, rr.Rule); e != nil {
+					why += "; " + mdSentence(decideText(e), lim.text/2)
+				}
 				if rr.Waiver != nil && rr.Waiver.Note != "" {
 					why += "; " + mdSentence(rr.Waiver.Note, lim.text/2)
 				}

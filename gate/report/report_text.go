@@ -68,6 +68,11 @@ func Text(w io.Writer, r *result.Result, color bool) {
 			mark = " (ship)"
 		}
 		fmt.Fprintf(w, "%s: %s%s — %s\n", escape.PlainName(c.Name), paint(string(c.Verdict), string(c.Verdict)), mark, plainSentence(c.Reason))
+		for _, rr := range c.Rules {
+			if e := evidenceOf(r, c.Name, rr.Rule); e != nil {
+				fmt.Fprintf(w, "  %s %s: %s; %s\n", escape.PlainName(rr.Rule), rr.Outcome, plainSentence(rr.Reason), plainSentence(decideText(e)))
+			}
+		}
 	}
 	for _, u := range d.Unmet {
 		fmt.Fprintf(w, "requirement %s not met: %s\n", u.Requirement, plainSentence(u.Reason))
@@ -80,15 +85,6 @@ func Text(w io.Writer, r *result.Result, color bool) {
 	}
 }
 
-// plainSentence is escape.PlainName for sentences: control characters replaced, cut
+// plainSentence prepares a sentence for a terminal (escape.Printable), cut
 // at a paragraph's length rather than a name's.
-func plainSentence(s string) string {
-	var b strings.Builder
-	for _, r := range escape.Clip(s, 2000) {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			r = '\uFFFD'
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+func plainSentence(s string) string { return escape.Printable(escape.Clip(s, 2000)) }

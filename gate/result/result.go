@@ -53,11 +53,49 @@ type Result struct {
 	// one fit per loss weight the rules use, in increasing order.
 	BRisk []*FitResult `json:"brisk,omitempty"`
 
+	// Evidence says, for each challenger and each rule it did not pass, what
+	// would decide the rule: the difference this pool resolves, the topics
+	// that would likely decide it, the loss weights at which it passes.
+	Evidence []Evidence `json:"evidence,omitempty"`
+
 	// Warnings are everything a reader should know that is not a verdict:
 	// policy warnings, alignment of the inputs, degenerate statistics,
 	// sampler warnings. Never empty in JSON ([] when there are none).
 	Warnings   []string   `json:"warnings"`
 	Provenance Provenance `json:"provenance"`
+}
+
+// Evidence is what would decide one rule of one challenger that did not
+// pass. Differences are on the scale of the rule's quantity: the score
+// difference to the champion, or — for a risk quantity — the risk-adjusted
+// difference at LossWeight (plus the rule's margin).
+type Evidence struct {
+	Challenger string `json:"challenger"`
+	Rule       string `json:"rule"`
+	// Scale says what the differences below are differences of.
+	Scale      string  `json:"scale"`
+	LossWeight float64 `json:"loss_weight,omitempty"` // of a risk quantity
+	// Estimate is the difference as observed, beyond what the rule's bound
+	// asks (positive: on the passing side); SE its standard error on this
+	// pool (posterior SD for a Bayesian quantity).
+	Estimate jsonfloat.Float `json:"estimate"`
+	SE       jsonfloat.Float `json:"se"`
+	Topics   int             `json:"topics"` // the pool's
+	// ResolvableDifference is the smallest true difference (beyond the
+	// bound) that this pool makes the rule pass with 80% probability:
+	// (z_rule + z_0.8)·SE, z_rule the standard normal quantile of the
+	// rule's threshold (Student's t for the tests).
+	ResolvableDifference *jsonfloat.Float `json:"resolvable_difference,omitempty"`
+	// TopicsToDecide is the number of topics with which the rule would pass
+	// with 80% probability were the observed difference the true one
+	// (Sakai's topic set size design for the tests and the risk-adjusted
+	// mean; for a Bayesian quantity the posterior SD taken to shrink as
+	// 1/√topics). Absent, with TopicsNote, when no number would do.
+	TopicsToDecide *int   `json:"topics_to_decide,omitempty"`
+	TopicsNote     string `json:"topics_note,omitempty"`
+	// PassesAtLossWeight are the loss weights of the risk sweep at which
+	// the rule, everything else the same, passes (risk quantities only).
+	PassesAtLossWeight []float64 `json:"passes_at_loss_weight,omitempty"`
 }
 
 // Tool names the program that wrote the result.
@@ -94,6 +132,7 @@ type Model struct {
 	Chains    int             `json:"chains"`
 	TargetESS int             `json:"target_ess"`
 	MaxRhat   float64         `json:"max_rhat"`
+	MaxDraws  int             `json:"max_draws"` // per chain
 }
 
 // Requirements are the policy's data requirements (0: none).
@@ -239,9 +278,13 @@ const (
 type FitResult struct {
 	Pool       string  `json:"pool"`                  // PoolRaw or PoolRiskAdjusted
 	LossWeight float64 `json:"loss_weight,omitempty"` // the risk-adjusted pool's w
-	// Unavailable says why there is no fit (requirements unmet, the model
-	// could not be fitted); the other fields are then empty.
+	// Unavailable says why there is no fit (the model could not be fitted);
+	// the other fields are then empty.
 	Unavailable string `json:"unavailable,omitempty"`
+	// Fallback says why the model was fitted over the champion and the
+	// challengers alone (fewer artifacts than requirements.min_artifacts);
+	// empty when it learnt from the whole pool.
+	Fallback string `json:"fallback,omitempty"`
 
 	Family string            `json:"family,omitempty"` // likelihood: gaussian or skew_normal
 	Method string            `json:"method,omitempty"` // sampler path: collapsed or general
@@ -249,8 +292,11 @@ type FitResult struct {
 	// Converged is false when any R-hat exceeds the policy's max_rhat, any
 	// bulk- or tail-ESS stays below its target_ess, or a transition
 	// diverged. The rules using a fit that did not converge are inconclusive.
-	Converged bool     `json:"converged"`
-	Warnings  []string `json:"warnings,omitempty"`
+	Converged bool `json:"converged"`
+	// NotConverged says, when Converged is false, which check failed and
+	// which policy setting would help, in one sentence.
+	NotConverged string   `json:"not_converged,omitempty"`
+	Warnings     []string `json:"warnings,omitempty"`
 
 	// Parameters are intercept, sigma, sd_topic and sd_system, then the
 	// family's own (alpha, the skewness of the skew normal).

@@ -84,7 +84,7 @@ func calcMap(r *ranking, _ *Measure, out []float64) { out[0] = averagePrecision(
 // calcGMMap: log(max(AP, 1e-5)) per topic; the summary is exp of the mean,
 // the geometric mean of AP. m_gm_map.c
 func calcGMMap(r *ranking, _ *Measure, out []float64) {
-	out[0] = math.Log(math.Max(averagePrecision(r), minGeoMean))
+	out[0] = cLog(math.Max(averagePrecision(r), minGeoMean))
 }
 
 // calcRprec: precision at rank R = num_rel, counting missing ranks as
@@ -138,7 +138,7 @@ func calcBpref(r *ranking, _ *Measure, out []float64) { out[0] = bpref(r) }
 // calcGMBpref: log(max(bpref, 1e-5)) per topic; the summary is the geometric
 // mean. m_gm_bpref.c
 func calcGMBpref(r *ranking, _ *Measure, out []float64) {
-	out[0] = math.Log(math.Max(bpref(r), minGeoMean))
+	out[0] = cLog(math.Max(bpref(r), minGeoMean))
 }
 
 // calcRecipRank: 1/rank of the first relevant document, 0 if none.
@@ -394,7 +394,7 @@ func calcBinG(r *ranking, _ *Measure, out []float64) {
 	for i := range r.rel {
 		if r.isRel(i) {
 			relSoFar++
-			sum += 1 / math.Log2(float64(3+int64(i)-relSoFar))
+			sum += 1 / cLog2(float64(3+int64(i)-relSoFar))
 		}
 	}
 	if relSoFar != 0 {
@@ -435,7 +435,7 @@ func calcG(r *ranking, m *Measure, out []float64) {
 			sumCost += minCost
 		}
 		if resultsGain != 0 {
-			resultsG += resultsGain / math.Log2(2+sumCost-sumResults)
+			resultsG += resultsGain / cLog2(2+sumCost-sumResults)
 		}
 	}
 	for ; i < len(r.rel); i++ {
@@ -443,7 +443,7 @@ func calcG(r *ranking, m *Measure, out []float64) {
 		sumResults += resultsGain
 		sumCost += minCost
 		if resultsGain != 0 {
-			resultsG += resultsGain / math.Log2(2+sumCost-sumResults)
+			resultsG += resultsGain / cLog2(2+sumCost-sumResults)
 		}
 	}
 	for idealGain > 0 {
@@ -482,7 +482,7 @@ func dcgs(r *ranking, m *Measure) (dcg, ideal float64) {
 	i := 0
 	for ; i < len(r.rel) && idealGain > 0; i++ {
 		if gain := getGain(int64(r.rel[i]), g); gain != 0 {
-			dcg += gain / math.Log2(float64(i+2))
+			dcg += gain / discount(i)
 		}
 		atLevel++
 		for cur >= 0 && atLevel > g[cur].count {
@@ -491,12 +491,12 @@ func dcgs(r *ranking, m *Measure) (dcg, ideal float64) {
 			idealGain = gainAt(g, cur)
 		}
 		if idealGain > 0 {
-			ideal += idealGain / math.Log2(float64(i+2))
+			ideal += idealGain / discount(i)
 		}
 	}
 	for ; i < len(r.rel); i++ {
 		if gain := getGain(int64(r.rel[i]), g); gain != 0 {
-			dcg += gain / math.Log2(float64(i+2))
+			dcg += gain / discount(i)
 		}
 	}
 	for idealGain > 0 {
@@ -507,7 +507,7 @@ func dcgs(r *ranking, m *Measure) (dcg, ideal float64) {
 			idealGain = gainAt(g, cur)
 		}
 		if idealGain > 0 {
-			ideal += idealGain / math.Log2(float64(i+2))
+			ideal += idealGain / discount(i)
 		}
 		i++
 	}
@@ -547,7 +547,7 @@ func calcNDCGRel(r *ranking, m *Measure, out []float64) {
 	for ; i < len(r.rel) && idealGain > 0; i++ {
 		gain := getGain(int64(r.rel[i]), g)
 		if gain != 0 {
-			dcg += gain / math.Log2(float64(i+2))
+			dcg += gain / discount(i)
 		}
 		atLevel++
 		for cur >= 0 && atLevel > g[cur].count {
@@ -557,7 +557,7 @@ func calcNDCGRel(r *ranking, m *Measure, out []float64) {
 		}
 		if idealGain > 0 {
 			numRel++
-			ideal += idealGain / math.Log2(float64(i+2))
+			ideal += idealGain / discount(i)
 		}
 		if gain > 0 {
 			sum += dcg / ideal
@@ -567,7 +567,7 @@ func calcNDCGRel(r *ranking, m *Measure, out []float64) {
 	for ; i < len(r.rel); i++ {
 		gain := getGain(int64(r.rel[i]), g)
 		if gain != 0 {
-			dcg += gain / math.Log2(float64(i+2))
+			dcg += gain / discount(i)
 		}
 		if gain > 0 {
 			sum += dcg / ideal
@@ -583,7 +583,7 @@ func calcNDCGRel(r *ranking, m *Measure, out []float64) {
 		}
 		if idealGain > 0 {
 			numRel++
-			ideal += idealGain / math.Log2(float64(i+2))
+			ideal += idealGain / discount(i)
 		}
 		i++
 	}
@@ -623,16 +623,16 @@ func calcRndcg(r *ranking, m *Measure, out []float64) {
 			oldIdealGain = idealGain
 		}
 		if gain != 0 {
-			dcg += gain / math.Log2(float64(i+2))
+			dcg += gain / discount(i)
 		}
 		if idealGain > 0 {
-			ideal += idealGain / math.Log2(float64(i+2))
+			ideal += idealGain / discount(i)
 		}
 	}
 	if i < len(r.rel) {
 		for ; i < len(r.rel); i++ {
 			if gain := getGain(int64(r.rel[i]), g); gain != 0 {
-				dcg += gain / math.Log2(float64(i+2))
+				dcg += gain / discount(i)
 			}
 		}
 		if ideal > 0 {
@@ -655,7 +655,7 @@ func calcRndcg(r *ranking, m *Measure, out []float64) {
 			oldIdealGain = idealGain
 		}
 		if idealGain > 0 {
-			ideal += idealGain / math.Log2(float64(i+2))
+			ideal += idealGain / discount(i)
 		}
 		i++
 	}
@@ -678,7 +678,7 @@ func calcNDCGCut(r *ranking, m *Measure, out []float64) {
 			}
 		}
 		if gain := float64(r.rel[i]); gain > 0 {
-			sum += gain / math.Log2(float64(i+2))
+			sum += gain / discount(i)
 		}
 	}
 	for ; c < len(cut); c++ {
@@ -705,7 +705,7 @@ func calcNDCGCut(r *ranking, m *Measure, out []float64) {
 				return
 			}
 		}
-		ideal += float64(r.levels[li].level) / math.Log2(float64(k+2))
+		ideal += float64(r.levels[li].level) / discount(int(k))
 		used++
 	}
 	for ; c < len(cut); c++ {
@@ -769,12 +769,7 @@ func calcNumNonrelJudgedRet(r *ranking, _ *Measure, out []float64) {
 // every reference output except a stack-dependent one (README §4.16).
 // m_rbp.c
 func calcRBP(r *ranking, m *Measure, out []float64) {
-	p := 0.9
-	for _, pr := range m.pairs {
-		if pr.name == "p" {
-			p = pr.value
-		}
-	}
+	p := rbpPersistence(m)
 	g := setupGains(m.pairs, r, r.gains)
 	r.gains = g
 	lo, hi := 0.0, 0.0
@@ -785,6 +780,12 @@ func calcRBP(r *ranking, m *Measure, out []float64) {
 		if x.gain > hi {
 			hi = x.gain
 		}
+	}
+	// trec_eval's table also holds every level below the highest that no
+	// document has, with gain = level; setupGains leaves those out when
+	// they cannot matter for the order, but they count for min and max.
+	if lowest, highest, ok := unjudgedLevelRange(m.pairs, r.numRelLevels); ok {
+		lo, hi = min(lo, float64(lowest)), max(hi, float64(highest))
 	}
 	if lo < 0 || hi > 1 {
 		for k := range g {
@@ -801,11 +802,37 @@ func calcRBP(r *ranking, m *Measure, out []float64) {
 	out[0] = (1 - p) * sum
 }
 
+// unjudgedLevelRange returns the lowest and highest of the levels 0 …
+// numRelLevels−1 that no level=gain parameter names: those of trec_eval's
+// gain table (gain_init.c) whose gain is their level.
+func unjudgedLevelRange(pairs []gainPair, numRelLevels int64) (lowest, highest int64, ok bool) {
+	named := func(l int64) bool {
+		for _, p := range pairs {
+			if validInt(p.name) && atol([]byte(p.name)) == l {
+				return true
+			}
+		}
+		return false
+	}
+	lowest = 0
+	for lowest < numRelLevels && named(lowest) {
+		lowest++
+	}
+	if lowest == numRelLevels {
+		return 0, 0, false
+	}
+	highest = numRelLevels - 1
+	for named(highest) {
+		highest--
+	}
+	return lowest, highest, true
+}
+
 // calcRBPResid: the RBP residual, p^num_ret + (1−p) Σ_{unjudged rank k}
-// p^(k−1) with p = 0.9, when some retrieved document is unjudged; else 0.
-// m_rbp_resid.c
-func calcRBPResid(r *ranking, _ *Measure, out []float64) {
-	const p = 0.9
+// p^(k−1), p = 0.9 unless given as "p=…" (as for rbp), when some retrieved
+// document is unjudged; else 0. m_rbp_resid.c
+func calcRBPResid(r *ranking, m *Measure, out []float64) {
+	p := rbpPersistence(m)
 	var unj int64
 	sum, cur := 0.0, 1.0
 	for _, rel := range r.rel {
@@ -818,4 +845,33 @@ func calcRBPResid(r *ranking, _ *Measure, out []float64) {
 	if unj != 0 {
 		out[0] = cur + (1-p)*sum
 	}
+}
+
+// rbpPersistence returns the last "p=…" parameter of m, else 0.9 (m_rbp.c,
+// m_rbp_resid.c). p is a variable, never a constant: 1 − p must be
+// rounded in double precision as C does (0.09999999999999998 for 0.9), not
+// folded exactly to 0.1 by the Go compiler.
+func rbpPersistence(m *Measure) float64 {
+	p := 0.9
+	for _, pr := range m.pairs {
+		if pr.name == "p" {
+			p = pr.value
+		}
+	}
+	return p
+}
+
+// calcYaap: yet another average precision (Robertson, ECIR 2012),
+// log((1 + S)/(1 + num_rel − S)) with S = Σ_{relevant rank k} (relevant in
+// top k)/k. m_yaap.c
+func calcYaap(r *ranking, _ *Measure, out []float64) {
+	var relSoFar int64
+	sum := 0.0
+	for i := range r.rel {
+		if r.isRel(i) {
+			relSoFar++
+			sum += float64(relSoFar) / float64(i+1)
+		}
+	}
+	out[0] = cLog((1 + sum) / (1 + float64(r.numRel) - sum))
 }

@@ -7,14 +7,14 @@ import (
 	"io"
 	"math"
 	"runtime"
-	"strconv"
+	"slices"
 	"strings"
 
 	"github.com/riskgate/riskgate/internal/parallel"
 )
 
 // Usage is the one-line synopsis of riskgate eval.
-const Usage = "riskgate eval [-q] [-c] [-n] [-l LEVEL] [-M MAXDOCS] [-N NUMDOCS] [-m MEASURE[.PARAMS]]... QRELS RUN..."
+const Usage = "riskgate eval [-q] [-c] [-n] [-J] [-l LEVEL] [-M MAXDOCS] [-N NUMDOCS] [-m MEASURE[.PARAMS]]... QRELS RUN..."
 
 // Help is riskgate eval's help text.
 const Help = `usage: ` + Usage + `
@@ -27,31 +27,37 @@ block of output, in argument order. RUN "-" reads standard input.
   -c        average over every qrels topic; a topic missing from the run
             scores 0 (without -c such a topic is an error, as in trec_eval v10)
   -n        no summary ("all") lines
+  -J        judged documents only: drop unjudged documents from each
+            ranking (after -M) before scoring
   -l LEVEL  lowest relevance level that counts as relevant (default 1)
   -M N      keep only the top N documents of each topic, after sorting
   -N N      number of documents in the collection (used by utility)
+  -R qrels, -T trec_results
+            the input formats, the only ones read (trec_eval's defaults)
   -m NAME   measure or group to print; repeatable; parameters after '.':
             P.5,10  ndcg_cut.10  iprec_at_recall..1,.5  ndcg.1=3,2=9
             groups: official (default), all_trec, set
 
 Options take attached values too (-l2, -M100, -mP.10) and may follow the
-files, as with trec_eval's getopt. Measures: ` + "all of -m all_trec plus dcg and ideal_dcg" + `.
-Not supported: -J, -D, -R, -T, -Z and the prefs/qrels_jg measures.
+files, as with trec_eval's getopt; -l, -M and -N are read with C's atol
+("1.5" is 1, "abc" is 0). Measures: ` + "all of -m all_trec plus dcg, ideal_dcg and yaap" + `.
+Not supported: -D, -Z, other -R and -T formats, the prefs/qrels_jg measures.
 `
 
 // CommandLine is a parsed riskgate eval (trec_eval) command line.
 type CommandLine struct {
-	Query     bool     // -q
-	Complete  bool     // -c
-	NoSummary bool     // -n
-	Help      bool     // -h, --help
-	Version   bool     // -v, --version
-	RelLevel  int64    // -l
-	MaxDocs   int64    // -M
-	NumDocs   int64    // -N
-	Measures  []string // -m, in order
-	Qrels     string
-	Runs      []string
+	Query      bool     // -q
+	Complete   bool     // -c
+	NoSummary  bool     // -n
+	JudgedOnly bool     // -J
+	Help       bool     // -h, --help
+	Version    bool     // -v, --version
+	RelLevel   int64    // -l
+	MaxDocs    int64    // -M
+	NumDocs    int64    // -N
+	Measures   []string // -m, in order
+	Qrels      string
+	Runs       []string
 }
 
 // UsageError is a bad command line.
@@ -76,11 +82,11 @@ var opts = []optSpec{
 	{'l', "level_for_rel", true, ""},
 	{'n', "nosummary", false, ""},
 	{'D', "Debug_level", true, "debug output"},
-	{'J', "Judged_docs_only", false, "judged-documents-only evaluation"},
+	{'J', "Judged_docs_only", false, ""},
 	{'N', "Number_docs_in_coll", true, ""},
 	{'M', "Max_retrieved_per_topic", true, ""},
-	{'R', "Rel_info_format", true, "qrels formats other than qrels"},
-	{'T', "Results_format", true, "results formats other than trec_results"},
+	{'R', "Rel_info_format", true, ""},
+	{'T', "Results_format", true, ""},
 	{'o', "Output_old_results_format", false, "the obsolete old output format"},
 	{'Z', "Zscore", true, "Z scores"},
 }
@@ -199,14 +205,6 @@ func (c *CommandLine) apply(o *optSpec, spelled, value string) error {
 	if o.support != "" {
 		return &UsageError{fmt.Sprintf("option %s (%s) is not supported by riskgate eval", spelled, o.support)}
 	}
-	integer := func(min int64) (int64, error) {
-		v, err := strconv.ParseInt(value, 10, 64)
-		if err != nil || v < min {
-			return 0, &UsageError{fmt.Sprintf("option %s: %q is not an integer ≥ %d", spelled, value, min)}
-		}
-		return v, nil
-	}
-	var err error
 	switch o.short {
 	case 'h':
 		c.Help = true
@@ -218,21 +216,43 @@ func (c *CommandLine) apply(o *optSpec, spelled, value string) error {
 		c.Complete = true
 	case 'n':
 		c.NoSummary = true
+	case 'J':
+		c.JudgedOnly = true
 	case 'm':
 		c.Measures = append(c.Measures, value)
-	case 'l':
-		c.RelLevel, err = integer(math.MinInt32)
+	case 'l': // trec_eval.c reads -l, -M and -N with atol
+		c.RelLevel = atol([]byte(value))
 	case 'M':
-		c.MaxDocs, err = integer(0)
+		c.MaxDocs = atol([]byte(value))
+		if c.MaxDocs < 0 {
+			// trec_eval v10 crashes (form_res_rels.c sorts a negative count).
+			return &UsageError{fmt.Sprintf("option %s: %q is below 0; expected a number of documents", spelled, value)}
+		}
 	case 'N':
-		c.NumDocs, err = integer(0)
+		c.NumDocs = atol([]byte(value))
+	case 'R':
+		return formatOption(spelled, value, "qrels", "prefs", "qrels_prefs", "qrels_jg")
+	case 'T':
+		return formatOption(spelled, value, "trec_results")
 	}
-	return err
+	return nil
+}
+
+// formatOption checks a -R or -T value: riskgate eval reads the first
+// format, trec_eval's default; trec_eval knows the others.
+func formatOption(spelled, value, read string, others ...string) error {
+	switch {
+	case value == read:
+		return nil
+	case slices.Contains(others, value):
+		return &UsageError{fmt.Sprintf("option %s %s: riskgate eval reads only the %s format", spelled, value, read)}
+	}
+	return &UsageError{fmt.Sprintf("option %s: unknown format %q (valid: %s)", spelled, value, strings.Join(append([]string{read}, others...), ", "))}
 }
 
 // Options returns the evaluation options the command line asks for.
 func (c *CommandLine) Options() Options {
-	opt := Options{RelLevel: c.RelLevel, MaxDocs: c.MaxDocs, NumDocs: c.NumDocs, Missing: MissingFail}
+	opt := Options{RelLevel: c.RelLevel, MaxDocs: c.MaxDocs, NumDocs: c.NumDocs, JudgedOnly: c.JudgedOnly, Missing: MissingFail}
 	if c.Complete {
 		opt.Missing = MissingZero
 	}

@@ -29,7 +29,11 @@ type Options struct {
 	RelLevel int64 // -l: minimum level that counts as relevant (default 1)
 	MaxDocs  int64 // -M: documents kept per topic after sorting (default no limit)
 	NumDocs  int64 // -N: documents in the collection, used by utility (default 0)
-	Missing  MissingTopics
+	// JudgedOnly (-J) drops the documents without a judgment (absent from
+	// the topic's qrels, or with a negative level) from each ranking after
+	// the -M cut, before any measure sees it (form_res_rels.c).
+	JudgedOnly bool
+	Missing    MissingTopics
 }
 
 // DefaultOptions are trec_eval's defaults: -l 1, no -M, no -c.
@@ -93,9 +97,10 @@ const bogusDocno = "ceci_nest_pas_un_docno"
 // for every evaluated topic as soon as it is scored, and returns the
 // summary. Topics of the run absent from the qrels are ignored. Errors are
 // *inputerr.Error values naming the file and line: a document twice in one
-// topic of the run or of the qrels, or (MissingFail) a qrels topic without
-// documents in the run; topics already passed to each stay valid, as the
-// lines trec_eval prints before it stops.
+// topic of the run or of the qrels (checked, as trec_eval checks them, only
+// when a measure other than runid and num_q needs the ranking), or
+// (MissingFail) a qrels topic without documents in the run; topics already
+// passed to each stay valid, as the lines trec_eval prints before it stops.
 func (e *Evaluator) Evaluate(run *Run, each func(*TopicResult) error) (*Summary, error) {
 	q, ms := e.Qrels, e.Measures
 	toQrels := make([]int32, run.docs.Len())
@@ -113,6 +118,7 @@ func (e *Evaluator) Evaluate(run *Run, each func(*TopicResult) error) (*Summary,
 			q.Name, sample(run.Topics()), sample(q.Topics()))
 	}
 	dupGen := make([]uint32, run.docs.Len())
+	ranked := ms.needRanking()
 	sums := make([]float64, ms.nValues)
 	tr := &TopicResult{Values: make([]float64, ms.nValues)}
 	n := 0
@@ -130,7 +136,12 @@ func (e *Evaluator) Evaluate(run *Run, each func(*TopicResult) error) (*Summary,
 		}
 		e.nextGen(dupGen)
 		*tr = TopicResult{Topic: qt.id, Values: tr.Values}
-		if rt >= 0 {
+		switch {
+		case !ranked:
+			// Only runid and num_q: trec_eval never forms the ranking,
+			// so it never sees duplicates.
+			tr.Missing = rt < 0
+		case rt >= 0:
 			// As form_res_rels.c: sorted (when read), cut at -M,
 			// duplicates refused in the run, then in the qrels.
 			sorted := run.ranked(rt)
@@ -142,13 +153,15 @@ func (e *Evaluator) Evaluate(run *Run, each func(*TopicResult) error) (*Summary,
 				return nil, err
 			}
 			e.rank(qt, sorted, toQrels)
-			tr.Line = run.firstLine[rt]
-		} else {
+		default:
 			if err := e.scatter(qt); err != nil {
 				return nil, err
 			}
 			e.rankMissing(qt)
 			tr.Missing = true
+		}
+		if rt >= 0 {
+			tr.Line = run.firstLine[rt]
 		}
 		e.score(tr)
 		if tr.Missing {
@@ -245,6 +258,19 @@ func (e *Evaluator) rank(qt *qrelsTopic, docs []retrieved, toQrels []int32) {
 	e.count()
 }
 
+// dropUnjudged applies -J to the current ranking: the judged documents
+// keep their order (form_res_rels.c).
+func (e *Evaluator) dropUnjudged() {
+	r := &e.r
+	kept := r.rel[:0]
+	for _, rel := range r.rel {
+		if rel >= 0 {
+			kept = append(kept, rel)
+		}
+	}
+	r.rel = kept
+}
+
 // rankMissing is trec_eval v10's -c treatment of a qrels topic the run does
 // not have: a ranking of one document that is in no qrels.
 func (e *Evaluator) rankMissing(qt *qrelsTopic) {
@@ -281,8 +307,12 @@ func (e *Evaluator) prepare(qt *qrelsTopic, n int) *ranking {
 	return r
 }
 
+// count sets the ranking's counts, after -J when asked for.
 func (e *Evaluator) count() {
 	r := &e.r
+	if e.Opt.JudgedOnly {
+		e.dropUnjudged()
+	}
 	r.numRet = int64(len(r.rel))
 	r.numRelRet, r.numNonpool, r.numUnjudged = 0, 0, 0
 	for _, rel := range r.rel {
@@ -341,7 +371,7 @@ func (e *Evaluator) summarize(run *Run, sums []float64, n int) *Summary {
 				v[0] = float64(e.Qrels.numPositive)
 			}
 		case kindGeoMean:
-			v[0] = math.Exp(v[0] / float64(n))
+			v[0] = cExp(v[0] / float64(n))
 		case kindRunID, kindRelString:
 		default:
 			for i := range v {

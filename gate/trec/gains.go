@@ -124,27 +124,7 @@ func stableSortGains(g []relGain) {
 	}
 }
 
-// msortGains is glibc's qsort for small arrays (msort.c, glibc ≤ 2.36, the
-// build of the reference trec_eval): top-down merge sort that splits n into
-// n/2 and n-n/2 and takes the left element while cmp(left, right) ≤ 0.
+// msortGains sorts gains as trec_eval's qsort with comp_rel_gain does.
 func msortGains(g []relGain, tmp []relGain) {
-	if len(g) <= 1 {
-		return
-	}
-	n1 := len(g) / 2
-	msortGains(g[:n1], tmp)
-	msortGains(g[n1:], tmp)
-	tmp = tmp[:0]
-	i, j := 0, n1
-	for i < n1 && j < len(g) {
-		if cGainCompare(&g[i], &g[j]) <= 0 {
-			tmp = append(tmp, g[i])
-			i++
-		} else {
-			tmp = append(tmp, g[j])
-			j++
-		}
-	}
-	tmp = append(tmp, g[i:n1]...)
-	copy(g, tmp) // the rest of the right half is already in place
+	glibcMsort(g, tmp, func(a, b *relGain) int { return int(cGainCompare(a, b)) })
 }

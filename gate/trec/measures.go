@@ -79,8 +79,9 @@ var families = []*family{
 	{name: "set_map", kind: kindValue, calc: calcSetMap},
 	{name: "set_F", kind: kindParamDouble, defDouble: []float64{1}, calc: calcSetF},
 	{name: "num_nonrel_judged_ret", kind: kindCount, calc: calcNumNonrelJudgedRet},
+	{name: "yaap", kind: kindValue, calc: calcYaap},
 	{name: "rbp", kind: kindParamPair, calc: calcRBP},
-	{name: "rbp_resid", kind: kindValue, calc: calcRBPResid},
+	{name: "rbp_resid", kind: kindParamPair, calc: calcRBPResid},
 	{name: "unj", kind: kindCutLong, defLong: []int64{5, 10, 20}, calc: calcUnj},
 }
 
@@ -106,7 +107,7 @@ var unsupported = []string{"all_prefs", "prefs", "qrels_jg",
 	"prefs_simp", "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel",
 	"prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret",
 	"prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp",
-	"map_avgjg", "P_avgjg", "Rprec_mult_avgjg", "yaap"}
+	"map_avgjg", "P_avgjg", "Rprec_mult_avgjg"}
 
 // Measure is one requested measure family with its parameters.
 type Measure struct {
@@ -129,6 +130,17 @@ func (m *Measure) Names() []string { return m.names }
 type Measures struct {
 	list    []*Measure
 	nValues int
+}
+
+// needRanking reports whether a measure reads the ranking: every one but
+// runid and num_q (those two never call form_res_rels.c).
+func (ms *Measures) needRanking() bool {
+	for _, m := range ms.list {
+		if m.fam.kind != kindRunID && m.fam.kind != kindNumQ {
+			return true
+		}
+	}
+	return false
 }
 
 // List returns the measures in output order.

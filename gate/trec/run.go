@@ -163,22 +163,28 @@ func (run *Run) group(spans [][]span) {
 
 // sortRanking orders a topic's documents as trec_eval does
 // (form_res_rels.c: comp_sim_docno): score descending, ties broken by docno
-// descending in byte order. NaN scores, which C's comparison leaves
-// unordered, go last. Runs are sorted once, when read.
+// descending in byte order. Runs are sorted once, when read.
+//
+// A NaN score compares neither above nor below any score, so the
+// comparator falls to the docnos and is no order at all: trec_eval's
+// ranking is then whatever glibc's merge sort makes of its input, the
+// topic's lines sorted by docno (get_trec_results.c, a stable sort).
+// Topics with a NaN score replay exactly that; for the others the
+// comparator is a total order and any sort gives the same ranking.
 func sortRanking(run *Run, docs []retrieved) {
-	slices.SortFunc(docs, func(a, b retrieved) int {
+	cmp := func(a, b *retrieved) int {
 		if a.score > b.score {
 			return -1
 		}
 		if a.score < b.score {
 			return 1
 		}
-		if an, bn := math.IsNaN(a.score), math.IsNaN(b.score); an != bn {
-			if an {
-				return 1
-			}
-			return -1
-		}
 		return bytes.Compare(run.docs.bytes(b.doc), run.docs.bytes(a.doc))
-	})
+	}
+	if !slices.ContainsFunc(docs, func(d retrieved) bool { return math.IsNaN(d.score) }) {
+		slices.SortFunc(docs, func(a, b retrieved) int { return cmp(&a, &b) })
+		return
+	}
+	slices.SortStableFunc(docs, func(a, b retrieved) int { return bytes.Compare(run.docs.bytes(a.doc), run.docs.bytes(b.doc)) })
+	glibcMsort(docs, make([]retrieved, 0, len(docs)), cmp)
 }

@@ -79,7 +79,7 @@ func TestParseCommandLine(t *testing.T) {
 		t.Errorf("%+v", c)
 	}
 	for _, bad := range [][]string{
-		{"qrels"}, {"-l", "x", "q", "r"}, {"-M", "-1", "q", "r"}, {"-J", "q", "r"}, {"-Z", "z", "q", "r"},
+		{"qrels"}, {"-R", "prefs", "q", "r"}, {"-M", "-1", "q", "r"}, {"-T", "x", "q", "r"}, {"-Z", "z", "q", "r"},
 		{"-x", "q", "r"}, {"--bogus", "q", "r"}, {"-m"}, {"q", "-", "-"}, {"--nosummary=1", "q", "r"},
 	} {
 		_, err := ParseCommandLine(bad)
@@ -110,7 +110,7 @@ func TestMeasureNames(t *testing.T) {
 	if strings.Join(got, " ") != want {
 		t.Errorf("names\n got %s\nwant %s", strings.Join(got, " "), want)
 	}
-	for _, bad := range []string{"P.", "P.0", "P.5,5", "bogus", "ndcg.1=2,3", "ndcg.1=2=3", "utility.1,2", "prefs_simp", "yaap", "Rprec_mult.nan"} {
+	for _, bad := range []string{"P.", "P.0", "P.5,5", "bogus", "ndcg.1=2,3", "ndcg.1=2=3", "utility.1,2", "prefs_simp", "map_avgjg", "Rprec_mult.nan"} {
 		if _, err := ParseMeasures([]string{bad}); err == nil {
 			t.Errorf("-m %s accepted", bad)
 		}

@@ -30,6 +30,9 @@ func Markdown(s string) string {
 		switch {
 		case r == '\n' || r == '\r' || r == '\t':
 			b.WriteByte(' ')
+		case isVisible(r):
+			v, _ := visible(r)
+			b.WriteString(v)
 		case unicode.IsControl(r) || r == utf8.RuneError:
 			// dropped: controls render as nothing useful; RuneError is invalid UTF-8
 		case r == '<':
@@ -50,3 +53,5 @@ func Markdown(s string) string {
 	}
 	return b.String()
 }
+
+func isVisible(r rune) bool { _, ok := visible(r); return ok }

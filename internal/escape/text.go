@@ -1,6 +1,7 @@
 package escape
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"unicode"
@@ -11,7 +12,8 @@ import (
 const MaxNameRunes = 60
 
 // PlainName prepares a name for a terminal: control characters (which could
-// move the cursor or change colours) become U+FFFD, and a long name is cut.
+// move the cursor or change colours) become U+FFFD, characters that reorder
+// or break text invisibly are shown (Visible), and a long name is cut.
 func PlainName(s string) string {
 	var b strings.Builder
 	n := 0
@@ -20,13 +22,29 @@ func PlainName(s string) string {
 			b.WriteString("…")
 			break
 		}
-		if unicode.IsControl(r) || r == utf8.RuneError {
-			r = '\uFFFD'
+		if v, ok := visible(r); ok {
+			b.WriteString(v)
+		} else if unicode.IsControl(r) || r == utf8.RuneError {
+			b.WriteRune('\uFFFD')
+		} else {
+			b.WriteRune(r)
 		}
-		b.WriteRune(r)
 		n++
 	}
 	return b.String()
+}
+
+// visible spells a character that changes text without being seen — the
+// bidirectional controls (which can make a name read backwards: U+202E),
+// the line and paragraph separators (U+2028, U+2029: a line break to some
+// readers), the byte-order mark — as ⟨U+XXXX⟩, so that a reader sees it.
+func visible(r rune) (string, bool) {
+	switch {
+	case r == 0x061c, r == 0x200e, r == 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069,
+		r == 0x2028, r == 0x2029, r == 0xfeff:
+		return fmt.Sprintf("⟨U+%04X⟩", r), true
+	}
+	return "", false
 }
 
 // Clip cuts s to at most n runes, ending in "…" when cut.
@@ -38,10 +56,15 @@ func Clip(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// Printable replaces control characters with U+FFFD.
+// Printable replaces control characters with U+FFFD and shows the
+// characters that change text without being seen (as PlainName does).
 func Printable(s string) string {
 	var b strings.Builder
 	for _, r := range s {
+		if v, ok := visible(r); ok {
+			b.WriteString(v)
+			continue
+		}
 		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
 			r = '\uFFFD'
 		}

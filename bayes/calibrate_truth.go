@@ -1,0 +1,153 @@
+package bayes
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/integrate/quad"
+)
+
+// WithRisk returns the model with the challenger's per-topic differences to
+// the champion scaled by k around their mean (DiffSD·k, the same skewness):
+// at the same true effect, k > 1 is a riskier challenger — its losses are
+// larger and more frequent — and k < 1 a steadier one.
+func (m PoolModel) WithRisk(k float64) PoolModel {
+	m.DiffSD *= k
+	return m
+}
+
+// Truth returns what a challenger of true effect effect is, in the
+// generating model, against the champion: its true mean difference and its
+// true risk-adjusted difference at loss weight w,
+//
+//	MeanDiff = E[y_c − y_0],  RiskDiff = E[r_w(y_c − y_0)],  r_w(x) = x if x ≥ 0, w·x otherwise,
+//
+// expectations over the topic population, the noise and the champion's
+// system effect S_0 ~ N(0, SD_system²), with y_0 = clamp(L),
+// y_c = clamp(L + Δ + u), L ~ N(β0 + S_0, SD_topic² + σ²), u the skew
+// normal of Simulate and Δ = LatentShift(effect, β0 + S_0), as every
+// simulated pool draws them. MeanDiff equals effect by construction (it is
+// computed, not assumed, and checks LatentShift); RiskDiff is what a risk
+// rule at loss weight w judges.
+//
+// Given S_0, L and the skew normal's half-normal component |Z0| = z, the
+// challenger's unclamped score X is normal and r_w(clamp(X) − clamp(L)) is
+// piecewise linear in X (breaks at 0, clamp(L) and 1), so its expectation is
+// exact in normal CDFs and densities. What remains is smooth on each side of
+// L = 0 and L = 1: L is integrated by 96-point Gauss–Legendre on each of
+// (−∞, 0], [0, 1], [1, ∞) (cut at ±10 SD), S_0 by 32-point Gauss–Legendre
+// on ±5 SD (the normal mass beyond, 6·10⁻⁷, is left out and the weights
+// renormalised: no pool is drawn there in practice), z by the 64-point rule
+// of meanClamped.
+func (m PoolModel) Truth(effect, w float64) (meanDiff, riskDiff float64, err error) {
+	if !(w >= 1) {
+		return math.NaN(), math.NaN(), fmt.Errorf("loss weight %v: expected w ≥ 1", w)
+	}
+	s := math.Hypot(m.SDTopic, m.Sigma)
+	alpha := skewNormalAlpha(m.DiffSkew)
+	b, k, _ := skewNormalShape(alpha)
+	omega := k * m.DiffSD
+	xi := -omega * b // the skew normal's location for mean 0
+	delta := alpha / math.Sqrt(1+alpha*alpha)
+	sdX := omega * math.Sqrt(1-delta*delta) // X's SD given L and z
+	zs, zw := halfNormalNodes()
+	if m.DiffSD == 0 {
+		zs, zw = []float64{0}, []float64{1}
+	}
+	hs, hw := normalNodes(32, -5, 5)
+	for i := range hs { // S_0 ~ N(0, SD_system²)
+		s0 := m.SDSystem * hs[i]
+		mu0 := m.Intercept + s0
+		ls, lw := normalPieces(mu0, s, 96)
+		shift, err := m.LatentShift(effect, mu0)
+		if err != nil {
+			return math.NaN(), math.NaN(), err
+		}
+		var md, rd float64
+		for j := range ls { // L ~ N(mu0, s²)
+			l := ls[j]
+			c0 := min(1, max(0, l))
+			var md1, rd1 float64
+			for q := range zs {
+				mx := l + shift + xi + omega*delta*zs[q]
+				md1 += zw[q] * clampedDiffMean(mx, sdX, c0, 1)
+				rd1 += zw[q] * clampedDiffMean(mx, sdX, c0, w)
+			}
+			md += lw[j] * md1
+			rd += lw[j] * rd1
+		}
+		meanDiff += hw[i] * md
+		riskDiff += hw[i] * rd
+	}
+	return meanDiff, riskDiff, nil
+}
+
+// clampedDiffMean is E[r_w(clamp(X) − c0)] for X ~ N(mu, sd²) and c0 in
+// [0, 1]: the integrand is −w·c0 below 0, w·(X − c0) on [0, c0), X − c0 on
+// [c0, 1] and 1 − c0 above 1, and each piece's expectation is closed-form
+// (partial moments of the normal).
+func clampedDiffMean(mu, sd, c0, w float64) float64 {
+	if sd == 0 {
+		x := min(1, max(0, mu)) - c0
+		if x < 0 {
+			return w * x
+		}
+		return x
+	}
+	// P(a < X < b) and E[X; a < X < b].
+	part := func(a, b float64) (p, ex float64) {
+		za, zb := (a-mu)/sd, (b-mu)/sd
+		pa, pb := stdNormalCDF(za), stdNormalCDF(zb)
+		da, db := stdNormalPDF(za), stdNormalPDF(zb)
+		if math.IsInf(za, -1) {
+			pa, da = 0, 0
+		}
+		if math.IsInf(zb, 1) {
+			pb, db = 1, 0
+		}
+		return pb - pa, mu*(pb-pa) - sd*(db-da)
+	}
+	pBelow, _ := part(math.Inf(-1), 0)
+	pLoss, exLoss := part(0, c0)
+	pGain, exGain := part(c0, 1)
+	pAbove, _ := part(1, math.Inf(1))
+	return -w*c0*pBelow + w*(exLoss-c0*pLoss) + (exGain - c0*pGain) + (1-c0)*pAbove
+}
+
+// normalNodes are n points and weights for E[f(Z)], Z ~ N(0, 1) restricted
+// to [lo, hi]: n-point Gauss–Legendre on [lo, hi] with the normal density in
+// the weights, renormalised to sum to 1.
+func normalNodes(n int, lo, hi float64) ([]float64, []float64) {
+	x, w := make([]float64, n), make([]float64, n)
+	quad.Legendre{}.FixedLocations(x, w, lo, hi)
+	sum := 0.0
+	for i := range x {
+		w[i] *= stdNormalPDF(x[i])
+		sum += w[i]
+	}
+	for i := range w {
+		w[i] /= sum
+	}
+	return x, w
+}
+
+// normalPieces are points and weights for E[f(L)], L ~ N(mu, s²), with f
+// smooth on (−∞, 0], [0, 1] and [1, ∞): n-point Gauss–Legendre on each piece
+// within mu ± 10s, the normal density in the weights.
+func normalPieces(mu, s float64, n int) ([]float64, []float64) {
+	lo, hi := mu-10*s, mu+10*s
+	var xs, ws []float64
+	for _, piece := range [][2]float64{{lo, min(0, hi)}, {max(0, lo), min(1, hi)}, {max(1, lo), hi}} {
+		a, b := piece[0], piece[1]
+		if !(b > a) {
+			continue
+		}
+		x, w := make([]float64, n), make([]float64, n)
+		quad.Legendre{}.FixedLocations(x, w, a, b)
+		for i := range x {
+			xs = append(xs, x[i])
+			ws = append(ws, w[i]*stdNormalPDF((x[i]-mu)/s)/s)
+		}
+	}
+	return xs, ws
+}

@@ -1,0 +1,81 @@
+package gate
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/riskgate/riskgate/internal/escape"
+)
+
+// injectionPool is the payload of issue 17: every challenger's name starts
+// a workflow command.
+func injectionPool(t testing.TB, name string) string {
+	r := rand.New(rand.NewPCG(17, 1))
+	var b strings.Builder
+	b.WriteString("system,topic,score\n")
+	for i := 1; i <= 30; i++ {
+		fmt.Fprintf(&b, "production,t%d,0.%d\n", i, r.IntN(90)+10)
+		fmt.Fprintf(&b, "%q,t%d,0.5\n", name, i)
+	}
+	return writeTemp(t, "inj.csv", b.String())
+}
+
+// noCommandLines fails when a line of out would be read as a workflow command.
+func noCommandLines(t testing.TB, what, out string) {
+	t.Helper()
+	for _, line := range escape.Lines(out) {
+		if escape.IsWorkflowCommand(line) {
+			t.Errorf("%s: line %q is a workflow command", what, line)
+		}
+	}
+}
+
+// The injection of issue 17: names that start "::stop-commands::",
+// "::add-mask::", "::error title=…::" or a blank and "::warning::" reach no
+// line start of standard output or error, in any format, with the default
+// policy (its Bayesian fallback on a pool without artifacts) and a policy
+// without MCMC; bidirectional overrides show as ⟨U+202E⟩ on the terminal.
+func TestWorkflowCommandInjection(t *testing.T) {
+	cheap := filepath.Join("testdata", "gate", "cheap.yaml")
+	for _, name := range []string{"::stop-commands::pwnd", "::add-mask::secret", "::error title=x::forged", " ::warning::w", "\u202e::error::rtl", "ok\n::error::nl"} {
+		pool := injectionPool(t, name)
+		for _, args := range [][]string{
+			{"gate", "--champion", "production", "--challenger", "*::*", "--topics", "intersect", pool},
+			{"gate", "--policy", cheap, "--champion", "production", "--challenger", "*", "--format", "md", pool},
+			{"gate", "--policy", cheap, "--champion", "production", "--challenger", "*", "--format", "junit", pool},
+			{"gate", "--policy", cheap, "--champion", "production", "--challenger", "*", "--format", "json", pool},
+			{"compare", "--champion", "production", "--challenger", "*", pool},
+			{"gate", "--policy", cheap, "--champion", "nope", pool},
+		} {
+			_, stdout, stderr := runMain(t, args...)
+			noCommandLines(t, fmt.Sprintf("%q %v stdout", name, args[:2]), stdout)
+			noCommandLines(t, fmt.Sprintf("%q %v stderr", name, args[:2]), stderr)
+			if strings.ContainsRune(stdout, '\u202e') && args[len(args)-2] != "json" {
+				t.Errorf("%q: a bidirectional override reached the terminal", name)
+			}
+		}
+	}
+}
+
+// Every writer of standard output and error, fuzzed by the challenger's
+// name: the gate in each format and compare; no line is a workflow command.
+func FuzzStdoutWorkflowCommands(f *testing.F) {
+	for _, s := range []string{"::stop-commands::x", " ::add-mask::y", "a\n::error::z", "\u2028::x", "x::y"} {
+		f.Add(s)
+	}
+	cheap := filepath.Join("testdata", "gate", "cheap.yaml")
+	f.Fuzz(func(t *testing.T, name string) {
+		if name == "" || name == "production" || len(name) > 200 {
+			return
+		}
+		pool := injectionPool(t, name)
+		for _, format := range []string{"table", "md", "json", "junit"} {
+			_, stdout, stderr := runMain(t, "gate", "--policy", cheap, "--champion", "production", "--challenger", "*", "--format", format, pool)
+			noCommandLines(t, format+" stdout", stdout)
+			noCommandLines(t, format+" stderr", stderr)
+		}
+	})
+}

@@ -1,0 +1,354 @@
+package stats
+
+import (
+	"math"
+	"math/bits"
+)
+
+// ExactSum adds float64 values without rounding error: it keeps the running
+// sum as non-overlapping partials whose exact total is the exact sum
+// (Shewchuk 1997, "Adaptive precision floating-point arithmetic and fast
+// robust geometric predicates", Discrete Comput. Geom. 18:305–363; the
+// algorithm of Python's math.fsum), and rounds only when asked. Its Value
+// and Mean depend on the multiset of values added, never on their order: the
+// property R's mean (a long-double sum with a correction pass) has for all
+// practical inputs, and which a bootstrap comparing replicate means with
+// the estimate needs (equal resamples must give equal means).
+//
+// The zero value is an empty sum. Infinities and NaN propagate as in
+// ordinary addition, and a partial sum beyond the float64 range gives ±Inf
+// as it would there.
+type ExactSum struct {
+	partials []float64
+	special  float64 // sum of the non-finite values added (0 when none)
+}
+
+// Reset empties the sum, keeping its storage.
+func (s *ExactSum) Reset() {
+	s.partials = s.partials[:0]
+	s.special = 0
+}
+
+// Add adds x exactly.
+func (s *ExactSum) Add(x float64) {
+	if x-x != 0 { // ±Inf or NaN
+		s.special += x
+		return
+	}
+	p := s.partials
+	i := 0
+	for _, y := range p {
+		if math.Abs(x) < math.Abs(y) {
+			x, y = y, x
+		}
+		hi := x + y
+		if hi-hi != 0 { // beyond the float64 range: ±Inf, as plain addition
+			s.special += hi
+			x = 0
+			continue
+		}
+		lo := y - (hi - x)
+		if lo != 0 {
+			p[i] = lo
+			i++
+		}
+		x = hi
+	}
+	s.partials = append(p[:i], x)
+}
+
+// Value returns the exact sum rounded to the nearest float64 (ties to
+// even), as math.fsum.
+func (s *ExactSum) Value() float64 {
+	if s.special != 0 || s.special != s.special {
+		return s.special
+	}
+	p := s.partials
+	n := len(p)
+	if n == 0 {
+		return 0
+	}
+	n--
+	hi, lo := p[n], 0.0
+	for n > 0 {
+		x := hi
+		n--
+		y := p[n]
+		hi = x + y
+		lo = y - (hi - x)
+		if lo != 0 {
+			break
+		}
+	}
+	// Round half to even: when the rest of the partials pushes lo past a
+	// tie, hi + 2·lo is the correctly rounded sum.
+	if n > 0 && (lo < 0 && p[n-1] < 0 || lo > 0 && p[n-1] > 0) {
+		y := lo * 2
+		x := hi + y
+		if y == x-hi {
+			hi = x
+		}
+	}
+	return hi
+}
+
+// Mean returns the exact sum divided by n ≥ 1, correctly rounded (ties to
+// even). From hi = round(S) and lo = round(S − hi) it takes q = hi/n plus
+// the remainder (hi − q·n, exact by a fused multiply-add, + lo)/n; only
+// when that lands within 10⁻⁶ of an ulp of a rounding tie (practically
+// never, barring exact ties) does it settle the rounding by exact
+// comparisons of S with n times the midpoints.
+func (s *ExactSum) Mean(n int) float64 {
+	hi := s.Value()
+	if hi-hi != 0 {
+		return hi / float64(n)
+	}
+	s.Add(-hi) // the partials now hold S − hi exactly
+	lo := s.Value()
+	s.Add(hi)
+	y, sure := fastMean(hi, lo, n)
+	if sure {
+		return y
+	}
+	return s.settle(y, n)
+}
+
+// fastMean returns S/n from hi = round(S) and lo = round(S − hi), and
+// whether it is certainly S/n correctly rounded: the remainder's error is
+// below about 10⁻¹⁵ ulp, so it is unless S/n lies within 10⁻⁶ ulp of a
+// midpoint between doubles, or near a power of two where the ulp changes.
+func fastMean(hi, lo float64, n int) (float64, bool) {
+	fn := float64(n)
+	q := hi / fn
+	if hi == 0 {
+		return 0, true // S = 0: a nonzero sum of doubles is at least 2⁻¹⁰⁷⁴
+	}
+	r := math.FMA(-q, fn, hi)
+	c := (r + lo) / fn
+	y := q + c
+	const expMask, mantMask = 0x7ff << 52, 1<<52 - 1
+	bq, by := math.Float64bits(q), math.Float64bits(y)
+	if bq&mantMask == 0 || bq&expMask != by&expMask {
+		return y, false // q a power of two, or y in another binade
+	}
+	aq := math.Float64frombits(bq &^ (1 << 63)) // |q|
+	ulps := math.Abs(c) / (math.Float64frombits(math.Float64bits(aq)+1) - aq)
+	return y, math.Abs(ulps-math.Floor(ulps)-0.5) > 1e-6
+}
+
+// settle moves y, an ulp or so from S/n, to S/n correctly rounded.
+func (s *ExactSum) settle(y float64, n int) float64 {
+	var t ExactSum
+	// above(a, b) is the sign of S − n·(a + b)/2, exactly.
+	above := func(a, b float64) int {
+		t.partials = append(t.partials[:0], s.partials...)
+		t.special = 0
+		for _, m := range []float64{a, b} {
+			p := m * float64(n)
+			e := math.FMA(m, float64(n), -p) // m·n = p + e exactly
+			t.Add(-p / 2)
+			t.Add(-e / 2)
+		}
+		v := t.Value()
+		switch {
+		case v > 0:
+			return 1
+		case v < 0:
+			return -1
+		}
+		return 0
+	}
+	even := func(a, b float64) float64 {
+		if math.Float64bits(a)&1 == 0 {
+			return a
+		}
+		return b
+	}
+	for range 64 {
+		up := math.Nextafter(y, math.Inf(1))
+		switch above(y, up) {
+		case 1:
+			y = up
+			continue
+		case 0:
+			return even(y, up)
+		}
+		down := math.Nextafter(y, math.Inf(-1))
+		switch above(down, y) {
+		case -1:
+			y = down
+			continue
+		case 0:
+			return even(down, y)
+		}
+		return y
+	}
+	return y
+}
+
+// ExactMean returns the mean of x correctly rounded from its exact sum
+// (ExactSum.Mean): equal multisets of values give equal means whatever
+// their order. NaN for an empty x.
+func ExactMean(x []float64) float64 {
+	if len(x) == 0 {
+		return math.NaN()
+	}
+	var s ExactSum
+	for _, v := range x {
+		s.Add(v)
+	}
+	return s.Mean(len(x))
+}
+
+// IndexedMean computes means of values of a fixed sample chosen by index
+// (bootstrap resamples), correctly rounded from their exact sums as
+// ExactMean, and fast: when the sample's values span at
+// most about 120 bits (scores do) it converts them once to 128-bit fixed
+// point, in which a sum is exact integer addition, and rounds each sum once.
+// Otherwise it falls back to ExactSum. One IndexedMean serves one
+// goroutine.
+type IndexedMean struct {
+	x     []float64
+	fixed []int128 // x in units of 2^unit, when they fit
+	unit  int
+	sum   ExactSum
+}
+
+// NewIndexedMean prepares means of resamples of x, whose values must be
+// finite.
+func NewIndexedMean(x []float64) *IndexedMean {
+	m := &IndexedMean{x: x}
+	lsb, top, any := math.MaxInt, math.MinInt, false
+	for _, v := range x {
+		if v == 0 {
+			continue
+		}
+		frac, exp := math.Frexp(v) // |v| = |frac|·2^exp, |frac| ∈ [½, 1)
+		mant := uint64(math.Abs(frac) * (1 << 53))
+		lsb = min(lsb, exp-53+bits.TrailingZeros64(mant))
+		top = max(top, exp)
+		any = true
+	}
+	if !any {
+		lsb, top = 0, 0
+	}
+	// |sum| < len(x)·2^top: it fits in 127 bits with the sign; units stay
+	// far from the subnormal range, where scaling would round.
+	if top-lsb+bits.Len(uint(len(x))) > 125 || lsb < -960 {
+		return m
+	}
+	m.unit = lsb
+	m.fixed = make([]int128, len(x))
+	for i, v := range x {
+		m.fixed[i] = int128FromIntegral(math.Ldexp(v, -lsb))
+	}
+	return m
+}
+
+// Mean returns the mean of x[idx[0]], x[idx[1]], … (len(idx) ≥ 1),
+// correctly rounded from the exact sum.
+func (m *IndexedMean) Mean(idx []uint32) float64 {
+	if m.fixed == nil {
+		m.sum.Reset()
+		for _, i := range idx {
+			m.sum.Add(m.x[i])
+		}
+		return m.sum.Mean(len(idx))
+	}
+	var s int128
+	for _, i := range idx {
+		s.add(m.fixed[i])
+	}
+	hiU := s.float()
+	rest := s.sub(int128FromIntegral(hiU))
+	loU := rest.float()
+	// Scaling by a power of two is exact here (no subnormals), so this is
+	// ExactSum.Mean's computation on the same hi and lo.
+	hi, lo := math.Ldexp(hiU, m.unit), math.Ldexp(loU, m.unit)
+	y, sure := fastMean(hi, lo, len(idx))
+	if sure {
+		return y
+	}
+	// S = hi + lo + the rest, which has at most 127 − 106 bits: exact.
+	m.sum.Reset()
+	m.sum.Add(hi)
+	m.sum.Add(lo)
+	m.sum.Add(math.Ldexp(rest.sub(int128FromIntegral(loU)).float(), m.unit))
+	return m.sum.settle(y, len(idx))
+}
+
+// int128 is a two's-complement 128-bit integer.
+type int128 struct {
+	hi int64
+	lo uint64
+}
+
+func (a *int128) add(b int128) {
+	var c uint64
+	a.lo, c = bits.Add64(a.lo, b.lo, 0)
+	a.hi += b.hi + int64(c)
+}
+
+func (a int128) sub(b int128) int128 {
+	lo, c := bits.Sub64(a.lo, b.lo, 0)
+	return int128{a.hi - b.hi - int64(c), lo}
+}
+
+// float returns a rounded to the nearest float64, ties to even.
+func (a int128) float() float64 {
+	neg := a.hi < 0
+	hi, lo := uint64(a.hi), a.lo
+	if neg {
+		lo = ^lo + 1
+		hi = ^hi
+		if lo == 0 {
+			hi++
+		}
+	}
+	var f float64
+	if hi == 0 {
+		f = float64(lo)
+	} else {
+		// The top 64 bits, with every lower bit folded into bit 0 (a
+		// sticky bit far below the 53 kept): float64 then rounds as the
+		// full value would.
+		s := uint(bits.LeadingZeros64(hi))
+		top, rest := hi, lo
+		if s > 0 {
+			top = hi<<s | lo>>(64-s)
+			rest = lo << s
+		}
+		if rest != 0 {
+			top |= 1
+		}
+		f = math.Ldexp(float64(top), 64-int(s))
+	}
+	if neg {
+		f = -f
+	}
+	return f
+}
+
+// int128FromIntegral converts an integer-valued float64 below 2^126 in
+// magnitude exactly.
+func int128FromIntegral(f float64) int128 {
+	neg := f < 0
+	f = math.Abs(f)
+	var a int128
+	if f < 1<<63 {
+		a.lo = uint64(f)
+	} else {
+		frac, exp := math.Frexp(f)
+		mant := uint64(frac * (1 << 53))
+		shift := uint(exp - 53)
+		if shift < 64 {
+			a.hi, a.lo = int64(mant>>(64-shift)), mant<<shift
+		} else {
+			a.hi = int64(mant << (shift - 64))
+		}
+	}
+	if neg {
+		a = int128{}.sub(a)
+	}
+	return a
+}
