@@ -536,6 +536,18 @@ func (f *HierFit) seqCheck(s Sequential, rhatMax float64, workers int) seqState 
 	essMin := math.Inf(1) // of the estimators
 	for i, t := range s.Targets {
 		w := f.estimate(t, s.K)
+		if w.e.RaoBlackwell && !w.e.Exact && !(w.e.Decided && w.e.ESS >= s.MinESS) {
+			// The Rao–Blackwellised estimate's ESS is that of the variance
+			// parameters' draws (about a third of the draws on rb04-like
+			// pools), the draws' own nearly all of them: a quantity far
+			// from its bound is decided by counting draws long before.
+			byDraws := t
+			byDraws.FromDraws = true
+			if alt := f.estimate(byDraws, s.K); alt.e.Decided && alt.e.ESS >= s.MinESS {
+				alt.e.FromDraws = false // the caller's target, as given
+				w = alt
+			}
+		}
 		work[i] = w
 		e := w.e
 		if !e.Exact {
