@@ -23,7 +23,12 @@ import (
 // and at most four times the draws so far — and checks again. It stops
 // early when
 //   - no post-warmup transition diverged;
-//   - every target is Decided (or Enough(estimates) holds, when set);
+//   - every target is Decided (or Enough(estimates) holds, when set): by
+//     its Rao–Blackwellised estimate or, when that is not decided with an
+//     ESS ≥ MinESS, by its estimate from the draws (FromDraws), whose ESS
+//     is nearly the number of draws where the former's is the variance
+//     parameters' (a third of the draws on rb04-like pools) — the
+//     estimate that decided is the target's TargetEstimate;
 //   - every target's draws of S_A − S_B have R̂ ≤ RhatMax and bulk- and
 //     tail-ESS ≥ MinESS, and the ESS behind its MCSE (TargetEstimate.ESS)
 //     is ≥ MinESS, with R̂ ≤ RhatMax for the per-draw values of a
