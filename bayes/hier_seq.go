@@ -589,9 +589,6 @@ func (f *HierFit) seqCheck(s Sequential, rhatMax float64, workers int) seqState 
 				early = false
 			}
 		}
-		if early && s.Enough != nil && !s.Enough(c.est) {
-			early = false
-		}
 		if early || !(fullESS < f.TargetESS) {
 			c.sums = f.summarizeChecked(c.checked, workers)
 			for _, q := range c.sums {
@@ -600,6 +597,10 @@ func (f *HierFit) seqCheck(s Sequential, rhatMax float64, workers int) seqState 
 				}
 				fullESS = min(fullESS, q.ESSBulk, q.ESSTail)
 			}
+		}
+		// Enough last: it is called only when every convergence check passes.
+		if early && s.Enough != nil && !s.Enough(c.est) {
+			early = false
 		}
 	} else {
 		c.est = make([]TargetEstimate, len(work))

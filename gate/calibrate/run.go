@@ -89,6 +89,9 @@ func Run(ctx context.Context, p *policies.Policy, t *scores.Table, c Settings) (
 	models := make([]bayes.PoolModel, len(cells))
 	cellErrs := make([]error, len(cells))
 	parallel.Each(len(cells), func(i int) {
+		if ctx.Err() != nil {
+			return
+		}
 		e, k := c.Effects[i/nr], c.Risks[i%nr]
 		m := model.WithRisk(k)
 		if _, err := m.LatentShift(e, m.Intercept); err != nil {
@@ -104,6 +107,9 @@ func Run(ctx context.Context, p *policies.Policy, t *scores.Table, c Settings) (
 		cells[i].Class = def.class(e, rd, c.MinEffect)
 		models[i] = m
 	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	for _, err := range cellErrs {
 		if err != nil {
 			return nil, err

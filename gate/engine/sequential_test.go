@@ -102,6 +102,13 @@ var agreementEffects = []float64{-0.02, 0, 0.02, 0.03, 0.04, 0.05, 0.1, 0.13, 0.
 // draws, with its MCSE) is within 4 MCSE of the rule's bound.
 // RISKGATE_ENGINE_AGREEMENT=n runs n pools (the measurement:
 // 1000); the normal suite runs 24, and -short none.
+//
+// Measured with RISKGATE_ENGINE_AGREEMENT=1000 (2 cores, load average
+// 15–17): 990 verdicts agree, 10 differ, every one on not-riskier (BRisk at
+// w = 5, P(riskier) ≤ 0.05) at effects 0.13 and 0.15, with the full-length
+// P(riskier) 0.00, 0.06, 0.06, 0.18, 0.24, 0.31, 0.50, 0.61, 1.16 and 1.55
+// MCSE from the bound (5 pass → fail, 5 fail → pass); 1,516 of the 1,527
+// sequential fits stopped early.
 func TestEngineSequentialAgreement(t *testing.T) {
 	n := 24
 	if v := os.Getenv("RISKGATE_ENGINE_AGREEMENT"); v != "" {
