@@ -61,6 +61,11 @@ type BRiskOptions struct {
 	// system but the champion]; the others are artifacts.
 	Challengers []int
 	Level       float64 // credible and predictive interval level [0.95]
+	// DecisionOnly leaves out what only reports show, for callers that
+	// decide (riskgate calibrate): Systems and each challenger's Topics and
+	// AtRisk stay empty; TopicsAtRisk gives the topics at risk on demand,
+	// from the same draws and seed.
+	DecisionOnly bool
 }
 
 // BRiskResult is the BRisk fit of a champion against its challengers.
@@ -143,12 +148,18 @@ func BRisk(t *Table, champion int, w float64, opt BRiskOptions) (*BRiskResult, e
 	}
 	r := &BRiskResult{W: w, Level: level, Champion: champion, Pool: pool, Fit: fit,
 		Converged: fit.Converged, Warnings: append([]string(nil), fit.Warnings...)}
-	for s := range t.Systems {
-		r.Systems = append(r.Systems, fit.Interval(fit.SystemIndex(s), level))
+	if !opt.DecisionOnly {
+		for s := range t.Systems {
+			r.Systems = append(r.Systems, fit.Interval(fit.SystemIndex(s), level))
+		}
 	}
 	for _, c := range challengers {
 		diff := fit.SystemDiff(c, champion)
 		bc := BRiskChallenger{System: c, Name: t.Systems[c], Diff: intervalOf(diff, level), PRiskier: ProbLess(diff, 0)}
+		if opt.DecisionOnly {
+			r.Challengers = append(r.Challengers, bc)
+			continue
+		}
 		if bc.Topics, err = fit.TopicRisks(pool, champion, c, level, ho.Sampler.Seed); err != nil {
 			return nil, err
 		}

@@ -89,7 +89,7 @@ func OneToOne(x, base []float64, w float64, opt OneToOneOptions) (*OneToOneFit, 
 		target = 100 * float64(so.Chains)
 	}
 	f := &HierFit{Method: MethodGeneral, Family: fam, Names: m.Names(), Chains: so.Chains, TargetESS: target}
-	if err := f.sample(m, so, opt.MaxDraws, 0, 0, false); err != nil {
+	if err := f.sample(m, so, opt.MaxDraws, 0, 0, false, nil); err != nil {
 		return nil, err
 	}
 	r := &OneToOneFit{W: w, D: d, Family: fam, Priors: [2]Prior{ip, sp}, Level: level, Summary: f.Summary, Fit: f,

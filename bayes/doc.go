@@ -35,6 +35,15 @@
 // runs NUTS on rstanarm's full non-centred density (the general path). A fit
 // extends its chains until every bulk- and tail-ESS reaches the target.
 //
+// A fit that only decides (riskgate calibrate) can instead stop sampling
+// once its decision quantities — P(S_a − S_b > t), a mean or a quantile of
+// S_a − S_b against a rule's bounds — are beyond every bound by K = 4 Monte
+// Carlo standard errors with the convergence checks passing
+// (HierOptions.Sequential); on the collapsed path they are estimated
+// Rao–Blackwellised, from the exact normal distribution of S_a − S_b given
+// the variance parameters. A fit's adaptation (step size and metric) can
+// warm-start fits of tables of the same shape (NUTSOptions.WarmStart).
+//
 // # Diagnostics and summaries
 //
 // Rhat, ESSBulk, ESSTail, the MCSEs and EBFMI are those of R's posterior

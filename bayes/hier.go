@@ -5,6 +5,7 @@ package bayes
 //	hier.go           HierPriors, FitHier (path choice, ESS-target extension, convergence checks), HierFit
 //	hier_balanced.go  complete tables: effects integrated out through the four eigenspaces, exact draws
 //	hier_schur.go     incomplete tables: effects integrated out with a Schur complement, exact draws
+//	hier_seq.go       sequential decisions: targets, Rao–Blackwellised estimates, early stopping
 //	hier_data.go      Table and its validation
 //	model_mixed.go    the general path: rstanarm's full non-centred density for any number of factors,
 //	                  with other coordinates for the same posterior (MixedParam)
@@ -16,7 +17,7 @@ package bayes
 //	sensitivity.go    pool-size sweep and prior sensitivity
 //	model_prior.go    priors by name (ParsePrior)
 //	model.go          the Model interface and constraint transforms
-//	nuts*.go          Stan's NUTS, step-size and metric adaptation, parallel chains
+//	nuts*.go          Stan's NUTS, step-size and metric adaptation, parallel chains, warm starts
 //	simulate.go       prior and posterior predictive simulation
 
 import (
@@ -129,6 +130,10 @@ type HierOptions struct {
 	// SD, R̂, bulk- and tail-ESS) instead of SummarizeAll: the same draws,
 	// convergence verdict and warnings, for callers that only decide.
 	ConvergenceOnly bool
+	// Sequential, when set, stops the sampling once its targets are decided
+	// (see Sequential): for fits that only decide, such as riskgate
+	// calibrate's. Quantities shown in reports come from fits without it.
+	Sequential *Sequential
 
 	forceSchur bool // tests: the Schur path even on a complete table
 }
@@ -164,6 +169,17 @@ type HierFit struct {
 	// Failures are the checks that failed, as data (Warnings has them in words).
 	Failures []ConvergenceFailure
 	Warnings []string
+
+	// Targets are the Sequential targets' estimates from the final draws
+	// (nil without Sequential). StoppedEarly: the fit stopped when they were
+	// decided, before the draws an ordinary fit takes; only the checked
+	// quantities (σ, SD_topic and SD_system on the collapsed path, every
+	// quantity on the general path) are then in Summary, the others' entries
+	// are NaN.
+	Targets      []TargetEstimate
+	StoppedEarly bool
+
+	model Model // the model sampled (Rao–Blackwellised estimates use it)
 }
 
 // ConvergenceFailure is one convergence check a fit failed.
@@ -293,7 +309,14 @@ func FitHier(t *Table, opt HierOptions) (*HierFit, error) {
 			// A hyper-parameter transition costs about a microsecond; drawing
 			// the effects costs about 5 ns per level per kept draw. Thin more
 			// when the draws are dear: 3 for rb04, 10 for 1,000 × 10,000.
-			so.Thin = min(10, max(3, (len(t.Systems)+len(t.Topics))/100))
+			// A sequential fit, which needs a few hundred ESS rather than
+			// thousands, thins only for the cost of the draws (1 for rb04):
+			// per transition, thinning lowers the ESS.
+			lo := 3
+			if opt.Sequential != nil {
+				lo = 1
+			}
+			so.Thin = min(10, max(lo, (len(t.Systems)+len(t.Topics))/100))
 		}
 		if so.Draws == 0 {
 			so.Draws = max(1000, int(math.Ceil(1.4*target/float64(chains))))
@@ -348,7 +371,25 @@ func FitHier(t *Table, opt HierOptions) (*HierFit, error) {
 		}
 	}
 	f.TargetESS = target
-	if err := f.sample(model, so, opt.MaxDraws, opt.RhatMax, opt.Workers, opt.ConvergenceOnly); err != nil {
+	f.model = model
+	var seq *Sequential
+	if opt.Sequential != nil {
+		s, err := opt.Sequential.withDefaults(so.Chains, len(t.Systems))
+		if err != nil {
+			return nil, err
+		}
+		seq = &s
+	}
+	if so.WarmStart != nil {
+		if err := so.WarmStart.validate(model.Dim()); err != nil {
+			return nil, err
+		}
+		if _, ok := model.(modeStarter); !ok && opt.Sampler.Warmup == 0 {
+			// chains that start at random need a cold start's burn-in
+			so.Warmup = 1000
+		}
+	}
+	if err := f.sample(model, so, opt.MaxDraws, opt.RhatMax, opt.Workers, opt.ConvergenceOnly, seq); err != nil {
 		return nil, err
 	}
 	return f, nil
@@ -357,7 +398,8 @@ func FitHier(t *Table, opt HierOptions) (*HierFit, error) {
 // sample runs NUTS on model until every bulk- and tail-ESS reaches
 // f.TargetESS or maxDraws [10 × so.Draws] per chain, then fills f's draws,
 // summaries and diagnostics and checks convergence (R̂ ≤ rhatMax [1.01]).
-func (f *HierFit) sample(model Model, so NUTSOptions, maxDraws int, rhatMax float64, workers int, convergenceOnly bool) error {
+// With seq it samples as Sequential says instead.
+func (f *HierFit) sample(model Model, so NUTSOptions, maxDraws int, rhatMax float64, workers int, convergenceOnly bool, seq *Sequential) error {
 	if maxDraws <= 0 {
 		maxDraws = 10 * so.Draws
 	}
@@ -365,6 +407,9 @@ func (f *HierFit) sample(model Model, so NUTSOptions, maxDraws int, rhatMax floa
 		rhatMax = 1.01
 	}
 	f.Sampler = NewNUTS(model, so)
+	if seq != nil {
+		return f.sampleSequential(*seq, rhatMax, maxDraws, workers)
+	}
 	if err := f.Sampler.Run(); err != nil {
 		return err
 	}
@@ -410,6 +455,19 @@ func (f *HierFit) minESS() float64 {
 	return m
 }
 
+// samplerWarnings adds the warnings that do not fail a fit: transitions at
+// the maximum tree depth, a low E-BFMI.
+func (f *HierFit) samplerWarnings() {
+	if f.MaxDepthHits > 0 {
+		f.Warnings = append(f.Warnings, fmt.Sprintf("%d transitions stopped at the maximum tree depth %d", f.MaxDepthHits, f.Sampler.Options.MaxDepth))
+	}
+	for m, e := range f.EBFMI {
+		if e < 0.2 {
+			f.Warnings = append(f.Warnings, fmt.Sprintf("chain %d: E-BFMI %.3f < 0.2 (the sampler explores the energy poorly)", m+1, e))
+		}
+	}
+}
+
 // check sets Converged, Failures and Warnings.
 func (f *HierFit) check(rhatMax float64) {
 	f.Converged = true
@@ -446,12 +504,5 @@ func (f *HierFit) check(rhatMax float64) {
 	if f.Divergences > 0 {
 		failure(ConvergenceFailure{Check: "divergences", Value: float64(f.Divergences)}, "%d divergent transitions after warmup", f.Divergences)
 	}
-	if f.MaxDepthHits > 0 {
-		f.Warnings = append(f.Warnings, fmt.Sprintf("%d transitions stopped at the maximum tree depth %d", f.MaxDepthHits, f.Sampler.Options.MaxDepth))
-	}
-	for m, e := range f.EBFMI {
-		if e < 0.2 {
-			f.Warnings = append(f.Warnings, fmt.Sprintf("chain %d: E-BFMI %.3f < 0.2 (the sampler explores the energy poorly)", m+1, e))
-		}
-	}
+	f.samplerWarnings()
 }

@@ -85,7 +85,7 @@ func hierNames(t *Table) []string {
 
 func (m *balancedModel) Fork() Model {
 	c := *m
-	c.sc = newScales(2)
+	c.sc = m.sp.compiledScales()
 	c.xi = make([]float64, 4+m.nT+m.nS)
 	return &c
 }
@@ -170,4 +170,33 @@ func (m *balancedModel) drawEffects(A, B, C float64, xi, out []float64) {
 	xiT, xiS := xi[4:4+m.nT], xi[4+m.nT:]
 	contrasts(m.dT, xiT, out[4:4+m.nT], nS*B/(A+nS*B), math.Sqrt(A*B/(A+nS*B)), x[1])
 	contrasts(m.dS, xiS, out[4+m.nT:], nT*C/(A+nT*C), math.Sqrt(A*C/(A+nT*C)), x[2])
+}
+
+// modeStart writes the moment (ANOVA) estimates of A, B and C in the
+// sampler's coordinates (u_topic, u_system, v) into theta: A = SS_residual/
+// ((n_S − 1)(n_T − 1)), B = (SS_topic/(n_T − 1) − A)/n_S, C likewise, a
+// component whose estimate is not positive set to A/(10·n) (n its
+// observations per level). A warm-started chain starts near it.
+func (m *balancedModel) modeStart(theta []float64) bool {
+	nS, nT := float64(m.nS), float64(m.nT)
+	dfE := (nS - 1) * (nT - 1)
+	if !(dfE >= 1) || !(m.ssE > 0) {
+		return false
+	}
+	A := m.ssE / dfE
+	B := max((m.ssT/(nT-1)-A)/nS, A/(10*nS))
+	C := max((m.ssS/(nS-1)-A)/nT, A/(10*nT))
+	m.sp.unconstrain(math.Sqrt(A), []float64{math.Sqrt(B), math.Sqrt(C)}, theta)
+	return allFinite(theta)
+}
+
+// contrastMoments is the conditional mean and SD of S_a − S_b given σ and
+// SD_system (and y): by drawEffects, S_a − S_b = k_S·(d_S[a] − d_S[b]) +
+// √(AC/(A + n_T C))·(ξ_a − ξ_b) with k_S = n_T C/(A + n_T C), A = σ²,
+// C = SD_system², so the mean is k_S·(d_S[a] − d_S[b]) and the variance
+// 2AC/(A + n_T C). SD_topic does not enter.
+func (m *balancedModel) contrastMoments(sigma, _, sdSystem float64, a, b int) (mean, sd float64) {
+	A, C := sigma*sigma, sdSystem*sdSystem
+	den := A + float64(m.nT)*C
+	return float64(m.nT) * C / den * (m.dS[a] - m.dS[b]), math.Sqrt(2 * A * C / den)
 }

@@ -88,7 +88,7 @@ func newSchurModel(t *Table, m0, v0 float64, sp ScalePriors) *schurModel {
 
 func (m *schurModel) Fork() Model {
 	c := *m
-	c.sc = newScales(2)
+	c.sc = m.sp.compiledScales()
 	c.p = 1 + m.nF
 	pp := c.p * c.p
 	c.S, c.W2, c.L, c.Linv = make([]float64, pp), make([]float64, pp), make([]float64, pp), make([]float64, pp)

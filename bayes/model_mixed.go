@@ -42,10 +42,11 @@ func (p *ScalePriors) scale() float64 {
 type scales struct {
 	sigma float64
 	sd    []float64
-	x     []float64 // τ_k (Relative) or SD_k
-	lp    float64   // log priors + log-Jacobians
-	dlpdv float64   // ∂lp/∂v (prior and Jacobian only)
-	dlpdu []float64 // ∂lp/∂u_k
+	x     []float64    // τ_k (Relative) or SD_k
+	lp    float64      // log priors + log-Jacobians
+	dlpdv float64      // ∂lp/∂v (prior and Jacobian only)
+	dlpdu []float64    // ∂lp/∂u_k
+	fast  *scaleConsts // compiled priors (compiledScales), or nil
 }
 
 func newScales(k int) scales {
@@ -68,6 +69,10 @@ func (s *scales) collapsedGradient(grad []float64, relative bool, A, B, C, dA, d
 
 // eval fills s from u (len K) and v.
 func (p *ScalePriors) eval(u []float64, v float64, s *scales) {
+	if s.fast != nil {
+		p.evalCompiled(u, v, s)
+		return
+	}
 	c := p.scale()
 	s.sigma = c * math.Exp(v)
 	lp, d := p.Sigma.LogPDF(s.sigma)
@@ -476,5 +481,20 @@ func (m *MixedModel) Generate(theta []float64, _ *rand.Rand, out []float64) {
 	for j, fp := range m.Family.Params() {
 		out[i], _, _, _ = fp.Transform.Constrain(theta[m.offExtra()+j])
 		i++
+	}
+}
+
+// unconstrain writes the coordinates (u_1..u_K, v) of σ and the factors'
+// SDs into theta, the inverse of eval: σ = Scale·exp(v), SD_k =
+// σ·exp(u_k) (Relative) or Scale·exp(u_k).
+func (p *ScalePriors) unconstrain(sigma float64, sd, theta []float64) {
+	c := p.scale()
+	theta[len(sd)] = math.Log(sigma / c)
+	for k, s := range sd {
+		if p.Relative {
+			theta[k] = math.Log(s / sigma)
+		} else {
+			theta[k] = math.Log(s / c)
+		}
 	}
 }

@@ -32,6 +32,15 @@ type NUTSOptions struct {
 	// Context, when done, stops every chain at its next transition: Run and
 	// Extend return its error. Nil never stops. It changes no draw.
 	Context context.Context
+
+	// WarmStart, when set, replaces Stan's adaptation by a shorter one that
+	// starts from another fit's (see Adaptation): every chain starts from the
+	// model's own estimate of its mode when it has one, keeps WarmStart's
+	// inverse metric and tunes only the step size, from WarmStart's, over
+	// Warmup iterations [warmStartWarmup; FitHier keeps Stan's 1000 for a
+	// model without a mode estimate (all but the complete-table collapsed
+	// path), whose chains start at random].
+	WarmStart *Adaptation
 }
 
 // done is the channel that says the sampling was cancelled (nil: never).
@@ -54,6 +63,9 @@ func (o NUTSOptions) withDefaults() NUTSOptions {
 		}
 	}
 	defi(&o.Chains, 4)
+	if o.WarmStart != nil {
+		defi(&o.Warmup, warmStartWarmup)
+	}
 	defi(&o.Warmup, 1000)
 	defi(&o.Draws, 1000)
 	defi(&o.Thin, 1)

@@ -128,6 +128,9 @@ func (s *NUTS) runChain(k int, c *chain, n int) error {
 // then Warmup transitions adapting ε by dual averaging and the metric in
 // windows, re-initialising ε after every metric update.
 func (c *chain) warmup() error {
+	if c.opt.WarmStart != nil {
+		return c.warmupFrom(c.opt.WarmStart)
+	}
 	if err := c.initialize(); err != nil {
 		return err
 	}

@@ -83,6 +83,7 @@ var modelFields = []field{
 	{name: "target_ess", doc: "effective sample size the sampler aims for on the quantities the rules use; default 4000", schema: obj{"type": "integer", "minimum": minTargetESS}},
 	{name: "max_rhat", doc: "a fit with R-hat above this on a quantity a rule uses has not converged, and the rule is inconclusive; default 1.01", schema: obj{"type": "number", "exclusiveMinimum": 1}},
 	{name: "max_draws", doc: "the most draws per chain a fit may take to reach target_ess (it costs time in proportion); a fit still short of the target has not converged; default 10000", schema: obj{"type": "integer", "minimum": minMaxDraws, "maximum": maxMaxDraws}},
+	{name: "early_stop", doc: "a fit that only decides (riskgate calibrate's; the gate's fits are shown in its reports and always reach target_ess) stops sampling once every rule on it is beyond its bound by 4 Monte Carlo standard errors; default true", schema: obj{"type": "boolean"}},
 }
 
 const (

@@ -84,6 +84,11 @@ func (ps *parser) model(n *yaml.Node) {
 			md.MaxDraws = int(c)
 		}
 	}
+	if e, ok := m.get("early_stop"); ok {
+		if b, ok := ps.boolean(e, "model.early_stop"); ok {
+			md.EarlyStop = b
+		}
+	}
 	if e, ok := m.get("max_rhat"); ok {
 		if r, ok := ps.number(e, "model.max_rhat"); ok {
 			if r <= 1 {

@@ -378,3 +378,18 @@ waivers:
 		t.Error("waiver expiry boundary wrong")
 	}
 }
+
+// model.early_stop is on unless a policy turns it off (riskgate calibrate's
+// fits stop once decided; the gate's are shown in reports and never do).
+func TestEarlyStopDefault(t *testing.T) {
+	if !Default().Model.EarlyStop {
+		t.Error("the default policy: model.early_stop is off")
+	}
+	p, err := Parse("p.yaml", []byte("version: 1\nname: p\nchampion: a\nchallengers: [b]\nmodel: {early_stop: false}\nrules:\n  - {id: r, quantity: bayes.p_better, at_least: 0.95}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Model.EarlyStop {
+		t.Error("early_stop: false parsed as true")
+	}
+}

@@ -208,6 +208,24 @@ func (ps *parser) numberNode(n *yaml.Node, path string) (float64, bool) {
 	return f, true
 }
 
+func (ps *parser) boolean(e entry, path string) (bool, bool) {
+	v := deref(e.val)
+	if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!bool" {
+		hint := ""
+		if v.Kind == yaml.ScalarNode && v.ShortTag() == "!!str" && (strings.EqualFold(v.Value, "true") || strings.EqualFold(v.Value, "false")) {
+			hint = " (remove the quotes)"
+		}
+		ps.errorf(v, path, "expected true or false, got %s%s", describe(v), hint)
+		return false, false
+	}
+	var b bool
+	if err := v.Decode(&b); err != nil {
+		ps.errorf(v, path, "expected true or false, got %s", describe(v))
+		return false, false
+	}
+	return b, true
+}
+
 func (ps *parser) integer(e entry, path string, min, max int64) (int64, bool) {
 	v := deref(e.val)
 	if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!int" {

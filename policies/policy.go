@@ -93,6 +93,12 @@ type Model struct {
 	// MaxDraws caps the draws per chain a fit may take to reach TargetESS;
 	// a fit that reaches the cap short of the target has not converged.
 	MaxDraws int
+	// EarlyStop: a fit that only decides — no report shows it (riskgate
+	// calibrate's) — stops sampling once every rule on it is decided, its
+	// quantity beyond the rule's bound by 4 Monte Carlo standard errors
+	// (bayes.Sequential). The gate's fits are all shown in its reports and
+	// always run to TargetESS.
+	EarlyStop bool
 }
 
 // Family is the likelihood of the hierarchical model.
@@ -106,7 +112,7 @@ const (
 var families = []Family{Gaussian, SkewNormal}
 
 // Defaults for keys a policy leaves out.
-var defaultModel = Model{Family: Gaussian, Chains: 4, TargetESS: 4000, MaxRhat: 1.01, MaxDraws: 10000}
+var defaultModel = Model{Family: Gaussian, Chains: 4, TargetESS: 4000, MaxRhat: 1.01, MaxDraws: 10000, EarlyStop: true}
 
 const defaultSeed = 1
 

@@ -49,6 +49,13 @@ func Stream(seed uint64, cell, rep int) *rand.Rand {
 	return rand.New(rand.NewPCG(seed, uint64(cell)<<32|uint64(rep)))
 }
 
+// PilotStream is the random stream of the pilot pool whose fits warm-start
+// every simulated pool's: PCG(seed, 2⁶³), apart from every Stream (whose
+// cell·2³² + rep stays below 2⁶³).
+func PilotStream(seed uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, 1<<63))
+}
+
 // Run estimates the generating model from t (with the policy's roles),
 // simulates c.Reps pools per cell of c.Effects × c.Risks, runs the policy's
 // decision on each and returns the report. The simulated pools have the
@@ -75,25 +82,37 @@ func Run(ctx context.Context, p *policies.Policy, t *scores.Table, c Settings) (
 	def := riskDefinition(p)
 	// Each cell's truth, computed once: its model, true mean and
 	// risk-adjusted differences, and class.
-	cells := make([]Cell, 0, len(c.Effects)*len(c.Risks))
-	models := make([]bayes.PoolModel, 0, cap(cells))
-	for _, e := range c.Effects {
-		for _, k := range c.Risks {
-			if err := ctx.Err(); err != nil { // a cell's truth takes ~0.1 s of quadrature
-				return nil, err
-			}
-			m := model.WithRisk(k)
-			if _, err := m.LatentShift(e, m.Intercept); err != nil {
-				return nil, fmt.Errorf("--effects %g at risk %g: %w", e, k, err)
-			}
-			md, rd, err := m.Truth(e, def.w)
-			if err != nil {
-				return nil, fmt.Errorf("effect %g at risk %g: %w", e, k, err)
-			}
-			cell := Cell{Effect: jsonfloat.Float(e), Risk: jsonfloat.Float(k), TrueMeanDiff: jsonfloat.Float(md), TrueRiskDiff: jsonfloat.Float(rd)}
-			cell.Class = def.class(e, rd, c.MinEffect)
-			cells = append(cells, cell)
-			models = append(models, m)
+	// (Truth's quadrature takes a few hundred ms a cell: the cells are
+	// computed in parallel, each on its own.)
+	nr := len(c.Risks)
+	cells := make([]Cell, len(c.Effects)*nr)
+	models := make([]bayes.PoolModel, len(cells))
+	cellErrs := make([]error, len(cells))
+	parallel.Each(len(cells), func(i int) {
+		if ctx.Err() != nil {
+			return
+		}
+		e, k := c.Effects[i/nr], c.Risks[i%nr]
+		m := model.WithRisk(k)
+		if _, err := m.LatentShift(e, m.Intercept); err != nil {
+			cellErrs[i] = fmt.Errorf("--effects %g at risk %g: %w", e, k, err)
+			return
+		}
+		md, rd, err := m.Truth(e, def.w)
+		if err != nil {
+			cellErrs[i] = fmt.Errorf("effect %g at risk %g: %w", e, k, err)
+			return
+		}
+		cells[i] = Cell{Effect: jsonfloat.Float(e), Risk: jsonfloat.Float(k), TrueMeanDiff: jsonfloat.Float(md), TrueRiskDiff: jsonfloat.Float(rd)}
+		cells[i].Class = def.class(e, rd, c.MinEffect)
+		models[i] = m
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for _, err := range cellErrs {
+		if err != nil {
+			return nil, err
 		}
 	}
 	// The pools' systems: the champion, one challenger, the artifacts. The
@@ -103,6 +122,23 @@ func Run(ctx context.Context, p *policies.Policy, t *scores.Table, c Settings) (
 	systems := append([]string{roles.Champion, challenger}, roles.Artifacts...)
 	sim := *p
 	sim.Challengers = []policies.Pattern{{Text: challenger}}
+
+	// Early stopping (policy model.early_stop, on by default): every fit
+	// stops once its rules are decided, warm-started from pilot fits of one
+	// pool of the grid's middle cell drawn from its own stream
+	// (PilotStream), so that no pool re-learns the sampler's metric. Each
+	// fit runs its diagnostics on one goroutine: the pools run in parallel.
+	dopt := engine.DecideOptions{Now: c.Now, EarlyStop: p.Model.EarlyStop, Workers: 1}
+	if dopt.EarlyStop && c.Reps > 0 && len(cells) > 0 {
+		mid := len(cells) / 2
+		pool, _, err := models[mid].Simulate(PilotStream(c.Seed), float64(cells[mid].Effect), systems, t.Topics)
+		if err != nil {
+			return nil, fmt.Errorf("the pilot pool: %w", err)
+		}
+		if dopt.WarmStarts, err = engine.Pilot(ctx, &sim, BayesToScores(pool), c.Workers); err != nil {
+			return nil, fmt.Errorf("the pilot fits: %w", err)
+		}
+	}
 
 	n := len(cells) * c.Reps
 	outcomes := make([]outcome, n)
@@ -127,7 +163,7 @@ func Run(ctx context.Context, p *policies.Policy, t *scores.Table, c Settings) (
 			var d *policies.Decision
 			if err == nil {
 				st := &scores.Table{Measure: t.Measure, Systems: pool.Systems, Topics: pool.Topics, Scores: pool.Scores}
-				d, err = engine.Decide(ctx, &sim, st, c.Now)
+				d, err = engine.DecideWith(ctx, &sim, st, dopt)
 			}
 			if err != nil {
 				errOnce.Do(func() {

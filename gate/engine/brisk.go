@@ -35,13 +35,29 @@ func (g *gateRun) briskFit(w float64) *fitted {
 func (g *gateRun) fitBRisk(w float64) *fitted {
 	res := &result.FitResult{Pool: result.PoolRiskAdjusted, LossWeight: w, Fallback: g.fallback()}
 	t, champ, chals := g.modelTable()
-	r, err := bayes.BRisk(t, champ, w, bayes.BRiskOptions{Hier: g.hierOptions(nil), Challengers: chals, Level: result.PredictiveLevel})
+	opt := g.hierOptions(nil)
+	var where map[targetKey]seqTarget
+	if pool, err := bayes.BRiskPool(t, champ, w); err == nil {
+		// the targets' observed differences are the risk-adjusted ones
+		opt.Sequential, where = g.sequential(policies.AnalysisBRisk, w, pool, champ, chals)
+	}
+	if g.warm != nil {
+		opt.Sampler.WarmStart = g.warm.BRisk[w]
+	}
+	r, err := bayes.BRisk(t, champ, w, bayes.BRiskOptions{Hier: opt, Challengers: chals, Level: result.PredictiveLevel, DecisionOnly: g.decisionOnly})
 	if err != nil {
 		res.Unavailable = "the BRisk model could not be fitted: " + err.Error()
 		return &fitted{res: res}
 	}
 	f := summarizeFit(r.Fit, res, r.Pool, g.roles, g.ruleLevels(policies.AnalysisBRisk), nil, g.p.Seed, g.p.Model.MaxRhat, !g.decisionOnly)
-	levels := []float64{result.PredictiveLevel}
+	f.targets = where
+	if where != nil {
+		return f // the counts are read off the targets
+	}
+	var levels []float64
+	if !g.decisionOnly {
+		levels = append(levels, result.PredictiveLevel) // the reports show them
+	}
 	for _, q := range g.p.Queries() {
 		if policies.LookupQuantity(q.Quantity).Statistic == policies.StatAtRisk && q.LossWeight == w && !slices.Contains(levels, q.Level) {
 			levels = append(levels, q.Level)
@@ -51,7 +67,7 @@ func (g *gateRun) fitBRisk(w float64) *fitted {
 		for _, c := range chals { // indexes in the model's table t
 			var trs []bayes.TopicRisk
 			var err error
-			if level == r.Level {
+			if level == r.Level && !g.decisionOnly {
 				trs = r.Challenger(c).AtRisk // BRisk's own
 			} else {
 				trs, err = r.TopicsAtRisk(c, level)

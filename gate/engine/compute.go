@@ -59,7 +59,7 @@ type gateRun struct {
 	riskAt map[float64]*riskMeasures         // closed-form risk measures per loss weight
 	bcaAt  map[[2]float64]map[int]bcaOutcome // (w, level) → challenger → BCa
 	// bcaEnds are the ends of BCa intervals decided sequentially against a
-	// rule's threshold (decisionOnly: calibrate).
+	// rule's threshold (decisionOnly with earlyStop: calibrate).
 	bcaEnds map[bcaEndKey]bcaEnd
 	tests   map[testKey]testOutcome      // per test, alternative and challenger
 	bayes   *fitted                      // the raw-score fit
@@ -74,6 +74,12 @@ type gateRun struct {
 	// computeOnly, when set, limits values to these analyses: the queries of
 	// any other are left unavailable (Decide's stages).
 	computeOnly map[policies.Analysis]bool
+	// earlyStop makes the decision-only fits sequential (sequential.go);
+	// warm starts them from pilot fits; workers are each fit's diagnostics'
+	// goroutines [GOMAXPROCS].
+	earlyStop bool
+	warm      *WarmStarts
+	workers   int
 }
 
 type riskMeasures struct {
@@ -418,6 +424,7 @@ func (g *gateRun) hierOptions(t *bayes.Table) bayes.HierOptions {
 		RhatMax:   g.p.Model.MaxRhat,
 		// A decision reads only the convergence of the summaries.
 		ConvergenceOnly: g.decisionOnly,
+		Workers:         g.workers,
 	}
 	if t != nil {
 		p := bayes.DefaultPriors(t, fam)
@@ -458,13 +465,21 @@ func (g *gateRun) fallback() string {
 // of the champion and the challengers alone: modelTable).
 func (g *gateRun) fitRaw() *fitted {
 	res := &result.FitResult{Pool: result.PoolRaw, Fallback: g.fallback()}
-	t, _, _ := g.modelTable()
-	f, err := bayes.FitHier(t, g.hierOptions(t))
+	t, champ, chals := g.modelTable()
+	opt := g.hierOptions(t)
+	seq, where := g.sequential(policies.AnalysisBayes, 0, t, champ, chals)
+	opt.Sequential = seq
+	if g.warm != nil {
+		opt.Sampler.WarmStart = g.warm.Raw
+	}
+	f, err := bayes.FitHier(t, opt)
 	if err != nil {
 		res.Unavailable = "the hierarchical model could not be fitted: " + err.Error()
 		return &fitted{res: res}
 	}
-	return summarizeFit(f, res, t, g.roles, g.ruleLevels(policies.AnalysisBayes), g.ropes(result.PoolRaw), g.p.Seed, g.p.Model.MaxRhat, !g.decisionOnly)
+	out := summarizeFit(f, res, t, g.roles, g.ruleLevels(policies.AnalysisBayes), g.ropes(result.PoolRaw), g.p.Seed, g.p.Model.MaxRhat, !g.decisionOnly)
+	out.targets = where
+	return out
 }
 
 // ruleLevels are the credible levels the rules ask of the difference δ in

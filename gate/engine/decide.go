@@ -24,14 +24,31 @@ import (
 // fail fails. A worse challenger thus usually costs one MCMC fit, not two.
 // The verdicts are those of the full evaluation (TestGateDecisionIsTheGates);
 // the Decision's rules are complete only when it did not stop early.
+//
+// Its fits stop sampling once the rules are decided (sequential.go) when
+// the policy's model.early_stop says so (the default).
 func Decide(ctx context.Context, p *policies.Policy, t *scores.Table, now time.Time) (*policies.Decision, error) {
+	return DecideWith(ctx, p, t, DecideOptions{Now: now, EarlyStop: p.Model.EarlyStop})
+}
+
+// DecideWith is Decide with its settings: early stopping, warm starts and
+// the fits' workers.
+func DecideWith(ctx context.Context, p *policies.Policy, t *scores.Table, o DecideOptions) (*policies.Decision, error) {
+	d, _, err := decide(ctx, p, t, o)
+	return d, err
+}
+
+// decide is DecideWith, with the run that decided (its fits, for tests).
+func decide(ctx context.Context, p *policies.Policy, t *scores.Table, o DecideOptions) (*policies.Decision, *gateRun, error) {
+	now := o.Now
 	roles, err := p.Roles(t.Systems)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	facts := policies.Facts{Topics: len(t.Topics), Artifacts: len(roles.Artifacts), TopicCoverage: topicCoverage(t, scores.Alignment{})}
 	g := newGateRun(ctx, p, t, roles, p.CheckRequirements(facts), now, nil)
 	g.decisionOnly = true
+	g.earlyStop, g.warm, g.workers = o.EarlyStop, o.WarmStarts, o.Workers
 	g.computeOnly = map[policies.Analysis]bool{}
 	evaluate := func() *policies.Decision {
 		return p.Evaluate(policies.Evidence{Challengers: roles.Challengers, Values: g.values(), Facts: facts, Now: now})
@@ -41,13 +58,13 @@ func Decide(ctx context.Context, p *policies.Policy, t *scores.Table, now time.T
 		g.computeOnly[a] = true // with every needed analysis, values computes all the policy asks
 		d := evaluate()
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if i == len(needs)-1 || allFail(d) {
-			return d, nil
+			return d, g, nil
 		}
 	}
-	return evaluate(), nil // a policy needs no analysis only without rules
+	return evaluate(), g, nil // a policy needs no analysis only without rules
 }
 
 // allFail reports whether every challenger of d fails.

@@ -20,6 +20,10 @@ import (
 type fitted struct {
 	res   *result.FitResult
 	diffs map[string][]float64 // challenger → δ draws, chains one after the other
+	fit   *bayes.HierFit       // nil when unavailable
+	// targets: where the rules' queries read a sequential fit's targets
+	// (nil for an ordinary fit).
+	targets map[targetKey]seqTarget
 }
 
 // observe reads a statistic of a challenger's δ off the fit. A fit that is
@@ -36,6 +40,9 @@ func (f *fitted) observe(challenger string, q policies.Query, stat policies.Stat
 		// The checks that failed; the setting to change is in the fit's one warning.
 		checks, _, _ := strings.Cut(f.res.NotConverged, " — ")
 		return policies.Unavailable(what + " did not converge: " + checks)
+	}
+	if v, ok := f.read(challenger, q); ok {
+		return policies.Number(v)
 	}
 	d := f.diffs[challenger]
 	level, margin := q.Level, q.Margin // with a margin δ, the quantity is that of δ + margin
@@ -79,7 +86,7 @@ func summarizeFit(f *bayes.HierFit, res *result.FitResult, t *bayes.Table, roles
 	res.Warnings = slices.Clone(f.Notes()) // the failures are in NotConverged
 	res.NotConverged = notConverged(f)
 	if !report {
-		out := &fitted{res: res, diffs: map[string][]float64{}}
+		out := &fitted{res: res, diffs: map[string][]float64{}, fit: f}
 		for _, c := range roles.Challengers {
 			out.diffs[c] = bayes.PoolChains(diffChains(f, roles.Champion, c))
 		}
@@ -114,7 +121,7 @@ func summarizeFit(f *bayes.HierFit, res *result.FitResult, t *bayes.Table, roles
 	res.Topics = effects[f.TopicIndex(0):f.SystemIndex(0)]
 	res.Systems = effects[f.SystemIndex(0):f.SystemIndex(len(f.Systems))]
 
-	out := &fitted{res: res, diffs: map[string][]float64{}}
+	out := &fitted{res: res, diffs: map[string][]float64{}, fit: f}
 	for _, c := range roles.Challengers {
 		chains := diffChains(f, roles.Champion, c)
 		d := bayes.PoolChains(chains)

@@ -62,7 +62,7 @@ func readRisk(g *gateRun, c int, q policies.Query, quant *policies.Quantity) pol
 }
 
 func readBCa(g *gateRun, c int, q policies.Query, quant *policies.Quantity) policies.Observation {
-	if threshold, ok := g.bcaThreshold(q); ok && g.decisionOnly {
+	if threshold, ok := g.bcaThreshold(q); ok && g.decisionOnly && g.earlyStop {
 		end, err := g.bcaDecisionEnd(c, q, quant.Statistic == policies.StatHi, threshold)
 		return number(end+q.Margin, err)
 	}
