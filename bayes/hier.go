@@ -5,7 +5,8 @@ package bayes
 //	hier.go           HierPriors, FitHier (path choice, ESS-target extension, convergence checks), HierFit
 //	hier_balanced.go  complete tables: effects integrated out through the four eigenspaces, exact draws
 //	hier_schur.go     incomplete tables: effects integrated out with a Schur complement, exact draws
-//	hier_seq.go       sequential decisions: targets, Rao–Blackwellised estimates, early stopping
+//	hier_seq.go       sequential decisions: Sequential, targets, early stopping
+//	hier_targets.go   the targets' estimates (Rao–Blackwellised or from the draws)
 //	hier_data.go      Table and its validation
 //	model_mixed.go    the general path: rstanarm's full non-centred density for any number of factors,
 //	                  with other coordinates for the same posterior (MixedParam)
