@@ -409,7 +409,7 @@ func (f *HierFit) sample(model Model, so NUTSOptions, maxDraws int, rhatMax floa
 	}
 	f.Sampler = NewNUTS(model, so)
 	if seq != nil {
-		return f.sampleSequential(*seq, rhatMax, maxDraws, workers)
+		return f.sampleSequential(*seq, rhatMax, so.Draws, maxDraws, workers)
 	}
 	if err := f.Sampler.Run(); err != nil {
 		return err

@@ -242,8 +242,9 @@ func (t Target) validate(nSys int) error {
 
 // sampleSequential samples f (see Sequential): s.MinDraws per chain, then
 // more in growing batches, checking after each whether the fit may stop
-// early or has reached its full target, up to maxDraws per chain.
-func (f *HierFit) sampleSequential(s Sequential, rhatMax float64, maxDraws, workers int) error {
+// early or has reached its full target (and at least fullDraws, the draws of
+// the full-length fit), up to maxDraws per chain.
+func (f *HierFit) sampleSequential(s Sequential, rhatMax float64, fullDraws, maxDraws, workers int) error {
 	n := 0
 	next := min(s.MinDraws, maxDraws)
 	for {
@@ -252,11 +253,17 @@ func (f *HierFit) sampleSequential(s Sequential, rhatMax float64, maxDraws, work
 		}
 		n = next
 		c := f.seqCheck(s, rhatMax, workers)
-		if c.early || c.full || n >= maxDraws {
+		// A fit not decided early is the full-length fit: at least the draws
+		// FitHier would take (fullDraws), so that its convergence verdict is
+		// theirs — fewer draws give a noisier R̂ that fails more often.
+		if c.early || (c.full && n >= fullDraws) || n >= maxDraws {
 			f.finishSequential(s, c, rhatMax, maxDraws, workers)
 			return nil
 		}
 		next = min(maxDraws, int(math.Ceil(float64(n)*c.grow)))
+		if c.full {
+			next = min(maxDraws, max(next, fullDraws))
+		}
 	}
 }
 

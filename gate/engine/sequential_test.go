@@ -94,7 +94,9 @@ var agreementEffects = []float64{-0.02, 0, 0.02, 0.03, 0.04, 0.05, 0.1, 0.13, 0.
 // Sequential decisions through the engine, as riskgate calibrate makes
 // them (early stop, warm starts from pilot fits, one worker per fit),
 // against full-length ones (the gate's fits: cold, every ESS ≥ 4000), on
-// the default policy and rb04-like pools of 45 systems × 50 topics, pool i
+// the previous default policy (P(better) ≥ 0.95, BRisk's P(riskier) ≤ 0.05
+// at w = 5, topics at risk ≤ 2 as a warning) and rb04-like pools of 45
+// systems × 50 topics, pool i
 // at effect agreementEffects[i mod 12] drawn from PCG(20, i).
 //
 // The requirement (issue 20): the verdicts agree, except where a rule
@@ -119,7 +121,24 @@ func TestEngineSequentialAgreement(t *testing.T) {
 	} else if testing.Short() {
 		t.Skip("skipped in short mode: 24 simulated pools decided twice (RISKGATE_ENGINE_AGREEMENT=1000 for the issue's measurement)")
 	}
-	p := policies.Default()
+	// The previous default policy: its Bayesian rules are the fits this
+	// measures (the present default decides on a paired t test and a BCa
+	// bound, TestDecideBCaAgreesWithTheGate).
+	p, err := policies.Parse("bayesian.yaml", []byte(`version: 1
+name: bayesian
+champion: production
+challengers: ["candidate-*"]
+loss_weight: 5
+rules:
+  - {id: better-on-average, quantity: bayes.p_better, at_least: 0.95}
+  - {id: not-riskier, quantity: brisk.p_riskier, at_most: 0.05}
+  - {id: few-topics-at-risk, quantity: topics_at_risk.count, at_most: 2, severity: warn}
+select: best
+rank_by: bayes.diff.mean
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
 	systems := append([]string{"production", "candidate-1"}, NumberedNames("artifact-", 43)...)
 	topics := NumberedNames("t", 50)
 	pool := func(r *rand.Rand, effect float64) *scores.Table {
