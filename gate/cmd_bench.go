@@ -8,6 +8,7 @@ import (
 
 	"github.com/riskgate/riskgate/gate/bench"
 
+	"github.com/riskgate/riskgate/internal/progress"
 	"github.com/riskgate/riskgate/internal/reportfmt"
 
 	"github.com/urfave/cli/v3"
@@ -138,7 +139,7 @@ func runBench(ctx context.Context, o *benchOptions, s *streams) error {
 		cfg.User = u
 	}
 	var status io.Writer // what bench is doing, on a terminal only
-	if isTerminal(s.Err) {
+	if progress.IsTerminal(s.Err) {
 		status = s.Err
 	}
 	rep, err := bench.Run(ctx, cfg, status)

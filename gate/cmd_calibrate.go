@@ -11,6 +11,7 @@ import (
 
 	"github.com/riskgate/riskgate/gate/engine"
 
+	"github.com/riskgate/riskgate/internal/progress"
 	"github.com/riskgate/riskgate/internal/reportfmt"
 
 	"github.com/riskgate/riskgate/gate/scores"
@@ -167,7 +168,7 @@ func runCalibrate(ctx context.Context, o *calibrateOptions, s *streams) error {
 	if o.now != nil {
 		now = o.now
 	}
-	prog := newProgress(s.Err, o.Progress)
+	prog := progress.New(s.Err, o.Progress)
 	started := time.Now()
 	c := calibrate.Settings{Reps: o.Reps, Effects: effects, Risks: risks, MinEffect: o.MinEffect, Seed: o.Seed, Now: now(),
 		Progress: func(done, total int) {

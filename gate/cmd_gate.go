@@ -19,6 +19,7 @@ import (
 	"github.com/riskgate/riskgate/internal/atomicfile"
 	"github.com/riskgate/riskgate/internal/escape"
 	"github.com/riskgate/riskgate/internal/numfmt"
+	"github.com/riskgate/riskgate/internal/progress"
 	"github.com/riskgate/riskgate/internal/reportfmt"
 	"github.com/riskgate/riskgate/policies"
 	"github.com/urfave/cli/v3"
@@ -219,7 +220,7 @@ func runGate(ctx context.Context, o *gateOptions, s *streams) (err error) {
 	// The budget is also the garbage collector's target, so that garbage
 	// never takes the heap over it.
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(min(maxMemory, math.MaxInt64/2))))
-	prog := newProgress(s.Err, o.Progress)
+	prog := progress.New(s.Err, o.Progress)
 	r, err := engine.Run(ctx, p, t, engine.Options{Now: start, Sweep: sweep, Worst: o.Worst, Alignment: align, Example: o.Example, Progress: prog})
 	prog.Done()
 	if err != nil {
@@ -261,7 +262,7 @@ func runGate(ctx context.Context, o *gateOptions, s *streams) (err error) {
 		out = reports["junit.xml"]
 	default:
 		var b bytes.Buffer
-		report.Text(&b, r, useColor(s.Out))
+		report.Text(&b, r, progress.UseColor(s.Out))
 		out = b.Bytes()
 	}
 	if _, err := s.Out.Write(out); err != nil {

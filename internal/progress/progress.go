@@ -1,4 +1,5 @@
-package gate
+// Package progress shows on standard error what a long command is doing.
+package progress
 
 import (
 	"fmt"
@@ -8,13 +9,13 @@ import (
 	"time"
 )
 
-// progress shows on standard error what the gate is doing during long work:
+// Display shows on standard error what the gate is doing during long work:
 // on a terminal a one-line spinner with the elapsed time, redrawn in place
-// and erased when done, appearing only once the work has taken progressDelay;
+// and erased when done, appearing only once the work has taken delay;
 // with --progress on something else (a CI log) one line per phase. It is off
 // on a terminal in CI (the CI variable set) unless --progress, and whenever
-// standard error is not a terminal without --progress. A nil *progress is off.
-type progress struct {
+// standard error is not a terminal without --progress. A nil *Display is off.
+type Display struct {
 	w     io.Writer
 	lines bool // one line per phase, no redrawing
 
@@ -26,25 +27,25 @@ type progress struct {
 	done  chan struct{}
 }
 
-// progressDelay is how long work runs before the spinner appears.
-const progressDelay = 400 * time.Millisecond
+// delay is how long work runs before the spinner appears.
+const delay = 400 * time.Millisecond
 
-// newProgress returns the progress display for errw, or nil when off.
-func newProgress(errw io.Writer, forced bool) *progress {
-	term := isTerminal(errw)
+// New returns the progress display for errw, or nil when off.
+func New(errw io.Writer, forced bool) *Display {
+	term := IsTerminal(errw)
 	switch {
 	case forced && !term:
-		return &progress{w: errw, lines: true}
+		return &Display{w: errw, lines: true}
 	case forced, term && os.Getenv("CI") == "" && os.Getenv("TERM") != "dumb":
-		p := &progress{w: errw, start: time.Now(), stop: make(chan struct{}), done: make(chan struct{})}
+		p := &Display{w: errw, start: time.Now(), stop: make(chan struct{}), done: make(chan struct{})}
 		go p.spin()
 		return p
 	}
 	return nil
 }
 
-// isTerminal reports whether w is a character device (a terminal).
-func isTerminal(w io.Writer) bool {
+// IsTerminal reports whether w is a character device (a terminal).
+func IsTerminal(w io.Writer) bool {
 	for {
 		u, ok := w.(interface{ Unwrap() io.Writer })
 		if !ok {
@@ -61,7 +62,7 @@ func isTerminal(w io.Writer) bool {
 }
 
 // Phase says what the gate starts doing now.
-func (p *progress) Phase(what string) {
+func (p *Display) Phase(what string) {
 	if p == nil {
 		return
 	}
@@ -76,7 +77,7 @@ func (p *progress) Phase(what string) {
 	}
 }
 
-func (p *progress) spin() {
+func (p *Display) spin() {
 	defer close(p.done)
 	frames := []rune("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
 	tick := time.NewTicker(100 * time.Millisecond)
@@ -88,7 +89,7 @@ func (p *progress) spin() {
 		case <-tick.C:
 		}
 		p.mu.Lock()
-		if elapsed := time.Since(p.start); elapsed >= progressDelay && p.phase != "" {
+		if elapsed := time.Since(p.start); elapsed >= delay && p.phase != "" {
 			fmt.Fprintf(p.w, "\r\x1b[K%c riskgate: %s… %.1fs", frames[i%len(frames)], p.phase, elapsed.Seconds())
 			p.shown = true
 		}
@@ -97,7 +98,7 @@ func (p *progress) spin() {
 }
 
 // Done stops the display and erases the spinner's line.
-func (p *progress) Done() {
+func (p *Display) Done() {
 	if p == nil || p.lines {
 		return
 	}
@@ -108,8 +109,8 @@ func (p *progress) Done() {
 	}
 }
 
-// useColor reports whether to colour output on w: a terminal, NO_COLOR unset
+// UseColor reports whether to colour output on w: a terminal, NO_COLOR unset
 // (https://no-color.org), and a TERM that is not "dumb".
-func useColor(w io.Writer) bool {
-	return isTerminal(w) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
+func UseColor(w io.Writer) bool {
+	return IsTerminal(w) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
 }
