@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/riskgate/riskgate/gate/compare"
+	"github.com/riskgate/riskgate/gate/engine"
 
 	"github.com/riskgate/riskgate/internal/reportfmt"
 
@@ -161,11 +162,11 @@ func runCompare(ctx context.Context, o *compareOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	champ, err := lookupSystem(t, "champion", o.Champion)
+	champ, err := engine.LookupSystem(t, "champion", o.Champion)
 	if err != nil {
 		return err
 	}
-	challengers, err := matchChallengers(t, o.Challengers, champ)
+	challengers, err := engine.MatchChallengers(t, o.Challengers, champ)
 	if err != nil {
 		return err
 	}

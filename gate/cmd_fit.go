@@ -7,6 +7,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/riskgate/riskgate/gate/engine"
 	"github.com/riskgate/riskgate/gate/fit"
 
 	"github.com/riskgate/riskgate/internal/reportfmt"
@@ -100,11 +101,11 @@ func newFitCommand(s *streams) *cli.Command {
 
 // fitRoles names each system's role: champion, challenger or artifact.
 func fitRoles(t *scores.Table, champion string, challengers []string) ([]string, error) {
-	ci, err := lookupSystem(t, "--champion", champion)
+	ci, err := engine.LookupSystem(t, "--champion", champion)
 	if err != nil {
 		return nil, err
 	}
-	chal, err := matchChallengers(t, challengers, ci)
+	chal, err := engine.MatchChallengers(t, challengers, ci)
 	if err != nil {
 		return nil, err
 	}
@@ -119,56 +120,9 @@ func fitRoles(t *scores.Table, champion string, challengers []string) ([]string,
 	return r, nil
 }
 
-func fitParsePriors(o *fitOptions) (*bayes.HierPriors, error) {
-	if o.PriorIntercept == "" && o.PriorSigma == "" && o.PriorTau == "" && o.PriorSD == "" {
-		return nil, nil
-	}
-	if o.PriorTau != "" && o.PriorSD != "" {
-		return nil, fmt.Errorf("--prior-tau and --prior-sd exclude each other: the group SD is either τ·σ or has its own prior")
-	}
-	return &bayes.HierPriors{}, nil // filled from the data in runFit
-}
-
-func fitParsePrior(flag, s string) (bayes.Prior, error) {
-	p, err := bayes.ParsePrior(s)
-	if err != nil {
-		return nil, fmt.Errorf("--%s: %v", flag, err)
-	}
-	return p, nil
-}
-
-// fitHierPriors returns the priors for the fit: the family's defaults on t
-// (rstanarm's for the Gaussian, brms's for the skew normal), overridden by the
-// --prior-* flags; nil when no flag is given.
-func fitHierPriors(o *fitOptions, t *bayes.Table, fam bayes.Family) (*bayes.HierPriors, error) {
-	if p, err := fitParsePriors(o); err != nil || p == nil {
-		return nil, err
-	}
-	p := bayes.DefaultPriors(t, fam)
-	var err error
-	if o.PriorIntercept != "" {
-		if p.Intercept, err = fitParsePrior("prior-intercept", o.PriorIntercept); err != nil {
-			return nil, err
-		}
-	}
-	if o.PriorSigma != "" {
-		if p.Sigma, err = fitParsePrior("prior-sigma", o.PriorSigma); err != nil {
-			return nil, err
-		}
-	}
-	if o.PriorTau != "" {
-		if p.SDTopic, err = fitParsePrior("prior-tau", o.PriorTau); err != nil {
-			return nil, err
-		}
-		p.SDSystem = p.SDTopic
-	}
-	if o.PriorSD != "" {
-		if p.SDTopic, err = fitParsePrior("prior-sd", o.PriorSD); err != nil {
-			return nil, err
-		}
-		p.SDSystem, p.Relative = p.SDTopic, false
-	}
-	return &p, nil
+// priorFlags are o's --prior-* settings.
+func (o *fitOptions) priorFlags() fit.PriorFlags {
+	return fit.PriorFlags{Intercept: o.PriorIntercept, Sigma: o.PriorSigma, Tau: o.PriorTau, SD: o.PriorSD}
 }
 
 func runFit(ctx context.Context, s *streams, o *fitOptions) error {
@@ -181,7 +135,7 @@ func runFit(ctx context.Context, s *streams, o *fitOptions) error {
 	if !(o.TargetESS >= 0) || math.IsInf(o.TargetESS, 0) {
 		return fmt.Errorf("--target-ess %v: expected a number ≥ 0", o.TargetESS)
 	}
-	if _, err := fitParsePriors(o); err != nil {
+	if err := o.priorFlags().Check(); err != nil {
 		return err
 	}
 	if !(o.LossWeight > 0) || o.LossWeight > 1e6 {
@@ -222,7 +176,7 @@ func runFit(ctx context.Context, s *streams, o *fitOptions) error {
 	if err != nil {
 		return fmt.Errorf("fit: %w", err)
 	}
-	priors, err := fitHierPriors(o, pool, fam)
+	priors, err := o.priorFlags().Priors(pool, fam)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/riskgate/riskgate/gate/engine"
 	"github.com/riskgate/riskgate/gate/pair"
 
 	"github.com/riskgate/riskgate/internal/reportfmt"
@@ -156,11 +157,11 @@ func runPair(o *pairOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	ia, err := lookupSystem(t, "--a", o.A)
+	ia, err := engine.LookupSystem(t, "--a", o.A)
 	if err != nil {
 		return err
 	}
-	ib, err := lookupSystem(t, "--b", o.B)
+	ib, err := engine.LookupSystem(t, "--b", o.B)
 	if err != nil {
 		return err
 	}

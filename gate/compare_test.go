@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/riskgate/riskgate/gate/compare"
+	"github.com/riskgate/riskgate/gate/engine"
 
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/shared"
@@ -291,7 +292,7 @@ func TestMatchChallengers(t *testing.T) {
 		{[]string{"runx", "run*"}, []int{3, 1, 2}}, // pattern order, then table order, no duplicates
 	}
 	for _, c := range cases {
-		got, err := matchChallengers(tab, c.patterns, 0)
+		got, err := engine.MatchChallengers(tab, c.patterns, 0)
 		if err != nil || !slices.Equal(got, c.want) {
 			t.Errorf("%q: %v, %v; want %v", c.patterns, got, err, c.want)
 		}

@@ -1,4 +1,4 @@
-package gate
+package engine
 
 import (
 	"fmt"
@@ -8,25 +8,25 @@ import (
 	"github.com/riskgate/riskgate/policies"
 )
 
-// Systems named on the command line: the champion, the challengers, pair's
-// --a and --b. Challenger globs have one syntax everywhere, the policies'
+// Systems named on the command line (riskgate fit, compare, pair): the
+// champion, the challengers, pair's two systems. Challenger globs have one syntax everywhere, the policies'
 // (policies.Pattern: * matches any run of characters, ? any one).
 
-// lookupSystem returns the index of the system called name in t; role says
+// LookupSystem returns the index of the system called name in t; role says
 // what the name is for ("champion", "--a") in the error for an unknown name.
-func lookupSystem(t *scores.Table, role, name string) (int, error) {
+func LookupSystem(t *scores.Table, role, name string) (int, error) {
 	if i := t.SystemIndex(name); i >= 0 {
 		return i, nil
 	}
 	return -1, t.UnknownSystemError(role, name)
 }
 
-// matchChallengers resolves --challenger patterns to system indices, in the
+// MatchChallengers resolves --challenger patterns to system indices, in the
 // order the patterns and then the table name them, without duplicates. A
 // pattern that is a system's exact name selects that system; otherwise it is
 // a policies.Pattern glob, which never selects the champion. Naming the champion
 // is an error, and so is a pattern that matches nothing.
-func matchChallengers(t *scores.Table, patterns []string, champ int) ([]int, error) {
+func MatchChallengers(t *scores.Table, patterns []string, champ int) ([]int, error) {
 	var out []int
 	for _, p := range patterns {
 		if p == t.Systems[champ] {
