@@ -101,16 +101,8 @@ const bootstrapChunk = 2048
 
 // BCaMean bootstraps the mean of x (see BCa).
 func BCaMean(x []float64, o BootstrapOptions) (BCa, error) {
-	if err := o.check(); err != nil {
+	if err := checkBootstrap(x, o); err != nil {
 		return BCa{}, err
-	}
-	if len(x) < 2 {
-		return BCa{}, fmt.Errorf("risk: need at least 2 observations to bootstrap, have %d", len(x))
-	}
-	for _, v := range x {
-		if !finite(v) {
-			return BCa{}, fmt.Errorf("risk: cannot bootstrap a non-finite value %v", v)
-		}
 	}
 	t := bootstrapMeans(x, o.B, o.Seed)
 	return bcaFromReplicates(x, t, o.Level), nil
@@ -124,8 +116,16 @@ func BCaMean(x []float64, o BootstrapOptions) (BCa, error) {
 // multisets equal doubles too; a left-to-right sum can be an ulp off).
 func bootstrapMeans(x []float64, b int, seed uint64) []float64 {
 	t := make([]float64, b)
+	fillBootstrapMeans(x, t, 0, seed)
+	return t
+}
+
+// fillBootstrapMeans sets t[from:] to the replicates bootstrapMeans draws
+// there (from a multiple of bootstrapChunk): t[:from] drawn earlier stays,
+// so a run can be extended without drawing its first replicates again.
+func fillBootstrapMeans(x, t []float64, from int, seed uint64) {
 	n := len(x)
-	forChunks(b, bootstrapChunk, func(k, lo, hi int) {
+	forChunksFrom(from, len(t), bootstrapChunk, func(k, lo, hi int) {
 		ix := newIndexer(chunkSource(seed, procBootstrapMean, k), n)
 		idx := make([]uint32, n)
 		mean := stats.NewIndexedMean(x)
@@ -134,7 +134,23 @@ func bootstrapMeans(x []float64, b int, seed uint64) []float64 {
 			t[r] = mean.Mean(idx)
 		}
 	})
-	return t
+}
+
+// checkBootstrap checks the options and that x has at least 2 values, all
+// finite.
+func checkBootstrap(x []float64, o BootstrapOptions) error {
+	if err := o.check(); err != nil {
+		return err
+	}
+	if len(x) < 2 {
+		return fmt.Errorf("risk: need at least 2 observations to bootstrap, have %d", len(x))
+	}
+	for _, v := range x {
+		if !finite(v) {
+			return fmt.Errorf("risk: cannot bootstrap a non-finite value %v", v)
+		}
+	}
+	return nil
 }
 
 // bcaFromReplicates computes the intervals from the data x and its bootstrap

@@ -1,8 +1,8 @@
 package risk
 
 import (
-	"fmt"
 	"math"
+	"slices"
 
 	"github.com/riskgate/riskgate/internal/stats"
 )
@@ -49,16 +49,8 @@ const (
 // whose end is not finite, does not decide; the last stage is all o.B
 // replicates, whose end is BCaMean's exactly.
 func BCaMeanBoundSequential(x []float64, o BootstrapOptions, upper bool, threshold float64) (SequentialBound, error) {
-	if err := o.check(); err != nil {
+	if err := checkBootstrap(x, o); err != nil {
 		return SequentialBound{}, err
-	}
-	if len(x) < 2 {
-		return SequentialBound{}, fmt.Errorf("risk: need at least 2 observations to bootstrap, have %d", len(x))
-	}
-	for _, v := range x {
-		if !finite(v) {
-			return SequentialBound{}, fmt.Errorf("risk: cannot bootstrap a non-finite value %v", v)
-		}
 	}
 	end := func(r BCa) float64 {
 		if upper {
@@ -66,23 +58,27 @@ func BCaMeanBoundSequential(x []float64, o BootstrapOptions, upper bool, thresho
 		}
 		return r.BCa.Lo
 	}
+	// The replicates in the streams' order, each drawn once: a stage extends
+	// the last one's, and the last stage is all o.B of them.
+	t := make([]float64, o.B)
+	drawn := 0
 	for _, b := range sequentialStages {
 		if b >= o.B {
 			break
 		}
-		t := bootstrapMeans(x, b, o.Seed)
+		fillBootstrapMeans(x, t[:b], drawn, o.Seed)
+		drawn = b
 		size := b / sequentialBatches
 		ends := make([]float64, sequentialBatches)
 		usable := true
 		for i := range ends {
-			batch := append([]float64(nil), t[i*size:(i+1)*size]...)
-			r := bcaFromReplicates(x, batch, o.Level)
+			r := bcaFromReplicates(x, slices.Clone(t[i*size:(i+1)*size]), o.Level) // it reorders its replicates
 			ends[i] = end(r)
 			if len(r.Warnings) > 0 || !finite(ends[i]) {
 				usable = false
 			}
 		}
-		whole := bcaFromReplicates(x, t, o.Level)
+		whole := bcaFromReplicates(x, slices.Clone(t[:b]), o.Level)
 		e := end(whole)
 		if !usable || len(whole.Warnings) > 0 || !finite(e) {
 			continue
@@ -92,11 +88,8 @@ func BCaMeanBoundSequential(x []float64, o BootstrapOptions, upper bool, thresho
 			return SequentialBound{Bound: e, Replicates: b, SE: se, Early: true}, nil
 		}
 	}
-	r, err := BCaMean(x, o)
-	if err != nil {
-		return SequentialBound{}, err
-	}
-	return SequentialBound{Bound: end(r), Replicates: o.B, SE: math.NaN()}, nil
+	fillBootstrapMeans(x, t, drawn, o.Seed)
+	return SequentialBound{Bound: end(bcaFromReplicates(x, t, o.Level)), Replicates: o.B, SE: math.NaN()}, nil
 }
 
 // sd is the sample standard deviation (n − 1).

@@ -29,8 +29,16 @@ func chunkSource(seed uint64, proc procedure, chunk int) *rand.PCG {
 
 // forChunks calls do(k, lo, hi) for every chunk k covering replicates
 // [lo, hi) of [0, b), on up to GOMAXPROCS goroutines.
-func forChunks(b, size int, do func(k, lo, hi int)) {
-	parallel.Each((b+size-1)/size, func(k int) { do(k, k*size, min((k+1)*size, b)) })
+func forChunks(b, size int, do func(k, lo, hi int)) { forChunksFrom(0, b, size, do) }
+
+// forChunksFrom is forChunks over the chunks from the one starting at
+// replicate from (a multiple of size) on.
+func forChunksFrom(from, b, size int, do func(k, lo, hi int)) {
+	first := from / size
+	parallel.Each((b+size-1)/size-first, func(i int) {
+		k := first + i
+		do(k, k*size, min((k+1)*size, b))
+	})
 }
 
 // Uniform integers come from Lemire's multiply-and-reject method on 32-bit
