@@ -27,6 +27,10 @@ func Markdown(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + len(s)/4)
 	for _, r := range s {
+		if e, ok := entity(r); ok {
+			b.WriteString(e)
+			continue
+		}
 		switch {
 		case r == '\n' || r == '\r' || r == '\t':
 			b.WriteByte(' ')
@@ -36,15 +40,6 @@ func Markdown(s string) string {
 			b.WriteString(strings.ReplaceAll(v, "+", `\+`))
 		case unicode.IsControl(r) || r == utf8.RuneError:
 			// dropped: controls render as nothing useful; RuneError is invalid UTF-8
-		case r == '<':
-			b.WriteString("&lt;")
-		case r == '>':
-			b.WriteString("&gt;")
-		case r == '&':
-			b.WriteString("&amp;")
-		case r == '@' || r == '#':
-			b.WriteRune(r)
-			b.WriteString("&#8203;")
 		case r < utf8.RuneSelf && strings.ContainsRune(markdownPunct, r):
 			b.WriteByte('\\')
 			b.WriteRune(r)
@@ -99,19 +94,14 @@ func MarkdownText(s string) string {
 		digits++
 	}
 	for i, r := range rs {
+		if e, ok := entity(r); ok {
+			b.WriteString(e)
+			continue
+		}
 		switch {
 		case isVisible(r):
 			v, _ := visible(r)
 			b.WriteString(v)
-		case r == '<':
-			b.WriteString("&lt;")
-		case r == '>':
-			b.WriteString("&gt;")
-		case r == '&':
-			b.WriteString("&amp;")
-		case r == '@' || r == '#':
-			b.WriteRune(r)
-			b.WriteString("&#8203;")
 		case strings.ContainsRune("\\`*[]|~$", r),
 			r == '_' && !(alnum(i-1) && alnum(i+1)),
 			r == ':' && i+1 < len(rs) && !unicode.IsSpace(rs[i+1]),
@@ -125,4 +115,23 @@ func MarkdownText(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// entity is what both markdown escapers write for a character markdown
+// would read as HTML (<, >, &) or as a mention or reference (@, # — a
+// zero-width space after it breaks the link).
+func entity(r rune) (string, bool) {
+	switch r {
+	case '<':
+		return "&lt;", true
+	case '>':
+		return "&gt;", true
+	case '&':
+		return "&amp;", true
+	case '@':
+		return "@&#8203;", true
+	case '#':
+		return "#&#8203;", true
+	}
+	return "", false
 }
