@@ -7,7 +7,6 @@ import (
 	"os"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 
@@ -207,19 +206,6 @@ func computeSeqPilot(tb testing.TB, s seqSetting) (raw, brisk Adaptation) {
 	return fr.Adaptation(), br.Fit.Adaptation()
 }
 
-// loadAverage is /proc/loadavg's first three fields, or "unknown".
-func loadAverage() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
-}
-
 func TestSequentialAgreesWithFullLength(t *testing.T) {
 	n := seqShortPools
 	if v := os.Getenv("RISKGATE_AGREEMENT"); v != "" {
@@ -247,7 +233,7 @@ func TestSequentialAgreesWithFullLength(t *testing.T) {
 	errs := make([]error, n)
 
 	// Full-length fits, then sequential ones, each phase timed on its own.
-	load0 := loadAverage()
+	load0 := cputime.LoadAverageText()
 	c0 := cputime.Process()
 	parallel.For(n, 0, func() func(int) {
 		return func(i int) {
@@ -312,7 +298,7 @@ func TestSequentialAgreesWithFullLength(t *testing.T) {
 		}
 	})
 	cSeq := cputime.Process() - c0
-	load1 := loadAverage()
+	load1 := cputime.LoadAverageText()
 	for i, err := range errs {
 		if err != nil {
 			t.Fatalf("pool %d: %v", i, err)

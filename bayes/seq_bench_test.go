@@ -1,8 +1,6 @@
 package bayes
 
 import (
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/riskgate/riskgate/internal/cputime"
@@ -43,10 +41,10 @@ func BenchmarkDecisionPool(b *testing.B) {
 		}
 		b.ReportMetric(float64((cputime.Process()-c0).Microseconds())/1e3/float64(i), "cpu-ms/op")
 		b.ReportMetric(float64(fits)/float64(i), "fits/pool")
-		if l, err := strconv.ParseFloat(strings.Fields(loadAverage() + " x")[0], 64); err == nil {
-			b.ReportMetric(l, "load1")
+		if l := cputime.LoadAverage(); len(l) > 0 {
+			b.ReportMetric(l[0], "load1")
 		}
-		b.Logf("load average %s", loadAverage())
+		b.Logf("load average %s", cputime.LoadAverageText())
 	}
 	b.Run("full", func(b *testing.B) {
 		run(b, func(i int) int {

@@ -359,7 +359,7 @@ func Run(ctx context.Context, cfg Config, errw io.Writer) (*Report, error) {
 		defer cfg.tools.cleanup()
 	}
 	rep := &Report{SchemaVersion: 1, Tool: buildinfo.Version(), Quick: cfg.Quick, Count: cfg.Count, Machine: benchMachine()}
-	rep.Machine.LoadBefore = loadAverage()
+	rep.Machine.LoadBefore = jsonfloat.Floats(cputime.LoadAverage())
 	start := now()
 	for _, c := range Cases(cfg) {
 		if !cfg.Only.MatchString(c.ID) {
@@ -377,7 +377,7 @@ func Run(ctx context.Context, cfg Config, errw io.Writer) (*Report, error) {
 	}
 	benchStatus(errw, "")
 	fillRatios(rep.Rows)
-	rep.Machine.LoadAfter = loadAverage()
+	rep.Machine.LoadAfter = jsonfloat.Floats(cputime.LoadAverage())
 	rep.ElapsedSeconds = jsonfloat.Float(now().Sub(start).Seconds())
 	rep.Growth = benchGrowth(rep.Rows)
 	return rep, nil

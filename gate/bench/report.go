@@ -118,25 +118,6 @@ func cpuModel() string {
 	return ""
 }
 
-// loadAverage reads the 1-, 5- and 15-minute load averages (nil where
-// /proc/loadavg does not exist).
-func loadAverage() []jsonfloat.Float {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return nil
-	}
-	f := strings.Fields(string(b))
-	var out []jsonfloat.Float
-	for i := 0; i < 3 && i < len(f); i++ {
-		v, err := strconv.ParseFloat(f[i], 64)
-		if err != nil {
-			return nil
-		}
-		out = append(out, jsonfloat.Float(v))
-	}
-	return out
-}
-
 // benchStatus shows what bench is doing on errw (a terminal; nil for none),
 // on one line redrawn in place; "" clears it.
 func benchStatus(errw io.Writer, format string, a ...any) {

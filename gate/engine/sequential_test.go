@@ -14,6 +14,7 @@ import (
 
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/internal/cputime"
 	"github.com/riskgate/riskgate/internal/parallel"
 	"github.com/riskgate/riskgate/policies"
 )
@@ -222,7 +223,7 @@ rank_by: bayes.diff.mean
 		}
 	}
 	t.Logf("%d pools: %d verdicts agree, %d differ; %d of %d sequential fits stopped early; wall per pool (both decisions in parallel over pools) full-length %v, sequential %v; load average %s",
-		n, agree, disagree, early, fits, full/time.Duration(n), seq/time.Duration(n), loadAverage())
+		n, agree, disagree, early, fits, full/time.Duration(n), seq/time.Duration(n), cputime.LoadAverageText())
 }
 
 func mapValues[K comparable, V any](m map[K]V) []V {
@@ -295,17 +296,4 @@ func explainDisagreement(gFull *gateRun, dFull, dSeq *policies.Decision) (bool, 
 		return false, "no rule differs"
 	}
 	return ok, strings.Join(whys, "; ")
-}
-
-// loadAverage is /proc/loadavg's first three fields, or "unknown".
-func loadAverage() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
 }
