@@ -130,18 +130,7 @@ func (v *compareView) brisk(champ System, chals []System) {
 		v.para("P(row system's effect > column system's), from the same draws (one model: no multiple-comparison correction):")
 		head := []string{"System"}
 		head = append(head, b.Systems...)
-		rows = [][]string{head}
-		for i, name := range b.Systems {
-			row := []string{name}
-			for j, p := range b.PGreater[i] {
-				if i == j {
-					row = append(row, "–")
-				} else {
-					row = append(row, numfmt.R.Fixed(float64(p), 3))
-				}
-			}
-			rows = append(rows, row)
-		}
+		rows = append([][]string{head}, b.PGreaterRows()...)
 		v.table(rows)
 	}
 	v.heading(fmt.Sprintf("Topics at risk (risk-adjusted difference d below its %s posterior predictive interval)", numfmt.Percent(b.Level)))

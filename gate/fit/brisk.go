@@ -171,19 +171,7 @@ func (r *Report) writeBRiskText(w io.Writer, md bool, heading func(string)) {
 		}
 		table(w, md, []string{"system", "P(riskier)", "P(best)", "topics at risk"}, rows)
 		heading("P(row system's effect > column system's)")
-		rows = rows[:0]
-		for i, name := range b.Systems {
-			row := []string{name}
-			for j, p := range b.PGreater[i] {
-				if i == j {
-					row = append(row, "–")
-				} else {
-					row = append(row, numfmt.R.Fixed(float64(p), 3))
-				}
-			}
-			rows = append(rows, row)
-		}
-		table(w, md, append([]string{"system"}, b.Systems...), rows)
+		table(w, md, append([]string{"system"}, b.Systems...), b.PGreaterRows())
 		heading(fmt.Sprintf("Topics at risk (difference to the champion below its %s posterior predictive interval)", numfmt.Percent(b.Level)))
 		rows = rows[:0]
 		for _, c := range b.Challengers {

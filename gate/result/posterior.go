@@ -5,6 +5,7 @@ import (
 
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
+	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/policies"
 )
 
@@ -105,6 +106,25 @@ type Ranking struct {
 	Systems  []string            `json:"systems"`
 	PGreater [][]jsonfloat.Float `json:"p_greater"`
 	PBest    []jsonfloat.Float   `json:"p_best"`
+}
+
+// PGreaterRows are the rows of r.PGreater as the reports print them: the
+// system's name, then P(row > column) to three decimals, "–" on the
+// diagonal.
+func (r Ranking) PGreaterRows() [][]string {
+	rows := make([][]string, 0, len(r.Systems))
+	for i, name := range r.Systems {
+		row := []string{name}
+		for j, p := range r.PGreater[i] {
+			if i == j {
+				row = append(row, "–")
+			} else {
+				row = append(row, numfmt.R.Fixed(float64(p), 3))
+			}
+		}
+		rows = append(rows, row)
+	}
+	return rows
 }
 
 // NewRanking ranks the systems (indexes in f, named names[s]) of fit f.
