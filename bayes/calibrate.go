@@ -269,13 +269,19 @@ func (m PoolModel) LatentShift(effect, championMean float64) (float64, error) {
 	if fhi, _ := f(hi); fhi < 0 {
 		return 0, fmt.Errorf("a true effect of %g is impossible on [0, 1] scores with a champion mean of %.3g", effect, base)
 	}
-	// Newton's method from Δ = effect, kept inside the bracket [lo, hi]
-	// (bisecting when a step would leave it), to 1e-13.
-	x := effect
+	return bracketedNewton(f, effect, lo, hi, 1e-13), nil
+}
+
+// bracketedNewton solves f(x) = 0 for an increasing f, given as (f(x),
+// f'(x)), by Newton's method from x0 kept inside the bracket [lo, hi]
+// (f(lo) ≤ 0 ≤ f(hi)), bisecting when a step would leave it, until a step
+// or the bracket is below tol (at most 200 steps).
+func bracketedNewton(f func(float64) (float64, float64), x0, lo, hi, tol float64) float64 {
+	x := x0
 	for range 200 {
 		fx, dfx := f(x)
 		if fx == 0 {
-			return x, nil
+			return x
 		}
 		if fx < 0 {
 			lo = x
@@ -286,12 +292,12 @@ func (m PoolModel) LatentShift(effect, championMean float64) (float64, error) {
 		if !(next > lo && next < hi) {
 			next = 0.5 * (lo + hi)
 		}
-		if math.Abs(next-x) < 1e-13 || hi-lo < 1e-13 {
-			return next, nil
+		if math.Abs(next-x) < tol || hi-lo < tol {
+			return next
 		}
 		x = next
 	}
-	return x, nil
+	return x
 }
 
 // meanClamped is E[clamp(X + u)] for X ~ N(mu, s²) and u an independent

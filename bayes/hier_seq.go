@@ -480,9 +480,8 @@ func (f *HierFit) summarizeChecked(checked []int, workers int) []VarSummary {
 }
 
 // mixtureQuantile is the p-quantile q of the equal-weight mixture of
-// N(mu_i, sd_i²): mean_i Φ((q − mu_i)/sd_i) = p, by Newton's method kept
-// inside a bracket (bisecting when a step would leave it), to 1e-14 of the
-// bracket's scale.
+// N(mu_i, sd_i²): mean_i Φ((q − mu_i)/sd_i) = p, by bracketedNewton to
+// 1e-14 of the bracket's scale.
 func mixtureQuantile(mu, sd []float64, p float64) float64 {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for i := range mu {
@@ -498,26 +497,5 @@ func mixtureQuantile(mu, sd []float64, p float64) float64 {
 		}
 		return c/n - p, d / n
 	}
-	tol := 1e-14 * (hi - lo)
-	x := Mean(mu)
-	for range 200 {
-		fx, dfx := cdf(x)
-		if fx == 0 {
-			return x
-		}
-		if fx < 0 {
-			lo = x
-		} else {
-			hi = x
-		}
-		next := x - fx/dfx
-		if !(next > lo && next < hi) {
-			next = 0.5 * (lo + hi)
-		}
-		if math.Abs(next-x) < tol || hi-lo < tol {
-			return next
-		}
-		x = next
-	}
-	return x
+	return bracketedNewton(cdf, Mean(mu), lo, hi, 1e-14*(hi-lo))
 }
