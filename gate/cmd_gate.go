@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/riskgate/riskgate/gate/engine"
+	"github.com/riskgate/riskgate/gate/github"
 	"github.com/riskgate/riskgate/gate/report"
 	"github.com/riskgate/riskgate/gate/result"
 	"github.com/riskgate/riskgate/gate/scores"
@@ -271,6 +272,7 @@ func runGate(ctx context.Context, o *gateOptions, s *streams) (err error) {
 
 	rep := report.GitHub(r, string(reports["report.md"]))
 	rep.JSONPath, rep.MarkdownPath = jsonPath, mdPath
+	rep.Source = github.SourceThisJob // computed here, from this job's inputs
 	if err := o.Publish.publish(ctx, rep, s); err != nil {
 		return err
 	}

@@ -40,8 +40,17 @@ func TestMarkerText(t *testing.T) {
 	if got := markerText("release-gate v2 -->"); got != "release%2Dgate%20v2%20%2D%2D%3E" {
 		t.Errorf("got %q", got)
 	}
-	if commentMarker("a") == commentMarker("a b") || commentMarker("ab") == commentMarker("a") {
-		t.Error("markers of different policies must differ")
+	for _, src := range []Source{SourceThisJob, SourceFile} {
+		if commentMarker(src, "a") == commentMarker(src, "a b") || commentMarker(src, "ab") == commentMarker(src, "a") {
+			t.Error("markers of different policies must differ")
+		}
+	}
+	// Neither source's marker starts the other's, whatever the names.
+	for _, names := range [][2]string{{"a", "a"}, {"unverified policy=a", "a"}, {"", ""}} {
+		this, file := commentMarker(SourceThisJob, names[0]), commentMarker(SourceFile, names[1])
+		if strings.HasPrefix(this, file) || strings.HasPrefix(file, this) {
+			t.Errorf("markers %q and %q: one starts the other", this, file)
+		}
 	}
 }
 

@@ -303,15 +303,22 @@ func (r *Report) digest() string {
 	return cutRunes(markerText(d), 128)
 }
 
-// body is the markdown shown in the comment, check run and job summary.
+// body is the markdown shown in the comment, check run and job summary,
+// headed by unverifiedNote when the result was read from a file.
 func (r *Report) body() string {
-	if r.Markdown != "" {
-		return r.Markdown
+	var body string
+	switch {
+	case r.Markdown != "":
+		body = r.Markdown
+	case r.Summary != "":
+		body = escape.Markdown(r.Summary)
+	default:
+		body = "riskgate verdict: **" + r.Verdict + "**"
 	}
-	if r.Summary != "" {
-		return escape.Markdown(r.Summary)
+	if r.Source != SourceThisJob {
+		return unverifiedNote + body
 	}
-	return "riskgate verdict: **" + r.Verdict + "**"
+	return body
 }
 
 // describe says what went wrong in a request, without the server's URL.

@@ -97,6 +97,7 @@ type Server struct {
 type CheckRun struct {
 	ID          int64
 	Name        string
+	ExternalID  string
 	HeadSHA     string
 	Conclusion  string
 	Title       string
@@ -353,6 +354,7 @@ const (
 func (s *Server) writeCheckRun(w http.ResponseWriter, body []byte, id int64) {
 	var in struct {
 		Name       string `json:"name"`
+		ExternalID string `json:"external_id"`
 		HeadSHA    string `json:"head_sha"`
 		Status     string `json:"status"`
 		Conclusion string `json:"conclusion"`
@@ -413,6 +415,9 @@ func (s *Server) writeCheckRun(w http.ResponseWriter, body []byte, id int64) {
 		return
 	}
 	cr.Name = in.Name
+	if in.ExternalID != "" {
+		cr.ExternalID = in.ExternalID
+	}
 	if in.Conclusion != "" {
 		cr.Conclusion = in.Conclusion
 	}
