@@ -154,8 +154,8 @@ func runGate(ctx context.Context, o *gateOptions, s *streams) (err error) {
 		now = o.now
 	}
 	start := now()
-	// --out is riskgate's: locked for the whole run, and marked with
-	// error.json when the run ends in an error before its set is written.
+	// --out is riskgate's: locked for the whole run, marked with error.json
+	// until its set is written, and with the error if the run ends in one.
 	var set *atomicfile.Set
 	written := false
 	if o.Out != "" {
@@ -163,9 +163,12 @@ func runGate(ctx context.Context, o *gateOptions, s *streams) (err error) {
 			return err
 		}
 		defer set.Close()
+		if err = markReportSetStarted(set, start, s.Err); err != nil {
+			return err
+		}
 		defer func() {
 			if err != nil && !written {
-				markReportSetError(ctx, set, err, start)
+				markReportSetError(ctx, set, err, start, s.Err)
 			}
 		}()
 	}

@@ -116,10 +116,12 @@ const maxResultSize = 64 << 20
 // github.SourceFile: a file anyone could have written is published under
 // names a gate run never uses.
 func loadPublishReport(from, reportMD string, trusted *policies.Policy) (github.Report, error) {
-	// A gate run that ended in an error marks its folder: a result.json
-	// beside the marker is an earlier run's, not the verdict to publish.
+	// A gate run marks its folder until it has written its set, and with
+	// its error if it ends in one: a result.json beside the marker (even an
+	// empty one, all a full disk may allow) is an earlier run's, not the
+	// verdict to publish.
 	if marker := filepath.Join(filepath.Dir(from), errorMarker); fileExists(marker) {
-		return github.Report{}, inputerr.At(from, 0, "the gate run that wrote this folder ended in an error (%s): this result is an earlier run's; expected a folder without %s", marker, errorMarker)
+		return github.Report{}, inputerr.At(from, 0, "the last gate run on this folder ended in an error or has not finished (%s): this result is an earlier run's; expected a folder without %s", marker, errorMarker)
 	}
 	data, err := readLimited(from, maxResultSize)
 	if err != nil {
