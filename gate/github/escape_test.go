@@ -55,10 +55,10 @@ func TestMarkerText(t *testing.T) {
 }
 
 func TestPlainText(t *testing.T) {
-	if got := plainText("  a\r\n\tb\x00 c  ", 10, false); got != "a b c" {
+	if got := plainText("  a\r\n\tb\x00 c  ", 10, false); got != "a b\uFFFD c" {
 		t.Errorf("one line: %q", got)
 	}
-	if got := plainText("a\r\nb\x07", 10, true); got != "a\nb" {
+	if got := plainText("a\r\nb\x07\rc", 10, true); got != "a\nb\uFFFD\nc" {
 		t.Errorf("multi-line: %q", got)
 	}
 	long := strings.Repeat("é", 200)

@@ -404,18 +404,24 @@ func sendFitted(body string, limits []int, note func(int) string, send func(text
 	return err
 }
 
+// fail, note and verbose write one line to the log, the token scrubbed and
+// the text made plain (a server's message may hold anything).
 func (p *Publisher) fail(res *Result, format string, args ...any) {
-	msg := p.Env.Token.scrub(fmt.Sprintf(format, args...))
+	msg := p.logLine(format, args...)
 	res.Failures = append(res.Failures, msg)
 	fmt.Fprintf(p.Log, "riskgate: warning: github: %s\n", msg)
 }
 
 func (p *Publisher) note(format string, args ...any) {
-	fmt.Fprintf(p.Log, "riskgate: note: github: %s\n", p.Env.Token.scrub(fmt.Sprintf(format, args...)))
+	fmt.Fprintf(p.Log, "riskgate: note: github: %s\n", p.logLine(format, args...))
 }
 
 func (p *Publisher) verbose(format string, args ...any) {
-	fmt.Fprintf(p.Log, "riskgate: github: %s\n", p.Env.Token.scrub(fmt.Sprintf(format, args...)))
+	fmt.Fprintf(p.Log, "riskgate: github: %s\n", p.logLine(format, args...))
+}
+
+func (p *Publisher) logLine(format string, args ...any) string {
+	return escape.Plain(p.Env.Token.scrub(fmt.Sprintf(format, args...)), false)
 }
 
 func orNone(s string) string {
