@@ -218,3 +218,35 @@ func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
 }
+
+// The golden cheap result (corrections, waivers, an expired one) checks
+// against its own policy file as the trusted one, adopts it without a change
+// but the file's path, and is refused once its loss weight is not the file's.
+func TestGoldenResultAgainstItsTrustedPolicy(t *testing.T) {
+	path := filepath.Join("testdata", "gate", "cheap.result.json.golden")
+	r, err := result.Read(path, []byte(readFile(t, path)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Provenance.StartedAt = "2026-11-24T12:00:00Z" // the golden's is normalised
+	trusted, err := policies.Load(filepath.Join("testdata", "gate", "cheap.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Check(path, trusted); err != nil {
+		t.Fatal(err)
+	}
+	before := r.Policy
+	if err := r.AdoptPolicy(trusted); err != nil {
+		t.Fatal(err)
+	}
+	before.File = trusted.File
+	if fmt.Sprint(r.Policy) != fmt.Sprint(before) || r.Check(path, trusted) != nil {
+		t.Errorf("adopting the policy it was computed with changed the policy section:\n%+v\n%+v", before, r.Policy)
+	}
+	r.Policy.LossWeight++
+	r.DecisionSHA256, _ = r.DecisionDigest()
+	if err := r.Check(path, trusted); err == nil || !strings.Contains(err.Error(), "policy.loss_weight") {
+		t.Errorf("a loss weight not the trusted file's: %v", err)
+	}
+}
