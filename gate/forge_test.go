@@ -221,7 +221,8 @@ func firstLine(s string) string {
 
 // The golden cheap result (corrections, waivers, an expired one) checks
 // against its own policy file as the trusted one, adopts it without a change
-// but the file's path, and is refused once its loss weight is not the file's.
+// but the file's path, and is refused once a rule result's query or the
+// loss weight is not the file's.
 func TestGoldenResultAgainstItsTrustedPolicy(t *testing.T) {
 	path := filepath.Join("testdata", "gate", "cheap.result.json.golden")
 	r, err := result.Read(path, []byte(readFile(t, path)))
@@ -244,6 +245,19 @@ func TestGoldenResultAgainstItsTrustedPolicy(t *testing.T) {
 	if fmt.Sprint(r.Policy) != fmt.Sprint(before) || r.Check(path, trusted) != nil {
 		t.Errorf("adopting the policy it was computed with changed the policy section:\n%+v\n%+v", before, r.Policy)
 	}
+	// What a rule result repeats of its rule is the trusted file's after
+	// AdoptPolicy; a query that is not is refused.
+	rules := r.Decision.Challengers[0].Rules
+	rules[0].Description, rules[0].BoundWords = "forged", "at least -100"
+	if err := r.AdoptPolicy(trusted); err != nil || rules[0].Description != trusted.Rules[0].Description || rules[0].BoundWords != trusted.Rules[0].Bound.Words() {
+		t.Errorf("AdoptPolicy kept a rule result's description %q and bound words %q (%v)", rules[0].Description, rules[0].BoundWords, err)
+	}
+	rules[0].Query = rules[1].Query
+	r.DecisionSHA256, _ = r.DecisionDigest()
+	if err := r.Check(path, trusted); err == nil || !strings.Contains(err.Error(), "query") {
+		t.Errorf("a rule result's query not the trusted file's: %v", err)
+	}
+	rules[0].Query = trusted.Query(trusted.Rules[0])
 	r.Policy.LossWeight++
 	r.DecisionSHA256, _ = r.DecisionDigest()
 	if err := r.Check(path, trusted); err == nil || !strings.Contains(err.Error(), "policy.loss_weight") {

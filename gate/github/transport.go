@@ -94,10 +94,10 @@ const DefaultRequestTimeout = 30 * time.Second
 // the rate-limit waits' budget, with time left for some twenty slow requests.
 const DefaultTimeout = 3 * time.Minute
 
-// errRequestTimeout is a request that got no whole answer in time.
-type errRequestTimeout struct{ after time.Duration }
+// requestTimeoutError is a request that got no whole answer in time.
+type requestTimeoutError struct{ after time.Duration }
 
-func (e errRequestTimeout) Error() string {
+func (e requestTimeoutError) Error() string {
 	return fmt.Sprintf("GitHub did not answer within %v", e.after)
 }
 
@@ -109,7 +109,7 @@ type timeoutTransport struct {
 }
 
 func (t *timeoutTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	ctx, cancel := context.WithTimeoutCause(req.Context(), t.timeout, errRequestTimeout{t.timeout})
+	ctx, cancel := context.WithTimeoutCause(req.Context(), t.timeout, requestTimeoutError{t.timeout})
 	resp, err := t.base.RoundTrip(req.WithContext(ctx))
 	if err != nil {
 		cancel()

@@ -118,6 +118,14 @@ func (r *Result) Check(file string, trusted *policies.Policy) error {
 		if r.Provenance.PolicySHA256 != trusted.Digest {
 			return bad("provenance.policy_sha256 %.12s…, not %s's (%.12s…)", r.Provenance.PolicySHA256, trusted.File, trusted.Digest)
 		}
+		// Recheck matched the rule results to trusted's rules in order.
+		for _, c := range d.Challengers {
+			for i, rr := range c.Rules {
+				if want := trusted.Query(trusted.Rules[i]); rr.Query.String() != want.String() {
+					return bad("challenger %q, rule %s: query %s; %s gives %s", c.Name, rr.Rule, jsonExcerpt(rr.Query.String()), trusted.File, want)
+				}
+			}
+		}
 	}
 	return nil
 }

@@ -71,8 +71,10 @@ func jsonExcerpt(v any) string {
 }
 
 // AdoptPolicy makes every name, digest and bound r states of its policy the
-// trusted file's: the policy section as NewPolicy gives it, the provenance's
-// policy file and SHA-256, and decision_sha256 recomputed. Call it only after
+// trusted file's: the policy section as NewPolicy gives it, what each rule
+// result repeats of its rule (id, description, quantity, query, severity,
+// bound and its words), the provenance's policy file and SHA-256, and
+// decision_sha256 recomputed. Call it only after
 // r.Check(file, trusted) has found them equal but for the file's path (riskgate
 // publish --policy), so that the reports name the trusted file.
 func (r *Result) AdoptPolicy(trusted *policies.Policy) error {
@@ -82,6 +84,14 @@ func (r *Result) AdoptPolicy(trusted *policies.Policy) error {
 	}
 	r.Policy = NewPolicy(trusted, now)
 	r.Decision.Policy = trusted.Name
+	// What each rule result repeats of its rule (Check matched them in order).
+	for ci := range r.Decision.Challengers {
+		for i := range r.Decision.Challengers[ci].Rules {
+			rr, rule := &r.Decision.Challengers[ci].Rules[i], trusted.Rules[i]
+			rr.Rule, rr.Description, rr.Quantity, rr.Query = rule.ID, rule.Description, rule.Quantity.Name, trusted.Query(rule)
+			rr.Severity, rr.Bound, rr.BoundWords = rule.Severity, rule.Bound, rule.Bound.Words()
+		}
+	}
 	r.Provenance.PolicyFile, r.Provenance.PolicySHA256 = trusted.File, trusted.Digest
 	r.DecisionSHA256, err = r.DecisionDigest()
 	return err
