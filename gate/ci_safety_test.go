@@ -124,6 +124,9 @@ func TestCommentAuthorFlag(t *testing.T) {
 				t.Fatalf("gate exit %d: %s", status, stderr)
 			}
 			marker := "<!-- riskgate:comment policy=release -->\n"
+			if cmd == "publish" { // a result read from a file has a marker of its own
+				marker = "<!-- riskgate:comment unverified policy=release -->\n"
+			}
 			forged := srv.AddCommentBy(7, githubtest.OtherUser, marker+"✅ pass (forged)")
 			own := srv.AddCommentBy(7, "riskgate-app[bot]", marker+"old")
 			var code int

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/riskgate/riskgate/gate/engine"
+	"github.com/riskgate/riskgate/gate/github"
 	"github.com/riskgate/riskgate/gate/report"
 	"github.com/riskgate/riskgate/gate/result"
 	"github.com/riskgate/riskgate/gate/scores"
@@ -153,8 +154,8 @@ func runGate(ctx context.Context, o *gateOptions, s *streams) (err error) {
 		now = o.now
 	}
 	start := now()
-	// --out is riskgate's: locked for the whole run, and marked with
-	// error.json when the run ends in an error before its set is written.
+	// --out is riskgate's: locked for the whole run, marked with error.json
+	// until its set is written, and with the error if the run ends in one.
 	var set *atomicfile.Set
 	written := false
 	if o.Out != "" {
@@ -162,9 +163,12 @@ func runGate(ctx context.Context, o *gateOptions, s *streams) (err error) {
 			return err
 		}
 		defer set.Close()
+		if err = markReportSetStarted(set, start, s.Err); err != nil {
+			return err
+		}
 		defer func() {
 			if err != nil && !written {
-				markReportSetError(ctx, set, err, start)
+				markReportSetError(ctx, set, err, start, s.Err)
 			}
 		}()
 	}
@@ -271,6 +275,7 @@ func runGate(ctx context.Context, o *gateOptions, s *streams) (err error) {
 
 	rep := report.GitHub(r, string(reports["report.md"]))
 	rep.JSONPath, rep.MarkdownPath = jsonPath, mdPath
+	rep.Source = github.SourceThisJob // computed here, from this job's inputs
 	if err := o.Publish.publish(ctx, rep, s); err != nil {
 		return err
 	}

@@ -35,8 +35,12 @@ the step outputs and the annotations.
 It is the second half of the pattern for pull requests from forks, whose pull_request
 workflows get a read-only token: an unprivileged job runs the gate and uploads the result,
 and a workflow_run job with write permission downloads it and runs riskgate publish. The
-result is untrusted there: a pull-request number from --pull-request or the result is used
-only when that pull request's head is the commit of the triggering run.
+result is untrusted there: its check run and commit status are named "riskgate (unverified):
+POLICY", which riskgate gate --github never uses (require the gate's "riskgate: POLICY",
+never these), its comment says it is unverified, and a pull-request number from
+--pull-request or the result is used only when that pull request's head is the commit of
+the triggering run. With --policy, every name, digest and bound published is the trusted
+file's, and a result computed with any other policy is refused.
 
 The token is GITHUB_TOKEN from the environment, never a flag. Exit status: 0 when the
 result was read, whether or not publishing succeeded (failures are reported on standard
@@ -106,12 +110,18 @@ const maxResultSize = 64 << 20
 // loadPublishReport reads what riskgate publish publishes: the result.json
 // of a gate run, with its markdown report rendered from the result (every name
 // escaped: the file may come from an untrusted fork), or read from reportMD
-// when given.
+// when given. With trusted, the result must have applied that policy file,
+// whose names, digests and bounds then replace the result's own (see
+// result.Result.Check and AdoptPolicy). The report's Source is
+// github.SourceFile: a file anyone could have written is published under
+// names a gate run never uses.
 func loadPublishReport(from, reportMD string, trusted *policies.Policy) (github.Report, error) {
-	// A gate run that ended in an error marks its folder: a result.json
-	// beside the marker is an earlier run's, not the verdict to publish.
+	// A gate run marks its folder until it has written its set, and with
+	// its error if it ends in one: a result.json beside the marker (even an
+	// empty one, all a full disk may allow) is an earlier run's, not the
+	// verdict to publish.
 	if marker := filepath.Join(filepath.Dir(from), errorMarker); fileExists(marker) {
-		return github.Report{}, inputerr.At(from, 0, "the gate run that wrote this folder ended in an error (%s): this result is an earlier run's; expected a folder without %s", marker, errorMarker)
+		return github.Report{}, inputerr.At(from, 0, "the last gate run on this folder ended in an error or has not finished (%s): this result is an earlier run's; expected a folder without %s", marker, errorMarker)
 	}
 	data, err := readLimited(from, maxResultSize)
 	if err != nil {
@@ -120,6 +130,20 @@ func loadPublishReport(from, reportMD string, trusted *policies.Policy) (github.
 	r, err := result.Read(from, data)
 	if err != nil {
 		return github.Report{}, err
+	}
+	// A verdict GitHub has no conclusion for is refused first.
+	if rep := report.GitHub(r, ""); rep.Validate() != nil {
+		return rep, inputerr.At(from, 0, "%v", rep.Validate())
+	}
+	// The verdict published is the one the file's own records give (and
+	// the trusted policy, when given).
+	if err := r.Check(from, trusted); err != nil {
+		return github.Report{}, err
+	}
+	if trusted != nil {
+		if err := r.AdoptPolicy(trusted); err != nil {
+			return github.Report{}, inputerr.At(from, 0, "%v", err)
+		}
 	}
 	var md strings.Builder
 	if reportMD != "" {
@@ -132,13 +156,6 @@ func loadPublishReport(from, reportMD string, trusted *policies.Policy) (github.
 		return github.Report{}, err
 	}
 	rep := report.GitHub(r, md.String())
-	if err := rep.Validate(); err != nil {
-		return rep, inputerr.At(from, 0, "%v", err)
-	}
-	// The verdict published is the one the file's own records give.
-	if err := r.Check(from, trusted); err != nil {
-		return github.Report{}, err
-	}
 	rep.JSONPath, rep.MarkdownPath = from, reportMD
 	return rep, nil
 }

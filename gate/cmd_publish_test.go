@@ -101,8 +101,9 @@ func TestPublishCommand(t *testing.T) {
 }
 
 // riskgate gate --github and riskgate publish --from its result.json publish
-// the same decision: with --comment-mode on-change the second leaves the
-// comment alone.
+// the same decision, each under its own names: publish (a result read from a
+// file, unverified) never edits the gate's sticky comment, and with
+// --comment-mode on-change a second publish leaves its own comment alone.
 func TestGateAndPublishAgree(t *testing.T) {
 	srv := githubtest.NewServer("")
 	defer srv.Close()
@@ -116,6 +117,7 @@ func TestGateAndPublishAgree(t *testing.T) {
 	if len(cs) != 1 || !strings.HasSuffix(cs[0].Body, readFile(t, filepath.Join(out, "report.md"))) {
 		t.Fatalf("gate --github comment %+v", cs)
 	}
+	gateComment := cs[0]
 	edits := func() int {
 		n := 0
 		for _, r := range srv.Requests() {
@@ -125,10 +127,24 @@ func TestGateAndPublishAgree(t *testing.T) {
 		}
 		return n
 	}
-	before := edits()
-	code, _, stderr := runMain(t, "publish", "--from", filepath.Join(out, "result.json"), "--comment-mode", "on-change")
-	if code != exitPass || edits() != before {
-		t.Errorf("publish of the same result: exit %d, %d comment edits (want none)\n%s", code, edits()-before, stderr)
+	from := filepath.Join(out, "result.json")
+	for i := range 2 {
+		code, _, stderr := runMain(t, "publish", "--from", from, "--comment-mode", "on-change")
+		cs := srv.Comments(7)
+		if code != exitPass || edits() != 0 || len(cs) != 2 || cs[0] != gateComment {
+			t.Errorf("publish %d of the same result: exit %d, %d comment edits, comments %+v; want the gate's untouched and one of publish's own\n%s", i+1, code, edits(), cs, stderr)
+		}
+		if !strings.HasPrefix(cs[len(cs)-1].Body, "<!-- riskgate:comment unverified policy=release -->") ||
+			!strings.HasSuffix(cs[len(cs)-1].Body, readFile(t, filepath.Join(out, "report.md"))) || !strings.Contains(cs[len(cs)-1].Body, "**Unverified result.**") {
+			t.Errorf("publish's comment:\n%s", cs[len(cs)-1].Body)
+		}
+	}
+	names := map[string]string{}
+	for _, cr := range srv.CheckRuns {
+		names[cr.Name] = cr.ExternalID
+	}
+	if len(names) != 2 || names["riskgate: release"] != "riskgate gate" || names["riskgate (unverified): release"] != "riskgate publish (unverified)" {
+		t.Errorf("check runs (name → external id) %q", names)
 	}
 }
 

@@ -2,7 +2,9 @@ package gate
 
 import (
 	"context"
+	"fmt"
 	"strings"
+	"time"
 
 	"github.com/riskgate/riskgate/gate/github"
 	"github.com/urfave/cli/v3"
@@ -17,6 +19,8 @@ type publishOptions struct {
 	Artifact       string // --artifact-name: the report artifact a cut comment points to
 	Verbose        bool   // log each GitHub API request (never the token)
 	CommentAuthor  string // --comment-author: whose sticky comments are adopted; "" = the token's own account
+	// Timeout is --publish-timeout, the deadline of the whole publication.
+	Timeout time.Duration
 }
 
 // Flags returns --github and the publishing flags, bound to o.
@@ -43,13 +47,18 @@ func (o *publishOptions) publishFlags() []cli.Flag {
 			Usage: "make a failure to publish to GitHub an error (exit status 2) instead of a warning"},
 		&cli.StringFlag{Name: "artifact-name", Value: github.DefaultArtifact, Destination: &o.Artifact,
 			Usage: "`NAME` of the uploaded report artifact, which a comment cut to GitHub's size limit points to"},
+		&cli.DurationFlag{Name: "publish-timeout", Value: github.DefaultTimeout, Destination: &o.Timeout,
+			Usage: "stop publishing to GitHub after `DURATION` (every request and rate-limit wait; e.g. 90s, 5m); what is not done by then is reported on standard error and in the job summary, and the verdict and exit status stay"},
 		&cli.StringFlag{Name: "comment-author", Destination: &o.CommentAuthor,
 			Usage: "the `LOGIN` whose sticky comment is edited (e.g. my-app[bot] for a GitHub App's token); by default the token's own account. A comment with the marker by anyone else is left alone and a new one written"},
 	}
 }
 
-// Check validates the options before any work is done.
+// Check validates the options, as parsed from the flags, before any work is done.
 func (o *publishOptions) check() error {
+	if o.Timeout <= 0 {
+		return fmt.Errorf("--publish-timeout %v: expected a positive duration, e.g. 3m", o.Timeout)
+	}
 	_, err := github.ParseCommentMode(o.CommentMode)
 	return err
 }
@@ -73,6 +82,7 @@ func (o *publishOptions) publish(ctx context.Context, r github.Report, s *stream
 		Artifact:       o.Artifact,
 		Verbose:        o.Verbose,
 		CommentAuthor:  o.CommentAuthor,
+		Timeout:        o.Timeout,
 		UserAgent:      "riskgate/" + version(),
 	}, s.Err)
 }

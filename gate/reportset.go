@@ -62,28 +62,67 @@ func writeReportSet(ctx context.Context, set *atomicfile.Set, reports map[string
 
 // runError is error.json.
 type runError struct {
-	Error      string `json:"error"`
-	ExitStatus int    `json:"exit_status"`
+	Error string `json:"error"`
+	// ExitStatus is the run's; null while it has not finished (or when it
+	// was killed before it could say).
+	ExitStatus *int   `json:"exit_status"`
 	StartedAt  string `json:"started_at"`
 	Note       string `json:"note"`
 }
 
+// markReportSetStarted marks --out before the run decides anything, with an
+// error.json saying that the run has not finished, so that the reports there
+// are an earlier run's to every reader until this run's set replaces them —
+// also when the run is killed, or when the disk is full by the time it
+// ends (the marker is replaced by the run's error, or stays). When the
+// marker's bytes cannot be written it is created empty, with a warning; when
+// not even that can be done, the run is refused: nothing could mark the
+// earlier reports as not its own.
+func markReportSetStarted(set *atomicfile.Set, start time.Time, errw io.Writer) error {
+	e := runError{Error: "this gate run has not finished: it is still running, or it was killed before it could say why",
+		StartedAt: start.UTC().Format(time.RFC3339),
+		Note:      "a gate run started on this folder has not written its reports; any other file in this folder is from an earlier run, not this run's verdict"}
+	err := set.Mark(errorMarker, encodeRunError(e))
+	switch {
+	case errors.Is(err, atomicfile.ErrUnmarked):
+		return fmt.Errorf("--out %s: cannot mark the folder before the run (%v); expected a folder riskgate can write into", set.Dir(), err)
+	case err != nil:
+		fmt.Fprintf(errw, "riskgate: warning: --out %s: %s could not be written (%v); it is there, empty, marking the reports there as an earlier run's\n",
+			set.Dir(), errorMarker, err)
+	}
+	return nil
+}
+
 // markReportSetError writes error.json into --out for a run that ended in
-// err before its reports were written. A failure to write it is not
-// reported: the run is failing with err already.
-func markReportSetError(ctx context.Context, set *atomicfile.Set, err error, start time.Time) {
-	e := runError{Error: err.Error(), ExitStatus: exitError, StartedAt: start.UTC().Format(time.RFC3339),
+// err before its reports were written. When it cannot be written (a full
+// disk), standard error says so: the marker written when the run started is
+// then still there.
+func markReportSetError(ctx context.Context, set *atomicfile.Set, err error, start time.Time, errw io.Writer) {
+	status := exitError
+	e := runError{Error: err.Error(), StartedAt: start.UTC().Format(time.RFC3339),
 		Note: "this gate run ended in an error and wrote no reports; any other file in this folder is from an earlier run, not this run's verdict"}
 	var se *statusError
 	switch {
 	case ctx.Err() != nil:
-		e.Error, e.ExitStatus = "interrupted; nothing was decided", exitInterrupted
+		e.Error, status = "interrupted; nothing was decided", exitInterrupted
 	case errors.As(err, &se):
-		e.ExitStatus = se.Code
+		status = se.Code
 	}
-	set.Mark(errorMarker, func(w io.Writer) error {
+	e.ExitStatus = &status
+	switch merr := set.Mark(errorMarker, encodeRunError(e)); {
+	case errors.Is(merr, atomicfile.ErrUnmarked):
+		fmt.Fprintf(errw, "riskgate: warning: --out %s: %s could not be written (%v): nothing marks the reports there as an earlier run's; do not publish them\n",
+			set.Dir(), errorMarker, merr)
+	case merr != nil:
+		fmt.Fprintf(errw, "riskgate: warning: --out %s: %s could not be updated with this run's error (%v); it still marks the reports there as an earlier run's\n",
+			set.Dir(), errorMarker, merr)
+	}
+}
+
+func encodeRunError(e runError) func(io.Writer) error {
+	return func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(e)
-	})
+	}
 }

@@ -106,7 +106,7 @@ func TestReportSetWriteFailureKeepsThePreviousSet(t *testing.T) {
 			t.Errorf("%s changed after a failed write", name)
 		}
 	}
-	if e := readErrorMarker(t, out); e.ExitStatus != exitError || !strings.Contains(e.Error, "no space left") {
+	if e := readErrorMarker(t, out); e.ExitStatus == nil || *e.ExitStatus != exitError || !strings.Contains(e.Error, "no space left") {
 		t.Errorf("error marker %+v", e)
 	}
 	if left := beside(t, out); len(left) != 0 {
@@ -131,7 +131,7 @@ func TestReportSetErrorMarksThePreviousSet(t *testing.T) {
 		t.Fatalf("exit %d %s", code, stderr)
 	}
 	e := readErrorMarker(t, out)
-	if e.ExitStatus != exitError || !strings.Contains(e.Error, "no-such-file.csv") || !strings.Contains(e.Note, "earlier run") {
+	if e.ExitStatus == nil || *e.ExitStatus != exitError || !strings.Contains(e.Error, "no-such-file.csv") || !strings.Contains(e.Note, "earlier run") {
 		t.Errorf("error marker %+v", e)
 	}
 	if !bytes.Equal(readSet(t, out)["result.json"], before["result.json"]) {
@@ -164,7 +164,7 @@ func TestReportSetInterruptedMidWrite(t *testing.T) {
 			t.Errorf("%s changed after an interrupted write", name)
 		}
 	}
-	if e := readErrorMarker(t, out); e.ExitStatus != exitInterrupted {
+	if e := readErrorMarker(t, out); e.ExitStatus == nil || *e.ExitStatus != exitInterrupted {
 		t.Errorf("error marker %+v", e)
 	}
 	if left := beside(t, out); len(left) != 0 {

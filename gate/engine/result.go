@@ -2,7 +2,6 @@ package engine
 
 import (
 	"slices"
-	"time"
 
 	"github.com/riskgate/riskgate/gate/result"
 
@@ -24,7 +23,7 @@ func (g *gateRun) result(d *policies.Decision, facts policies.Facts, align score
 		Tool:          result.Tool{Name: "riskgate", Version: buildinfo.Version()},
 		Verdict:       d.Verdict,
 		ExitStatus:    result.ExitStatus(d.Verdict),
-		Policy:        resultPolicy(p, g.now),
+		Policy:        result.NewPolicy(p, g.now),
 		Decision:      d,
 		Warnings:      []string{},
 	}
@@ -95,34 +94,6 @@ func (g *gateRun) result(d *policies.Decision, facts policies.Facts, align score
 			AdaptDelta: f.Diagnostics.AdaptDelta, MaxDepth: f.Diagnostics.MaxDepth}
 	}
 	return r
-}
-
-// resultPolicy describes the policy as applied.
-func resultPolicy(p *policies.Policy, now time.Time) result.Policy {
-	rp := result.Policy{
-		Name: p.Name, File: p.File, SHA256: p.Digest, Description: p.Description, Default: p.File == policies.StarterName,
-		LossWeight: p.LossWeight, Seed: p.Seed,
-		Model:          result.Model{Family: p.Model.Family, Chains: p.Model.Chains, TargetESS: p.Model.TargetESS, MaxRhat: p.Model.MaxRhat, MaxDraws: p.Model.MaxDraws},
-		Requirements:   result.Requirements{MinTopics: p.Requirements.MinTopics, MinArtifacts: p.Requirements.MinArtifacts, MinTopicCoverage: p.Requirements.MinTopicCoverage},
-		Select:         p.Select,
-		OnInconclusive: p.OnInconclusive,
-		Rules:          []result.Rule{},
-	}
-	if p.Select == policies.SelectBest {
-		rp.RankBy = p.RankBy
-	}
-	for _, rule := range p.Rules {
-		rp.Rules = append(rp.Rules, result.Rule{
-			ID: rule.ID, Line: rule.Pos.Line, Column: rule.Pos.Column, Quantity: rule.Quantity.Name,
-			Query: p.Query(rule).String(), Bound: rule.Bound, BoundWords: rule.Bound.Words(),
-			Severity: rule.Severity, Description: rule.Description,
-		})
-	}
-	for _, w := range p.Waivers {
-		rp.Waivers = append(rp.Waivers, result.Waiver{Rule: w.Rule, Challenger: w.Challenger.Text, Reason: w.Reason,
-			Approver: w.Approver, Expires: w.ExpiresText(), Active: w.Active(now)})
-	}
-	return rp
 }
 
 // riskTable computes the Table 3 view at the policy's loss weight.

@@ -13,15 +13,35 @@ import (
 // annotationBatch is the most annotations GitHub takes in one request.
 const annotationBatch = 50
 
-// checkName names the check run (and the commit status) after the policy.
-func checkName(policy string) string {
-	if policy == "" {
-		return "riskgate"
+// checkName names the check run (and the commit status) after the policy:
+// "riskgate: POLICY" for a result computed by this job, "riskgate
+// (unverified): POLICY" for one read from a file (see Source). The two sets
+// of names are disjoint — one continues "riskgate" with ':', the other with
+// ' (' — whatever the policy's name, so that no file can name a check as a
+// trusted gate does.
+func checkName(source Source, policy string) string {
+	prefix := "riskgate"
+	if source != SourceThisJob {
+		prefix = unverifiedPrefix
 	}
-	return plainText("riskgate: "+policy, nameLimit, false)
+	if policy == "" {
+		return prefix
+	}
+	return plainText(prefix+": "+policy, nameLimit, false)
 }
 
-// conclusion maps a verdict to a check run conclusion.
+// externalID is the check run's external_id: which command published it.
+func externalID(source Source) string {
+	if source == SourceThisJob {
+		return "riskgate gate"
+	}
+	return "riskgate publish (unverified)"
+}
+
+// conclusion maps a verdict to a check run conclusion. An inconclusive
+// verdict is action_required, not neutral: a required check accepts
+// success, neutral and skipped, and an undecided gate must not pass one
+// (as the commit status's error does not).
 func conclusion(verdict string) string {
 	switch verdict {
 	case VerdictPass, VerdictWarn:
@@ -29,7 +49,7 @@ func conclusion(verdict string) string {
 	case VerdictFail:
 		return "failure"
 	}
-	return "neutral"
+	return "action_required"
 }
 
 // statusState maps a verdict to a commit status state (which has no neutral).
@@ -46,7 +66,7 @@ func statusState(verdict string) string {
 // check creates the check run, with its annotations in batches, or posts a
 // commit status when the token may not create check runs.
 func (p *Publisher) check(ctx context.Context, c *gh.Client, t target, r Report, res *Result) error {
-	name := checkName(r.PolicyName)
+	name := checkName(r.Source, r.PolicyName)
 	title := r.Title
 	if title == "" {
 		title = "riskgate: " + r.Verdict
@@ -63,6 +83,7 @@ func (p *Publisher) check(ctx context.Context, c *gh.Client, t target, r Report,
 		opts := gh.CreateCheckRunOptions{
 			Name:        name,
 			HeadSHA:     t.headSHA,
+			ExternalID:  gh.String(externalID(r.Source)),
 			Status:      gh.String("completed"),
 			Conclusion:  gh.String(conclusion(r.Verdict)),
 			CompletedAt: &gh.Timestamp{Time: p.now()},
@@ -107,7 +128,7 @@ func (p *Publisher) commitStatus(ctx context.Context, c *gh.Client, t target, r 
 	st := &gh.RepoStatus{
 		State:       gh.String(statusState(r.Verdict)),
 		Description: gh.String(plainText(desc, StatusLimit, false)),
-		Context:     gh.String(checkName(r.PolicyName)),
+		Context:     gh.String(checkName(r.Source, r.PolicyName)),
 	}
 	if u := linkURL(t.reportURL); u != "" {
 		st.TargetURL = &u

@@ -12,13 +12,22 @@ import (
 
 // The sticky comment starts with a hidden marker naming the policy, so that
 // each policy keeps one comment on a pull request, followed by the digest of
-// what it says, for --comment-mode on-change.
+// what it says, for --comment-mode on-change. An unverified result (a file,
+// see Source) has a marker of its own, so that it never edits the comment of
+// a gate run by a trusted job.
 const (
-	markerPrefix = "<!-- riskgate:comment policy="
-	markerSuffix = " -->"
+	markerPrefix           = "<!-- riskgate:comment policy="
+	unverifiedMarkerPrefix = "<!-- riskgate:comment unverified policy="
+	markerSuffix           = " -->"
 )
 
-func commentMarker(policy string) string { return markerPrefix + markerText(policy) + markerSuffix }
+func commentMarker(source Source, policy string) string {
+	prefix := markerPrefix
+	if source != SourceThisJob {
+		prefix = unverifiedMarkerPrefix
+	}
+	return prefix + markerText(policy) + markerSuffix
+}
 
 func digestLine(digest string) string { return "<!-- riskgate:digest " + digest + " -->" }
 
@@ -110,7 +119,7 @@ func orUnknown(login string) string {
 
 // comment writes the sticky comment as the comment mode says.
 func (p *Publisher) comment(ctx context.Context, c *gh.Client, t target, r Report, res *Result) error {
-	marker := commentMarker(r.PolicyName)
+	marker := commentMarker(r.Source, r.PolicyName)
 	existing, err := p.findComment(ctx, c, t, marker)
 	if err != nil {
 		return fmt.Errorf("listing the comments: %w", err)

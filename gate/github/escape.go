@@ -3,31 +3,19 @@ package github
 import (
 	"net/url"
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/riskgate/riskgate/internal/escape"
 )
 
 // plainText prepares s for a plain-text API field (check run name and title,
-// annotation title and message, status context and description). GitHub shows
-// these as text, never as markdown or HTML, so nothing is entity-escaped —
-// that would show "&lt;" — but control characters are removed (line breaks
-// too unless multiline) and the text is cut to max characters.
+// annotation title and message, status context and description) and for a
+// workflow command: escape.Plain — the one sanitizer of every plain-text
+// channel — then, unless multiline, runs of spaces made one, and the text cut
+// to max characters. GitHub shows these fields as text, never as markdown or
+// HTML, so nothing is entity-escaped (that would show "&lt;").
 func plainText(s string, max int, multiline bool) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\n' && multiline:
-			b.WriteByte('\n')
-		case r == '\n' || r == '\r' || r == '\t':
-			if !multiline || r == '\t' {
-				b.WriteByte(' ')
-			}
-		case unicode.IsControl(r) || r == utf8.RuneError:
-		default:
-			b.WriteRune(r)
-		}
-	}
-	out := b.String()
+	out := escape.Plain(s, multiline)
 	if !multiline {
 		out = strings.Join(strings.Fields(out), " ")
 	}

@@ -40,16 +40,25 @@ func TestMarkerText(t *testing.T) {
 	if got := markerText("release-gate v2 -->"); got != "release%2Dgate%20v2%20%2D%2D%3E" {
 		t.Errorf("got %q", got)
 	}
-	if commentMarker("a") == commentMarker("a b") || commentMarker("ab") == commentMarker("a") {
-		t.Error("markers of different policies must differ")
+	for _, src := range []Source{SourceThisJob, SourceFile} {
+		if commentMarker(src, "a") == commentMarker(src, "a b") || commentMarker(src, "ab") == commentMarker(src, "a") {
+			t.Error("markers of different policies must differ")
+		}
+	}
+	// Neither source's marker starts the other's, whatever the names.
+	for _, names := range [][2]string{{"a", "a"}, {"unverified policy=a", "a"}, {"", ""}} {
+		this, file := commentMarker(SourceThisJob, names[0]), commentMarker(SourceFile, names[1])
+		if strings.HasPrefix(this, file) || strings.HasPrefix(file, this) {
+			t.Errorf("markers %q and %q: one starts the other", this, file)
+		}
 	}
 }
 
 func TestPlainText(t *testing.T) {
-	if got := plainText("  a\r\n\tb\x00 c  ", 10, false); got != "a b c" {
+	if got := plainText("  a\r\n\tb\x00 c  ", 10, false); got != "a b\uFFFD c" {
 		t.Errorf("one line: %q", got)
 	}
-	if got := plainText("a\r\nb\x07", 10, true); got != "a\nb" {
+	if got := plainText("a\r\nb\x07\rc", 10, true); got != "a\nb\uFFFD\nc" {
 		t.Errorf("multi-line: %q", got)
 	}
 	long := strings.Repeat("é", 200)

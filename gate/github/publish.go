@@ -1,6 +1,7 @@
 package github
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -63,7 +64,16 @@ type Options struct {
 	// Verbose logs each API request's method, path and status.
 	Verbose bool
 	// MaxWait bounds the total wait on rate limits; DefaultMaxWait when 0.
-	MaxWait   time.Duration
+	MaxWait time.Duration
+	// RequestTimeout bounds each request, from sending it to reading its
+	// answer, but not the waits on rate limits between attempts;
+	// DefaultRequestTimeout when 0.
+	RequestTimeout time.Duration
+	// Timeout is the deadline of the whole publication to GitHub — every
+	// request and wait; DefaultTimeout when 0. What is not done by then is
+	// reported as a failure (on standard error and in the job summary); the
+	// job summary and step outputs are written all the same.
+	Timeout   time.Duration
 	UserAgent string
 	// CommentAuthor is the login whose sticky comments are adopted (edited
 	// rather than a new one created); when empty, the token's own account
@@ -135,7 +145,13 @@ func (p *Publisher) Publish(ctx context.Context, r Report) (*Result, error) {
 	if err := p.writeOutputs(r); err != nil {
 		p.fail(res, "could not write the step outputs: %v", err)
 	}
-	p.publishAPI(ctx, r, t, res)
+	timeout := cmp.Or(p.Options.Timeout, DefaultTimeout)
+	api, cancel := context.WithTimeout(ctx, timeout)
+	p.publishAPI(api, r, t, res)
+	cancel()
+	if ctx.Err() == nil && errors.Is(api.Err(), context.DeadlineExceeded) {
+		p.fail(res, "publishing to GitHub ran out of time: stopped at the deadline of %v (--publish-timeout); what it had not done by then is listed above", timeout)
+	}
 	if err := p.writeSummary(r, t, res); err != nil {
 		p.fail(res, "could not write the job summary: %v", err)
 	}
@@ -262,10 +278,7 @@ func (p *Publisher) client() (*gh.Client, error) {
 	if now == nil {
 		now = time.Now
 	}
-	budget := p.Options.MaxWait
-	if budget == 0 {
-		budget = DefaultMaxWait
-	}
+	budget := cmp.Or(p.Options.MaxWait, DefaultMaxWait)
 	api := p.Env.APIURL
 	if api == "" {
 		api = DefaultAPIURL
@@ -280,11 +293,15 @@ func (p *Publisher) client() (*gh.Client, error) {
 	if !strings.HasSuffix(u.Path, "/") {
 		u.Path += "/"
 	}
-	rt := &rateLimitTransport{base: base, sleep: sleep, now: now, budget: budget, logf: p.note}
+	// Each attempt is timed on its own (timeoutTransport), below the
+	// retries: an http.Client's Timeout would also cover the waits between
+	// attempts, and a wait of a minute could never end in a retry.
+	timed := &timeoutTransport{base: base, timeout: cmp.Or(p.Options.RequestTimeout, DefaultRequestTimeout)}
+	rt := &rateLimitTransport{base: timed, sleep: sleep, now: now, budget: budget, logf: p.note}
 	// The token is added above the retries, per request, and only for the
 	// API's origin (see authTransport); not with go-github's WithAuthToken.
 	auth := &authTransport{base: rt, token: p.Env.Token, api: u}
-	c := gh.NewClient(&http.Client{Transport: auth, Timeout: 30 * time.Second})
+	c := gh.NewClient(&http.Client{Transport: auth})
 	c.BaseURL = u
 	if p.Options.UserAgent != "" {
 		c.UserAgent = p.Options.UserAgent
@@ -303,15 +320,22 @@ func (r *Report) digest() string {
 	return cutRunes(markerText(d), 128)
 }
 
-// body is the markdown shown in the comment, check run and job summary.
+// body is the markdown shown in the comment, check run and job summary,
+// headed by unverifiedNote when the result was read from a file.
 func (r *Report) body() string {
-	if r.Markdown != "" {
-		return r.Markdown
+	var body string
+	switch {
+	case r.Markdown != "":
+		body = r.Markdown
+	case r.Summary != "":
+		body = escape.Markdown(r.Summary)
+	default:
+		body = "riskgate verdict: **" + r.Verdict + "**"
 	}
-	if r.Summary != "" {
-		return escape.Markdown(r.Summary)
+	if r.Source != SourceThisJob {
+		return unverifiedNote + body
 	}
-	return "riskgate verdict: **" + r.Verdict + "**"
+	return body
 }
 
 // describe says what went wrong in a request, without the server's URL.
@@ -380,18 +404,24 @@ func sendFitted(body string, limits []int, note func(int) string, send func(text
 	return err
 }
 
+// fail, note and verbose write one line to the log, the token scrubbed and
+// the text made plain (a server's message may hold anything).
 func (p *Publisher) fail(res *Result, format string, args ...any) {
-	msg := p.Env.Token.scrub(fmt.Sprintf(format, args...))
+	msg := p.logLine(format, args...)
 	res.Failures = append(res.Failures, msg)
 	fmt.Fprintf(p.Log, "riskgate: warning: github: %s\n", msg)
 }
 
 func (p *Publisher) note(format string, args ...any) {
-	fmt.Fprintf(p.Log, "riskgate: note: github: %s\n", p.Env.Token.scrub(fmt.Sprintf(format, args...)))
+	fmt.Fprintf(p.Log, "riskgate: note: github: %s\n", p.logLine(format, args...))
 }
 
 func (p *Publisher) verbose(format string, args ...any) {
-	fmt.Fprintf(p.Log, "riskgate: github: %s\n", p.Env.Token.scrub(fmt.Sprintf(format, args...)))
+	fmt.Fprintf(p.Log, "riskgate: github: %s\n", p.logLine(format, args...))
+}
+
+func (p *Publisher) logLine(format string, args ...any) string {
+	return escape.Plain(p.Env.Token.scrub(fmt.Sprintf(format, args...)), false)
 }
 
 func orNone(s string) string {

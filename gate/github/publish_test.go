@@ -154,6 +154,7 @@ func sampleReport(verdict string) Report {
 			{Level: LevelWarning, Path: "policies/release.yaml", StartLine: 20, Title: "urisk", Message: "Chal. 2: URisk −0.01"},
 		},
 		JSONPath: "riskgate-report/result.json", MarkdownPath: "riskgate-report/report.md",
+		Source: SourceThisJob,
 	}
 }
 
@@ -215,7 +216,7 @@ func TestCheckRunFields(t *testing.T) {
 	if !slices.Equal(cr.Annotations, want) {
 		t.Errorf("annotations:\n got %+v\nwant %+v", cr.Annotations, want)
 	}
-	for verdict, conclusion := range map[string]string{VerdictPass: "success", VerdictWarn: "success", VerdictInconclusive: "neutral"} {
+	for verdict, conclusion := range map[string]string{VerdictPass: "success", VerdictWarn: "success", VerdictInconclusive: "action_required"} {
 		res := h.publish(sampleReport(verdict), Options{CommentMode: CommentOff})
 		if got := h.srv.CheckRuns[res.CheckRunID].Conclusion; got != conclusion {
 			t.Errorf("verdict %s: conclusion %s, want %s", verdict, got, conclusion)
@@ -229,7 +230,7 @@ func TestCommentPaginationOver100Comments(t *testing.T) {
 		h.srv.AddComment(7, fmt.Sprintf("review comment %d", i))
 	}
 	// Another policy's comment must not be taken for this one's.
-	h.srv.AddComment(7, commentMarker("release gate 2")+"\nother policy")
+	h.srv.AddComment(7, commentMarker(SourceThisJob, "release gate 2")+"\nother policy")
 	res := h.publish(sampleReport(VerdictFail), Options{})
 	want := []string{
 		"GET " + repoPath + "/issues/7/comments?per_page=100",
@@ -623,6 +624,7 @@ func TestHostileNamesAreEscapedEverywhere(t *testing.T) {
 	h.srv.ChecksForbidden = true // to see the status too
 	r := Report{
 		PolicyName: hostile + " -->",
+		Source:     SourceThisJob,
 		Verdict:    VerdictFail,
 		Title:      "fail: " + hostile + "\n::warning::injected",
 		Summary:    "fail: " + hostile + "\r\n::error::injected",

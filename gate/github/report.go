@@ -64,7 +64,41 @@ type Report struct {
 	// step outputs report-json and report-md.
 	JSONPath     string `json:"-"`
 	MarkdownPath string `json:"-"`
+
+	// Source says where the result was computed; it names the check run, so
+	// it is never read from a file. The zero value is SourceFile.
+	Source Source `json:"-"`
 }
+
+// Source is where a published result was computed. A required status check
+// is matched by name, so a result anyone could have written (a file) is
+// published under a name that a result computed by the publishing job never
+// has: a branch protection rule that requires the latter cannot be met by
+// the former.
+type Source int
+
+const (
+	// SourceFile is a result read from a file another job wrote (riskgate
+	// publish; the workflow_run pattern for forks). It is untrusted: its check
+	// run, commit status and sticky comment are named "riskgate (unverified)"
+	// or "riskgate (unverified): POLICY", and its body says so. The zero
+	// value, so that a report whose source is not said is never taken for a
+	// trusted one.
+	SourceFile Source = iota
+	// SourceThisJob is a result the publishing job computed itself (riskgate
+	// gate --github): "riskgate" or "riskgate: POLICY".
+	SourceThisJob
+)
+
+// unverifiedPrefix begins every name of a SourceFile report.
+const unverifiedPrefix = "riskgate (unverified)"
+
+// unverifiedNote heads the body of a SourceFile report.
+const unverifiedNote = "> [!NOTE]\n" +
+	"> **Unverified result.** It was computed by another job and read from a file: riskgate publish checked that its " +
+	"decision follows from the values it records (and from the trusted policy, when given), not that those values are " +
+	"what riskgate computes from the runs. Its check run's name begins `" + unverifiedPrefix + "`, which no required " +
+	"check should name.\n\n"
 
 // Annotation is a message attached to a line of a file in the repository,
 // typically a rule in the policy file.

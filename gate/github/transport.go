@@ -87,6 +87,63 @@ func port(u *url.URL) string {
 // DefaultMaxWait bounds the total time Publish waits on rate limits.
 const DefaultMaxWait = 90 * time.Second
 
+// DefaultRequestTimeout bounds each request (Options.RequestTimeout).
+const DefaultRequestTimeout = 30 * time.Second
+
+// DefaultTimeout is the deadline of a whole publication (Options.Timeout):
+// the rate-limit waits' budget, with time left for some twenty slow requests.
+const DefaultTimeout = 3 * time.Minute
+
+// requestTimeoutError is a request that got no whole answer in time.
+type requestTimeoutError struct{ after time.Duration }
+
+func (e requestTimeoutError) Error() string {
+	return fmt.Sprintf("GitHub did not answer within %v", e.after)
+}
+
+// timeoutTransport gives each request its own deadline, from sending it to
+// the end of reading its answer (the body's Close releases it).
+type timeoutTransport struct {
+	base    http.RoundTripper
+	timeout time.Duration
+}
+
+func (t *timeoutTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	ctx, cancel := context.WithTimeoutCause(req.Context(), t.timeout, requestTimeoutError{t.timeout})
+	resp, err := t.base.RoundTrip(req.WithContext(ctx))
+	if err != nil {
+		cancel()
+		if req.Context().Err() == nil && ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
+		return nil, err
+	}
+	resp.Body = &cancelBody{ReadCloser: resp.Body, ctx: ctx, parent: req.Context(), cancel: cancel}
+	return resp, nil
+}
+
+// cancelBody ends its request's deadline when closed, and says that the
+// deadline passed when reading is cut short by it.
+type cancelBody struct {
+	io.ReadCloser
+	ctx, parent context.Context
+	cancel      context.CancelFunc
+}
+
+func (b *cancelBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && err != io.EOF && b.parent.Err() == nil && b.ctx.Err() != nil {
+		err = context.Cause(b.ctx)
+	}
+	return n, err
+}
+
+func (b *cancelBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.cancel()
+	return err
+}
+
 // maxAttempts bounds the requests sent for one API call.
 const maxAttempts = 4
 
@@ -116,6 +173,10 @@ func (t *rateLimitTransport) RoundTrip(req *http.Request) (*http.Response, error
 		}
 		if wait > t.budget {
 			t.logf("rate limited on %s %s; GitHub asks to wait %v, more than the %v left to wait", req.Method, req.URL.Path, wait, t.budget.Round(time.Second))
+			return resp, nil
+		}
+		if deadline, ok := req.Context().Deadline(); ok && time.Until(deadline) < wait {
+			t.logf("rate limited on %s %s; GitHub asks to wait %v, past the publishing deadline", req.Method, req.URL.Path, wait)
 			return resp, nil
 		}
 		if req.Body != nil && req.GetBody == nil {

@@ -151,7 +151,7 @@ func TestPlainHTTPRefusedExceptToLoopback(t *testing.T) {
 // forgedPass is a comment anyone can post: riskgate's public marker, the
 // digest of the report about to be published, and a passing verdict.
 func forgedPass(r Report) string {
-	return commentMarker(r.PolicyName) + "\n" + digestLine(r.digest()) + "\n## riskgate: **pass** ✅\n"
+	return commentMarker(r.Source, r.PolicyName) + "\n" + digestLine(r.digest()) + "\n## riskgate: **pass** ✅\n"
 }
 
 func TestCommentByAnotherUserIsNotAdopted(t *testing.T) {
@@ -219,4 +219,60 @@ func TestCommentAuthorOption(t *testing.T) {
 			t.Error("GET /user asked although the author is named")
 		}
 	}
+}
+
+// A result read from a file (SourceFile: riskgate publish) is published under
+// names a gate run never uses — the check run, its external id, the commit
+// status and the comment's marker — with a note heading every body, and
+// never edits the sticky comment of a gate run on the same policy.
+func TestUnverifiedReportHasNamesOfItsOwn(t *testing.T) {
+	h := newHarness(t, "")
+	gate := sampleReport(VerdictFail)
+	gateRes := h.publish(gate, Options{})
+	file := sampleReport(VerdictPass)
+	file.Source = SourceFile
+	res := h.publish(file, Options{})
+	if res.Comment != "created" || res.CommentID == gateRes.CommentID {
+		t.Errorf("result %+v; want a comment of its own beside the gate's %d", res, gateRes.CommentID)
+	}
+	cs := h.srv.Comments(7)
+	if len(cs) != 2 || !strings.Contains(cs[0].Body, "**fail**") {
+		t.Fatalf("comments %+v; want the gate's untouched and publish's", cs)
+	}
+	if !strings.HasPrefix(cs[1].Body, "<!-- riskgate:comment unverified policy=release%20gate -->\n") || !strings.Contains(cs[1].Body, "**Unverified result.**") {
+		t.Errorf("publish's comment:\n%s", cs[1].Body)
+	}
+	cr := h.srv.CheckRuns[res.CheckRunID]
+	if cr.Name != "riskgate (unverified): release gate" || cr.ExternalID != "riskgate publish (unverified)" ||
+		!strings.HasPrefix(cr.Summary, unverifiedNote) || !strings.HasSuffix(cr.Summary, file.Markdown) {
+		t.Errorf("check run %q (%q):\n%s", cr.Name, cr.ExternalID, cr.Summary)
+	}
+	if gateRun := h.srv.CheckRuns[gateRes.CheckRunID]; gateRun.Name != "riskgate: release gate" || gateRun.ExternalID != "riskgate gate" {
+		t.Errorf("the gate's check run %q (%q)", gateRun.Name, gateRun.ExternalID)
+	}
+	if !strings.Contains(h.file(h.env.StepSummary), unverifiedNote+file.Markdown) {
+		t.Error("the job summary does not say the result is unverified")
+	}
+	h.srv.ChecksForbidden = true
+	h.publish(file, Options{CommentMode: CommentOff})
+	if st := h.srv.Statuses[len(h.srv.Statuses)-1]; st.Context != "riskgate (unverified): release gate" {
+		t.Errorf("commit status context %q", st.Context)
+	}
+}
+
+// Whatever two policies are named, a check (or status) a file names is never
+// one a gate run names, and neither comment marker starts the other.
+func FuzzNamesOfSourcesDisjoint(f *testing.F) {
+	for _, s := range [][2]string{{"release", "release"}, {"", ""}, {" (unverified): x", "x"}, {"x", ": x"}, {"\u202e", "\t"}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, gatePolicy, filePolicy string) {
+		if a, b := checkName(SourceThisJob, gatePolicy), checkName(SourceFile, filePolicy); a == b {
+			t.Errorf("policies %q and %q: both named %q", gatePolicy, filePolicy, a)
+		}
+		a, b := commentMarker(SourceThisJob, gatePolicy), commentMarker(SourceFile, filePolicy)
+		if strings.HasPrefix(a, b) || strings.HasPrefix(b, a) {
+			t.Errorf("markers %q and %q: one starts the other", a, b)
+		}
+	})
 }

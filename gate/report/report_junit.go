@@ -7,6 +7,7 @@ import (
 
 	"github.com/riskgate/riskgate/gate/result"
 
+	"github.com/riskgate/riskgate/internal/escape"
 	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/policies"
 )
@@ -59,7 +60,9 @@ type junitMessage struct {
 	Text    string `xml:",chardata"`
 }
 
-// JUnit writes the JUnit XML report of r.
+// JUnit writes the JUnit XML report of r. A CI system shows its text as
+// plain text: every string is made plain (escape.Plain, as every plain-text
+// channel is) and encoding/xml escapes what XML would read.
 func JUnit(w io.Writer, r *result.Result) error {
 	d := r.Decision
 	out := JUnitSuites{Name: "riskgate gate: policy " + r.Policy.Name}
@@ -102,6 +105,7 @@ func JUnit(w io.Writer, r *result.Result) error {
 		out.Skipped += s.Skipped
 		out.Suites = append(out.Suites, s)
 	}
+	out.plain()
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}
@@ -112,4 +116,26 @@ func JUnit(w io.Writer, r *result.Result) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
+}
+
+// plain makes every string of the report plain text (escape.Plain).
+func (out *JUnitSuites) plain() {
+	out.Name = escape.Plain(out.Name, false)
+	for i := range out.Suites {
+		s := &out.Suites[i]
+		s.Name = escape.Plain(s.Name, false)
+		for j := range s.Properties {
+			p := &s.Properties[j]
+			p.Name, p.Value = escape.Plain(p.Name, false), escape.Plain(p.Value, false)
+		}
+		for j := range s.Cases {
+			c := &s.Cases[j]
+			c.Name, c.Classname, c.SystemOut = escape.Plain(c.Name, false), escape.Plain(c.Classname, false), escape.Plain(c.SystemOut, true)
+			for _, m := range []*junitMessage{c.Failure, c.Skipped} {
+				if m != nil {
+					m.Message, m.Type, m.Text = escape.Plain(m.Message, false), escape.Plain(m.Type, false), escape.Plain(m.Text, true)
+				}
+			}
+		}
+	}
 }

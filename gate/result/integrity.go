@@ -47,7 +47,9 @@ func (r *Result) DecisionDigest() (string, error) {
 // observed values, bounds, severities and waivers (policies.Decision.Recheck).
 // With trusted, the policy file the result must have applied (riskgate
 // publish --policy), the rules, bounds and waivers rechecked are trusted's
-// rather than the file's own, and the result's policy digest must be its.
+// rather than the file's own, and the result's description of its policy
+// (NewPolicy) and policy digests must be trusted's but for the file's path;
+// AdoptPolicy then puts trusted's in their place.
 // The error is an *inputerr.Error naming file.
 func (r *Result) Check(file string, trusted *policies.Policy) error {
 	bad := func(format string, args ...any) error {
@@ -107,6 +109,22 @@ func (r *Result) Check(file string, trusted *policies.Policy) error {
 		}
 		if err := d.Recheck(trusted.RecheckSpec(now)); err != nil {
 			return bad("against %s: %v", trusted.File, err)
+		}
+		// The policy as applied — after any command-line override of the
+		// loss weight or seed — must be the trusted file's in every field.
+		if field, got, want := policyDifference(r.Policy, NewPolicy(trusted, now)); field != "" {
+			return bad("policy.%s is %s; %s gives %s (a result computed with another policy, or with overrides of it)", field, got, trusted.File, want)
+		}
+		if r.Provenance.PolicySHA256 != trusted.Digest {
+			return bad("provenance.policy_sha256 %.12s…, not %s's (%.12s…)", r.Provenance.PolicySHA256, trusted.File, trusted.Digest)
+		}
+		// Recheck matched the rule results to trusted's rules in order.
+		for _, c := range d.Challengers {
+			for i, rr := range c.Rules {
+				if want := trusted.Query(trusted.Rules[i]); rr.Query.String() != want.String() {
+					return bad("challenger %q, rule %s: query %s; %s gives %s", c.Name, rr.Rule, jsonExcerpt(rr.Query.String()), trusted.File, want)
+				}
+			}
 		}
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 )
 
 // A Set is a folder whose files are replaced as a whole: a new set is
@@ -22,7 +23,8 @@ import (
 // but only through golang.org/x/sys, which riskgate does not otherwise need;
 // between the two renames the folder is absent for a moment, which a reader
 // sees as no set (never a mixed one), and a crash there leaves the previous
-// set in a hidden folder beside it that the next OpenSet removes.
+// set in a hidden folder beside it (.BASE.old-*/set), which the next OpenSet
+// puts back in place.
 //
 // A Set holds an advisory lock (flock on a hidden file beside the folder,
 // where the operating system has one) from OpenSet to Close: a second writer
@@ -33,6 +35,11 @@ type Set struct {
 	base   string
 	names  []string
 	lock   *os.File
+
+	// Wrap, when set, stands between each file the set writes (Replace,
+	// Mark) and the file: what the writer writes goes through Wrap(name, f).
+	// It is how a caller's tests make a write fail as a full disk does.
+	Wrap func(name string, w io.Writer) io.Writer
 }
 
 // SetFile is one file of a set: its name and what writes it.
@@ -48,10 +55,16 @@ var ErrLocked = errors.New("another riskgate is writing it")
 // are not the set's.
 var ErrNotOwned = errors.New("not a report folder")
 
+// ErrUnmarked is the error Mark wraps when the marker is not in the set at
+// all: neither written nor, failing that, created empty.
+var ErrUnmarked = errors.New("the marker is not in the folder")
+
 // OpenSet locks the folder dir for writing a set of files named among names
 // (it need not exist yet; its parent folders are created), checks that it
-// holds no other file, and removes the temporary folders a killed writer
-// left beside it.
+// holds no other file, puts back a previous set a killed writer left aside,
+// and removes the temporary folders such a writer left beside it. A folder
+// it refuses (not the set's, the file system's root) gets no lock file: the
+// ownership is checked before the lock is created, and again under it.
 func OpenSet(dir string, names []string) (*Set, error) {
 	dir = filepath.Clean(dir)
 	if fi, err := os.Lstat(dir); err == nil && fi.Mode()&os.ModeSymlink != 0 {
@@ -67,10 +80,16 @@ func OpenSet(dir string, names []string) (*Set, error) {
 		}
 		s.dir, s.parent, s.base = abs, filepath.Dir(abs), filepath.Base(abs)
 	}
+	if s.parent == s.dir {
+		return nil, fmt.Errorf("%s: %w: the root of the file system has no folder beside it to hold the lock and the next set", s.dir, ErrNotOwned)
+	}
+	if err := s.checkOwned(); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(s.parent, 0o755); err != nil {
 		return nil, err
 	}
-	lock, err := os.OpenFile(s.hidden("lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	lock, created, err := openLock(s.hidden("lock"))
 	if err != nil {
 		return nil, err
 	}
@@ -79,12 +98,45 @@ func OpenSet(dir string, names []string) (*Set, error) {
 		return nil, fmt.Errorf("%s: %w", s.dir, err)
 	}
 	s.lock = lock
-	if err := s.checkOwned(); err != nil {
+	if err := s.recover(); err != nil {
 		s.Close()
+		if created {
+			os.Remove(lock.Name())
+		}
 		return nil, err
 	}
 	s.removeStale()
 	return s, nil
+}
+
+// openLock opens the lock file at path, creating it if need be; created
+// says whether this call created it (and may therefore remove it).
+func openLock(path string) (f *os.File, created bool, err error) {
+	if f, err = os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_RDWR, 0o644); err == nil {
+		return f, true, nil
+	}
+	f, err = os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	return f, false, err
+}
+
+// recover checks, under the lock, that the folder is still the set's, and
+// when it is missing puts back the previous set that a writer killed between
+// Replace's two renames left in .BASE.old-*/set (the newest, should there be
+// several), so that removeStale does not delete the only copy of it.
+func (s *Set) recover() error {
+	if _, err := os.Lstat(s.dir); errors.Is(err, os.ErrNotExist) {
+		aside, _ := filepath.Glob(filepath.Join(s.parent, "."+escapeGlob(s.base)+".old-*", "set"))
+		newest, newestTime := "", time.Time{}
+		for _, a := range aside {
+			if fi, err := os.Lstat(a); err == nil && fi.IsDir() && (newest == "" || fi.ModTime().After(newestTime)) {
+				newest, newestTime = a, fi.ModTime()
+			}
+		}
+		if newest != "" && os.Rename(newest, s.dir) == nil {
+			syncDir(s.parent)
+		}
+	}
+	return s.checkOwned()
 }
 
 // Dir is the folder (symbolic links resolved).
@@ -154,7 +206,7 @@ func (s *Set) Replace(ctx context.Context, files []SetFile) (err error) {
 		if !slices.Contains(s.names, f.Name) {
 			return fmt.Errorf("%s is not a file of this set", f.Name)
 		}
-		if err := writeSynced(filepath.Join(tmp, f.Name), f.Write); err != nil {
+		if err := writeSynced(filepath.Join(tmp, f.Name), s.through(f.Name, f.Write)); err != nil {
 			return err
 		}
 	}
@@ -196,15 +248,36 @@ func (s *Set) Replace(ctx context.Context, files []SetFile) (err error) {
 
 // Mark writes one file into the current set (creating the folder if need
 // be), atomically, leaving the set's other files as they are: an error
-// marker beside the previous run's reports.
+// marker beside the previous run's reports. A marker matters by being there:
+// when its bytes cannot be written (a full disk), Mark leaves the file that
+// was there as it was, or creates it empty — which needs no data block — and
+// returns the error, wrapping ErrUnmarked only if the file is not there at all.
 func (s *Set) Mark(name string, write func(io.Writer) error) error {
 	if !slices.Contains(s.names, name) {
 		return fmt.Errorf("%s is not a file of this set", name)
 	}
 	if err := os.MkdirAll(s.dir, 0o755); err != nil {
-		return err
+		return fmt.Errorf("%w: %v", ErrUnmarked, err)
 	}
-	return Write(filepath.Join(s.dir, name), write)
+	path := filepath.Join(s.dir, name)
+	err := Write(path, s.through(name, write))
+	if err == nil {
+		return nil
+	}
+	f, cerr := os.OpenFile(path, os.O_CREATE|os.O_WRONLY, 0o644) // never truncates a marker already there
+	if cerr != nil {
+		return fmt.Errorf("%w: %v; creating it empty: %v", ErrUnmarked, err, cerr)
+	}
+	f.Close()
+	return err
+}
+
+// through is write with its writer passed through Wrap, when set.
+func (s *Set) through(name string, write func(io.Writer) error) func(io.Writer) error {
+	if s.Wrap == nil {
+		return write
+	}
+	return func(w io.Writer) error { return write(s.Wrap(name, w)) }
 }
 
 // Close releases the lock.

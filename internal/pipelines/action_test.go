@@ -368,16 +368,17 @@ func TestActionInputsCannotInjectShell(t *testing.T) {
 		"require-publish": "true",
 		"comment-mode":    "off",
 		"comment-author":  "$(touch pwned-author) x[bot]",
+		"publish-timeout": "$(touch pwned-timeout) 1m",
 		"token":           "",
 		"artifact-name":   "",
 	}, nil)
-	for _, f := range []string{"pwned-args", "pwned-and", "pwned-inputs", "pwned-author"} {
+	for _, f := range []string{"pwned-args", "pwned-and", "pwned-inputs", "pwned-author", "pwned-timeout"} {
 		if _, err := os.Stat(filepath.Join(s.dir, f)); err == nil {
 			t.Errorf("an input ran shell code (%s exists)", f)
 		}
 	}
 	want := []string{"gate", "--out", "riskgate-report", "--github", "--comment-mode", "off", "--artifact-name", "", "--require-publish",
-		"--comment-author", "$(touch pwned-author) x[bot]", "$(touch", "pwned-args)", ";", "echo", `"x"`, "&&", "touch", "pwned-and", "`touch", "pwned-inputs`"}
+		"--comment-author", "$(touch pwned-author) x[bot]", "--publish-timeout", "$(touch pwned-timeout) 1m", "$(touch", "pwned-args)", ";", "echo", `"x"`, "&&", "touch", "pwned-and", "`touch", "pwned-inputs`"}
 	if calls := s.calls("riskgate"); len(calls) != 1 || !slices.Equal(calls[0], want) {
 		t.Errorf("riskgate calls:\n got %q\nwant %q", calls, want)
 	}

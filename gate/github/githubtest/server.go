@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 )
 
@@ -70,6 +71,12 @@ type Server struct {
 	// Redirects maps "METHOD /path" to a URL: the first such request gets a
 	// 307 Temporary Redirect there.
 	Redirects map[string]string
+	// Delays maps "METHOD /path" to how long every such request waits
+	// before it is answered (a slow or hanging API).
+	Delays map[string]time.Duration
+	// EndlessComments makes every page of a pull request's comments link
+	// to a next page, as a misbehaving API or proxy might.
+	EndlessComments bool
 	// TokenUser is the login of the account the token belongs to, which
 	// GET /user returns and which authors the comments written. Empty means
 	// an installation token (GITHUB_TOKEN or a GitHub App's): GET /user is
@@ -97,6 +104,7 @@ type Server struct {
 type CheckRun struct {
 	ID          int64
 	Name        string
+	ExternalID  string
 	HeadSHA     string
 	Conclusion  string
 	Title       string
@@ -128,7 +136,8 @@ type Status struct {
 // Close it when done.
 func NewServer(prefix string) *Server {
 	s := &Server{Prefix: prefix, comments: map[int][]*Comment{}, nextID: 1000,
-		CheckRuns: map[int64]*CheckRun{}, Pulls: map[int]string{}, RateLimit: map[string]int{}, Redirects: map[string]string{}}
+		CheckRuns: map[int64]*CheckRun{}, Pulls: map[int]string{}, RateLimit: map[string]int{}, Redirects: map[string]string{},
+		Delays: map[string]time.Duration{}}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	return s
 }
@@ -188,8 +197,18 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	path, ok := strings.CutPrefix(r.URL.Path, s.Prefix)
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.requests = append(s.requests, Request{Method: r.Method, Path: path, URLPath: r.URL.Path, Query: r.URL.RawQuery, Body: body, Auth: r.Header.Get("Authorization")})
+	delay := s.Delays[r.Method+" "+path]
+	s.mu.Unlock()
+	if delay > 0 {
+		select {
+		case <-time.After(delay):
+		case <-r.Context().Done(): // the client gave up
+			return
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if !ok || !strings.HasPrefix(path, "/repos/") && path != "/user" {
 		writeError(w, http.StatusNotFound, "Not Found", nil)
 		return
@@ -285,8 +304,8 @@ func (s *Server) listComments(w http.ResponseWriter, r *http.Request, pr int) {
 	for _, c := range all[lo:hi] {
 		out = append(out, commentJSON(c))
 	}
-	if hi < len(all) {
-		last := (len(all) + perPage - 1) / perPage
+	if hi < len(all) || s.EndlessComments {
+		last := max((len(all)+perPage-1)/perPage, page+1)
 		link := func(p int) string {
 			return fmt.Sprintf("<%s%s%s?page=%d&per_page=%d>", s.URL, s.Prefix, r.URL.Path[len(s.Prefix):], p, perPage)
 		}
@@ -353,6 +372,7 @@ const (
 func (s *Server) writeCheckRun(w http.ResponseWriter, body []byte, id int64) {
 	var in struct {
 		Name       string `json:"name"`
+		ExternalID string `json:"external_id"`
 		HeadSHA    string `json:"head_sha"`
 		Status     string `json:"status"`
 		Conclusion string `json:"conclusion"`
@@ -413,6 +433,9 @@ func (s *Server) writeCheckRun(w http.ResponseWriter, body []byte, id int64) {
 		return
 	}
 	cr.Name = in.Name
+	if in.ExternalID != "" {
+		cr.ExternalID = in.ExternalID
+	}
 	if in.Conclusion != "" {
 		cr.Conclusion = in.Conclusion
 	}
