@@ -19,6 +19,7 @@ const module = "github.com/riskgate/riskgate/"
 // on result and never on each other; result sits on the numeric packages.
 var rank = map[string]int{
 	"gate/github/githubtest": 0, // a stand-in for GitHub, for tests
+	"gate/ntcir":             0, // NTCIREVAL's measures (pure), under gate/trec
 	"risk":                   1, "gate/trec": 1, "gate/github": 1,
 	"bayes": 2, "gate/scores": 2,
 	"policies":    3,
