@@ -215,7 +215,11 @@ func MeasureHelp() string {
 	var b strings.Builder
 	b.WriteString(measureHelpHead)
 	for _, m := range ntcir.All(10) {
-		fmt.Fprintf(&b, "  %-16s %s\n", ntcirName(m), m.Definition())
+		name := ntcirName(m)
+		if m.HasCutoff() {
+			name = strings.TrimSuffix(name, "@10") + "@k"
+		}
+		fmt.Fprintf(&b, "  %-16s %s\n", name, m.Definition())
 	}
 	b.WriteString(measureHelpTail)
 	return b.String()
@@ -257,6 +261,10 @@ NTCIREVAL's (Sakai's ntcir_eval compute), printed as below. Parameters go in
 `
 
 const measureHelpTail = `
+ntcir:RR, ntcir:AP and ntcir:P@k are the numbers recip_rank, map and P_k give, and
+Hit@k is success_k (two implementations, tested against each other). Q, P+, nERR@k,
+MSnDCG@k and the others are NTCIREVAL's alone.
+
 Runs are ranked as trec_eval ranks them: by score, descending, ties by document id
 descending. Every level ≥ 1 is relevant to NTCIREVAL's measures (eval's -l applies
 to trec_eval's). Sources and tests: docs/measures.md.

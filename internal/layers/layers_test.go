@@ -24,7 +24,7 @@ var rank = map[string]int{
 	"bayes": 2, "gate/scores": 2,
 	"policies":    3,
 	"gate/result": 4,
-	"gate/engine": 5, "gate/report": 5, "gate/compare": 5, "gate/fit": 5, "gate/pair": 5, "gate/classify": 5, "gate/diagnose": 5,
+	"gate/engine": 5, "gate/report": 5, "gate/compare": 5, "gate/discriminate": 5, "gate/fit": 5, "gate/pair": 5, "gate/classify": 5, "gate/diagnose": 5,
 	"gate/calibrate": 6,
 	"gate/bench":     7,
 	"gate":           8,
