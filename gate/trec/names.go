@@ -55,6 +55,27 @@ type resolved struct {
 	nt   *ntcir.Measure
 }
 
+// malformedMeasureError is the error for a name that is a measure of one
+// of the spellings with a parameter or cutoff it cannot take: a mistake,
+// never the name of a score file's own measure.
+type malformedMeasureError struct{ err error }
+
+func (e *malformedMeasureError) Error() string { return e.err.Error() }
+func (e *malformedMeasureError) Unwrap() error { return e.err }
+
+// CheckMeasureSyntax returns the error of a name that spells one of the
+// registry's measures with a parameter or cutoff it cannot take (Q(beta=0),
+// nERR@0, P@x, ntcir:nope), and nil for any other name: a valid one, or one
+// that no spelling knows, which a score file may hold as its own measure.
+func CheckMeasureSyntax(name string) error {
+	_, err := resolveMeasure(name)
+	var bad *malformedMeasureError
+	if errors.As(err, &bad) {
+		return bad
+	}
+	return nil
+}
+
 // resolveMeasure reads name in any spelling. A name that is no measure of
 // any of them gives an error with did-you-mean.
 func resolveMeasure(name string) (resolved, error) {
@@ -62,15 +83,18 @@ func resolveMeasure(name string) (resolved, error) {
 		m, err := ntcir.Parse(rest)
 		if errors.Is(err, ntcir.ErrNotNTCIR) {
 			hint := suggest.DidYouMean(rest, instantiate(ntcir.Names(), rest))
-			return resolved{}, fmt.Errorf("unknown measure %q: no NTCIREVAL measure %q%s; NTCIREVAL's measures: %s", name, rest, hint, strings.Join(ntcir.Names(), ", "))
+			return resolved{}, &malformedMeasureError{fmt.Errorf("unknown measure %q: no NTCIREVAL measure %q%s; NTCIREVAL's measures: %s", name, rest, hint, strings.Join(ntcir.Names(), ", "))}
 		}
 		if err != nil {
-			return resolved{}, err
+			return resolved{}, &malformedMeasureError{err}
 		}
 		return resolved{nt: &m}, nil
 	}
 	if spec, ok, err := irMeasureSpec(name); ok {
-		return resolved{trec: spec}, err
+		if err != nil {
+			return resolved{}, &malformedMeasureError{err}
+		}
+		return resolved{trec: spec}, nil
 	}
 	if base, _, cut := strings.Cut(name, "@"); (base == "ERR" && cut) || base == "Judged" {
 		return resolved{}, notHere(name, base)
@@ -80,7 +104,7 @@ func resolveMeasure(name string) (resolved, error) {
 		return resolved{nt: &m}, nil
 	}
 	if !errors.Is(err, ntcir.ErrNotNTCIR) {
-		return resolved{}, err
+		return resolved{}, &malformedMeasureError{err}
 	}
 	if spec, ok := trecSpec(name); ok {
 		return resolved{trec: spec}, nil
