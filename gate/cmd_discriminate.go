@@ -121,6 +121,9 @@ func loadMeasures(in *inputOptions, measures []string, w io.Writer) ([]discrimin
 		}
 		measures = defaultRunMeasures
 	}
+	if len(measures) > 1 && slices.Contains(in.Paths, "-") {
+		return nil, errors.New("standard input (-) can be read only once, and each measure reads the inputs again; name files to compare several measures")
+	}
 	var out []discriminate.Input
 	seen := map[string]string{}
 	for _, m := range measures {

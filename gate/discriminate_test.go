@@ -60,6 +60,8 @@ func TestDiscriminateBadInput(t *testing.T) {
 	}
 	code, out, errs := runMain(t, "discriminate", discriminatePool)
 	checkOneLineError(t, code, out, errs, "no --measure given")
+	code, out, errs = runMain(t, "discriminate", "-m", "alpha", "-m", "beta", "-")
+	checkOneLineError(t, code, out, errs, "standard input (-) can be read only once")
 }
 
 // riskgate help measures: the registry's topic.
@@ -80,7 +82,7 @@ func TestEvalNTCIREVALParameters(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-g", "1:0", "-m", "Q"}, "option -g: gains 1:0: level 2's gain is 0"},
+		{[]string{"-g", "1:0", "-m", "Q"}, `option -g: gains "1:0": level 2's gain is 0`},
 		{[]string{"-g", "1:two", "-m", "Q"}, `level 2's gain "two" is not a number`},
 		{[]string{"-m", "Q(beta=0)"}, "beta = 0; expected a number > 0"},
 		{[]string{"-m", "RBP(p=1)"}, "persistence p = 1; expected 0 < p < 1"},

@@ -288,7 +288,7 @@ func measure(name string, t risk.Systems, systems []string, opt Options) (Measur
 		a, b := jobs[k].a, jobs[k].b
 		p := risk.Pair{X: t[b], Base: t[a]}
 		pr := Pair{A: systems[a], B: systems[b]}
-		sd := math.Sqrt(stats.Variance(p.Deltas()) / float64(len(t[a])))
+		se := math.Sqrt(stats.Variance(p.Deltas()) / float64(len(t[a]))) // s_d/√n
 		switch opt.Test {
 		case TestT:
 			r, err := p.PairedT(1 - opt.Alpha)
@@ -305,7 +305,7 @@ func measure(name string, t risk.Systems, systems []string, opt Options) (Measur
 				return
 			}
 			pr.Diff, pr.ASL = jsonfloat.Float(stats.Mean(t[b])-stats.Mean(t[a])), jsonfloat.Float(r.P)
-			pr.Required = jsonfloat.Float(c * sd)
+			pr.Required = jsonfloat.Float(c * se)
 		case TestTukey:
 			r := tukey.Pairs[k]
 			pr.Diff, pr.ASL, pr.Required = jsonfloat.Float(r.Diff), jsonfloat.Float(r.P), jsonfloat.Float(tukeyCritical)

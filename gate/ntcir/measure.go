@@ -286,7 +286,7 @@ func (m *Measure) setParams(params string) error {
 			return fmt.Errorf("parameter %q: expected key=value", p)
 		}
 		if seen[key] {
-			return fmt.Errorf("parameter %s given twice", key)
+			return fmt.Errorf("parameter %q given twice", key)
 		}
 		seen[key] = true
 		var need int
@@ -409,11 +409,11 @@ func ParseGains(s string) ([]float64, error) {
 		v, ok := parseNumber(p)
 		switch {
 		case !ok:
-			return nil, fmt.Errorf("gains %s: level %d's gain %q is not a number; expected positive numbers separated by colons, e.g. 1:2:3", s, i+1, p)
+			return nil, fmt.Errorf("gains %q: level %d's gain %q is not a number; expected positive numbers separated by colons, e.g. 1:2:3", s, i+1, p)
 		case v <= 0:
-			return nil, fmt.Errorf("gains %s: level %d's gain is %s; expected a positive number (a relevant document gains something)", s, i+1, p)
+			return nil, fmt.Errorf("gains %q: level %d's gain is %s; expected a positive number (a relevant document gains something)", s, i+1, p)
 		case i > 0 && v < out[i-1]:
-			return nil, fmt.Errorf("gains %s: level %d gains %s, less than level %d's %s; expected gains that do not decrease with the level", s, i+1, p, i, parts[i-1])
+			return nil, fmt.Errorf("gains %q: level %d gains %s, less than level %d's %s; expected gains that do not decrease with the level", s, i+1, p, i, parts[i-1])
 		}
 		out[i] = v
 	}

@@ -69,7 +69,7 @@ func TestParseBadParameters(t *testing.T) {
 		{"nERR", "nERR needs a cutoff; expected nERR@k"},
 		{"Q@10x", `cutoff "10x": not a whole number`},
 		{"RBP@10", "RBP takes no cutoff"},
-		{"Q(gains=1:0:3)", "gains 1:0:3: level 2's gain is 0; expected a positive number"},
+		{"Q(gains=1:0:3)", "gains \"1:0:3\": level 2's gain is 0; expected a positive number"},
 		{"Q(gains=1:-2:3)", "level 2's gain is -2"},
 		{"Q(gains=1:two:3)", `level 2's gain "two" is not a number`},
 		{"Q(gains=3:2)", "level 2 gains 2, less than level 1's 3"},
@@ -79,7 +79,7 @@ func TestParseBadParameters(t *testing.T) {
 		{"RR(beta=2)", "RR takes no parameter beta"},
 		{"Q(alpha=2)", `unknown parameter "alpha"`},
 		{"Q(beta)", `parameter "beta": expected key=value`},
-		{"Q(beta=2,beta=3)", "parameter beta given twice"},
+		{"Q(beta=2,beta=3)", `parameter "beta" given twice`},
 		{"Q()", "empty parameter list"},
 		{"Q(condensed=yes)", `condensed "yes": expected true or false`},
 	} {

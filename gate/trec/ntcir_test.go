@@ -200,9 +200,9 @@ func TestEvalNTCIREVALBadParameters(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-g", "1:0:3"}, "option -g: gains 1:0:3: level 2's gain is 0"},
-		{[]string{"-g", "1:x"}, `option -g: gains 1:x: level 2's gain "x" is not a number`},
-		{[]string{"--gains=2:1"}, "option --gains: gains 2:1: level 2 gains 1, less than level 1's 2"},
+		{[]string{"-g", "1:0:3"}, `option -g: gains "1:0:3": level 2's gain is 0`},
+		{[]string{"-g", "1:x"}, `option -g: gains "1:x": level 2's gain "x" is not a number`},
+		{[]string{"--gains=2:1"}, `option --gains: gains "2:1": level 2 gains 1, less than level 1's 2`},
 		{[]string{"-m", "Q(beta=0)"}, "-m Q(beta=0): measure \"Q(beta=0)\": beta = 0; expected a number > 0"},
 		{[]string{"-m", "RBP(p=1)"}, "persistence p = 1; expected 0 < p < 1"},
 		{[]string{"-m", "nERR@0"}, `cutoff "0": 0 ranks measure nothing`},
