@@ -25,7 +25,7 @@ func TestInputsMeasureSyntax(t *testing.T) {
 			t.Errorf("measure %s: %v; want %q", measure, err, want)
 		}
 	}
-	for _, measure := range []string{"map", "ndcg_cut.10", "nDCG@10", "Q", "nERR@10", "latency", "ERR@20"} {
+	for _, measure := range []string{"map", "ndcg_cut.10", "nDCG@10", "Q", "nERR@10", "latency", "ERR@20", "P"} {
 		p, err := Parse("m.yaml", []byte(policy(measure)))
 		if err != nil || p.Inputs.Measure != measure {
 			t.Errorf("measure %s: %v", measure, err)

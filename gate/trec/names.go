@@ -104,6 +104,10 @@ func resolveMeasure(name string) (resolved, error) {
 		return resolved{nt: &m}, nil
 	}
 	if !errors.Is(err, ntcir.ErrNotNTCIR) {
+		if familyByName(name) != nil { // P: trec_eval's family too, whose error it is
+			_, err := MeasureForTrecName(name)
+			return resolved{}, err
+		}
 		return resolved{}, &malformedMeasureError{err}
 	}
 	if spec, ok := trecSpec(name); ok {
