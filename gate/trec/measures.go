@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/riskgate/riskgate/gate/ntcir"
 )
@@ -521,6 +522,18 @@ func MeasureForTrecName(name string) (*Measures, error) {
 
 // perTopicNames lists the per-topic value names of -m all_trec.
 func perTopicNames() string {
+	perTopicOnce.Do(func() { perTopicList = allTrecPerTopicNames() })
+	return perTopicList
+}
+
+// perTopicNames is computed once: every unknown name's message and
+// did-you-mean read it.
+var (
+	perTopicOnce sync.Once
+	perTopicList string
+)
+
+func allTrecPerTopicNames() string {
 	ms, _ := parseTrecMeasures([]string{"all_trec"})
 	var names []string
 	for _, m := range ms.list {
