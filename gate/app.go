@@ -63,6 +63,7 @@ func newApp(s *streams) *cli.Command {
 		Commands: []*cli.Command{
 			newEvalCommand(s),
 			newCompareCommand(s),
+			newDiscriminateCommand(s),
 			newFitCommand(s),
 			newDiagnoseCommand(s),
 			newSimulateCommand(s),

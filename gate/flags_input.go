@@ -51,7 +51,7 @@ func (o *inputOptions) flags() []cli.Flag {
 			Usage: "input `FORMAT`: " + strings.Join(formats, ", ") + " (auto detects each file's format from its content)"},
 		&cli.StringFlag{Name: "qrels", Destination: &o.Qrels, Usage: "qrels `FILE` to score TREC run inputs against"},
 		&cli.StringFlag{Name: "measure", Aliases: []string{"m"}, Destination: &o.Measure,
-			Usage: "`MEASURE` to use, as trec_eval -m names it (map, P.10, ndcg_cut.10; ndcg_cut_10 also works); needed when an input holds several; runs default to map"},
+			Usage: "`MEASURE` to use, as trec_eval names it (map, P.10, ndcg_cut.10, ndcg_cut_10), as ir_measures does (nDCG@10, AP) or NTCIREVAL (Q, P+, nERR@10; riskgate help measures); needed when an input holds several; runs default to map"},
 		&cli.StringFlag{Name: "topics", Value: string(scores.Intersect), Destination: &o.Topics,
 			Usage: "`MODE` for topics not scored for every system: intersect (drop them), zero (score 0, like trec_eval -c), error, keep (leave missing)"},
 	}

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/riskgate/riskgate/gate/trec"
 	"github.com/riskgate/riskgate/internal/suggest"
 	"github.com/urfave/cli/v3"
 )
@@ -104,14 +105,25 @@ func unknownCommand(c *cli.Command, name string) error {
 	return &usageError{Msg: msg, Command: c.FullName()}
 }
 
+// helpTopics are the help texts that belong to no one command:
+// `riskgate help TOPIC`.
+var helpTopics = map[string]func() string{
+	"measures": trec.MeasureHelp, // every measure of runs + qrels and its names
+}
+
 // newHelpCommand is `riskgate help [COMMAND [SUBCOMMAND]]`, as gh and git
-// have it: the same text as COMMAND --help.
+// have it: the same text as COMMAND --help; `riskgate help measures` is a
+// topic of its own.
 func newHelpCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "help",
-		Usage:     "show help for riskgate or a command (the same as COMMAND --help)",
-		ArgsUsage: "[COMMAND [SUBCOMMAND]]",
+		Usage:     "show help for riskgate or a command (the same as COMMAND --help); riskgate help measures: the measures and their names",
+		ArgsUsage: "[COMMAND [SUBCOMMAND] | measures]",
 		Action: func(ctx context.Context, c *cli.Command) error {
+			if topic, ok := helpTopics[c.Args().First()]; ok && c.Args().Len() == 1 {
+				_, err := io.WriteString(c.Root().Writer, topic())
+				return err
+			}
 			target, parent := c.Root(), (*cli.Command)(nil)
 			for _, name := range c.Args().Slice() {
 				sub := target.Command(name)

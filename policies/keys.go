@@ -73,7 +73,7 @@ var inputFields = []field{
 	{name: "paths", doc: "score files (relative to the policy file's folder); INPUT arguments override", schema: stringList(1)},
 	{name: "format", doc: "input format (--input-format)", schema: enumSchema(InputFormats)},
 	{name: "qrels", doc: "qrels file for TREC run inputs (--qrels)", schema: stringSchema},
-	{name: "measure", doc: "measure to use, a trec_eval name such as map or ndcg_cut_10 (--measure)", schema: stringSchema},
+	{name: "measure", doc: "measure to use, in trec_eval's, ir_measures' or NTCIREVAL's spelling: map, ndcg_cut_10, nDCG@10, Q, nERR@10 (riskgate help measures; --measure)", schema: stringSchema},
 	{name: "topics", doc: "topics not scored for every system: intersect, zero, error or keep (--topics)", schema: enumSchema(TopicModes)},
 }
 

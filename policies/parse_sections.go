@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/riskgate/riskgate/gate/trec"
 	"gopkg.in/yaml.v3"
 )
 
@@ -51,7 +52,12 @@ func (ps *parser) inputs(n *yaml.Node) {
 		in.QrelsPos = pos(deref(e.val))
 	}
 	if e, ok := m.get("measure"); ok {
-		in.Measure, _ = ps.str(e, "inputs.measure")
+		var ok bool
+		if in.Measure, ok = ps.str(e, "inputs.measure"); ok {
+			if err := trec.CheckMeasureSyntax(in.Measure); err != nil {
+				ps.errorf(deref(e.val), "inputs.measure", "%v", err)
+			}
+		}
 	}
 	if e, ok := m.get("topics"); ok {
 		in.Topics, _ = ps.enum(e, "inputs.topics", TopicModes)

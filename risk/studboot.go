@@ -31,11 +31,18 @@ const studentizedChunk = 2048
 // unless its mean is 0 too (not counted). With constant z, t is ±Inf and P
 // is 0 (NaN if z ≡ 0), with a warning.
 func (p Pair) StudentizedBootstrap(b int, seed uint64) (StudentizedBootstrap, error) {
+	r, _, err := p.studentizedBootstrap(b, seed, false)
+	return r, err
+}
+
+// studentizedBootstrap is StudentizedBootstrap; with collect it also
+// returns every replicate's |t(w*)|, in replicate order.
+func (p Pair) studentizedBootstrap(b int, seed uint64, collect bool) (StudentizedBootstrap, []float64, error) {
 	if err := p.check(); err != nil {
-		return StudentizedBootstrap{}, err
+		return StudentizedBootstrap{}, nil, err
 	}
 	if b < 1 {
-		return StudentizedBootstrap{}, fmt.Errorf("risk: bootstrap test needs B ≥ 1, got %d", b)
+		return StudentizedBootstrap{}, nil, fmt.Errorf("risk: bootstrap test needs B ≥ 1, got %d", b)
 	}
 	z := p.Deltas()
 	n := len(z)
@@ -50,7 +57,7 @@ func (p Pair) StudentizedBootstrap(b int, seed uint64) (StudentizedBootstrap, er
 			r.P = math.NaN()
 		}
 		r.Warnings = append(r.Warnings, "the differences are constant (zero variance): the bootstrap test is degenerate")
-		return r, nil
+		return r, nil, nil
 	}
 	r.T = zbar / se
 	tobs := math.Abs(r.T)
@@ -58,13 +65,17 @@ func (p Pair) StudentizedBootstrap(b int, seed uint64) (StudentizedBootstrap, er
 	for i, v := range z {
 		w[i] = v - zbar
 	}
+	var tstars []float64
+	if collect {
+		tstars = make([]float64, b)
+	}
 	var count atomic.Int64
 	forChunks(b, studentizedChunk, func(k, lo, hi int) {
 		ix := newIndexer(chunkSource(seed, procStudentizedBootstrap, k), n)
 		idx := make([]uint32, n)
 		buf := make([]float64, n)
 		c := 0
-		for range hi - lo {
+		for rep := lo; rep < hi; rep++ {
 			ix.fill(idx)
 			s := 0.0
 			for i, j := range idx {
@@ -81,15 +92,22 @@ func (p Pair) StudentizedBootstrap(b int, seed uint64) (StudentizedBootstrap, er
 			if sd == 0 {
 				if m != 0 {
 					c++
+					if collect {
+						tstars[rep] = math.Inf(1)
+					}
 				}
 				continue
 			}
-			if math.Abs(m/(sd/math.Sqrt(fn))) >= tobs {
+			at := math.Abs(m / (sd / math.Sqrt(fn)))
+			if collect {
+				tstars[rep] = at
+			}
+			if at >= tobs {
 				c++
 			}
 		}
 		count.Add(int64(c))
 	})
 	r.P = float64(count.Load()) / float64(b)
-	return r, nil
+	return r, tstars, nil
 }

@@ -100,11 +100,18 @@ const randomTukeyChunk = 128
 // largest difference. tol = 1e-12·max|x| keeps exactly-equal means equal.
 // The B ranges are sorted once and each pair's count found by binary search.
 func (s Systems) RandomizedTukeyHSD(b int, seed uint64) (RandomizedTukeyHSD, error) {
+	r, _, err := s.randomizedTukeyHSD(b, seed)
+	return r, err
+}
+
+// randomizedTukeyHSD is RandomizedTukeyHSD, also returning the B ranges
+// in increasing order.
+func (s Systems) randomizedTukeyHSD(b int, seed uint64) (RandomizedTukeyHSD, []float64, error) {
 	if err := s.check(); err != nil {
-		return RandomizedTukeyHSD{}, err
+		return RandomizedTukeyHSD{}, nil, err
 	}
 	if b < 1 {
-		return RandomizedTukeyHSD{}, fmt.Errorf("risk: randomised Tukey HSD needs B ≥ 1, got %d", b)
+		return RandomizedTukeyHSD{}, nil, fmt.Errorf("risk: randomised Tukey HSD needs B ≥ 1, got %d", b)
 	}
 	m, n := len(s), len(s[0])
 	// Topic-major copy: row j holds the m scores of topic j.
@@ -146,5 +153,5 @@ func (s Systems) RandomizedTukeyHSD(b int, seed uint64) (RandomizedTukeyHSD, err
 			res.Pairs = append(res.Pairs, RandomizedPair{A: i, B: j, Diff: d, P: float64(b-below) / float64(b)})
 		}
 	}
-	return res, nil
+	return res, ranges, nil
 }

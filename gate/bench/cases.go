@@ -186,6 +186,7 @@ func Cases(cfg Config) []Case {
 				return &Work{run: benchTukey(rb().Scores)}, nil
 			}},
 	)
+	cs = append(cs, benchMeasureCases(cfg)...)
 	cs = append(cs, benchCalibrateCases(cfg)...)
 	if u := cfg.User; u != nil {
 		cs = append(cs, benchUserCases(cfg, u)...)

@@ -443,11 +443,15 @@ type fileSink struct {
 	labelLine int  // the first row
 	others    map[string]bool
 	kept      int
+	canon     map[string]string // each measure label as the registry spells it
 }
 
 // keep reports whether the row at line, of the given measure ("" for an
 // unlabelled row), is to be added.
 func (fs *fileSink) keep(measure string, line int) (bool, error) {
+	if measure != "" {
+		measure = fs.canonical(measure)
+	}
 	switch {
 	case fs.labelled == 0:
 		fs.labelLine = line
@@ -477,6 +481,26 @@ func (fs *fileSink) keep(measure string, line int) (bool, error) {
 	}
 	fs.others[measure] = true
 	return false, nil
+}
+
+// canonical returns a measure label in the one spelling of measures
+// (trec.MeasureName: nDCG@10 and ndcg_cut.10 are ndcg_cut_10), so that
+// --measure and the files name a measure however each spells it.
+func (fs *fileSink) canonical(label string) string {
+	c, ok := fs.canon[label]
+	if !ok {
+		if fs.canon == nil {
+			fs.canon = map[string]string{}
+		}
+		c = label
+		if len(label) <= MaxNameBytes {
+			c = trec.MeasureName(label)
+		}
+		if len(fs.canon) < 1000 { // a file of many measures is refused anyway
+			fs.canon[label] = c
+		}
+	}
+	return c
 }
 
 // score parses a score, refusing anything but a finite decimal number.

@@ -1,6 +1,10 @@
 package trec
 
-import "math"
+import (
+	"math"
+
+	"github.com/riskgate/riskgate/gate/ntcir"
+)
 
 // Relevance values of retrieved documents that are not judgments
 // (trec_eval.h).
@@ -29,6 +33,8 @@ type ranking struct {
 	relLevel       int64        // -l
 	numDocs        int64        // -N
 	gains          []relGain    // scratch for setupGains
+
+	nt *ntcir.Scorer // NTCIREVAL's measures, set to the topic (ntcir.go)
 }
 
 func (r *ranking) isRel(i int) bool { return int64(r.rel[i]) >= r.relLevel }

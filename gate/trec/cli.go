@@ -14,7 +14,7 @@ import (
 )
 
 // Usage is the one-line synopsis of riskgate eval.
-const Usage = "riskgate eval [-q] [-c] [-n] [-J] [-l LEVEL] [-M MAXDOCS] [-N NUMDOCS] [-m MEASURE[.PARAMS]]... QRELS RUN..."
+const Usage = "riskgate eval [-q] [-c] [-n] [-J] [-l LEVEL] [-M MAXDOCS] [-N NUMDOCS] [-g GAINS] [-m MEASURE[.PARAMS]]... QRELS RUN..."
 
 // Help is riskgate eval's help text.
 const Help = `usage: ` + Usage + `
@@ -36,26 +36,37 @@ block of output, in argument order. RUN "-" reads standard input.
             the input formats, the only ones read (trec_eval's defaults)
   -m NAME   measure or group to print; repeatable; parameters after '.':
             P.5,10  ndcg_cut.10  iprec_at_recall..1,.5  ndcg.1=3,2=9
-            groups: official (default), all_trec, set
+            groups: official (default), all_trec, set, ntcir
+            ir_measures' names of trec_eval measures: nDCG@10  AP  P@5  R@100
+            NTCIREVAL's measures: Q  P+  nERR@10  Q(beta=10)  RBP(p=0.8)
+            (riskgate help measures lists every name)
+  -g GAINS  gains of relevance levels 1, 2, … for NTCIREVAL's measures, as
+            ntcir_eval's -g: 1:2:3 (default: each level's number)
 
 Options take attached values too (-l2, -M100, -mP.10) and may follow the
 files, as with trec_eval's getopt; -l, -M and -N are read with C's atol
-("1.5" is 1, "abc" is 0). Measures: ` + "all of -m all_trec plus dcg, ideal_dcg and yaap" + `.
+("1.5" is 1, "abc" is 0). Measures: ` + "all of -m all_trec plus dcg, ideal_dcg and yaap" + `,
+and NTCIREVAL's (-m ntcir: every one at cutoff 1000), printed after trec_eval's
+in the same layout. A run is ranked by score, descending, ties by document id
+descending, for every measure; -M and -J apply to NTCIREVAL's measures too
+(-J gives their condensed-list values), -l does not (every level ≥ 1 is
+relevant to them, with its gain).
 Not supported: -D, -Z, other -R and -T formats, the prefs/qrels_jg measures.
 `
 
 // CommandLine is a parsed riskgate eval (trec_eval) command line.
 type CommandLine struct {
-	Query      bool     // -q
-	Complete   bool     // -c
-	NoSummary  bool     // -n
-	JudgedOnly bool     // -J
-	Help       bool     // -h, --help
-	Version    bool     // -v, --version
-	RelLevel   int64    // -l
-	MaxDocs    int64    // -M
-	NumDocs    int64    // -N
-	Measures   []string // -m, in order
+	Query      bool      // -q
+	Complete   bool      // -c
+	NoSummary  bool      // -n
+	JudgedOnly bool      // -J
+	Help       bool      // -h, --help
+	Version    bool      // -v, --version
+	RelLevel   int64     // -l
+	MaxDocs    int64     // -M
+	NumDocs    int64     // -N
+	Gains      []float64 // -g
+	Measures   []string  // -m, in order
 	Qrels      string
 	Runs       []string
 }
@@ -88,6 +99,7 @@ var opts = []optSpec{
 	{'R', "Rel_info_format", true, ""},
 	{'T', "Results_format", true, ""},
 	{'o', "Output_old_results_format", false, "the obsolete old output format"},
+	{'g', "gains", true, ""}, // NTCIREVAL's -g, not trec_eval's
 	{'Z', "Zscore", true, "Z scores"},
 }
 
@@ -230,6 +242,12 @@ func (c *CommandLine) apply(o *optSpec, spelled, value string) error {
 		}
 	case 'N':
 		c.NumDocs = atol([]byte(value))
+	case 'g':
+		g, err := GainsOption(spelled, value)
+		if err != nil {
+			return err
+		}
+		c.Gains = g
 	case 'R':
 		return formatOption(spelled, value, "qrels", "prefs", "qrels_prefs", "qrels_jg")
 	case 'T':
@@ -252,7 +270,7 @@ func formatOption(spelled, value, read string, others ...string) error {
 
 // Options returns the evaluation options the command line asks for.
 func (c *CommandLine) Options() Options {
-	opt := Options{RelLevel: c.RelLevel, MaxDocs: c.MaxDocs, NumDocs: c.NumDocs, JudgedOnly: c.JudgedOnly, Missing: MissingFail}
+	opt := Options{RelLevel: c.RelLevel, MaxDocs: c.MaxDocs, NumDocs: c.NumDocs, JudgedOnly: c.JudgedOnly, Missing: MissingFail, Gains: c.Gains}
 	if c.Complete {
 		opt.Missing = MissingZero
 	}
@@ -273,6 +291,14 @@ func (c *CommandLine) Execute(stdin io.Reader, stdout, warn io.Writer) error {
 	ms, err := ParseMeasures(c.Measures)
 	if err != nil {
 		return &UsageError{err.Error()}
+	}
+	if warn != nil {
+		switch {
+		case ms.ntcir && c.RelLevel != 1:
+			fmt.Fprintf(warn, "riskgate: warning: -l %d applies to trec_eval's measures only; NTCIREVAL's count every level ≥ 1 as relevant, with its gain (-g)\n", c.RelLevel)
+		case !ms.ntcir && c.Gains != nil:
+			fmt.Fprintf(warn, "riskgate: warning: -g sets the gains of NTCIREVAL's measures, and no -m names one\n")
+		}
 	}
 	var (
 		q          *Qrels

@@ -36,6 +36,10 @@ type Options struct {
 	// the -M cut, before any measure sees it (form_res_rels.c).
 	JudgedOnly bool
 	Missing    MissingTopics
+	// Gains are the gains of relevance levels 1, 2, … of NTCIREVAL's
+	// measures that name none (-g 1:2:3); nil gives each level its number,
+	// up to the qrels' highest.
+	Gains []float64
 }
 
 // DefaultOptions are trec_eval's defaults: -l 1, no -M, no -c.
@@ -86,6 +90,7 @@ type Evaluator struct {
 
 	docs docTable
 	r    ranking
+	nt   ntcirState
 }
 
 // NewEvaluator returns an evaluator of ms against q.
@@ -107,6 +112,9 @@ const bogusDocno = "ceci_nest_pas_un_docno"
 // passed to each stay valid, as the lines trec_eval prints before it stops.
 func (e *Evaluator) Evaluate(run *Run, each func(*TopicResult) error) (*Summary, error) {
 	q, ms := e.Qrels, e.Measures
+	if err := e.setupNTCIR(); err != nil {
+		return nil, err
+	}
 	common := 0
 	for _, t := range q.topics {
 		if run.topics.lookup([]byte(t.id)) >= 0 {
@@ -144,7 +152,7 @@ func (e *Evaluator) Evaluate(run *Run, each func(*TopicResult) error) (*Summary,
 		blocks[k] = b
 		go func() {
 			defer close(b.done)
-			c := &Evaluator{Qrels: q, Measures: ms, Opt: e.Opt}
+			c := &Evaluator{Qrels: q, Measures: ms, Opt: e.Opt, nt: ntcirState{gains: e.nt.gains}}
 			tr := &TopicResult{Values: make([]float64, ms.nValues)}
 			b.values = make([]float64, 0, (b.hi-b.lo)*ms.nValues)
 			for ti := b.lo; ti < b.hi && !stop.Load(); ti++ {
@@ -425,6 +433,9 @@ func (e *Evaluator) count() {
 // score computes every measure of the current ranking into tr.
 func (e *Evaluator) score(tr *TopicResult) {
 	clear(tr.Values)
+	if e.Measures.ntcir {
+		e.resetNTCIR()
+	}
 	for _, m := range e.Measures.list {
 		switch m.fam.kind {
 		case kindRunID:

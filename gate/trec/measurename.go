@@ -2,7 +2,6 @@ package trec
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/riskgate/riskgate/internal/suggest"
@@ -16,12 +15,18 @@ import (
 // name spells either way (ndcg_cut.10 and ndcg_cut_10 → ndcg_cut_10). A name
 // that is no trec_eval measure is returned unchanged: score files may hold
 // any measure.
+//
+// ir_measures' and NTCIREVAL's names are read too (names.go): nDCG@10 →
+// ndcg_cut_10, Q-measure → Q; each measure has this one spelling.
 func MeasureName(name string) string {
-	ms, err := MeasureForName(name)
-	if err != nil || name == "" || len(ms.list) != 1 || len(ms.list[0].names) != 1 {
+	if name == "" {
 		return name
 	}
-	return ms.list[0].names[0]
+	c, err := CanonicalMeasure(name)
+	if err != nil {
+		return name
+	}
+	return c
 }
 
 // measureForSpec reads name as trec_eval's -m spelling of one value
@@ -36,7 +41,7 @@ func measureForSpec(name string) (ms *Measures, ok bool, err error) {
 	case kindRunID, kindNumQ, kindGeoMean, kindRelString:
 		return nil, true, fmt.Errorf("measure %q has no per-topic value; valid per-topic measures: %s", name, perTopicNames())
 	}
-	ms, err = ParseMeasures([]string{name})
+	ms, err = parseTrecMeasures([]string{name})
 	if err != nil {
 		return nil, true, err
 	}
@@ -50,7 +55,7 @@ func measureForSpec(name string) (ms *Measures, ok bool, err error) {
 // specForPrintedName returns the -m spelling of a printed per-topic value
 // name (ndcg_cut_10 → ndcg_cut.10, map → map).
 func specForPrintedName(name string) (string, bool) {
-	ms, err := MeasureForName(name)
+	ms, err := MeasureForTrecName(name)
 	if err != nil || len(ms.list) != 1 {
 		return "", false
 	}
@@ -64,17 +69,18 @@ func specForPrintedName(name string) (string, bool) {
 // unknownMeasure is the error for a name that is no trec_eval measure, with
 // the closest per-topic value name or family when one is a likely typo.
 func unknownMeasure(name string) error {
-	names := strings.Split(perTopicNames(), ", ")
-	names = append(names, FamilyNames()...)
-	slices.Sort(names)
-	names = slices.Compact(names)
 	hint := ""
-	if s := suggest.Closest(name, names); s != "" {
+	if s := suggest.Closest(name, measureNamesForSuggestion(name)); s != "" {
 		if spec, ok := specForPrintedName(s); ok && strings.Contains(name, ".") {
 			s = spec // answer in the spelling asked
 		}
 		hint = fmt.Sprintf(" (did you mean %q?)", s)
 	}
-	return fmt.Errorf("unknown measure %q%s; valid: a trec_eval measure as -m spells it (map, P.10, ndcg_cut.10, recall.100) or as it prints it (P_10, ndcg_cut_10), of the families %s",
-		name, hint, strings.Join(FamilyNames(), ", "))
+	return &unknownMeasureError{fmt.Sprintf("unknown measure %q%s; valid: a trec_eval measure as -m spells it (map, P.10, ndcg_cut.10, recall.100) or as it prints it (P_10, ndcg_cut_10), of the families %s; ir_measures' names of them (nDCG@10, AP, P@5); NTCIREVAL's (Q, P+, nERR@10; riskgate help measures)",
+		name, hint, strings.Join(FamilyNames(), ", "))}
 }
+
+// unknownMeasureError is the error for a name no spelling knows.
+type unknownMeasureError struct{ msg string }
+
+func (e *unknownMeasureError) Error() string { return e.msg }

@@ -1,11 +1,15 @@
 package trec
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+
+	"github.com/riskgate/riskgate/gate/ntcir"
 )
 
 // kind says how a measure family is parameterised, accumulated and printed
@@ -23,6 +27,7 @@ const (
 	kindParamDouble             // one value; comma-separated numbers; name_params
 	kindParamPair               // one value; level=gain pairs; name_params
 	kindRelString               // per topic only, a string
+	kindNTCIR                   // one of NTCIREVAL's measures (gate/ntcir); one value, the mean
 )
 
 // family is one trec_eval measure (an entry of measures.c: te_trec_measures).
@@ -117,11 +122,18 @@ type Measure struct {
 	cutDouble []float64
 	params    []float64
 	pairs     []gainPair
-	off       int // index of the first value in a topic's value vector
+	nt        ntcir.Measure // kindNTCIR: the NTCIREVAL measure
+	off       int           // index of the first value in a topic's value vector
 }
 
-// Name returns the family name (map, P, ndcg_cut, …).
-func (m *Measure) Name() string { return m.fam.name }
+// Name returns the family name (map, P, ndcg_cut, …), or an NTCIREVAL
+// measure's name.
+func (m *Measure) Name() string {
+	if m.fam.kind == kindNTCIR {
+		return m.names[0]
+	}
+	return m.fam.name
+}
 
 // Names returns the printed names of the measure's values (P_5, P_10, …).
 func (m *Measure) Names() []string { return m.names }
@@ -130,6 +142,7 @@ func (m *Measure) Names() []string { return m.names }
 type Measures struct {
 	list    []*Measure
 	nValues int
+	ntcir   bool // some measure is NTCIREVAL's
 }
 
 // needRanking reports whether a measure reads the ranking: every one but
@@ -160,10 +173,84 @@ func measureErrorf(format string, a ...any) error {
 // parameters (P.5,10; iprec_at_recall..1,.5; ndcg.1=3,2=9; utility.2,-1,0,0).
 // As in trec_eval, the first parameters given for a measure apply, and the
 // measures come out in table order. No spec means "official".
+//
+// The registry's other spellings (names.go) are read too: ir_measures'
+// names of trec_eval measures (nDCG@10 is ndcg_cut.10; the cutoffs of one
+// family given this way combine, so -m P@5 -m P@10 prints both), and
+// NTCIREVAL's measures (Q, nERR@10, …; the group "ntcir" is every one of
+// them at ntcir_eval's default cutoff), which come after trec_eval's, in
+// the order given.
 func ParseMeasures(specs []string) (*Measures, error) {
 	if len(specs) == 0 {
 		specs = []string{"official"}
 	}
+	var trecSpecs []string
+	var nts []ntcir.Measure
+	irCuts := map[string]int{} // family → its ir_measures cutoffs' index in trecSpecs
+	for _, spec := range specs {
+		switch {
+		case spec == "ntcir":
+			nts = append(nts, ntcir.All(ntcir.DefaultCutoff)...)
+			continue
+		case isTrecSpelling(spec):
+			trecSpecs = append(trecSpecs, spec)
+			continue
+		}
+		r, err := resolveMeasure(spec)
+		var unknown *unknownMeasureError
+		switch {
+		case errors.As(err, &unknown) && !strings.ContainsAny(spec, "@(:"):
+			trecSpecs = append(trecSpecs, spec) // trec_eval's own error
+		case err != nil:
+			return nil, measureErrorf("-m %s: %v", spec, err)
+		case r.nt != nil:
+			nts = append(nts, *r.nt)
+		default:
+			name, params, _ := strings.Cut(r.trec, ".")
+			i, merged := irCuts[name]
+			switch {
+			case !merged || params == "":
+				irCuts[name] = len(trecSpecs)
+				trecSpecs = append(trecSpecs, r.trec)
+			case !slices.Contains(strings.Split(strings.TrimPrefix(trecSpecs[i], name+"."), ","), params):
+				trecSpecs[i] += "," + params
+			}
+		}
+	}
+	ms := &Measures{}
+	if len(trecSpecs) > 0 {
+		var err error
+		if ms, err = parseTrecMeasures(trecSpecs); err != nil {
+			return nil, err
+		}
+	}
+	seen := map[string]bool{}
+	for _, nt := range nts {
+		name := ntcirName(nt)
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		ms.add(&Measure{fam: ntcirFamily, names: []string{name}, nt: nt})
+		ms.ntcir = true
+	}
+	return ms, nil
+}
+
+// isTrecSpelling reports whether spec is trec_eval's spelling of -m: a
+// family or group name, with or without parameters, or the printed name of
+// one value.
+func isTrecSpelling(spec string) bool {
+	name, _, dotted := strings.Cut(spec, ".")
+	if _, group := nicknames[name]; group || familyByName(name) != nil || slices.Contains(unsupported, name) {
+		return true
+	}
+	_, printed := specForPrintedName(spec)
+	return !dotted && printed
+}
+
+// parseTrecMeasures is ParseMeasures for trec_eval's spelling only.
+func parseTrecMeasures(specs []string) (*Measures, error) {
 	type arg struct{ name, params string }
 	var args []arg
 	marked := map[string]bool{}
@@ -195,7 +282,7 @@ func ParseMeasures(specs []string) (*Measures, error) {
 			}
 		}
 		if familyByName(name) == nil {
-			return nil, measureErrorf("-m %s: unknown measure %q; valid: %s, or a group: all_trec, official, set", spec, name, strings.Join(FamilyNames(), ", "))
+			return nil, measureErrorf("-m %s: unknown measure %q; valid: %s, or a group: all_trec, official, set, ntcir; or a name of ir_measures or NTCIREVAL (riskgate help measures)", spec, name, strings.Join(FamilyNames(), ", "))
 		}
 		marked[name] = true
 	}
@@ -215,14 +302,23 @@ func ParseMeasures(specs []string) (*Measures, error) {
 		if err != nil {
 			return nil, err
 		}
-		m.off = ms.nValues
-		ms.nValues += len(m.names)
-		if f.kind == kindNumQ {
-			ms.nValues++
-		}
-		ms.list = append(ms.list, m)
+		ms.add(m)
 	}
 	return ms, nil
+}
+
+// ntcirFamily is the family of every NTCIREVAL measure: one value per
+// topic, averaged, printed as trec_eval prints values.
+var ntcirFamily = &family{name: "ntcir", kind: kindNTCIR, calc: calcNTCIR}
+
+// add appends m, giving it its place in a topic's value vector.
+func (ms *Measures) add(m *Measure) {
+	m.off = ms.nValues
+	ms.nValues += len(m.names)
+	if m.fam.kind == kindNumQ {
+		ms.nValues++
+	}
+	ms.list = append(ms.list, m)
 }
 
 // FamilyNames returns the names of the supported measures in table order.
@@ -366,12 +462,31 @@ func parsePairs(s string) ([]gainPair, error) {
 }
 
 // MeasureForName returns the measures that compute the per-topic value
-// trec_eval prints as name: map, P_10, ndcg_cut_10, iprec_at_recall_0.10,
-// utility_2,-1,0,0, ndcg_1=3,2=9 … ("" means map). Names without a
-// per-topic value (runid, num_q, gm_map, gm_bpref, relstring) are refused.
-//
-// trec_eval's -m spelling of one value (ndcg_cut.10, P.5) is accepted too.
+// name names, in any spelling of the registry (names.go): trec_eval's
+// (map, P_10, ndcg_cut.10 …; "" means map), ir_measures' (nDCG@10) or
+// NTCIREVAL's (Q, nERR@10). Names without a per-topic value (runid, num_q,
+// gm_map, gm_bpref, relstring) are refused.
 func MeasureForName(name string) (*Measures, error) {
+	if name == "" {
+		name = "map"
+	}
+	r, err := resolveMeasure(name)
+	if err != nil {
+		return nil, err
+	}
+	if r.nt != nil {
+		ms := &Measures{ntcir: true}
+		ms.add(&Measure{fam: ntcirFamily, names: []string{ntcirName(*r.nt)}, nt: *r.nt})
+		return ms, nil
+	}
+	return MeasureForTrecName(r.trec)
+}
+
+// MeasureForTrecName is MeasureForName for trec_eval's spellings only: the
+// per-topic value trec_eval prints as name (map, P_10, ndcg_cut_10,
+// iprec_at_recall_0.10, utility_2,-1,0,0, ndcg_1=3,2=9 …) or its -m
+// spelling (ndcg_cut.10, P.5).
+func MeasureForTrecName(name string) (*Measures, error) {
 	if name == "" {
 		name = "map"
 	}
@@ -394,7 +509,7 @@ func MeasureForName(name string) (*Measures, error) {
 		case kindRunID, kindNumQ, kindGeoMean, kindRelString:
 			return nil, fmt.Errorf("measure %q has no per-topic value; valid per-topic measures: %s", name, perTopicNames())
 		}
-		ms, err := ParseMeasures([]string{spec})
+		ms, err := parseTrecMeasures([]string{spec})
 		if err != nil {
 			continue
 		}
@@ -407,7 +522,19 @@ func MeasureForName(name string) (*Measures, error) {
 
 // perTopicNames lists the per-topic value names of -m all_trec.
 func perTopicNames() string {
-	ms, _ := ParseMeasures([]string{"all_trec"})
+	perTopicOnce.Do(func() { perTopicList = allTrecPerTopicNames() })
+	return perTopicList
+}
+
+// perTopicNames is computed once: every unknown name's message and
+// did-you-mean read it.
+var (
+	perTopicOnce sync.Once
+	perTopicList string
+)
+
+func allTrecPerTopicNames() string {
+	ms, _ := parseTrecMeasures([]string{"all_trec"})
 	var names []string
 	for _, m := range ms.list {
 		switch m.fam.kind {

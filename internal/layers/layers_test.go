@@ -19,11 +19,12 @@ const module = "github.com/riskgate/riskgate/"
 // on result and never on each other; result sits on the numeric packages.
 var rank = map[string]int{
 	"gate/github/githubtest": 0, // a stand-in for GitHub, for tests
+	"gate/ntcir":             0, // NTCIREVAL's measures (pure), under gate/trec
 	"risk":                   1, "gate/trec": 1, "gate/github": 1,
 	"bayes": 2, "gate/scores": 2,
 	"policies":    3,
 	"gate/result": 4,
-	"gate/engine": 5, "gate/report": 5, "gate/compare": 5, "gate/fit": 5, "gate/pair": 5, "gate/classify": 5, "gate/diagnose": 5,
+	"gate/engine": 5, "gate/report": 5, "gate/compare": 5, "gate/discriminate": 5, "gate/fit": 5, "gate/pair": 5, "gate/classify": 5, "gate/diagnose": 5,
 	"gate/calibrate": 6,
 	"gate/bench":     7,
 	"gate":           8,
