@@ -73,6 +73,7 @@ func newApp(s *streams) *cli.Command {
 			newPublishCommand(s),
 			newCalibrateCommand(s),
 			newBenchCommand(s),
+			newPoolCommand(s),
 			newHelpCommand(),
 			newVersionCommand(),
 		},
