@@ -218,6 +218,22 @@ func TestPoolCommands(t *testing.T) {
 	if strings.Contains(out, "csv-a") || !strings.Contains(out, "lineage: bm25 → new-ranker") {
 		t.Errorf("list after rm: %q", out)
 	}
+
+	// A damaged entry: refused, naming file:line; skipped with a warning when asked.
+	entry := filepath.Join("p", "systems", pool.FileName("csv-b"))
+	data, _ := os.ReadFile(entry)
+	os.WriteFile(entry, bytes.Replace(data, []byte(`topic "405" `), []byte(`topic "405" 9`), 1), 0o644)
+	code, out, errw = runMain(t, "pool", "list", "--pool", "p")
+	checkOneLineError(t, code, out, errw, entry+":22: checksum mismatch")
+	out, errw = run(0, "pool", "list", "--pool", "p", "--skip-damaged")
+	if strings.Contains(out, "csv-b") || !strings.HasPrefix(errw, "riskgate: warning: "+entry+":22: checksum mismatch") {
+		t.Errorf("--skip-damaged: stdout %q, stderr %q", out, errw)
+	}
+	run(0, "pool", "rm", "--pool", "p", "csv-b") // a damaged entry can be removed
+	// A pool of another format version.
+	os.WriteFile(filepath.Join("p", "format"), []byte("riskgate-pool 2\n"), 0o644)
+	code, out, errw = runMain(t, "pool", "show", "--pool", "p", "art-2")
+	checkOneLineError(t, code, out, errw, filepath.Join("p", "format")+":1: pool format version 2; this riskgate reads version 1")
 }
 
 // list and show print the same bytes for the same pool (goldens).
@@ -296,5 +312,31 @@ func TestPoolAddConcurrent(t *testing.T) {
 		if err != nil || len(entries) != 2 {
 			t.Fatalf("repetition %d: %d entries, %v", rep, len(entries), err)
 		}
+	}
+}
+
+// Names that start workflow commands or reorder text reach no line start of
+// any pool command's output, and show as ⟨U+202E⟩ on the terminal.
+func TestPoolInjection(t *testing.T) {
+	name := "::stop-commands::x\u202eevil"
+	in := writeTemp(t, "inj.csv", "system,topic,score\nprod,t1,0.3\n\""+name+"\",t1,0.5\n")
+	p := filepath.Join(t.TempDir(), "pool")
+	var all strings.Builder
+	for _, args := range [][]string{
+		{"pool", "add", "--pool", p, "--label", "::warning::label", in},
+		{"pool", "list", "--pool", p},
+		{"pool", "list", "--pool", p, "--format", "json"},
+		{"pool", "show", "--pool", p, name},
+		{"pool", "show", "--pool", p, "--format", "json", name},
+		{"pool", "promote", "--pool", p, name},
+		{"pool", "rm", "--pool", p, name},
+		{"pool", "show", "--pool", p, "::error::" + name},
+	} {
+		_, out, errw := runMain(t, args...)
+		noCommandLines(t, strings.Join(args, " "), out+errw)
+		all.WriteString(out)
+	}
+	if !strings.Contains(all.String(), "⟨U+202E⟩") {
+		t.Error("the bidirectional override is not shown on the terminal")
 	}
 }

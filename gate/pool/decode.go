@@ -189,7 +189,7 @@ func (f *fields) time(what string) (time.Time, error) {
 		return time.Time{}, err
 	}
 	t, perr := time.Parse(timeLayout, w)
-	if perr != nil || t.Format(timeLayout) != w {
+	if perr != nil || t.Format(timeLayout) != w || !isTime(t) {
 		return time.Time{}, f.errorf("%s %s; expected a UTC time such as 2026-01-31T14:05:00Z", what, excerpt(w))
 	}
 	return t, nil

@@ -70,7 +70,7 @@ func Open(dir string) (*Store, error) {
 		}
 		return nil, fmt.Errorf("%s is not a riskgate pool: it has no %s file", dir, formatFile)
 	case err != nil:
-		return nil, err
+		return nil, inputerr.At(s.path(formatFile), 0, "%v", unwrapPath(err))
 	}
 	want := fmt.Sprintf("%s %d\n", poolMagic, FormatVersion)
 	if string(data) != want {
@@ -263,15 +263,24 @@ func (s *Store) Champion() (string, error) {
 	return reigns[len(reigns)-1].System, nil
 }
 
-// readLimited reads a file of at most limit bytes.
+var errNotRegular = errors.New("not a regular file")
+
+// readLimited reads a regular file of at most limit bytes. Anything else at
+// path (a folder, a link, a named pipe, which would block an open) is
+// refused before it is opened.
 func readLimited(path string, limit int64) ([]byte, error) {
+	if fi, err := os.Lstat(path); err != nil {
+		return nil, err
+	} else if !fi.Mode().IsRegular() {
+		return nil, errNotRegular
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	if fi, err := f.Stat(); err == nil && !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file")
+		return nil, errNotRegular
 	}
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {

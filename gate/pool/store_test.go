@@ -283,6 +283,19 @@ func TestEntriesRefuseOrSkipDamaged(t *testing.T) {
 	if len(skipped) != 2 || !strings.HasPrefix(skipped[0], b+":") || !strings.Contains(skipped[1], "c-copy.entry:2: holds system \"c\"") {
 		t.Errorf("skipped %q", skipped)
 	}
+	// Not a regular file under an entry's name: refused, never opened.
+	os.Mkdir(filepath.Join(s.Dir(), "systems", "d.entry"), 0o755)
+	os.Symlink(s.EntryPath("a"), filepath.Join(s.Dir(), "systems", "link.entry"))
+	skipped = nil
+	if entries, err = s.Entries(ReadOptions{Skip: func(err error) { skipped = append(skipped, err.Error()) }}); err != nil || len(entries) != 2 {
+		t.Fatalf("%d entries, %v", len(entries), err)
+	}
+	if len(skipped) != 4 || !strings.Contains(skipped[2], "d.entry: not a regular file") || !strings.Contains(skipped[3], "link.entry: not a regular file") {
+		t.Errorf("skipped %q", skipped)
+	}
+	os.Remove(filepath.Join(s.Dir(), "systems", "d.entry"))
+	os.Remove(filepath.Join(s.Dir(), "systems", "link.entry"))
+
 	// A damaged entry is not merged into, but can be removed.
 	if _, err := s.Record(ctx, testEntry(rng, "b", []string{"map"}, 5)); err == nil || !strings.Contains(err.Error(), "remove it first") {
 		t.Errorf("record into a damaged entry: %v", err)

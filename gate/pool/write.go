@@ -52,6 +52,8 @@ func (s *Store) Record(ctx context.Context, entries ...*Entry) ([]Outcome, error
 				case errors.Is(err, fs.ErrNotExist):
 				case err != nil:
 					return fmt.Errorf("%w; it cannot be added to: remove it first (riskgate pool rm)", err)
+				case old.System != e.System: // 64 bits of SHA-256 alike: never seen, still refused
+					return fmt.Errorf("%s holds system %q, and %q would share its file name; store it under another name", s.EntryPath(e.System), old.System, e.System)
 				default:
 					cur = old
 				}
@@ -74,6 +76,10 @@ func (s *Store) Record(ctx context.Context, entries ...*Entry) ([]Outcome, error
 				copyRun[e.System] = e.Run
 			}
 		}
+		lineage, err := s.lineageToStart(entries)
+		if err != nil {
+			return err
+		}
 		for _, name := range order {
 			kind := Unchanged
 			switch {
@@ -95,7 +101,10 @@ func (s *Store) Record(ctx context.Context, entries ...*Entry) ([]Outcome, error
 				return err
 			}
 		}
-		return s.startLineage(entries)
+		if lineage != nil {
+			return s.writeLineage(lineage)
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -142,9 +151,11 @@ func (s *Store) RunPath(r *Run) string {
 	return r.Path
 }
 
-// startLineage makes the first entry recorded as champion the lineage's
-// first reign, when the lineage has none.
-func (s *Store) startLineage(entries []*Entry) error {
+// lineageToStart returns the lineage to write when the first entry
+// recorded as champion is to start it (the lineage has no reign), else nil.
+// It reads the lineage before anything is written, so that a damaged one
+// stops Record first.
+func (s *Store) lineageToStart(entries []*Entry) ([]Reign, error) {
 	for _, e := range entries {
 		ev := e.History[len(e.History)-1]
 		if ev.Action != Recorded || ev.Role != Champion {
@@ -152,11 +163,11 @@ func (s *Store) startLineage(entries []*Entry) error {
 		}
 		reigns, err := s.Lineage()
 		if err != nil || len(reigns) > 0 {
-			return err
+			return nil, err
 		}
-		return s.writeLineage([]Reign{{System: e.System, From: ev.At, Label: ev.Label}})
+		return []Reign{{System: e.System, From: ev.At, Label: ev.Label}}, nil
 	}
-	return nil
+	return nil, nil
 }
 
 // keepRun copies the run file r.Source into the pool as system's kept run,
