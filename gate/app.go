@@ -74,6 +74,7 @@ func newApp(s *streams) *cli.Command {
 			newPublishCommand(s),
 			newCalibrateCommand(s),
 			newBenchCommand(s),
+			newPoolCommand(s),
 			newHelpCommand(),
 			newVersionCommand(),
 		},

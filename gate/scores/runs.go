@@ -100,6 +100,7 @@ func scoreRunFiles(b *Builder, job runJob) ([]Source, error) {
 		if r.system == "" {
 			r.system = filepath.Base(path)
 		}
+		r.source.Run = r.system
 		_, r.err = trec.NewEvaluator(q, ms, opt).Evaluate(run, func(tr *trec.TopicResult) error {
 			v, _ := tr.Value(ms, measure)
 			r.cells = append(r.cells, runCell{tr.Topic, v, tr.Line})

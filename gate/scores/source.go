@@ -33,6 +33,9 @@ type Source struct {
 	Path   string // as given; "-" is standard input
 	SHA256 string // lower-case hex
 	Bytes  int64
+	// Run is, for a TREC run, the system it was scored as (its run_id, else
+	// its file name); "" for every other input.
+	Run string
 	// Regular is true for a regular file. Standard input and pipes (bash's
 	// <(command)) are read once: their digest is of what was read, and
 	// Verify cannot check them again.

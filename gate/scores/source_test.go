@@ -54,6 +54,10 @@ func TestLoadSourcesDigests(t *testing.T) {
 		if s.Path != path || s.Role != role || s.SHA256 != sha(data) || s.Bytes != int64(len(data)) || s.Regular != regular {
 			t.Errorf("source %d: %+v; want %s %s, %d bytes, SHA-256 %s, regular %v", i, s, role, path, len(data), sha(data), regular)
 		}
+		// A run names the system it was scored as; no other input does.
+		if want := map[bool]string{true: "R"}[path == "r.run"]; s.Run != want || tab.SystemIndex("R") < 0 {
+			t.Errorf("source %d (%s): Run %q, want %q (the run_id of r.run)", i, path, s.Run, want)
+		}
 	}
 	if err := VerifySources(sources); err != nil {
 		t.Errorf("unchanged files: %v", err)

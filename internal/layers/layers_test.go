@@ -22,7 +22,7 @@ var rank = map[string]int{
 	"gate/ntcir":             0, // NTCIREVAL's measures (pure), under gate/trec
 	"risk":                   1, "gate/trec": 1, "gate/github": 1,
 	"bayes": 2, "gate/scores": 2,
-	"policies":    3,
+	"policies": 3, "gate/pool": 3,
 	"gate/result": 4,
 	"gate/engine": 5, "gate/report": 5, "gate/compare": 5, "gate/discriminate": 5, "gate/fit": 5, "gate/pair": 5, "gate/classify": 5, "gate/diagnose": 5,
 	"gate/calibrate": 6,
