@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/riskgate/riskgate/bayes/mcmc"
+	"github.com/riskgate/riskgate/bayes/posterior"
 	"github.com/riskgate/riskgate/internal/stats"
 	"github.com/riskgate/riskgate/risk"
 
@@ -150,7 +152,7 @@ func TestOneToOneBrms(t *testing.T) {
 	for _, c := range oneToOneCases() {
 		x := tab.Scores[systemIndex(t, tab, c.system)]
 		o := brmsOneToOnePriors
-		o.Family, o.Sampler, o.TargetESS, o.MaxDraws = c.fam, NUTSOptions{Seed: 1}, 20000, 20000
+		o.Family, o.Sampler, o.TargetESS, o.MaxDraws = c.fam, mcmc.NUTSOptions{Seed: 1}, 20000, 20000
 		f, err := OneToOne(x, champ, c.w, o)
 		if err != nil {
 			t.Fatal(err)
@@ -164,7 +166,7 @@ func TestOneToOneBrms(t *testing.T) {
 			if !ok {
 				t.Fatalf("reference has no row %s", key)
 			}
-			s := f.Summary[i]
+			s := f.Fit.Describe()[i]
 			rs := sh[key]
 			for _, q := range []struct {
 				what            string
@@ -223,7 +225,7 @@ func TestOneToOneGaussianQuadrature(t *testing.T) {
 	champ := tab.Scores[systemIndex(t, tab, "Champion")]
 	x := tab.Scores[systemIndex(t, tab, "Chal. 3")]
 	d := risk.Pair{X: x, Base: champ}.Adjusted(1)
-	n, m := float64(len(d)), Mean(d)
+	n, m := float64(len(d)), posterior.Mean(d)
 	ss := stats.Variance(d) * (n - 1)
 	ip, sp := brmsOneToOnePriors.Intercept, brmsOneToOnePriors.Sigma
 	se := math.Sqrt(ss/(n-1)) / math.Sqrt(n)
@@ -269,12 +271,12 @@ func TestOneToOneGaussianQuadrature(t *testing.T) {
 		return math.NaN()
 	}
 	o := brmsOneToOnePriors
-	o.Sampler, o.TargetESS, o.MaxDraws = NUTSOptions{Seed: 3}, 40000, 40000
+	o.Sampler, o.TargetESS, o.MaxDraws = mcmc.NUTSOptions{Seed: 3}, 40000, 40000
 	f, err := OneToOne(x, champ, 1, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := f.Summary[0]
+	s := f.Fit.Describe()[0]
 	for _, c := range []struct {
 		what      string
 		got, want float64

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riskgate/riskgate/bayes/mcmc"
 	"github.com/riskgate/riskgate/internal/shared"
 )
 
@@ -90,7 +91,7 @@ func TestBRiskRstanarm(t *testing.T) {
 			chals = append(chals, i)
 		}
 	}
-	r, err := BRisk(tab, ch, 5, BRiskOptions{Challengers: chals, Hier: HierOptions{Sampler: NUTSOptions{Seed: 1}, TargetESS: 400000}})
+	r, err := BRisk(tab, ch, 5, BRiskOptions{Challengers: chals, Hier: HierOptions{Sampler: mcmc.NUTSOptions{Seed: 1}, TargetESS: 400000}})
 	if err != nil {
 		t.Fatal(err)
 	}

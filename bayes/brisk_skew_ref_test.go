@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riskgate/riskgate/bayes/mcmc"
 	"github.com/riskgate/riskgate/internal/shared"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -66,7 +67,7 @@ func TestBRiskSkewNormalBrms(t *testing.T) {
 		}
 	}
 	r, err := BRisk(tab, ch, 5, BRiskOptions{Challengers: chals,
-		Hier: HierOptions{Family: SkewNormal{}, Sampler: NUTSOptions{Seed: 42}, TargetESS: 4000}})
+		Hier: HierOptions{Family: SkewNormal{}, Sampler: mcmc.NUTSOptions{Seed: 42}, TargetESS: 4000}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +87,7 @@ func TestBRiskSkewNormalBrms(t *testing.T) {
 		if !ok {
 			t.Fatalf("reference has no row %q", name)
 		}
-		s := f.Summary[v]
+		s := f.Describe()[v]
 		for _, c := range []struct {
 			what      string
 			got, want float64

@@ -4,6 +4,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/riskgate/riskgate/bayes/posterior"
+	"gonum.org/v1/gonum/floats"
 )
 
 // azzaliniLogPDF is the skew-normal log density in Azzalini's direct
@@ -106,7 +109,7 @@ func TestSkewNormalRand(t *testing.T) {
 		for i := range x {
 			x[i] = SkewNormal{}.Rand(r, mu, sigma, []float64{alpha})
 		}
-		m, s := Mean(x), SD(x)
+		m, s := posterior.Mean(x), posterior.SD(x)
 		m3 := 0.0
 		for _, v := range x {
 			m3 += math.Pow((v-m)/s, 3)
@@ -199,7 +202,7 @@ func toParam(m *MixedModel, th []float64) ([]float64, float64) {
 		b := append([]float64(nil), out[i:i+J]...)
 		sd := out[2+k]
 		if m.Param.InterceptAtMean {
-			a += Mean(b)
+			a += posterior.Mean(b)
 		}
 		if m.Param.factor(k) == CentredContrasts {
 			householder(b) // H⁻¹ = H
@@ -266,7 +269,7 @@ func TestHouseholder(t *testing.T) {
 		}
 		y := append([]float64(nil), x...)
 		householder(y)
-		if nx, ny := dot(x, x), dot(y, y); math.Abs(nx-ny) > 1e-12*nx {
+		if nx, ny := floats.Dot(x, x), floats.Dot(y, y); math.Abs(nx-ny) > 1e-12*nx {
 			t.Errorf("J %d: ‖Hx‖² %g, ‖x‖² %g", J, ny, nx)
 		}
 		householder(y)

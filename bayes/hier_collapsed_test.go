@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/riskgate/riskgate/bayes/mcmc"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -111,7 +112,7 @@ func (d *denseGaussian) posterior(A, B, C float64) (*mat.VecDense, *mat.SymDense
 }
 
 type collapsed interface {
-	Model
+	mcmc.Model
 	variancesABC(theta []float64) (A, B, C float64)
 	loglik(theta []float64) float64
 	draw(theta, xi, out []float64)

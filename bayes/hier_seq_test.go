@@ -9,6 +9,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/riskgate/riskgate/bayes/mcmc"
+	"github.com/riskgate/riskgate/bayes/posterior"
 )
 
 // TestContrastMomentsMatchDraws: balancedModel.contrastMoments, the
@@ -85,7 +88,7 @@ func TestMixtureQuantile(t *testing.T) {
 
 // seqFit fits pool i of the agreement harness (at effect), sequentially
 // with targets, warm-started from the harness's pilot.
-func seqTestFit(t *testing.T, tab *Table, ad Adaptation, seed uint64, targets ...Target) *HierFit {
+func seqTestFit(t *testing.T, tab *Table, ad mcmc.Adaptation, seed uint64, targets ...Target) *HierFit {
 	t.Helper()
 	f, err := FitHier(tab, seqOptions(seed, ad, targets))
 	if err != nil {
@@ -137,11 +140,11 @@ func TestRaoBlackwellAgreesWithCounting(t *testing.T) {
 		}
 	}
 	// the estimates from the draws are the package's usual ones
-	if counted[0].Value != ProbGreater(d, 0) || counted[1].Value != ProbLess(d, 0.02) || counted[2].Value != Mean(d) || counted[3].Value != Quantile(d, 0.025) {
+	if counted[0].Value != posterior.ProbGreater(d, 0) || counted[1].Value != posterior.ProbLess(d, 0.02) || counted[2].Value != posterior.Mean(d) || counted[3].Value != posterior.Quantile(d, 0.025) {
 		t.Errorf("from the draws: %v %v %v %v; ProbGreater %v, ProbLess %v, Mean %v, Quantile %v",
-			counted[0].Value, counted[1].Value, counted[2].Value, counted[3].Value, ProbGreater(d, 0), ProbLess(d, 0.02), Mean(d), Quantile(d, 0.025))
+			counted[0].Value, counted[1].Value, counted[2].Value, counted[3].Value, posterior.ProbGreater(d, 0), posterior.ProbLess(d, 0.02), posterior.Mean(d), posterior.Quantile(d, 0.025))
 	}
-	if counted[0].MCSE != MCSEMean(indicatorChains(f.SystemDiffChains(1, 0), func(x float64) bool { return x > 0 })) {
+	if counted[0].MCSE != posterior.MCSEMean(indicatorChains(f.SystemDiffChains(1, 0), func(x float64) bool { return x > 0 })) {
 		t.Errorf("the MCSE of a share of draws is not posterior's mcse_mean of the indicator")
 	}
 }
@@ -176,12 +179,12 @@ func TestSequentialStopsEarly(t *testing.T) {
 			t.Errorf("effect %v: stopped with ESS %v, bulk %v, tail %v, R̂ %v, %d divergences", effect, e.ESS, e.ESSBulk, e.ESSTail, e.Rhat, f.Divergences)
 		}
 		for _, v := range []int{IdxSigma, IdxSDTopic, IdxSDSystem} {
-			if !(f.Summary[v].Rhat <= 1.01) {
-				t.Errorf("effect %v: %s R̂ %v", effect, f.Names[v], f.Summary[v].Rhat)
+			if !(f.Convergence[v].Rhat <= 1.01) {
+				t.Errorf("effect %v: %s R̂ %v", effect, f.Names[v], f.Convergence[v].Rhat)
 			}
 		}
-		if !math.IsNaN(f.Summary[f.SystemIndex(0)].Mean) {
-			t.Errorf("a system effect is summarised in a sequential fit")
+		if !math.IsNaN(f.Convergence[f.SystemIndex(0)].Rhat) {
+			t.Errorf("a system effect's convergence is checked in a sequential collapsed fit")
 		}
 		full, err := FitHier(tab, seqFullOptions(3))
 		if err != nil {
@@ -222,7 +225,7 @@ func TestSequentialRunsToFullTarget(t *testing.T) {
 		t.Errorf("full target 1000: converged %v, ESS %v, bulk %v, tail %v (%v)", f.Converged, e.ESS, e.ESSBulk, e.ESSTail, f.Warnings)
 	}
 	for _, v := range []int{IdxSigma, IdxSDTopic, IdxSDSystem} {
-		if q := f.Summary[v]; !(q.ESSBulk >= 1000 && q.ESSTail >= 1000) {
+		if q := f.Convergence[v]; !(q.ESSBulk >= 1000 && q.ESSTail >= 1000) {
 			t.Errorf("%s: bulk-ESS %v, tail-ESS %v below the target", f.Names[v], q.ESSBulk, q.ESSTail)
 		}
 	}
@@ -249,7 +252,7 @@ func TestSequentialDeterministicAcrossGOMAXPROCS(t *testing.T) {
 		f := seqTestFit(t, tab, adRaw, 9, Target{Stat: ProbAbove, A: 1, B: 0, Bounds: []float64{0.95}}, Target{Stat: QuantileDiff, A: 1, B: 0, P: 0.05, Bounds: []float64{0}})
 		o := seqOptions(9, adBRisk, []Target{{Stat: ProbBelow, A: 1, B: 0, Bounds: []float64{0.05}}})
 		o.Workers = 0
-		br, err := BRisk(tab, 0, 2, BRiskOptions{Hier: o, Challengers: []int{1}, DecisionOnly: true})
+		br, err := BRisk(tab, 0, 2, BRiskOptions{Hier: o, Challengers: []int{1}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -290,7 +293,7 @@ func TestSequentialGeneralPath(t *testing.T) {
 	for j := range tab.Scores[1] {
 		tab.Scores[1][j] = tab.Scores[0][j] + 0.15 + 0.02*r.NormFloat64()
 	}
-	o := HierOptions{Family: SkewNormal{}, Sampler: NUTSOptions{Seed: 2}, TargetESS: 4000,
+	o := HierOptions{Family: SkewNormal{}, Sampler: mcmc.NUTSOptions{Seed: 2}, TargetESS: 4000,
 		Sequential: &Sequential{Targets: []Target{{Stat: ProbAbove, A: 1, B: 0, Bounds: []float64{0.95}}}}}
 	p := TableBrmsPriors(tab)
 	o.Priors = &p
@@ -305,7 +308,7 @@ func TestSequentialGeneralPath(t *testing.T) {
 	if !f.StoppedEarly || !f.Converged || !e.Decided || e.Value < 0.95 {
 		t.Errorf("stopped early %v, converged %v, decided %v at %v ± %v after %d draws (%v)", f.StoppedEarly, f.Converged, e.Decided, e.Value, e.MCSE, f.Draws, f.Warnings)
 	}
-	for v, q := range f.Summary {
+	for v, q := range f.Convergence {
 		if !(q.Rhat <= 1.01) {
 			t.Errorf("%s: R̂ %v in a stopped general-path fit", f.Names[v], q.Rhat)
 		}
@@ -368,15 +371,15 @@ func TestSequentialOptionsRejected(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name string
-		ad   Adaptation
+		ad   mcmc.Adaptation
 		want string
 	}{
-		{"dimension", Adaptation{StepSize: 0.3, InvMetric: []float64{1, 1}}, "3"},
-		{"step size", Adaptation{StepSize: -1, InvMetric: []float64{1, 1, 1}}, "step size"},
-		{"metric", Adaptation{StepSize: 0.3, InvMetric: []float64{1, 0, 1}}, "inverse metric"},
+		{"dimension", mcmc.Adaptation{StepSize: 0.3, InvMetric: []float64{1, 1}}, "3"},
+		{"step size", mcmc.Adaptation{StepSize: -1, InvMetric: []float64{1, 1, 1}}, "step size"},
+		{"metric", mcmc.Adaptation{StepSize: 0.3, InvMetric: []float64{1, 0, 1}}, "inverse metric"},
 	} {
 		ad := c.ad
-		_, err := FitHier(tab, HierOptions{Sampler: NUTSOptions{WarmStart: &ad}})
+		_, err := FitHier(tab, HierOptions{Sampler: mcmc.NUTSOptions{WarmStart: &ad}})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("warm start %s: error %v, want one containing %q", c.name, err, c.want)
 		}
@@ -393,19 +396,19 @@ func TestWarmStartSamplesTheSamePosterior(t *testing.T) {
 	s := newSeqSetting(t)
 	adRaw, _ := seqPilot(t, s)
 	tab := s.pool(t, 6, 0.0)
-	cold, err := FitHier(tab, HierOptions{Sampler: NUTSOptions{Seed: 1}, TargetESS: 2000})
+	cold, err := FitHier(tab, HierOptions{Sampler: mcmc.NUTSOptions{Seed: 1}, TargetESS: 2000})
 	if err != nil {
 		t.Fatal(err)
 	}
-	warm, err := FitHier(tab, HierOptions{Sampler: NUTSOptions{Seed: 2, WarmStart: &adRaw}, TargetESS: 2000})
+	warm, err := FitHier(tab, HierOptions{Sampler: mcmc.NUTSOptions{Seed: 2, WarmStart: &adRaw}, TargetESS: 2000})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !warm.Converged || warm.Sampler.Options.Warmup != warmStartWarmup {
+	if !warm.Converged || warm.Sampler.Options.Warmup != (mcmc.NUTSOptions{WarmStart: &adRaw}).WithDefaults().Warmup {
 		t.Fatalf("warm start: converged %v, warmup %d (%v)", warm.Converged, warm.Sampler.Options.Warmup, warm.Warnings)
 	}
 	for _, v := range []int{IdxIntercept, IdxSigma, IdxSDTopic, IdxSDSystem, cold.SystemIndex(1)} {
-		a, b := cold.Summary[v], warm.Summary[v]
+		a, b := cold.Describe()[v], warm.Describe()[v]
 		if z := math.Abs(a.Mean-b.Mean) / math.Hypot(a.MCSEMean, b.MCSEMean); !(z < 5) {
 			t.Errorf("%s: cold %.6g ± %.2g, warm %.6g ± %.2g", cold.Names[v], a.Mean, a.MCSEMean, b.Mean, b.MCSEMean)
 		}
@@ -434,39 +437,42 @@ func TestSequentialCancelled(t *testing.T) {
 	}
 }
 
-// TestBRiskDecisionOnly: DecisionOnly gives the same fit, differences and
-// P(riskier) as a full BRisk, without the report's summaries; TopicsAtRisk
-// on demand equals the full result's topics at risk.
-func TestBRiskDecisionOnly(t *testing.T) {
+// TestBRiskDescribe: describing a BRisk result changes nothing a decision
+// reads (the differences, P(riskier), the verdict), and its topics at risk
+// at the result's level are TopicsAtRisk's on demand.
+func TestBRiskDescribe(t *testing.T) {
 	s := newSeqSetting(t)
 	tab := s.pool(t, 7, -0.01)
-	o := HierOptions{Sampler: NUTSOptions{Seed: 3}, TargetESS: 400, ConvergenceOnly: true}
-	full, err := BRisk(tab, 0, 2, BRiskOptions{Hier: o, Challengers: []int{1}})
+	o := HierOptions{Sampler: mcmc.NUTSOptions{Seed: 3}, TargetESS: 400}
+	r, err := BRisk(tab, 0, 2, BRiskOptions{Hier: o, Challengers: []int{1}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	lean, err := BRisk(tab, 0, 2, BRiskOptions{Hier: o, Challengers: []int{1}, DecisionOnly: true})
+	before, converged := slices.Clone(r.Challengers), r.Converged
+	at, err := r.TopicsAtRisk(1, r.Level)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(lean.Systems) != 0 || lean.Challengers[0].Topics != nil || len(full.Systems) == 0 {
-		t.Errorf("decision only: %d systems summarised, topics %v", len(lean.Systems), lean.Challengers[0].Topics)
-	}
-	fc, lc := full.Challengers[0], lean.Challengers[0]
-	if fc.PRiskier != lc.PRiskier || fc.Diff != lc.Diff || full.Converged != lean.Converged {
-		t.Errorf("full %+v %v, decision only %+v %v", fc.Diff, fc.PRiskier, lc.Diff, lc.PRiskier)
-	}
-	at, err := lean.TopicsAtRisk(1, lean.Level)
+	d, err := r.Describe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(at) != len(fc.AtRisk) {
-		t.Fatalf("on demand %d topics at risk, full %d", len(at), len(fc.AtRisk))
+	if len(d.Systems) != len(tab.Systems) || len(d.Challengers) != 1 || len(d.Challengers[0].Topics) != len(tab.Topics) {
+		t.Errorf("description: %d systems, topics %v", len(d.Systems), d.Challengers)
+	}
+	if !slices.Equal(r.Challengers, before) || r.Converged != converged {
+		t.Errorf("after Describe %+v, before %+v", r.Challengers, before)
+	}
+	if len(at) != len(d.Challengers[0].AtRisk) {
+		t.Fatalf("on demand %d topics at risk, described %d", len(at), len(d.Challengers[0].AtRisk))
 	}
 	for i := range at {
-		if at[i] != fc.AtRisk[i] && !(math.IsNaN(at[i].Observed) && math.IsNaN(fc.AtRisk[i].Observed)) {
-			t.Errorf("topic %d: %+v vs %+v", i, at[i], fc.AtRisk[i])
+		if at[i] != d.Challengers[0].AtRisk[i] && !(math.IsNaN(at[i].Observed) && math.IsNaN(d.Challengers[0].AtRisk[i].Observed)) {
+			t.Errorf("topic %d: %+v vs %+v", i, at[i], d.Challengers[0].AtRisk[i])
 		}
+	}
+	if again, _ := r.Describe(); again != d {
+		t.Error("a second Describe computed again")
 	}
 }
 
@@ -524,16 +530,20 @@ func TestPredictiveQuantileMatchesTopicRisks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	desc, err := br.Describe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	f := br.Fit
 	const p = 0.025
 	counted := 0
-	for _, c := range chals {
+	for i, c := range chals {
 		tg := Target{Stat: PredictiveQuantileDiff, A: c, B: champ, P: p, Bounds: []float64{0}}
 		est, err := f.EstimateTargets([]Target{tg, {Stat: PredictiveQuantileDiff, A: c, B: champ, P: p, Bounds: []float64{0}, FromDraws: true}}, 4)
 		if err != nil {
 			t.Fatal(err)
 		}
-		tr := br.Challenger(c).Topics
+		tr := desc.Challengers[i].Topics
 		lo := 0.0
 		var obs []float64
 		for _, x := range tr {
@@ -559,7 +569,7 @@ func TestPredictiveQuantileMatchesTopicRisks(t *testing.T) {
 			}
 		}
 		counted += count
-		atRisk := len(br.Challenger(c).AtRisk)
+		atRisk := len(desc.Challengers[i].AtRisk)
 		near := slices.ContainsFunc(obs, func(o float64) bool { return math.Abs(o-q) < 5*est[1].MCSE })
 		t.Logf("%s: predictive 2.5%% quantile %.5f ± %.5f (from the draws %.5f ± %.5f), TopicRisks' mean lower end %.5f; %d observed below, %d at risk in TopicRisks",
 			tab.Systems[c], q, est[0].MCSE, est[1].Value, est[1].MCSE, lo, count, atRisk)
@@ -588,19 +598,19 @@ func TestPredictiveQuantileMatchesTopicRisks(t *testing.T) {
 func TestWarmStartWithoutModeEstimate(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
 	tab := smallTable(r, 6, 12, 0.2)
-	cold, err := FitHier(tab, HierOptions{Sampler: NUTSOptions{Seed: 1}})
+	cold, err := FitHier(tab, HierOptions{Sampler: mcmc.NUTSOptions{Seed: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ad := cold.Adaptation()
-	warm, err := FitHier(tab, HierOptions{Sampler: NUTSOptions{Seed: 2, WarmStart: &ad}})
+	warm, err := FitHier(tab, HierOptions{Sampler: mcmc.NUTSOptions{Seed: 2, WarmStart: &ad}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if warm.Missing == 0 || warm.Sampler.Options.Warmup != 1000 || !warm.Converged {
 		t.Errorf("missing %d, warmup %d, converged %v", warm.Missing, warm.Sampler.Options.Warmup, warm.Converged)
 	}
-	short, err := FitHier(tab, HierOptions{Sampler: NUTSOptions{Seed: 2, WarmStart: &ad, Warmup: 200}})
+	short, err := FitHier(tab, HierOptions{Sampler: mcmc.NUTSOptions{Seed: 2, WarmStart: &ad, Warmup: 200}})
 	if err != nil {
 		t.Fatal(err)
 	}

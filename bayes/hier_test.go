@@ -6,6 +6,9 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/riskgate/riskgate/bayes/mcmc"
+	"github.com/riskgate/riskgate/bayes/posterior"
 )
 
 // TestDeterministicAcrossGOMAXPROCS checks that the same seed gives
@@ -28,12 +31,13 @@ func TestDeterministicAcrossGOMAXPROCS(t *testing.T) {
 			fit := func(procs int) *HierFit {
 				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 				opt := tc.opt
-				opt.Sampler = NUTSOptions{Seed: 99, Warmup: 200, Draws: 200}
+				opt.Sampler = mcmc.NUTSOptions{Seed: 99, Warmup: 200, Draws: 200}
 				opt.TargetESS = 1
 				f, err := FitHier(tc.tab, opt)
 				if err != nil {
 					t.Fatal(err)
 				}
+				f.Describe() // with these GOMAXPROCS
 				return f
 			}
 			a, b := fit(1), fit(4)
@@ -45,7 +49,10 @@ func TestDeterministicAcrossGOMAXPROCS(t *testing.T) {
 						}
 					}
 				}
-				if sa, sb := a.Summary[v], b.Summary[v]; sa != sb && !(math.IsNaN(sa.Rhat) && math.IsNaN(sb.Rhat)) {
+				if ca, cb := a.Convergence[v], b.Convergence[v]; ca != cb && !(math.IsNaN(ca.Rhat) && math.IsNaN(cb.Rhat)) {
+					t.Fatalf("%s: convergence differs: %+v vs %+v", a.Names[v], ca, cb)
+				}
+				if sa, sb := a.Describe()[v], b.Describe()[v]; sa != sb && !(math.IsNaN(sa.Rhat) && math.IsNaN(sb.Rhat)) {
 					t.Fatalf("%s: summaries differ: %+v vs %+v", a.Names[v], sa, sb)
 				}
 			}
@@ -58,7 +65,7 @@ func TestDeterministicAcrossGOMAXPROCS(t *testing.T) {
 			}
 			// and a different seed gives different draws
 			opt := tc.opt
-			opt.Sampler = NUTSOptions{Seed: 100, Warmup: 200, Draws: 200}
+			opt.Sampler = mcmc.NUTSOptions{Seed: 100, Warmup: 200, Draws: 200}
 			opt.TargetESS = 1
 			c, err := FitHier(tc.tab, opt)
 			if err != nil {
@@ -78,7 +85,7 @@ func TestSchurEqualsBalancedOnCompleteTable(t *testing.T) {
 	tab := rb04(t)
 	_, _, y := tab.observed()
 	p := RstanarmPriors(y)
-	sp := ScalePriors{Sigma: p.Sigma, SD: []Prior{p.SDTopic, p.SDSystem}, Relative: true, Scale: SD(y)}
+	sp := ScalePriors{Sigma: p.Sigma, SD: []Prior{p.SDTopic, p.SDSystem}, Relative: true, Scale: posterior.SD(y)}
 	n := p.Intercept.(Normal)
 	bal := newBalancedModel(tab, n.Mu, n.Sigma*n.Sigma, sp)
 	sch := newSchurModel(tab, n.Mu, n.Sigma*n.Sigma, sp)
@@ -105,7 +112,7 @@ func agree(t *testing.T, a, b *HierFit) float64 {
 	t.Helper()
 	worst := 0.0
 	for v, name := range a.Names {
-		sa, sb := a.Summary[v], b.Summary[v]
+		sa, sb := a.Describe()[v], b.Describe()[v]
 		for _, c := range []struct {
 			what           string
 			x, y, sex, sey float64
@@ -146,15 +153,30 @@ func TestPathsAgree(t *testing.T) {
 		}
 		return f
 	}
-	gen := HierOptions{Method: MethodGeneral, Sampler: NUTSOptions{Seed: 1, Draws: 2500}}
-	col := HierOptions{Method: MethodCollapsed, Sampler: NUTSOptions{Seed: 2, Draws: 2500}}
+	gen := HierOptions{Method: MethodGeneral, Sampler: mcmc.NUTSOptions{Seed: 1, Draws: 2500}}
+	col := HierOptions{Method: MethodCollapsed, Sampler: mcmc.NUTSOptions{Seed: 2, Draws: 2500}}
 	t.Run("complete/general-vs-balanced", func(t *testing.T) {
 		t.Logf("worst |z| %.2f", agree(t, fit(complete, gen), fit(complete, col)))
 	})
 	t.Run("complete/schur-vs-balanced", func(t *testing.T) {
+		// FitHier takes the balanced path on a complete table: set the
+		// Schur model up in its place.
 		sch := col
-		sch.forceSchur, sch.Sampler.Seed = true, 3
-		t.Logf("worst |z| %.2f", agree(t, fit(complete, sch), fit(complete, col)))
+		sch.TargetESS, sch.Sampler.Seed = 1, 3
+		h, err := setUpHier(complete, sch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := h.priors.Intercept.(Normal)
+		h.model = newSchurModel(complete, n.Mu, n.Sigma*n.Sigma, h.model.(*balancedModel).sp)
+		f, err := h.run()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Divergences > 0 {
+			t.Errorf("schur: %d divergences", f.Divergences)
+		}
+		t.Logf("worst |z| %.2f", agree(t, f, fit(complete, col)))
 	})
 	t.Run("missing/general-vs-schur", func(t *testing.T) {
 		t.Logf("worst |z| %.2f", agree(t, fit(missing, gen), fit(missing, col)))
@@ -197,7 +219,7 @@ func TestFitHierErrors(t *testing.T) {
 // data: a routine extension that reached its target is not a warning.
 func TestExtendToTargetESS(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 32))
-	f, err := FitHier(smallTable(r, 5, 7, 0), HierOptions{Sampler: NUTSOptions{Seed: 5, Draws: 150}, TargetESS: 2000})
+	f, err := FitHier(smallTable(r, 5, 7, 0), HierOptions{Sampler: mcmc.NUTSOptions{Seed: 5, Draws: 150}, TargetESS: 2000})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/riskgate/riskgate/bayes/posterior"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -58,7 +59,7 @@ func TestPriorDensities(t *testing.T) {
 			}
 		}
 		if !c.heavy {
-			if m, se := Mean(xs), SD(xs)/math.Sqrt(float64(n)); math.Abs(m-c.mean) > 5*se {
+			if m, se := posterior.Mean(xs), posterior.SD(xs)/math.Sqrt(float64(n)); math.Abs(m-c.mean) > 5*se {
 				t.Errorf("%v: draws' mean %v, want %v (SE %v)", c.p, m, c.mean, se)
 			}
 		}
