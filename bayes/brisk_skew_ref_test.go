@@ -56,6 +56,7 @@ func (r posteriorRow) quantileMCSE(p float64) float64 {
 // file's mcse_mean; a quantile's is computed from the file's sd and the ESS
 // governing it (quantileMCSE), as the file gives no quantile MCSE.
 func TestBRiskSkewNormalBrms(t *testing.T) {
+	t.Parallel()
 	skipInShortMode(t, "brms reference fit")
 	ref := readPosteriorSummary(t, shared.Path(t, "reference/brms/rb04_hier_skew_r5.csv"))
 	tab := rb04(t)

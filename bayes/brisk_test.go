@@ -32,6 +32,7 @@ func smallBRiskTable() *Table {
 // the entry points for other levels (DiffInterval, TopicsAtRisk) against the
 // result at its own level.
 func TestBRiskResult(t *testing.T) {
+	t.Parallel()
 	tab := smallBRiskTable()
 	r, err := BRisk(tab, 0, 3, BRiskOptions{Challengers: []int{1, 2}, Hier: HierOptions{Sampler: mcmc.NUTSOptions{Seed: 5}, TargetESS: 4000}})
 	if err != nil {
@@ -132,6 +133,7 @@ func TestBRiskResult(t *testing.T) {
 // TestForecastCoverage: on data simulated from the model, about 95% of the
 // observed cells lie inside their 95% posterior predictive intervals.
 func TestForecastCoverage(t *testing.T) {
+	t.Parallel()
 	h := NewHierParams(rand.New(rand.NewPCG(3, 1)), 0.3, 0.1, 0.15, 0.03, 20, 40)
 	names := func(p string, n int) []string {
 		out := make([]string, n)
@@ -218,6 +220,7 @@ func TestBRiskSkewDeterministic(t *testing.T) {
 // pool, where centring them mixed at a bulk-ESS of 42 per 8,000 draws), and
 // the preconditioning starts at the data's grand mean.
 func TestMomentParam(t *testing.T) {
+	t.Parallel()
 	tab := rb04(t)
 	ch := systemIndex(t, tab, "Champion")
 	for _, w := range []float64{1, 5} {
@@ -245,6 +248,7 @@ func TestMomentParam(t *testing.T) {
 // draws for the same seed), the artifacts are taken by decreasing mean, and
 // m = 0 fits the compared systems alone.
 func TestPoolSweep(t *testing.T) {
+	t.Parallel()
 	tab := smallBRiskTable()
 	opt := BRiskOptions{Challengers: []int{1, 2}, Hier: HierOptions{Sampler: mcmc.NUTSOptions{Seed: 2}, TargetESS: 400}}
 	steps, err := PoolSweep(tab, 0, 2, []int{0, 2, 99}, opt)
@@ -286,6 +290,7 @@ func TestPoolSweep(t *testing.T) {
 // reading unchanged, and a prior that forces the system effects to zero
 // (sd_system ~ half_normal(10⁻⁴)) is reported as changing it.
 func TestPriorSensitivity(t *testing.T) {
+	t.Parallel()
 	tab := smallBRiskTable()
 	opt := BRiskOptions{Challengers: []int{1, 2}, Hier: HierOptions{Sampler: mcmc.NUTSOptions{Seed: 4}, TargetESS: 1000}}
 	ps, err := PriorSensitivityOf(tab, 0, 1, opt, nil)

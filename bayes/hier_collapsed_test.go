@@ -147,6 +147,7 @@ func (m *schurModel) draw(theta, xi, out []float64) { m.drawEffects(theta, xi, o
 func (m *schurModel) nxi() int                      { return len(m.xi) }
 
 func TestCollapsedAgainstDenseGaussian(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(5, 6))
 	type tc struct {
 		name string

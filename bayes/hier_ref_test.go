@@ -129,6 +129,7 @@ func compareWithRstanarm(t *testing.T, f *HierFit, ref map[string]rstanarmRow) f
 // our own error (0.9% or 0.4%) made the check depend on the seed (one run
 // reached 2.9%).
 func TestRstanarmBalanced(t *testing.T) {
+	t.Parallel()
 	skipInShortMode(t, "rstanarm reference fit")
 	ref := readRstanarmSummary(t, shared.Path(t, "reference/rstanarm/rb04_plain_summary.csv"))
 	f, err := FitHier(rb04(t), HierOptions{Sampler: mcmc.NUTSOptions{Seed: 42}, TargetESS: 100000})
@@ -150,6 +151,7 @@ func TestRstanarmBalanced(t *testing.T) {
 // make.R beside it (rstanarm 2.21.3, stan_glmer 4 chains × 4,000 iterations,
 // adapt_delta 0.99, seed 12345, the fit of reference/scripts/rstanarm_ref.R).
 func TestRstanarmUnbalanced(t *testing.T) {
+	t.Parallel()
 	skipInShortMode(t, "rstanarm reference fit")
 	ref := readRstanarmSummary(t, "testdata/rstanarm_unbalanced/rb04_unbalanced_summary.csv")
 	full := rb04(t)

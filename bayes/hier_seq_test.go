@@ -21,6 +21,7 @@ import (
 // fixed variances. 200,000 draws; the bounds are 5 standard errors of the
 // sample mean (sd/√n) and of the sample SD (sd/√(2n)).
 func TestContrastMomentsMatchDraws(t *testing.T) {
+	t.Parallel()
 	s := newSeqSetting(t)
 	tab := s.pool(t, 3, 0.04)
 	p := TableRstanarmPriors(tab)
@@ -59,6 +60,7 @@ func TestContrastMomentsMatchDraws(t *testing.T) {
 // mixture of N(−1, 1) and N(1, 1) has median 0 and is symmetric; in general
 // the CDF at the quantile is p to 1e-12.
 func TestMixtureQuantile(t *testing.T) {
+	t.Parallel()
 	if q := mixtureQuantile([]float64{0.3}, []float64{2}, 0.975); math.Abs(q-(0.3+2*1.959963984540054)) > 1e-12 {
 		t.Errorf("one component: %v, want 0.3 + 2·1.959963984540054", q)
 	}
@@ -102,6 +104,7 @@ func seqTestFit(t *testing.T, tab *Table, ad mcmc.Adaptation, seed uint64, targe
 // quantiles agree with those from the draws within 5 combined MCSEs, and
 // their MCSE is smaller.
 func TestRaoBlackwellAgreesWithCounting(t *testing.T) {
+	t.Parallel()
 	s := newSeqSetting(t)
 	tab := s.pool(t, 8, 0.03)
 	f, err := FitHier(tab, seqFullOptions(7))
@@ -166,6 +169,7 @@ func indicatorChains(d [][]float64, ev func(float64) bool) [][]float64 {
 // hundred draws per chain, converged, with every early-stop condition
 // holding, and its estimate agrees with a full-length fit's.
 func TestSequentialStopsEarly(t *testing.T) {
+	t.Parallel()
 	s := newSeqSetting(t)
 	adRaw, _ := seqPilot(t, s)
 	for _, effect := range []float64{-0.02, 0.1} {
@@ -201,6 +205,7 @@ func TestSequentialStopsEarly(t *testing.T) {
 // decided; the fit runs until every ESS it checks reaches TargetESS and is
 // then judged as an ordinary fit.
 func TestSequentialRunsToFullTarget(t *testing.T) {
+	t.Parallel()
 	s := newSeqSetting(t)
 	adRaw, _ := seqPilot(t, s)
 	tab := s.pool(t, 2, 0.03)
@@ -287,6 +292,7 @@ func TestSequentialDeterministicAcrossGOMAXPROCS(t *testing.T) {
 // targets are estimated from the draws, every quantity is checked, and a
 // clear decision still stops early.
 func TestSequentialGeneralPath(t *testing.T) {
+	t.Parallel()
 	skipInShortMode(t, "a skew-normal fit on the general path")
 	r := rand.New(rand.NewPCG(3, 4))
 	tab := smallTable(r, 8, 30, 0)
@@ -318,6 +324,7 @@ func TestSequentialGeneralPath(t *testing.T) {
 // TestSequentialEnough: Enough replaces the stop rule; it is called only
 // with converged estimates and diagnostics.
 func TestSequentialEnough(t *testing.T) {
+	t.Parallel()
 	s := newSeqSetting(t)
 	adRaw, _ := seqPilot(t, s)
 	tab := s.pool(t, 5, 0.02)
@@ -344,6 +351,7 @@ func TestSequentialEnough(t *testing.T) {
 // TestSequentialOptionsRejected: bad targets, settings and warm starts are
 // errors, not panics.
 func TestSequentialOptionsRejected(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 1))
 	tab := smallTable(r, 5, 8, 0)
 	ok := Target{Stat: ProbAbove, A: 1, B: 0, Bounds: []float64{0.95}}
@@ -393,6 +401,7 @@ func TestSequentialOptionsRejected(t *testing.T) {
 // the pilot's metric) and a cold one agree on every hyper-parameter's mean
 // within 5 combined MCSEs, and the warm one converges.
 func TestWarmStartSamplesTheSamePosterior(t *testing.T) {
+	t.Parallel()
 	s := newSeqSetting(t)
 	adRaw, _ := seqPilot(t, s)
 	tab := s.pool(t, 6, 0.0)
@@ -426,6 +435,7 @@ func TestWarmStartSamplesTheSamePosterior(t *testing.T) {
 // TestSequentialCancelled: a cancelled context stops a sequential,
 // warm-started fit with the context's error.
 func TestSequentialCancelled(t *testing.T) {
+	t.Parallel()
 	s := newSeqSetting(t)
 	adRaw, _ := seqPilot(t, s)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -441,6 +451,7 @@ func TestSequentialCancelled(t *testing.T) {
 // reads (the differences, P(riskier), the verdict), and its topics at risk
 // at the result's level are TopicsAtRisk's on demand.
 func TestBRiskDescribe(t *testing.T) {
+	t.Parallel()
 	s := newSeqSetting(t)
 	tab := s.pool(t, 7, -0.01)
 	o := HierOptions{Sampler: mcmc.NUTSOptions{Seed: 3}, TargetESS: 400}
@@ -479,6 +490,7 @@ func TestBRiskDescribe(t *testing.T) {
 // TestCompiledPriorsAreBitIdentical: the compiled priors and eval give
 // every value bit for bit as the priors' LogPDF and the uncompiled eval.
 func TestCompiledPriorsAreBitIdentical(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(8, 9))
 	priors := []Prior{Exponential{3.7}, Gamma{1, 1}, Gamma{2.5, 0.3}, Gamma{1, 4}, HalfNormal{0.7}, HalfStudentT{3, 2}}
 	for _, p := range priors {
@@ -524,6 +536,7 @@ func TestCompiledPriorsAreBitIdentical(t *testing.T) {
 // (bound: the (k+1)-th smallest observed difference) is TopicRisks' count
 // when no observed difference is near the quantile.
 func TestPredictiveQuantileMatchesTopicRisks(t *testing.T) {
+	t.Parallel()
 	tab := rb04(t)
 	champ, chals := rb04Challengers(t, tab)
 	br, err := BRisk(tab, champ, 5, BRiskOptions{Hier: seqFullOptions(11), Challengers: chals})
@@ -596,6 +609,7 @@ func TestPredictiveQuantileMatchesTopicRisks(t *testing.T) {
 // Schur path of an incomplete table) keeps a cold start's warmup of 1000
 // when warm-started, unless told otherwise.
 func TestWarmStartWithoutModeEstimate(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(21, 22))
 	tab := smallTable(r, 6, 12, 0.2)
 	cold, err := FitHier(tab, HierOptions{Sampler: mcmc.NUTSOptions{Seed: 1}})

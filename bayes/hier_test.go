@@ -82,6 +82,7 @@ func TestDeterministicAcrossGOMAXPROCS(t *testing.T) {
 // table the Schur path's log density and gradient equal the balanced path's
 // (the same function computed two ways).
 func TestSchurEqualsBalancedOnCompleteTable(t *testing.T) {
+	t.Parallel()
 	tab := rb04(t)
 	_, _, y := tab.observed()
 	p := RstanarmPriors(y)
@@ -135,6 +136,7 @@ func agree(t *testing.T, a, b *HierFit) float64 {
 // density and the collapsed path (balanced on a complete table, Schur on an
 // incomplete one, and Schur on a complete one) sample the same posterior.
 func TestPathsAgree(t *testing.T) {
+	t.Parallel()
 	skipInShortMode(t, "three samplers cross-checked at high ESS")
 	r := rand.New(rand.NewPCG(21, 22))
 	complete := smallTable(r, 6, 10, 0)
@@ -184,6 +186,7 @@ func TestPathsAgree(t *testing.T) {
 }
 
 func TestFitHierErrors(t *testing.T) {
+	t.Parallel()
 	nan := math.NaN()
 	ok := &Table{Systems: []string{"a", "b"}, Topics: []string{"x", "y"}, Scores: [][]float64{{0.1, 0.2}, {0.3, 0.5}}}
 	for _, tc := range []struct {
@@ -218,6 +221,7 @@ func TestFitHierErrors(t *testing.T) {
 // bulk- and tail-ESS reaches the target, and the fit says so in Extended, as
 // data: a routine extension that reached its target is not a warning.
 func TestExtendToTargetESS(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(31, 32))
 	f, err := FitHier(smallTable(r, 5, 7, 0), HierOptions{Sampler: mcmc.NUTSOptions{Seed: 5, Draws: 150}, TargetESS: 2000})
 	if err != nil {

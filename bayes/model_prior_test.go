@@ -13,6 +13,7 @@ import (
 // distributions (half distributions: twice the density on x > 0), its
 // derivative with finite differences, and its draws' mean with the exact mean.
 func TestPriorDensities(t *testing.T) {
+	t.Parallel()
 	type ref struct {
 		p     Prior
 		logp  func(x float64) float64
@@ -67,6 +68,7 @@ func TestPriorDensities(t *testing.T) {
 }
 
 func TestParsePrior(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]Prior{
 		"normal(0.31, 0.55)":     Normal{0.31, 0.55},
 		"Student-T(3, 0, 2.5)":   StudentT{3, 0, 2.5},

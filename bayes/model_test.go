@@ -70,6 +70,7 @@ func randomPoint(r *rand.Rand, n int) []float64 {
 }
 
 func TestMixedModelGradient(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
 	tab := smallTable(r, 5, 7, 0.2)
 	for _, tc := range []struct {
@@ -104,6 +105,7 @@ func hierGeneral(t *testing.T, tab *Table, intercept Prior, sp ScalePriors) *Mix
 // term by term, independently of MixedModel, and checks that the two differ
 // only by a constant.
 func TestMixedModelIsRstanarmDensity(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(3, 4))
 	tab := smallTable(r, 4, 6, 0.15)
 	sys, top, y := tab.observed()
@@ -145,6 +147,7 @@ func TestMixedModelIsRstanarmDensity(t *testing.T) {
 // and a family, no grouping factor): its gradient is right and NUTS recovers
 // the posterior of a normal mean with a nearly flat prior, N(ȳ, σ²/n).
 func TestMixedModelWithoutFactors(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(8, 9))
 	y := make([]float64, 200)
 	for i := range y {

@@ -12,6 +12,7 @@ import (
 // A cancelled context stops the sampler within a transition or so: the fit
 // returns context.Canceled, promptly, however many draws it was asked for.
 func TestFitHierCancelled(t *testing.T) {
+	t.Parallel()
 	tab := simulatedPool(45, 50)
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(50*time.Millisecond, cancel)

@@ -10,6 +10,7 @@ import (
 )
 
 func TestProbOverJointDraws(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(3, 3))
 	f, err := FitHier(smallTable(r, 5, 6, 0), HierOptions{Sampler: mcmc.NUTSOptions{Seed: 1, Draws: 500}, TargetESS: 1})
 	if err != nil {
@@ -38,6 +39,7 @@ func TestProbOverJointDraws(t *testing.T) {
 // and that a posterior replicate's grand mean matches the data's within its
 // predictive spread.
 func TestPredictive(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(4, 4))
 	tab := smallTable(r, 6, 8, 0.2)
 	f, err := FitHier(tab, HierOptions{Sampler: mcmc.NUTSOptions{Seed: 2, Draws: 500}, TargetESS: 1})

@@ -6,6 +6,7 @@ import (
 )
 
 func TestTransforms(t *testing.T) {
+	t.Parallel()
 	for _, tr := range []Transform{Identity{}, Lower{L: 1, Scale: 0.3}, Upper{U: 2}, Interval{L: -1, U: 3}} {
 		for _, u := range []float64{-3, -0.5, 0, 0.7, 4} {
 			x, dxdu, lj, dlj := tr.Constrain(u)

@@ -37,6 +37,7 @@ func (g gaussModel) Generate(q []float64, _ *rand.Rand, out []float64) { copy(ou
 // must adapt to) against the exact values, within 5 Monte Carlo SEs
 // computed from the exact variance and a conservative ESS of draws/4.
 func TestNUTSGaussianMoments(t *testing.T) {
+	t.Parallel()
 	m := gaussModel{mu: []float64{0, 1, -3, 100}, sd: []float64{1, 0.01, 5, 30}}
 	s := NewNUTS(m, NUTSOptions{Chains: 4, Warmup: 500, Draws: 1000, Seed: 7})
 	if err := s.Run(); err != nil {
@@ -85,6 +86,7 @@ func TestNUTSGaussianMoments(t *testing.T) {
 // 99, 149, 249, 449 and 949 and draws 75..949 are collected; for 100 the
 // 15%/75%/10% fallback gives one window, 15..89; below 20 nothing adapts.
 func TestWindowSchedule(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		warmup         int
 		ends           []int
@@ -145,6 +147,7 @@ func TestWindowSchedule(t *testing.T) {
 
 // TestDualAveraging checks one step against the formulas of statistics.md §3.4.
 func TestDualAveraging(t *testing.T) {
+	t.Parallel()
 	d := dualAveraging{delta: 0.8, gamma: 0.05, kappa: 0.75, t0: 10, mu: math.Log(10 * 0.5)}
 	eps := d.learn(0.6)
 	// m = 1: η = 1/11, s̄ = η(0.8 − 0.6), x = μ − s̄·1/γ, x̄ = x (w = 1)
@@ -183,6 +186,7 @@ func (gammaModel) Generate(q []float64, _ *rand.Rand, out []float64) {
 // TestNUTSConstrained samples a skewed, constrained target through a
 // transform and checks its mean α/β, variance α/β² and a tail probability.
 func TestNUTSConstrained(t *testing.T) {
+	t.Parallel()
 	m := gammaModel{2.5, 4}
 	s := NewNUTS(m, NUTSOptions{Chains: 4, Warmup: 500, Draws: 2500, Seed: 3})
 	if err := s.Run(); err != nil {

@@ -39,6 +39,7 @@ func edgeCases(t *testing.T) (order []string, cases map[string][][]float64) {
 // reaches the FFT path. Values: testdata/posterior_edge_values.csv, made by
 // testdata/posterior_edge.R. Tolerance 1e-10 relative; NA must be NaN.
 func TestDiagnosticsEdgeCasesMatchPosterior(t *testing.T) {
+	t.Parallel()
 	_, cases := edgeCases(t)
 	rows := shared.ReadCSV(t, "testdata/posterior_edge_values.csv")
 	worst := 0.0

@@ -72,6 +72,7 @@ var roundedRhat = map[string]float64{"iid_normal": 0.999994300519472, "scaled_ch
 // the worst error per column is logged. See roundedRhat for the two R̂s that
 // cannot be reproduced from the rounded draws.csv.
 func TestSummarizeMatchesPosterior(t *testing.T) {
+	t.Parallel()
 	names, vars := readRefDraws(t)
 	rounded := draws15Digits(t)
 	ref := shared.ReadCSV(t, shared.Path(t, "reference/diagnostics/summary.csv"))

@@ -13,6 +13,7 @@ import (
 // sparse indicator form — must give the same ESS up to rounding (1e-12) on
 // draws from antithetic to very sticky, with ties and odd lengths.
 func TestESSPathsAgree(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(11, 12))
 	for trial := range 40 {
 		m, n := 1+r.IntN(4), 6+r.IntN(700)
@@ -99,6 +100,7 @@ func TestSummarizeAllDeterministic(t *testing.T) {
 // bit (a fit's convergence verdict must not depend on which one ran), NaN
 // included.
 func TestSummarizeConvergence(t *testing.T) {
+	t.Parallel()
 	vars := benchDraws(26, 3, 301)
 	vars = append(vars, [][]float64{{1, 2, 3}, {4, math.NaN(), 6}})
 	full, conv := SummarizeAll(vars, 2), SummarizeConvergence(vars, 3)
@@ -120,6 +122,7 @@ func TestSummarizeConvergence(t *testing.T) {
 
 // Reordering chains must not change the diagnostics beyond rounding.
 func TestChainOrderInvariance(t *testing.T) {
+	t.Parallel()
 	x := benchDraws(13, 4, 400)[12]
 	a := Summarize(x)
 	b := Summarize([][]float64{x[2], x[0], x[3], x[1]})
@@ -134,6 +137,7 @@ func TestChainOrderInvariance(t *testing.T) {
 // (posterior: should_return_NA for the diagnostics; riskgate also refuses the
 // summaries), and JSON carries NaN as null and reads it back.
 func TestNonFiniteAndJSON(t *testing.T) {
+	t.Parallel()
 	for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
 		x := [][]float64{{1, 2, 3, 4, 5, 6, 7, 8}, {2, 3, 4, 5, bad, 6, 7, 1}}
 		s := Summarize(x)
@@ -177,6 +181,7 @@ func TestNonFiniteAndJSON(t *testing.T) {
 // sum(diff(e)^2) / sum((e - mean(e))^2)   # 3.22022532188841
 // (sum(diff(e)^2) / length(e)) / var(e)   # rstan::get_bfmi's form: 2.89820278969957
 func TestEBFMI(t *testing.T) {
+	t.Parallel()
 	e := []float64{10.2, 11.5, 9.8, 12.1, 10.7, 11.9, 10.1, 12.4, 11.0, 10.5}
 	if got := EBFMI(e); relErr(got, 3.22022532188841) > 1e-12 {
 		t.Errorf("EBFMI = %.15g, want 3.22022532188841", got)

@@ -8,6 +8,7 @@ import (
 
 // Quantiles (by selection) gives Quantile's bits (by sort) at every p, ties included.
 func TestQuantilesInPlace(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 1))
 	for _, n := range []int{1, 2, 3, 17, 100, 1001} {
 		for trial := range 5 {

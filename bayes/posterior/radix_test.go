@@ -10,6 +10,7 @@ import (
 // sortWithIndex must agree with slices.Sort on values (ties, negative numbers,
 // ±0, subnormals, huge and tiny magnitudes) and its order must point back at them.
 func TestSortWithIndex(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(3, 4))
 	var buf radixBuf
 	for trial := range 200 {

@@ -127,6 +127,7 @@ func meanTolerance(x []float64) float64 {
 // posterior 1.4.0, by testdata/rdiff_diagnose.R; tolerances in
 // posteriorTolerance and meanTolerance.
 func TestDifferentialPosterior(t *testing.T) {
+	t.Parallel()
 	rscript := rdiff.Require(t, "posterior")
 	seed := rdiff.Seed(t, "RISKGATE_RDIFF_SEED")
 	cases := rdiff.Cases(t, "RISKGATE_RDIFF_CASES", 200, 40)

@@ -45,6 +45,7 @@ func adjacentOrderStatistics() [][]float64 {
 // 0.011033099297893681. Tolerance: the quantile exactly; the ESS and MCSE
 // 1e-12 relative (rounding of the autocovariances).
 func TestQuantileAsR(t *testing.T) {
+	t.Parallel()
 	chains := adjacentOrderStatistics()
 	var all []float64
 	for _, c := range chains {
@@ -67,6 +68,7 @@ func TestQuantileAsR(t *testing.T) {
 // TestMeanOfDraws: R's mean(c(0.1, 0.2, -0.3, 0)) is 2⁻⁵⁷, the exact mean
 // (a left-to-right sum with one correction pass gave 1.04e-17).
 func TestMeanOfDraws(t *testing.T) {
+	t.Parallel()
 	if got := Summarize([][]float64{{0.1, 0.2, -0.3, 0}}).Mean; got != 0x1p-57 {
 		t.Errorf("mean %v, R 2^-57 = 6.938893903907228e-18", got)
 	}
@@ -84,6 +86,7 @@ func TestMeanOfDraws(t *testing.T) {
 // mean a few ulps off shifted mcse_mean by 1e-4 relative. Tolerance: the
 // mean exactly, the rest 1e-12 relative.
 func TestTinySpread(t *testing.T) {
+	t.Parallel()
 	chains := make([][]float64, 4)
 	for i := range 400 {
 		chains[i/100] = append(chains[i/100], 1+float64((i*7919)%211-105)*0x1p-46)
@@ -117,6 +120,7 @@ func TestTinySpread(t *testing.T) {
 // means falls: with 25 draws of 0.1, 0.7 and 0.3, rhat 4547777141870275
 // and rhat_basic 3627997477810847.5.
 func TestRhatConstantChains(t *testing.T) {
+	t.Parallel()
 	chains := make([][]float64, 3)
 	for j, v := range []float64{0.1, 0.7, 0.3} {
 		for range 25 {

@@ -3,6 +3,7 @@ package posterior
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,6 +13,7 @@ import (
 // Each of the six decisions on a constructed posterior: normal draws placed
 // against the ROPE [−0.05, 0.05].
 func TestROPEDecisionSixOutcomes(t *testing.T) {
+	t.Parallel()
 	rope := ROPE{-0.05, 0.05}
 	r := rand.New(rand.NewPCG(42, 0))
 	for _, c := range []struct {
@@ -66,6 +68,7 @@ func TestROPEDecisionSixOutcomes(t *testing.T) {
 // rest, including the boundary cases [−0.050, +0.009] → ≈ (bounds included)
 // and [−0.035, +0.051] → > (the HDI need not exclude 0).
 func TestDecideHDIZhangTables(t *testing.T) {
+	t.Parallel()
 	rope := ROPE{-0.05, 0.05}
 	type row struct {
 		lo, hi float64
@@ -110,6 +113,7 @@ func TestDecideHDIZhangTables(t *testing.T) {
 // R 4.2: bw.nrd0(c(3,1,4,1,5,9,2,6)) = 1.5509141488562004 and
 // mean(dnorm(2.5, c(3,1,4,1,5,9,2,6), bw.nrd0(...))) = 0.13277235595596026.
 func TestKernelDensityMatchesR(t *testing.T) {
+	t.Parallel()
 	x := []float64{3, 1, 4, 1, 5, 9, 2, 6}
 	if got, want := BandwidthNRD0(x), 1.5509141488562004; math.Abs(got-want) > 1e-14 {
 		t.Errorf("bw.nrd0 = %.17g, want %.17g", got, want)
@@ -125,6 +129,7 @@ func TestKernelDensityMatchesR(t *testing.T) {
 // must be within 4% (its standard error is about 1%, its smoothing bias 0.5%).
 // The prior density is estimated from prior draws too (uniform: 1 at 0.5).
 func TestSavageDickeyBetaBinomial(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(5, 0))
 	post := make([]float64, 200000)
 	prior := make([]float64, 200000)
@@ -164,4 +169,24 @@ func BenchmarkKernelDensity(b *testing.B) {
 	for b.Loop() {
 		KernelDensity(draws, 0)
 	}
+}
+
+// FuzzParseDecision: no input panics, and a decision parses only from its
+// own stable string form.
+func FuzzParseDecision(f *testing.F) {
+	for _, d := range Decisions {
+		f.Add(string(d))
+	}
+	for _, s := range []string{"", "Better", "much-better", " better", "≫"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		d, err := ParseDecision(s)
+		if err != nil {
+			return
+		}
+		if string(d) != s || !slices.Contains(Decisions, d) {
+			t.Fatalf("%q parsed as %q", s, d)
+		}
+	})
 }

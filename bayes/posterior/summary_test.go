@@ -10,6 +10,7 @@ import (
 // R 4.2.2: quantile(c(3, 1, 4, 1, 5, 9, 2, 6), c(0, .1, .25, .5, .9, 1)) (type 7 is the default)
 // gives 1.0 1.0 1.75 3.5 6.9 9.0; mad(c(3,1,4,1,5,9,2,6)) = 2.9652 (1.4826 * 2).
 func TestQuantileType7(t *testing.T) {
+	t.Parallel()
 	x := []float64{3, 1, 4, 1, 5, 9, 2, 6}
 	for _, c := range []struct{ p, want float64 }{{0, 1}, {0.1, 1}, {0.25, 1.75}, {0.5, 3.5}, {0.9, 6.9}, {1, 9}} {
 		if got := Quantile(x, c.p); math.Abs(got-c.want) > 1e-12 {
@@ -24,6 +25,7 @@ func TestQuantileType7(t *testing.T) {
 // The HDI must be the shortest interval covering ⌈0.95·S⌉+1 sorted draws; compare
 // with an exhaustive search over every window on skewed draws.
 func TestHDIMatchesBruteForce(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
 	for trial := 0; trial < 50; trial++ {
 		n := 20 + r.IntN(400)
@@ -62,6 +64,7 @@ func TestHDIMatchesBruteForce(t *testing.T) {
 //	hdi(c(1,2,3,10,11,12,20,21,22,30), ci = 0.3) → [2, 11]
 //	hdi(c(0,1,2,10,11,12,20), ci = 0.28)         → [10, 12]
 func TestHDITies(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		x      []float64
 		ci     float64
@@ -82,6 +85,7 @@ func TestHDITies(t *testing.T) {
 
 // Both tail shares are strict: draws equal to the threshold count in neither.
 func TestProbLessGreater(t *testing.T) {
+	t.Parallel()
 	x := []float64{-1, 0, 0, 1, 2}
 	if got := ProbLess(x, 0); got != 0.2 {
 		t.Errorf("ProbLess = %v, want 1/5", got)

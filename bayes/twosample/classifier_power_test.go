@@ -7,6 +7,7 @@ import (
 
 // Zhang et al.'s scenarios have the F1 scores they state (SIGIR 2016 §4.1).
 func TestZhangScenarios(t *testing.T) {
+	t.Parallel()
 	f1, _ := ParseClassifierMeasure("f1")
 	for _, c := range []struct {
 		sc   PowerScenario
@@ -34,6 +35,7 @@ func TestZhangScenarios(t *testing.T) {
 // 250 data sets per size and 2,000 posterior draws per fit keep this at a few
 // seconds; docs/power.md has the full-size run (gate/classify_power_test.go).
 func TestPairedModelHasMorePower(t *testing.T) {
+	t.Parallel()
 	skipInShortMode(t, "power simulation")
 	sizes := []int{500, 1000, 1500, 2000, 2500, 3000, 3500}
 	for _, sc := range []PowerScenario{ZhangScenarioA, ZhangScenarioB} {

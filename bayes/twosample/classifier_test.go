@@ -14,6 +14,7 @@ import (
 // recall 0.6, F1 = 2·0.75·0.6/1.35 = 2/3, F2 = 5·30/(5·30 + 4·20 + 10) = 0.625,
 // accuracy 0.7 (van Rijsbergen's Fβ; Zhang et al. §3.1).
 func TestClassifierMeasures(t *testing.T) {
+	t.Parallel()
 	c := Confusion{TP: 30, FP: 10, FN: 20, TN: 40}
 	for _, tc := range []struct {
 		spec string
@@ -41,6 +42,7 @@ func TestClassifierMeasures(t *testing.T) {
 }
 
 func TestJointCounts(t *testing.T) {
+	t.Parallel()
 	var c JointCounts
 	// (positive, A, B)
 	for _, d := range [][3]bool{{true, true, true}, {true, true, false}, {true, false, true}, {true, false, false},
@@ -80,6 +82,7 @@ func TestJointCounts(t *testing.T) {
 // Beta(1 + TP_A, 1 + FN_A). Compare quantiles of the draws with gonum's Beta.
 // The paired recall difference θ⁺₁₀ − θ⁺₀₁ has mean (c₁₀ − c₀₁)/(4 + n⁺).
 func TestClassifierRecallPosteriors(t *testing.T) {
+	t.Parallel()
 	c := JointCounts{Pos: [4]int{40, 25, 10, 25}, Neg: [4]int{5, 10, 15, 170}}
 	recall, _ := ParseClassifierMeasure("recall")
 	const s = 100000
@@ -119,6 +122,7 @@ func TestClassifierRecallPosteriors(t *testing.T) {
 // flattens both kinks: it is logged for comparison, about 3% low here and
 // 5–7% low at 50,000 draws.)
 func TestClassifierPriorDensityAtNull(t *testing.T) {
+	t.Parallel()
 	recall, _ := ParseClassifierMeasure("recall")
 	for _, c := range []struct {
 		paired bool
@@ -168,6 +172,7 @@ func TestSampleClassifiersGOMAXPROCS(t *testing.T) {
 // the micro one the measure of the pooled table; the macro posterior mean is
 // the mean of the categories' posterior means (it is a per-draw mean).
 func TestCompareClassifiersAverages(t *testing.T) {
+	t.Parallel()
 	cats := []Category{
 		{"x", JointCounts{Pos: [4]int{40, 25, 10, 25}, Neg: [4]int{5, 10, 15, 170}}},
 		{"y", JointCounts{Pos: [4]int{30, 5, 12, 3}, Neg: [4]int{8, 9, 11, 222}}},
@@ -207,6 +212,7 @@ func TestCompareClassifiersAverages(t *testing.T) {
 }
 
 func TestCompareClassifiersErrors(t *testing.T) {
+	t.Parallel()
 	opt := DefaultClassifierOptions()
 	opt.Draws = 100
 	for _, cats := range [][]Category{
@@ -259,4 +265,22 @@ func BenchmarkCompareClassifiers20CategoriesPaired(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// FuzzParseClassifierMeasure: no input panics, and whatever parses prints as
+// text that parses back to the same measure.
+func FuzzParseClassifierMeasure(f *testing.F) {
+	for _, s := range []string{"f1", "precision", "recall", "accuracy", "fbeta:0.5", "fbeta:2", "fbeta:", "fbeta:-1", "fbeta:NaN", "F1", "fbeta:1e400"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		m, err := ParseClassifierMeasure(s)
+		if err != nil {
+			return
+		}
+		again, err := ParseClassifierMeasure(m.String())
+		if err != nil || again != m {
+			t.Fatalf("%q parsed as %+v, which reparses as %+v, %v", s, m, again, err)
+		}
+	})
 }

@@ -58,6 +58,7 @@ func sdMCSE(x []float64, ess float64) float64 {
 // exact quantile, which TestPairedRhoQuantilesMatchQuadrature computes by
 // quadrature and which our draws match to about one MCSE.
 func TestSakaiMatchesRstan(t *testing.T) {
+	t.Parallel()
 	data := shared.RB04(t).Scores
 	rows := shared.ReadCSV(t, shared.Path(t, "reference/sakai/rb04_sakai.csv"))
 	head := map[string]int{}
@@ -154,6 +155,7 @@ func TestSakaiMatchesRstan(t *testing.T) {
 // the exact sampler's Monte Carlo estimates (tolerance 4 MCSE plus 1e-4 for
 // the quadrature).
 func TestPairedSamplerMatchesQuadrature(t *testing.T) {
+	t.Parallel()
 	x1 := []float64{0.31, 0.45, 0.12, 0.60, 0.28, 0.52, 0.05, 0.40, 0.36, 0.22, 0.70, 0.18}
 	x2 := []float64{0.25, 0.41, 0.15, 0.49, 0.20, 0.55, 0.02, 0.33, 0.30, 0.26, 0.58, 0.10}
 	n := float64(len(x1))
@@ -258,6 +260,7 @@ func TestPairedSamplerMatchesQuadrature(t *testing.T) {
 // with n_k − 2 degrees of freedom, location x̄_k and scale √(S_k/((n_k − 2)·n_k)),
 // and E[σ_k²] = (S_k/2)/(n_k/2 − 2). Compare the sampler's quantiles and means.
 func TestUnpairedSamplerMatchesStudentT(t *testing.T) {
+	t.Parallel()
 	data := shared.RB04(t).Scores
 	x1, x2 := data["Chal. 4"], data["Champion"]
 	const draws = 200000
@@ -299,6 +302,7 @@ func sq(x []float64) []float64 {
 }
 
 func TestTwoSampleErrors(t *testing.T) {
+	t.Parallel()
 	r := NewStream(1, 0)
 	x := []float64{0.1, 0.2, 0.3, 0.5}
 	for _, c := range []struct {
@@ -329,6 +333,7 @@ func TestTwoSampleErrors(t *testing.T) {
 
 // Same seed, same draws; another seed, other draws.
 func TestTwoSampleDeterministic(t *testing.T) {
+	t.Parallel()
 	x1 := []float64{0.31, 0.45, 0.12, 0.60, 0.28, 0.52}
 	x2 := []float64{0.25, 0.41, 0.15, 0.49, 0.20, 0.55}
 	opt := DefaultOptions()
@@ -391,6 +396,7 @@ func BenchmarkCompareTwoSystemsPaired(b *testing.B) {
 // holds at least ⌈0.95·S⌉ + 1 of them, found here by trying every pair of
 // sorted draws, on the skewed posterior of Glass's Δ with few topics.
 func TestQuantityHDIBruteForce(t *testing.T) {
+	t.Parallel()
 	x1 := []float64{0.31, 0.45, 0.12, 0.60, 0.28}
 	x2 := []float64{0.25, 0.41, 0.15, 0.49, 0.20}
 	d, err := SampleUnpaired(x1, x2, 1500, NewStream(8, 0))
@@ -424,6 +430,7 @@ func TestQuantityHDIBruteForce(t *testing.T) {
 // quantiles. Our sampler must agree within 4 MCSE + 2e-4 (grid error); the
 // log shows how far rstan's value is in units of its own MCSE.
 func TestPairedRhoQuantilesMatchQuadrature(t *testing.T) {
+	t.Parallel()
 	data := shared.RB04(t).Scores
 	x1, x2 := data["Chal. 4"], data["Champion"]
 	n := float64(len(x1))
@@ -439,19 +446,26 @@ func TestPairedRhoQuantilesMatchQuadrature(t *testing.T) {
 	const rlo, rhi = 0.40, 0.99
 	dr := (rhi - rlo) / gr
 	logw := make([]float64, gr)
+	// the (log σ1, log σ2) grid and σ1, σ2, the same for every ρ
+	u1s, u2s, s1s, s2s := make([]float64, gs), make([]float64, gs), make([]float64, gs), make([]float64, gs)
+	for i := range gs {
+		u1s[i], u2s[i] = l1-1+(float64(i)+0.5)*2/gs, l2-1+(float64(i)+0.5)*2/gs
+		s1s[i], s2s[i] = math.Exp(u1s[i]), math.Exp(u2s[i])
+	}
+	terms := make([]float64, 0, gs*gs)
 	for k := range logw {
 		rho := rlo + (float64(k)+0.5)*dr
 		q := 1 - rho*rho
+		logQ := math.Log(q)
 		// log ∫∫ over (u1, u2) = (log σ1, log σ2), Jacobian σ1σ2, by log-sum-exp.
-		terms := make([]float64, 0, gs*gs)
+		terms = terms[:0]
 		best := math.Inf(-1)
 		for i := 0; i < gs; i++ {
-			u1 := l1 - 1 + (float64(i)+0.5)*2/gs
+			u1, s1 := u1s[i], s1s[i]
 			for j := 0; j < gs; j++ {
-				u2 := l2 - 1 + (float64(j)+0.5)*2/gs
-				s1, s2 := math.Exp(u1), math.Exp(u2)
+				u2, s2 := u2s[j], s2s[j]
 				tr := (s11/(s1*s1) - 2*rho*s12/(s1*s2) + s22/(s2*s2)) / q
-				v := -(n-1)/2*(2*u1+2*u2+math.Log(q)) - tr/2 + u1 + u2
+				v := -(n-1)/2*(2*u1+2*u2+logQ) - tr/2 + u1 + u2
 				terms = append(terms, v)
 				best = math.Max(best, v)
 			}

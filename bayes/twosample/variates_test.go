@@ -12,6 +12,7 @@ import (
 // The variates behind every exact sampler: moments and quantiles of gamma
 // variates (both branches of Marsaglia–Tsang) against gonum's distributions.
 func TestGammaVariate(t *testing.T) {
+	t.Parallel()
 	r := NewStream(9, 0)
 	const n = 200000
 	for _, shape := range []float64{0.3, 1, 2.5, 40, 5000} {
@@ -35,6 +36,7 @@ func TestGammaVariate(t *testing.T) {
 
 // Streams of one seed differ from each other and repeat exactly.
 func TestNewStream(t *testing.T) {
+	t.Parallel()
 	a, b, a2 := NewStream(1, 0), NewStream(1, 1), NewStream(1, 0)
 	x, y, z := a.Uint64(), b.Uint64(), a2.Uint64()
 	if x == y || x != z {
