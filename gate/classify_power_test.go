@@ -10,13 +10,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/riskgate/riskgate/bayes/twosample"
-
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/riskgate/riskgate/bayes/twosample"
 )
 
 // The power analysis of docs/power.md (Zhang et al. SIGIR 2016, Table 3 and

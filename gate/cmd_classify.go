@@ -7,7 +7,6 @@ import (
 
 	"github.com/riskgate/riskgate/bayes/posterior"
 	"github.com/riskgate/riskgate/bayes/twosample"
-
 	"github.com/riskgate/riskgate/gate/classify"
 
 	"github.com/riskgate/riskgate/internal/reportfmt"

@@ -6,7 +6,6 @@ import (
 	"io"
 
 	"github.com/riskgate/riskgate/bayes/posterior"
-
 	"github.com/riskgate/riskgate/gate/diagnose"
 
 	"github.com/riskgate/riskgate/internal/reportfmt"

@@ -7,8 +7,6 @@ import (
 	"math"
 	"time"
 
-	"github.com/riskgate/riskgate/bayes/mcmc"
-
 	"github.com/riskgate/riskgate/gate/engine"
 	"github.com/riskgate/riskgate/gate/fit"
 
@@ -17,6 +15,7 @@ import (
 	"github.com/riskgate/riskgate/internal/atomicfile"
 
 	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/bayes/mcmc"
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/urfave/cli/v3"
 )

@@ -10,7 +10,6 @@ import (
 
 	"github.com/riskgate/riskgate/bayes/posterior"
 	"github.com/riskgate/riskgate/bayes/twosample"
-
 	"github.com/riskgate/riskgate/gate/engine"
 	"github.com/riskgate/riskgate/gate/pair"
 

@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"io"
 
-	"github.com/riskgate/riskgate/bayes/mcmc"
-
 	"github.com/riskgate/riskgate/gate/compare"
 
 	"encoding/json"
@@ -17,6 +15,7 @@ import (
 	"github.com/riskgate/riskgate/gate/scores"
 
 	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/bayes/mcmc"
 	"github.com/riskgate/riskgate/internal/shared"
 )
 

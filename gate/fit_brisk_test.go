@@ -5,11 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/riskgate/riskgate/bayes/mcmc"
-
 	"github.com/riskgate/riskgate/gate/fit"
 
 	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/bayes/mcmc"
 	"github.com/riskgate/riskgate/internal/shared"
 )
 

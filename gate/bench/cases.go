@@ -14,9 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/riskgate/riskgate/bayes/mcmc"
-	"github.com/riskgate/riskgate/bayes/posterior"
-
 	"github.com/riskgate/riskgate/gate/calibrate"
 
 	"github.com/riskgate/riskgate/gate/engine"
@@ -25,6 +22,8 @@ import (
 	"github.com/riskgate/riskgate/internal/stats"
 
 	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/bayes/mcmc"
+	"github.com/riskgate/riskgate/bayes/posterior"
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/gate/trec"
 	"github.com/riskgate/riskgate/internal/cputime"

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/riskgate/riskgate/bayes/posterior"
-
 	"github.com/riskgate/riskgate/gate/scores"
 )
 

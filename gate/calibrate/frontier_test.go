@@ -9,10 +9,9 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/bayes/mcmc"
 	"github.com/riskgate/riskgate/bayes/posterior"
-
-	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/internal/parallel"
 	"github.com/riskgate/riskgate/internal/shared"
 	"github.com/riskgate/riskgate/risk"

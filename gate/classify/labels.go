@@ -13,7 +13,6 @@ import (
 	"unicode"
 
 	"github.com/riskgate/riskgate/bayes/twosample"
-
 	"github.com/riskgate/riskgate/internal/inputerr"
 )
 

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/riskgate/riskgate/bayes/twosample"
-
 	"github.com/riskgate/riskgate/internal/inputerr"
 )
 

@@ -9,7 +9,6 @@ import (
 
 	"github.com/riskgate/riskgate/bayes/posterior"
 	"github.com/riskgate/riskgate/bayes/twosample"
-
 	"github.com/riskgate/riskgate/gate/result"
 
 	"github.com/riskgate/riskgate/internal/reportfmt"

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/riskgate/riskgate/bayes/posterior"
-
 	"github.com/riskgate/riskgate/internal/inputerr"
 )
 

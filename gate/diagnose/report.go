@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/riskgate/riskgate/bayes/posterior"
-
 	"github.com/riskgate/riskgate/internal/reportfmt"
 )
 

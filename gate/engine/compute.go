@@ -8,11 +8,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/riskgate/riskgate/bayes/mcmc"
-
 	"github.com/riskgate/riskgate/gate/result"
 
 	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/bayes/mcmc"
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/internal/stats"

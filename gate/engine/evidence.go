@@ -4,10 +4,9 @@ import (
 	"math"
 	"slices"
 
-	"github.com/riskgate/riskgate/bayes/posterior"
-
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/riskgate/riskgate/bayes/posterior"
 	"github.com/riskgate/riskgate/gate/result"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/numfmt"

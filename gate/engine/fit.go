@@ -5,11 +5,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/riskgate/riskgate/bayes/posterior"
-
 	"github.com/riskgate/riskgate/gate/result"
 
 	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/bayes/posterior"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/internal/parallel"

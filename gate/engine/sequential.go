@@ -6,9 +6,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/riskgate/riskgate/bayes/mcmc"
-
 	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/bayes/mcmc"
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/policies"
 )

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/riskgate/riskgate/bayes/posterior"
-
 	"github.com/riskgate/riskgate/gate/result"
 
 	"github.com/riskgate/riskgate/internal/htmlpage"

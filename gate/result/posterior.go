@@ -3,9 +3,8 @@ package result
 import (
 	"slices"
 
-	"github.com/riskgate/riskgate/bayes/posterior"
-
 	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/bayes/posterior"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/policies"
