@@ -92,7 +92,6 @@ func checkUniformRanks(t *testing.T, ranks [4][]int, L int) {
 
 // TestSBCCollapsedBalanced calibrates the collapsed path on complete 6 × 8 tables.
 func TestSBCCollapsedBalanced(t *testing.T) {
-	t.Parallel()
 	skipInShortMode(t, "simulation-based calibration")
 	t.Parallel()
 	const L = 99
@@ -102,7 +101,6 @@ func TestSBCCollapsedBalanced(t *testing.T) {
 // TestSBCCollapsedSchur calibrates the collapsed path on 6 × 8 tables with
 // about 20% of the cells missing.
 func TestSBCCollapsedSchur(t *testing.T) {
-	t.Parallel()
 	skipInShortMode(t, "simulation-based calibration")
 	t.Parallel()
 	const L = 99
@@ -118,7 +116,6 @@ func TestSBCCollapsedSchur(t *testing.T) {
 // prior and 1,000 warmup iterations on 6 × 8 tables, 400 simulations gave
 // p ≥ 0.38 for all four quantities).
 func TestSBCGeneral(t *testing.T) {
-	t.Parallel()
 	skipInShortMode(t, "simulation-based calibration")
 	t.Parallel()
 	const L = 99
