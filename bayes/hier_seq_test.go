@@ -19,7 +19,9 @@ import (
 // model's own exact draws of the effects (drawEffects, an independent code
 // path: the Gaussian conditional drawn through the four eigenspaces) at
 // fixed variances. 200,000 draws; the bounds are 5 standard errors of the
-// sample mean (sd/√n) and of the sample SD (sd/√(2n)).
+// sample mean (sd/√n) and of the sample SD (sd/√(2n)). With -short, the
+// first (rb04's) variances only: the others take the same code at other
+// values.
 func TestContrastMomentsMatchDraws(t *testing.T) {
 	t.Parallel()
 	s := newSeqSetting(t)
@@ -29,7 +31,11 @@ func TestContrastMomentsMatchDraws(t *testing.T) {
 	_, ysd := tab.meanSD()
 	m := newBalancedModel(tab, n0.Mu, n0.Sigma*n0.Sigma, ScalePriors{Sigma: p.Sigma, SD: []Prior{p.SDTopic, p.SDSystem}, Relative: true, Scale: ysd})
 	r := rand.New(rand.NewPCG(5, 6))
-	for _, v := range [][3]float64{{0.107, 0.19, 0.0104}, {0.1, 0.2, 0.001}, {0.12, 0.15, 0.05}} {
+	variances := [][3]float64{{0.107, 0.19, 0.0104}, {0.1, 0.2, 0.001}, {0.12, 0.15, 0.05}}
+	if testing.Short() {
+		variances = variances[:1]
+	}
+	for _, v := range variances {
 		sigma, sdT, sdS := v[0], v[1], v[2]
 		for _, pair := range [][2]int{{1, 0}, {5, 17}} {
 			a, b := pair[0], pair[1]
