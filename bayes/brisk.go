@@ -4,7 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 
+	"github.com/riskgate/riskgate/bayes/posterior"
+	"github.com/riskgate/riskgate/internal/stats"
 	"github.com/riskgate/riskgate/risk"
 )
 
@@ -61,11 +64,6 @@ type BRiskOptions struct {
 	// system but the champion]; the others are artifacts.
 	Challengers []int
 	Level       float64 // credible and predictive interval level [0.95]
-	// DecisionOnly leaves out what only reports show, for callers that
-	// decide (riskgate calibrate): Systems and each challenger's Topics and
-	// AtRisk stay empty; TopicsAtRisk gives the topics at risk on demand,
-	// from the same draws and seed.
-	DecisionOnly bool
 }
 
 // BRiskResult is the BRisk fit of a champion against its challengers.
@@ -75,15 +73,16 @@ type BRiskResult struct {
 	Champion int
 	Pool     *Table   // the risk-adjusted pool that was fitted
 	Fit      *HierFit // the hierarchical model on Pool
-	// Systems are the system effects S_s in Pool, in table order, with
-	// central credible intervals at Level. Benham et al.'s BRisk⁻ is their
-	// negation (−Mean [−Hi, −Lo]): higher is riskier.
-	Systems     []Estimate
+	// Challengers are each challenger's difference to the champion.
 	Challengers []BRiskChallenger
 	// Converged is Fit.Converged; Warnings are the fit's. A result that has
 	// not converged is no evidence.
 	Converged bool
 	Warnings  []string
+
+	describeOnce sync.Once
+	description  *BRiskDescription
+	describeErr  error
 }
 
 // BRiskChallenger is one challenger against the champion in the pool.
@@ -95,18 +94,46 @@ type BRiskChallenger struct {
 	Diff Estimate
 	// PRiskier is P(S_challenger < S_champion | pool).
 	PRiskier float64
-	// Topics are the challenger's per-topic differences to the champion in
-	// the pool with their posterior predictive intervals at Level (see
-	// HierFit.TopicRisks); AtRisk are those below their interval.
+}
+
+// BRiskDescription is what reports show of a BRisk fit beyond the
+// challengers' differences (BRiskResult.Describe).
+type BRiskDescription struct {
+	// Systems are the system effects S_s in the pool, in table order, with
+	// central credible intervals at the result's Level. Benham et al.'s
+	// BRisk⁻ is their negation (−Mean [−Hi, −Lo]): higher is riskier.
+	Systems []Estimate
+	// Challengers are each challenger's topics, in BRiskResult.Challengers'
+	// order.
+	Challengers []BRiskTopics
+}
+
+// BRiskTopics are a challenger's per-topic differences to the champion in
+// the pool with their posterior predictive intervals at the result's Level
+// (see HierFit.TopicRisks); AtRisk are those below their interval, its
+// topics at risk.
+type BRiskTopics struct {
+	System int
 	Topics []TopicRisk
 	AtRisk []TopicRisk
 }
 
+// Challenger returns the topics of system s, or nil if s is not a challenger.
+func (d *BRiskDescription) Challenger(s int) *BRiskTopics {
+	for i := range d.Challengers {
+		if d.Challengers[i].System == s {
+			return &d.Challengers[i]
+		}
+	}
+	return nil
+}
+
 // BRisk fits the hierarchical system/topic model to the risk-adjusted pool of
-// t (BRiskPool at loss weight w) and reports every system's effect, each
-// challenger's difference to the champion with P(riskier), and the topics
-// at risk — the challenger's topics whose risk-adjusted difference falls
-// below the lower end of its posterior predictive interval.
+// t (BRiskPool at loss weight w) and gives each challenger's difference to
+// the champion with P(riskier). Its topics at risk — the challenger's topics
+// whose risk-adjusted difference falls below the lower end of its posterior
+// predictive interval — are TopicsAtRisk's at any level; Describe adds
+// every system's effect and every topic's interval, for reports.
 //
 // On a complete table with a Gaussian likelihood and a normal intercept prior
 // the fit takes FitHier's exact collapsed path. Posterior predictive draws
@@ -148,29 +175,48 @@ func BRisk(t *Table, champion int, w float64, opt BRiskOptions) (*BRiskResult, e
 	}
 	r := &BRiskResult{W: w, Level: level, Champion: champion, Pool: pool, Fit: fit,
 		Converged: fit.Converged, Warnings: append([]string(nil), fit.Warnings...)}
-	if !opt.DecisionOnly {
-		for s := range t.Systems {
-			r.Systems = append(r.Systems, fit.Interval(fit.SystemIndex(s), level))
-		}
-	}
 	for _, c := range challengers {
 		diff := fit.SystemDiff(c, champion)
-		bc := BRiskChallenger{System: c, Name: t.Systems[c], Diff: intervalOf(diff, level), PRiskier: ProbLess(diff, 0)}
-		if opt.DecisionOnly {
-			r.Challengers = append(r.Challengers, bc)
-			continue
-		}
-		if bc.Topics, err = fit.TopicRisks(pool, champion, c, level, ho.Sampler.Seed); err != nil {
-			return nil, err
-		}
-		for _, tr := range bc.Topics {
-			if tr.AtRisk {
-				bc.AtRisk = append(bc.AtRisk, tr)
-			}
-		}
-		r.Challengers = append(r.Challengers, bc)
+		r.Challengers = append(r.Challengers, BRiskChallenger{System: c, Name: t.Systems[c], Diff: intervalOf(diff, level), PRiskier: posterior.ProbLess(diff, 0)})
 	}
 	return r, nil
+}
+
+// Describe returns what reports show of r beyond the challengers'
+// differences: every system's effect and each challenger's per-topic
+// predictive intervals at r.Level, from the fit's draws and the
+// predictive draws of its seed (HierFit.TopicRisks), so that its AtRisk
+// are TopicsAtRisk's at r.Level. A decision never needs it: it is computed
+// on the first call and kept.
+func (r *BRiskResult) Describe() (*BRiskDescription, error) {
+	r.describeOnce.Do(func() {
+		f := r.Fit
+		d := &BRiskDescription{}
+		for s := range r.Pool.Systems {
+			d.Systems = append(d.Systems, f.Interval(f.SystemIndex(s), r.Level))
+		}
+		for _, c := range r.Challengers {
+			topics, err := f.TopicRisks(r.Pool, r.Champion, c.System, r.Level, f.Sampler.Options.Seed)
+			if err != nil {
+				r.describeErr = err
+				return
+			}
+			d.Challengers = append(d.Challengers, BRiskTopics{System: c.System, Topics: topics, AtRisk: atRisk(topics)})
+		}
+		r.description = d
+	})
+	return r.description, r.describeErr
+}
+
+// atRisk are the topics at risk among topics.
+func atRisk(topics []TopicRisk) []TopicRisk {
+	var out []TopicRisk
+	for _, t := range topics {
+		if t.AtRisk {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // DefaultPriors are the reference priors of a family on table t: rstanarm's
@@ -224,8 +270,8 @@ func (r *BRiskResult) DiffInterval(s int, level float64) (Estimate, error) {
 // TopicsAtRisk are system s's topics at risk at any level: those whose
 // difference to the champion in the pool falls below the lower end of the
 // central posterior predictive interval at level. The predictive draws are
-// those BRisk used (same seed), so at the result's own level this is
-// Challenger(s).AtRisk. This is the entry point of the policy quantity
+// Describe's (same seed), so at the result's own level these are the
+// description's AtRisk. This is the entry point of the policy quantity
 // topics_at_risk.count.
 func (r *BRiskResult) TopicsAtRisk(s int, level float64) ([]TopicRisk, error) {
 	if err := checkLevel(level); err != nil {
@@ -238,13 +284,7 @@ func (r *BRiskResult) TopicsAtRisk(s int, level float64) ([]TopicRisk, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []TopicRisk
-	for _, t := range topics {
-		if t.AtRisk {
-			out = append(out, t)
-		}
-	}
-	return out, nil
+	return atRisk(topics), nil
 }
 
 // SystemDiff returns the pooled draws (chains in order) of S_a − S_b.
@@ -261,8 +301,8 @@ func (f *HierFit) Interval(v int, level float64) Estimate {
 
 func intervalOf(x []float64, level float64) Estimate {
 	lo, hi := tailProbs(level)
-	q := quantiles(x, lo, hi)
-	return Estimate{Mean: accurateMean(x), Lo: q[0], Hi: q[1]}
+	q := posterior.Quantiles(x, lo, hi)
+	return Estimate{Mean: stats.ExactMean(x), Lo: q[0], Hi: q[1]}
 }
 
 // tailProbs are the probabilities (1 − level)/2 and (1 + level)/2 of a

@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/riskgate/riskgate/bayes/mcmc"
+	"github.com/riskgate/riskgate/bayes/posterior"
 )
 
 // rb04Challengers returns the champion and the four challengers of rb04.csv.
@@ -25,7 +28,7 @@ func BenchmarkBRiskRB04(b *testing.B) {
 	ch, chals := rb04Challengers(b, tab)
 	for b.Loop() {
 		t0 := time.Now()
-		r, err := BRisk(tab, ch, 5, BRiskOptions{Challengers: chals, Hier: HierOptions{Sampler: NUTSOptions{Seed: 42}, TargetESS: 10000}})
+		r, err := BRisk(tab, ch, 5, BRiskOptions{Challengers: chals, Hier: HierOptions{Sampler: mcmc.NUTSOptions{Seed: 42}, TargetESS: 10000}})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -45,7 +48,7 @@ func BenchmarkBRiskSkewRB04(b *testing.B) {
 	for b.Loop() {
 		t0 := time.Now()
 		r, err := BRisk(tab, ch, 5, BRiskOptions{Challengers: chals,
-			Hier: HierOptions{Family: SkewNormal{}, Sampler: NUTSOptions{Seed: 42}, TargetESS: 2000}})
+			Hier: HierOptions{Family: SkewNormal{}, Sampler: mcmc.NUTSOptions{Seed: 42}, TargetESS: 2000}})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -62,7 +65,7 @@ func BenchmarkSkewNormalLogDensityRB04(b *testing.B) {
 	pr := TableBrmsPriors(pool)
 	sys, top, y := pool.observed()
 	m, err := NewMixedModel(y, []Factor{{"topic", pool.Topics, top}, {"system", pool.Systems, sys}}, SkewNormal{}, pr.Intercept,
-		ScalePriors{Sigma: pr.Sigma, SD: []Prior{pr.SDTopic, pr.SDSystem}, Scale: SD(y)})
+		ScalePriors{Sigma: pr.Sigma, SD: []Prior{pr.SDTopic, pr.SDSystem}, Scale: posterior.SD(y)})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/riskgate/riskgate/bayes/mcmc"
+	"github.com/riskgate/riskgate/bayes/posterior"
 	"github.com/riskgate/riskgate/internal/stats"
 	"github.com/riskgate/riskgate/risk"
 
@@ -105,6 +107,7 @@ var brmsOneToOnePriors = OneToOneOptions{Intercept: StudentT{3, 0, 2.5}, Sigma: 
 // the rule would have given another intercept location for Chal. 4 — which
 // is why the fits must be run with the first fit's priors.
 func TestBrmsOneToOnePriors(t *testing.T) {
+	t.Parallel()
 	tab := rb04(t)
 	champ := tab.Scores[systemIndex(t, tab, "Champion")]
 	for _, c := range []struct {
@@ -141,6 +144,7 @@ func TestBrmsOneToOnePriors(t *testing.T) {
 // test logs our worst deviation from the shared file in units of 0.1 sd.
 // Our fits target ESS 20,000 (tail-quantile error about 0.02 sd).
 func TestOneToOneBrms(t *testing.T) {
+	t.Parallel()
 	skipInShortMode(t, "brms reference fits")
 	ref, sh := preciseBrmsOneToOne(t), sharedBrmsOneToOne(t)
 	tab := rb04(t)
@@ -150,7 +154,7 @@ func TestOneToOneBrms(t *testing.T) {
 	for _, c := range oneToOneCases() {
 		x := tab.Scores[systemIndex(t, tab, c.system)]
 		o := brmsOneToOnePriors
-		o.Family, o.Sampler, o.TargetESS, o.MaxDraws = c.fam, NUTSOptions{Seed: 1}, 20000, 20000
+		o.Family, o.Sampler, o.TargetESS, o.MaxDraws = c.fam, mcmc.NUTSOptions{Seed: 1}, 20000, 20000
 		f, err := OneToOne(x, champ, c.w, o)
 		if err != nil {
 			t.Fatal(err)
@@ -164,7 +168,7 @@ func TestOneToOneBrms(t *testing.T) {
 			if !ok {
 				t.Fatalf("reference has no row %s", key)
 			}
-			s := f.Summary[i]
+			s := f.Fit.Describe()[i]
 			rs := sh[key]
 			for _, q := range []struct {
 				what            string
@@ -193,6 +197,7 @@ func TestOneToOneBrms(t *testing.T) {
 // file's taken as the repeat's ×√(80,000/8,000) (the same sampler on ten
 // times fewer draws; the shared file has no MCSE columns).
 func TestSharedBrmsOneToOneWithinMCError(t *testing.T) {
+	t.Parallel()
 	ref, sh := preciseBrmsOneToOne(t), sharedBrmsOneToOne(t)
 	for _, c := range oneToOneCases() {
 		for _, p := range c.params() {
@@ -219,11 +224,12 @@ func TestSharedBrmsOneToOneWithinMCError(t *testing.T) {
 // 0.03 posterior sd (our MCSE at ESS 40,000 is about 0.005 sd at the mean and
 // 0.013 sd at the tail quantiles).
 func TestOneToOneGaussianQuadrature(t *testing.T) {
+	t.Parallel()
 	tab := rb04(t)
 	champ := tab.Scores[systemIndex(t, tab, "Champion")]
 	x := tab.Scores[systemIndex(t, tab, "Chal. 3")]
 	d := risk.Pair{X: x, Base: champ}.Adjusted(1)
-	n, m := float64(len(d)), Mean(d)
+	n, m := float64(len(d)), posterior.Mean(d)
 	ss := stats.Variance(d) * (n - 1)
 	ip, sp := brmsOneToOnePriors.Intercept, brmsOneToOnePriors.Sigma
 	se := math.Sqrt(ss/(n-1)) / math.Sqrt(n)
@@ -231,6 +237,13 @@ func TestOneToOneGaussianQuadrature(t *testing.T) {
 	lo, hi := m-10*se, m+10*se
 	mus, post := make([]float64, nm), make([]float64, nm)
 	sMax := 6 * math.Sqrt(ss/(n-1))
+	// the σ grid's log prior, n·log σ and 2σ², the same for every μ
+	lps, nLogSig, twoSig2 := make([]float64, ns), make([]float64, ns), make([]float64, ns)
+	for j := range ns {
+		sig := sMax * (float64(j) + 0.5) / ns
+		lps[j], _ = sp.LogPDF(sig)
+		nLogSig[j], twoSig2[j] = n*math.Log(sig), 2*sig*sig
+	}
 	for i := range mus {
 		mu := lo + (hi-lo)*float64(i)/float64(nm-1)
 		mus[i] = mu
@@ -238,9 +251,7 @@ func TestOneToOneGaussianQuadrature(t *testing.T) {
 		q := ss + n*(m-mu)*(m-mu)
 		tot := 0.0
 		for j := range ns {
-			sig := sMax * (float64(j) + 0.5) / ns
-			lps, _ := sp.LogPDF(sig)
-			tot += math.Exp(lpMu + lps - n*math.Log(sig) - q/(2*sig*sig) + 150)
+			tot += math.Exp(lpMu + lps[j] - nLogSig[j] - q/twoSig2[j] + 150)
 		}
 		post[i] = tot
 	}
@@ -269,12 +280,12 @@ func TestOneToOneGaussianQuadrature(t *testing.T) {
 		return math.NaN()
 	}
 	o := brmsOneToOnePriors
-	o.Sampler, o.TargetESS, o.MaxDraws = NUTSOptions{Seed: 3}, 40000, 40000
+	o.Sampler, o.TargetESS, o.MaxDraws = mcmc.NUTSOptions{Seed: 3}, 40000, 40000
 	f, err := OneToOne(x, champ, 1, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := f.Summary[0]
+	s := f.Fit.Describe()[0]
 	for _, c := range []struct {
 		what      string
 		got, want float64

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/riskgate/riskgate/bayes/mcmc"
+	"github.com/riskgate/riskgate/bayes/posterior"
 	"github.com/riskgate/riskgate/internal/stats"
 	"github.com/riskgate/riskgate/risk"
 )
@@ -16,24 +18,24 @@ type OneToOneOptions struct {
 	// s), s = max(2.5, round(mad d, 1))]; the skew normal's α prior is the
 	// family's.
 	Intercept, Sigma Prior
-	Sampler          NUTSOptions // [Stan's defaults, as brms runs them: adapt_delta 0.8]
-	TargetESS        float64     // smallest acceptable bulk- and tail-ESS [100 per chain]
-	MaxDraws         int         // cap on draws per chain when extending [10 × Sampler.Draws]
-	Level            float64     // credible interval level [0.95]
+	Sampler          mcmc.NUTSOptions // [Stan's defaults, as brms runs them: adapt_delta 0.8]
+	TargetESS        float64          // smallest acceptable bulk- and tail-ESS [100 per chain]
+	MaxDraws         int              // cap on draws per chain when extending [10 × Sampler.Draws]
+	Level            float64          // credible interval level [0.95]
 }
 
 // OneToOneFit is the posterior of the one-to-one risk model d ~ 1.
 type OneToOneFit struct {
-	W       float64   // loss weight of the differences
-	D       []float64 // the risk-adjusted differences the model was fitted to
-	Family  Family
-	Priors  [2]Prior // intercept, sigma
-	Level   float64
-	Mean    Estimate // the location: the mean of d (brms's b_Intercept)
-	Sigma   Estimate // the standard deviation of d
-	Alpha   *Estimate
-	Summary []VarSummary // per Fit.Names: intercept, sigma[, alpha]
-	// Fit holds the draws and diagnostics (its Systems and Topics are empty).
+	W      float64   // loss weight of the differences
+	D      []float64 // the risk-adjusted differences the model was fitted to
+	Family Family
+	Priors [2]Prior // intercept, sigma
+	Level  float64
+	Mean   Estimate // the location: the mean of d (brms's b_Intercept)
+	Sigma  Estimate // the standard deviation of d
+	Alpha  *Estimate
+	// Fit holds the draws and diagnostics (its Systems and Topics are
+	// empty; Fit.Describe summarises intercept, sigma[, alpha]).
 	Fit       *HierFit
 	Converged bool
 	Warnings  []string
@@ -79,20 +81,20 @@ func OneToOne(x, base []float64, w float64, opt OneToOneOptions) (*OneToOneFit, 
 	if err != nil {
 		return nil, err
 	}
-	m, err := NewMixedModel(d, nil, fam, ip, ScalePriors{Sigma: sp, Scale: SD(d)})
+	m, err := NewMixedModel(d, nil, fam, ip, ScalePriors{Sigma: sp, Scale: posterior.SD(d)})
 	if err != nil {
 		return nil, err
 	}
-	so := opt.Sampler.withDefaults()
+	so := opt.Sampler.WithDefaults()
 	target := opt.TargetESS
 	if target <= 0 {
 		target = 100 * float64(so.Chains)
 	}
 	f := &HierFit{Method: MethodGeneral, Family: fam, Names: m.Names(), Chains: so.Chains, TargetESS: target}
-	if err := f.sample(m, so, opt.MaxDraws, 0, 0, false, nil); err != nil {
+	if err := f.sample(m, so, sampling{maxDraws: opt.MaxDraws}); err != nil {
 		return nil, err
 	}
-	r := &OneToOneFit{W: w, D: d, Family: fam, Priors: [2]Prior{ip, sp}, Level: level, Summary: f.Summary, Fit: f,
+	r := &OneToOneFit{W: w, D: d, Family: fam, Priors: [2]Prior{ip, sp}, Level: level, Fit: f,
 		Converged: f.Converged, Warnings: f.Warnings}
 	r.Mean = f.Interval(0, level)
 	r.Sigma = f.Interval(1, level)

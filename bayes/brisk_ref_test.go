@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riskgate/riskgate/bayes/mcmc"
 	"github.com/riskgate/riskgate/internal/shared"
 )
 
@@ -26,6 +27,7 @@ func systemIndex(tb testing.TB, t *Table, name string) int {
 // prior normal(0.19, 0.97) and σ ~ exponential(2.6) after autoscaling, that is
 // mean 0.19, 2.5·sd 0.97 and 1/sd 2.6 to the digits printed.
 func TestBRiskPoolIsRstanarmData(t *testing.T) {
+	t.Parallel()
 	tab := rb04(t)
 	pool, err := BRiskPool(tab, systemIndex(t, tab, "Champion"), 5)
 	if err != nil {
@@ -79,6 +81,7 @@ func TestBRiskPoolIsRstanarmData(t *testing.T) {
 // against our −0.0874 to −0.0878 for seeds 1–6; its measured MCSE is 0.00121,
 // the approximation's 0.00083).
 func TestBRiskRstanarm(t *testing.T) {
+	t.Parallel()
 	skipInShortMode(t, "rstanarm reference fit")
 	ref := readRstanarmSummary(t, shared.Path(t, "reference/rstanarm/rb04_brisk5_summary.csv"))
 	addQuantileMCSE(t, ref, "testdata/rstanarm_brisk5/rb04_brisk5_quantile_mcse.csv")
@@ -90,7 +93,7 @@ func TestBRiskRstanarm(t *testing.T) {
 			chals = append(chals, i)
 		}
 	}
-	r, err := BRisk(tab, ch, 5, BRiskOptions{Challengers: chals, Hier: HierOptions{Sampler: NUTSOptions{Seed: 1}, TargetESS: 400000}})
+	r, err := BRisk(tab, ch, 5, BRiskOptions{Challengers: chals, Hier: HierOptions{Sampler: mcmc.NUTSOptions{Seed: 1}, TargetESS: 400000}})
 	if err != nil {
 		t.Fatal(err)
 	}

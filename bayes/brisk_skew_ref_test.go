@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riskgate/riskgate/bayes/mcmc"
 	"github.com/riskgate/riskgate/internal/shared"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -55,6 +56,7 @@ func (r posteriorRow) quantileMCSE(p float64) float64 {
 // file's mcse_mean; a quantile's is computed from the file's sd and the ESS
 // governing it (quantileMCSE), as the file gives no quantile MCSE.
 func TestBRiskSkewNormalBrms(t *testing.T) {
+	t.Parallel()
 	skipInShortMode(t, "brms reference fit")
 	ref := readPosteriorSummary(t, shared.Path(t, "reference/brms/rb04_hier_skew_r5.csv"))
 	tab := rb04(t)
@@ -66,7 +68,7 @@ func TestBRiskSkewNormalBrms(t *testing.T) {
 		}
 	}
 	r, err := BRisk(tab, ch, 5, BRiskOptions{Challengers: chals,
-		Hier: HierOptions{Family: SkewNormal{}, Sampler: NUTSOptions{Seed: 42}, TargetESS: 4000}})
+		Hier: HierOptions{Family: SkewNormal{}, Sampler: mcmc.NUTSOptions{Seed: 42}, TargetESS: 4000}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +88,7 @@ func TestBRiskSkewNormalBrms(t *testing.T) {
 		if !ok {
 			t.Fatalf("reference has no row %q", name)
 		}
-		s := f.Summary[v]
+		s := f.Describe()[v]
 		for _, c := range []struct {
 			what      string
 			got, want float64

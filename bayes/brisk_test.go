@@ -7,30 +7,11 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/riskgate/riskgate/bayes/mcmc"
+	"github.com/riskgate/riskgate/bayes/posterior"
+	"github.com/riskgate/riskgate/internal/stats"
 	"gonum.org/v1/gonum/stat/distuv"
 )
-
-func TestQuantilesInPlace(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 1))
-	for _, n := range []int{1, 2, 3, 17, 100, 1001} {
-		for trial := range 5 {
-			x := make([]float64, n)
-			for i := range x {
-				x[i] = math.Round(r.NormFloat64() * float64(1+trial*3)) // ties when rounded coarsely
-			}
-			ps := []float64{0.975, 0, 0.025, 0.5, 1, 0.3333}
-			got := quantiles(x, ps...)
-			for i, p := range ps {
-				if want := Quantile(x, p); got[i] != want {
-					t.Errorf("n %d trial %d: quantile %g = %v, sort-based %v", n, trial, p, got[i], want)
-				}
-			}
-		}
-	}
-	if q := quantiles([]float64{1, math.NaN(), 2}, 0.5); !math.IsNaN(q[0]) {
-		t.Errorf("quantile of data with NaN: %v", q)
-	}
-}
 
 // smallBRisk is a BRisk fit on a small simulated table whose system 1 is a
 // clear improvement on the champion (system 0) and system 2 a regression.
@@ -51,8 +32,9 @@ func smallBRiskTable() *Table {
 // the entry points for other levels (DiffInterval, TopicsAtRisk) against the
 // result at its own level.
 func TestBRiskResult(t *testing.T) {
+	t.Parallel()
 	tab := smallBRiskTable()
-	r, err := BRisk(tab, 0, 3, BRiskOptions{Challengers: []int{1, 2}, Hier: HierOptions{Sampler: NUTSOptions{Seed: 5}, TargetESS: 4000}})
+	r, err := BRisk(tab, 0, 3, BRiskOptions{Challengers: []int{1, 2}, Hier: HierOptions{Sampler: mcmc.NUTSOptions{Seed: 5}, TargetESS: 4000}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,9 +42,18 @@ func TestBRiskResult(t *testing.T) {
 	if !r.Converged {
 		t.Fatalf("not converged: %v", r.Warnings)
 	}
-	for _, c := range r.Challengers {
+	desc, err := r.Describe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for s, e := range desc.Systems {
+		if e != f.Interval(f.SystemIndex(s), r.Level) {
+			t.Errorf("system %d: %+v, not its effect's interval", s, e)
+		}
+	}
+	for i, c := range r.Challengers {
 		d := f.SystemDiff(c.System, 0)
-		if c.Diff.Mean != accurateMean(d) || c.Diff.Lo != Quantile(d, 0.025) || c.Diff.Hi != Quantile(d, 0.975) {
+		if c.Diff.Mean != stats.ExactMean(d) || c.Diff.Lo != posterior.Quantile(d, 0.025) || c.Diff.Hi != posterior.Quantile(d, 0.975) {
 			t.Errorf("%s: diff %+v not the draws' mean and quantiles", c.Name, c.Diff)
 		}
 		if p := f.PairwiseProb([]int{0, c.System})[0][1]; math.Abs(p-c.PRiskier) > 1e-15 {
@@ -73,8 +64,8 @@ func TestBRiskResult(t *testing.T) {
 			t.Errorf("%s: DiffInterval %+v %v, want %+v", c.Name, e, err, c.Diff)
 		}
 		at, err := r.TopicsAtRisk(c.System, 0.95)
-		if err != nil || !slices.Equal(at, c.AtRisk) {
-			t.Errorf("%s: TopicsAtRisk %v %v, want %v", c.Name, at, err, c.AtRisk)
+		if err != nil || !slices.Equal(at, desc.Challengers[i].AtRisk) {
+			t.Errorf("%s: TopicsAtRisk %v %v, want %v", c.Name, at, err, desc.Challengers[i].AtRisk)
 		}
 		// Each topic's interval is the 2.5% and 97.5% quantiles of the
 		// predictive difference, whose exact CDF given the draws is
@@ -90,7 +81,7 @@ func TestBRiskResult(t *testing.T) {
 		// One replicate per (nearly independent) draw: the probability at an
 		// estimated quantile has sd √(p(1 − p)/S); 120 checks at 5 sd.
 		tol := 5 * math.Sqrt(0.025*0.975/float64(len(d)))
-		for _, tr := range c.Topics {
+		for _, tr := range desc.Challengers[i].Topics {
 			if lo, hi := F(tr.Lo), F(tr.Hi); math.Abs(lo-0.025) > tol || math.Abs(hi-0.975) > tol {
 				t.Errorf("%s topic %s: F(lo) = %.4f, F(hi) = %.4f; want 0.025 and 0.975", c.Name, tr.Topic, lo, hi)
 			}
@@ -108,10 +99,10 @@ func TestBRiskResult(t *testing.T) {
 	// The topic effect cancels from a difference: every topic shares one
 	// predictive distribution, so the intervals agree within Monte Carlo error.
 	los := []float64{}
-	for _, tr := range r.Challenger(2).Topics {
+	for _, tr := range desc.Challengers[1].Topics { // challenger 2
 		los = append(los, tr.Lo)
 	}
-	if spread := slices.Max(los) - slices.Min(los); spread > 0.1*(r.Challenger(2).Topics[0].Hi-los[0]) {
+	if spread := slices.Max(los) - slices.Min(los); spread > 0.1*(desc.Challengers[1].Topics[0].Hi-los[0]) {
 		t.Errorf("lower ends spread over %v", spread)
 	}
 	all := []int{0, 1, 2, 3}
@@ -142,6 +133,7 @@ func TestBRiskResult(t *testing.T) {
 // TestForecastCoverage: on data simulated from the model, about 95% of the
 // observed cells lie inside their 95% posterior predictive intervals.
 func TestForecastCoverage(t *testing.T) {
+	t.Parallel()
 	h := NewHierParams(rand.New(rand.NewPCG(3, 1)), 0.3, 0.1, 0.15, 0.03, 20, 40)
 	names := func(p string, n int) []string {
 		out := make([]string, n)
@@ -154,7 +146,7 @@ func TestForecastCoverage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := FitHier(tab, HierOptions{Sampler: NUTSOptions{Seed: 1}, TargetESS: 2000})
+	f, err := FitHier(tab, HierOptions{Sampler: mcmc.NUTSOptions{Seed: 1}, TargetESS: 2000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +189,7 @@ func TestBRiskSkewDeterministic(t *testing.T) {
 	run := func(procs int) *BRiskResult {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		r, err := BRisk(tab, 0, 5, BRiskOptions{Challengers: []int{1, 2},
-			Hier: HierOptions{Family: SkewNormal{}, Sampler: NUTSOptions{Seed: 8, Warmup: 150, Draws: 100}, TargetESS: 1}})
+			Hier: HierOptions{Family: SkewNormal{}, Sampler: mcmc.NUTSOptions{Seed: 8, Warmup: 150, Draws: 100}, TargetESS: 1}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -211,8 +203,13 @@ func TestBRiskSkewDeterministic(t *testing.T) {
 			}
 		}
 	}
+	da, errA := a.Describe()
+	db, errB := b.Describe()
+	if errA != nil || errB != nil {
+		t.Fatal(errA, errB)
+	}
 	for i := range a.Challengers {
-		if !slices.Equal(a.Challengers[i].Topics, b.Challengers[i].Topics) {
+		if !slices.Equal(da.Challengers[i].Topics, db.Challengers[i].Topics) {
 			t.Fatalf("topic forecasts differ with GOMAXPROCS 1 and 3")
 		}
 	}
@@ -223,6 +220,7 @@ func TestBRiskSkewDeterministic(t *testing.T) {
 // pool, where centring them mixed at a bulk-ESS of 42 per 8,000 draws), and
 // the preconditioning starts at the data's grand mean.
 func TestMomentParam(t *testing.T) {
+	t.Parallel()
 	tab := rb04(t)
 	ch := systemIndex(t, tab, "Champion")
 	for _, w := range []float64{1, 5} {
@@ -232,13 +230,13 @@ func TestMomentParam(t *testing.T) {
 		}
 		sys, top, y := pool.observed()
 		m, err := NewMixedModel(y, []Factor{{"topic", pool.Topics, top}, {"system", pool.Systems, sys}}, SkewNormal{},
-			StudentT{3, 0.2, 2.5}, ScalePriors{Sigma: HalfStudentT{3, 2.5}, SD: []Prior{HalfStudentT{3, 2.5}, HalfStudentT{3, 2.5}}, Scale: SD(y)})
+			StudentT{3, 0.2, 2.5}, ScalePriors{Sigma: HalfStudentT{3, 2.5}, SD: []Prior{HalfStudentT{3, 2.5}, HalfStudentT{3, 2.5}}, Scale: posterior.SD(y)})
 		if err != nil {
 			t.Fatal(err)
 		}
 		p := m.MomentParam()
-		if !p.InterceptAtMean || !slices.Equal(p.Factors, []FactorParam{CentredContrasts, NonCentred}) || p.Loc[0] != Mean(y) {
-			t.Errorf("w %g: %v %v, intercept location %v (mean %v)", w, p.InterceptAtMean, p.Factors, p.Loc[0], Mean(y))
+		if !p.InterceptAtMean || !slices.Equal(p.Factors, []FactorParam{CentredContrasts, NonCentred}) || p.Loc[0] != posterior.Mean(y) {
+			t.Errorf("w %g: %v %v, intercept location %v (mean %v)", w, p.InterceptAtMean, p.Factors, p.Loc[0], posterior.Mean(y))
 		}
 		if a := p.Loc[m.offExtra()]; w == 5 && a > -5 {
 			t.Errorf("w 5: α guessed %v from residuals skewed by the loss weight", a)
@@ -250,8 +248,9 @@ func TestMomentParam(t *testing.T) {
 // draws for the same seed), the artifacts are taken by decreasing mean, and
 // m = 0 fits the compared systems alone.
 func TestPoolSweep(t *testing.T) {
+	t.Parallel()
 	tab := smallBRiskTable()
-	opt := BRiskOptions{Challengers: []int{1, 2}, Hier: HierOptions{Sampler: NUTSOptions{Seed: 2}, TargetESS: 400}}
+	opt := BRiskOptions{Challengers: []int{1, 2}, Hier: HierOptions{Sampler: mcmc.NUTSOptions{Seed: 2}, TargetESS: 400}}
 	steps, err := PoolSweep(tab, 0, 2, []int{0, 2, 99}, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -264,10 +263,10 @@ func TestPoolSweep(t *testing.T) {
 		t.Fatalf("steps %+v", steps)
 	}
 	last := steps[2]
-	if last.Champion != full.Systems[0] || last.Challengers[1].Diff != full.Challengers[1].Diff || last.Challengers[0].PRiskier != full.Challengers[0].PRiskier {
+	if last.Champion != full.Fit.Interval(full.Fit.SystemIndex(0), full.Level) || last.Challengers[1].Diff != full.Challengers[1].Diff || last.Challengers[0].PRiskier != full.Challengers[0].PRiskier {
 		t.Errorf("the full pool: %+v, BRisk %+v", last.Challengers, full.Challengers)
 	}
-	mean := func(name string) float64 { return Mean(tab.Scores[slices.Index(tab.Systems, name)]) }
+	mean := func(name string) float64 { return posterior.Mean(tab.Scores[slices.Index(tab.Systems, name)]) }
 	for i := 1; i < len(last.Artifacts); i++ {
 		if mean(last.Artifacts[i]) > mean(last.Artifacts[i-1]) {
 			t.Errorf("artifacts %v not by decreasing mean", last.Artifacts)
@@ -291,8 +290,9 @@ func TestPoolSweep(t *testing.T) {
 // reading unchanged, and a prior that forces the system effects to zero
 // (sd_system ~ half_normal(10⁻⁴)) is reported as changing it.
 func TestPriorSensitivity(t *testing.T) {
+	t.Parallel()
 	tab := smallBRiskTable()
-	opt := BRiskOptions{Challengers: []int{1, 2}, Hier: HierOptions{Sampler: NUTSOptions{Seed: 4}, TargetESS: 1000}}
+	opt := BRiskOptions{Challengers: []int{1, 2}, Hier: HierOptions{Sampler: mcmc.NUTSOptions{Seed: 4}, TargetESS: 1000}}
 	ps, err := PriorSensitivityOf(tab, 0, 1, opt, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/riskgate/riskgate/bayes/posterior"
 	"github.com/riskgate/riskgate/risk"
 	"gonum.org/v1/gonum/integrate/quad"
 )
@@ -128,7 +129,7 @@ func EstimatePoolModel(t *Table, champion int, challengers []int) (PoolModel, er
 	nS, nT := float64(len(base)), float64(len(complete))
 	grand := 0.0
 	for _, r := range rows {
-		grand += Mean(r)
+		grand += posterior.Mean(r)
 	}
 	m.Intercept = grand / nS
 	m.Sigma = math.Sqrt(mse)
@@ -156,7 +157,7 @@ func EstimatePoolModel(t *Table, champion int, challengers []int) (PoolModel, er
 		if len(d) < 2 {
 			continue
 		}
-		mean := Mean(d)
+		mean := posterior.Mean(d)
 		for _, v := range d {
 			e := v - mean
 			ss2 += e * e

@@ -20,6 +20,7 @@ var rb04Model = PoolModel{Intercept: 0.31397541463414635, Sigma: 0.1067675207905
 	SDTopic: 0.1932456480604047, DiffSD: 0.090131946668226812, DiffSkew: 0.66254313328530867}
 
 func TestEstimatePoolModelRB04(t *testing.T) {
+	t.Parallel()
 	tab := rb04(t)
 	champ := systemIndex(t, tab, "Champion")
 	var chals []int
@@ -58,6 +59,7 @@ func TestEstimatePoolModelRB04(t *testing.T) {
 // and for 2,000 differences about 0.0005 (SD) and √(6/2000) ≈ 0.055 (skewness);
 // the bounds are 5 of them.
 func TestEstimatePoolModelRecovers(t *testing.T) {
+	t.Parallel()
 	truth := PoolModel{Intercept: 0.5, Sigma: 0.05, SDTopic: 0.05, SDSystem: 0.015, DiffSD: 0.03, DiffSkew: -0.6}
 	tab, _, err := truth.Simulate(rand.New(rand.NewPCG(7, 1)), 0.01, names("s", 200), names("t", 2000))
 	if err != nil {
@@ -91,6 +93,7 @@ func names(prefix string, n int) []string {
 }
 
 func TestEstimatePoolModelWarnings(t *testing.T) {
+	t.Parallel()
 	// Systems that differ by less than the noise: the system variance's
 	// moment estimate is negative and set to 0.
 	tab := &Table{Systems: names("s", 3), Topics: names("t", 4), Scores: [][]float64{
@@ -130,6 +133,7 @@ func skewNormalSkewness(alpha float64) float64 {
 }
 
 func TestSkewNormalAlpha(t *testing.T) {
+	t.Parallel()
 	for _, g := range []float64{-0.99, -0.66, -0.1, 0, 1e-6, 0.3, 0.66254313328530867, 0.99} {
 		if got := skewNormalSkewness(skewNormalAlpha(g)); math.Abs(got-g) > 1e-12 {
 			t.Errorf("skewness of α(%g) = %.15g", g, got)
@@ -146,6 +150,7 @@ func TestSkewNormalAlpha(t *testing.T) {
 // kinks of clamp at 0 and 1 (300 on each side of ξ for u): accurate to
 // about 1e-13.
 func TestMeanClamped(t *testing.T) {
+	t.Parallel()
 	clampedNormal := func(m, s float64) float64 { // E[clamp(X)], X ~ N(m, s²), piece by piece
 		pdf := func(x float64) float64 { return stdNormalPDF((x-m)/s) / s }
 		lo, hi := m-12*s, m+12*s
@@ -192,6 +197,7 @@ func TestMeanClamped(t *testing.T) {
 }
 
 func TestLatentShift(t *testing.T) {
+	t.Parallel()
 	m := rb04Model
 	s := math.Hypot(m.SDTopic, m.Sigma)
 	alpha := skewNormalAlpha(m.DiffSkew)
@@ -230,6 +236,7 @@ func TestLatentShift(t *testing.T) {
 // differences); the tolerance is 4 of them. Without the clamping
 // correction the bias at effect 0 is +0.0024, 12 of them.
 func TestSimulateEffect(t *testing.T) {
+	t.Parallel()
 	systems, topics := names("s", 4), names("t", 500)
 	for _, effect := range []float64{-0.01, 0, 0.02} {
 		r := rand.New(rand.NewPCG(11, 0))
@@ -252,6 +259,7 @@ func TestSimulateEffect(t *testing.T) {
 }
 
 func TestSimulateDeterministic(t *testing.T) {
+	t.Parallel()
 	a, ta, err := rb04Model.Simulate(rand.New(rand.NewPCG(3, 4)), -0.01, names("s", 5), names("t", 7))
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package bayes
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -12,8 +13,11 @@ import (
 // and shift, exactly as calibrate draws them), within 4 Monte Carlo standard
 // errors of the pools' means, for steadier and riskier challengers, at loss
 // weights 1, 2 and 5. Truth's MeanDiff must also equal the effect
-// LatentShift was solved for (1e-6).
+// LatentShift was solved for (1e-6). With -short, 800 pools and two of the
+// five cases, a steadier and a riskier challenger (the others take Truth's
+// same path, at other parameters).
 func TestTruthAgainstMonteCarlo(t *testing.T) {
+	t.Parallel()
 	m := PoolModel{Intercept: 0.25, Sigma: 0.11, SDTopic: 0.17, SDSystem: 0.05, DiffSD: 0.095, DiffSkew: -0.6}
 	systems := []string{"champion", "challenger", "artifact"}
 	topics := make([]string, 50)
@@ -21,57 +25,66 @@ func TestTruthAgainstMonteCarlo(t *testing.T) {
 		topics[j] = string(rune('a'+j%26)) + string(rune('a'+j/26))
 	}
 	pools := 4000
+	cases := []struct{ effect, risk float64 }{{0.05, 1}, {0.05, 2}, {0, 0.5}, {-0.02, 1.5}, {0.10, 1}}
 	if testing.Short() {
-		pools = 800
+		pools, cases = 800, []struct{ effect, risk float64 }{cases[1], cases[2]}
 	}
-	for _, c := range []struct{ effect, risk float64 }{{0.05, 1}, {0.05, 2}, {0, 0.5}, {-0.02, 1.5}, {0.10, 1}} {
-		mk := m.WithRisk(c.risk)
-		r := rand.New(rand.NewPCG(99, uint64(1000*c.risk)+uint64(1000*(c.effect+1))))
-		// Per pool, the mean over its topics of d and of r_w(d) (w = 1, 2, 5):
-		// the pools are independent, their topics are not (they share the
-		// champion's effect and the shift), so the standard error is that of
-		// the pools' means.
-		sums := make([]struct{ s, ss float64 }, 4)
-		for range pools {
-			pool, _, err := mk.Simulate(r, c.effect, systems, topics)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var pm [4]float64
-			for j := range topics {
-				d := pool.Scores[1][j] - pool.Scores[0][j]
-				for k, w := range []float64{1, 1, 2, 5} {
-					if d < 0 {
-						pm[k] += w * d
-					} else {
-						pm[k] += d
-					}
+	for _, c := range cases {
+		t.Run(fmt.Sprintf("effect=%g/risk=%g", c.effect, c.risk), func(t *testing.T) {
+			t.Parallel()
+			truthAgainstMonteCarlo(t, m, c.effect, c.risk, pools, systems, topics)
+		})
+	}
+}
+
+// truthAgainstMonteCarlo is one case of TestTruthAgainstMonteCarlo.
+func truthAgainstMonteCarlo(t *testing.T, m PoolModel, effect, risk float64, pools int, systems, topics []string) {
+	mk := m.WithRisk(risk)
+	r := rand.New(rand.NewPCG(99, uint64(1000*risk)+uint64(1000*(effect+1))))
+	// Per pool, the mean over its topics of d and of r_w(d) (w = 1, 2, 5):
+	// the pools are independent, their topics are not (they share the
+	// champion's effect and the shift), so the standard error is that of
+	// the pools' means.
+	sums := make([]struct{ s, ss float64 }, 4)
+	for range pools {
+		pool, _, err := mk.Simulate(r, effect, systems, topics)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var pm [4]float64
+		for j := range topics {
+			d := pool.Scores[1][j] - pool.Scores[0][j]
+			for k, w := range []float64{1, 1, 2, 5} {
+				if d < 0 {
+					pm[k] += w * d
+				} else {
+					pm[k] += d
 				}
 			}
-			for k := range pm {
-				v := pm[k] / float64(len(topics))
-				sums[k].s += v
-				sums[k].ss += v * v
+		}
+		for k := range pm {
+			v := pm[k] / float64(len(topics))
+			sums[k].s += v
+			sums[k].ss += v * v
+		}
+	}
+	for k, w := range []float64{1, 1, 2, 5} {
+		mean := sums[k].s / float64(pools)
+		se := math.Sqrt((sums[k].ss/float64(pools) - mean*mean) / float64(pools-1))
+		md, rd, err := mk.Truth(effect, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := rd
+		if k == 0 {
+			want = md
+			if math.Abs(md-effect) > 1e-6 {
+				t.Errorf("effect %g risk %g: Truth's mean difference %.8f, want the effect", effect, risk, md)
 			}
 		}
-		for k, w := range []float64{1, 1, 2, 5} {
-			mean := sums[k].s / float64(pools)
-			se := math.Sqrt((sums[k].ss/float64(pools) - mean*mean) / float64(pools-1))
-			md, rd, err := mk.Truth(c.effect, w)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := rd
-			if k == 0 {
-				want = md
-				if math.Abs(md-c.effect) > 1e-6 {
-					t.Errorf("effect %g risk %g: Truth's mean difference %.8f, want the effect", c.effect, c.risk, md)
-				}
-			}
-			if math.Abs(mean-want) > 4*se {
-				t.Errorf("effect %g risk %g w %g: Monte Carlo %.5f ± %.5f, Truth %.5f", c.effect, c.risk, w, mean, se, want)
-			}
-			t.Logf("effect %+.2f risk %.1f w %g: Monte Carlo %.5f ± %.5f, Truth %.5f (%+.1f SE)", c.effect, c.risk, w, mean, se, want, (mean-want)/se)
+		if math.Abs(mean-want) > 4*se {
+			t.Errorf("effect %g risk %g w %g: Monte Carlo %.5f ± %.5f, Truth %.5f", effect, risk, w, mean, se, want)
 		}
+		t.Logf("effect %+.2f risk %.1f w %g: Monte Carlo %.5f ± %.5f, Truth %.5f (%+.1f SE)", effect, risk, w, mean, se, want, (mean-want)/se)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/bayes/mcmc"
 )
 
 // BRisk on the five systems and five topics of Benham et al.'s Table 1
@@ -23,7 +24,7 @@ func ExampleBRisk() {
 			{0.19, 0.09, 0.32, 0.65, 0.34},
 		},
 	}
-	r, err := bayes.BRisk(t, 0, 5, bayes.BRiskOptions{Hier: bayes.HierOptions{Sampler: bayes.NUTSOptions{Seed: 1}, TargetESS: 4000}})
+	r, err := bayes.BRisk(t, 0, 5, bayes.BRiskOptions{Hier: bayes.HierOptions{Sampler: mcmc.NUTSOptions{Seed: 1}, TargetESS: 4000}})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -31,7 +32,12 @@ func ExampleBRisk() {
 	fmt.Println("converged:", r.Converged)
 	for _, c := range r.Challengers {
 		fmt.Printf("%s: S − S_champion %+.2f [%+.2f, %+.2f], P(riskier) %.2f\n", c.Name, c.Diff.Mean, c.Diff.Lo, c.Diff.Hi, c.PRiskier)
-		for _, tr := range c.AtRisk {
+		atRisk, err := r.TopicsAtRisk(c.System, r.Level)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		for _, tr := range atRisk {
 			fmt.Printf("  topic %s at risk: d = %.2f below [%.2f, %.2f]\n", tr.Topic, tr.Observed, tr.Lo, tr.Hi)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"sync"
+
+	"github.com/riskgate/riskgate/bayes/mcmc"
 )
 
 // SkewNormal is Azzalini's skew-normal observation model in brms's mixed
@@ -33,7 +35,7 @@ func (f SkewNormal) Params() []FamilyParam {
 	if p == nil {
 		p = BrmsAlphaPrior
 	}
-	return []FamilyParam{{Name: "alpha", Transform: Identity{}, Prior: p}}
+	return []FamilyParam{{Name: "alpha", Transform: mcmc.Identity{}, Prior: p}}
 }
 
 const sqrt2OverPi = 0.79788456080286535588 // √(2/π)

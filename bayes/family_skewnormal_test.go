@@ -4,6 +4,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/riskgate/riskgate/bayes/posterior"
+	"gonum.org/v1/gonum/floats"
 )
 
 // azzaliniLogPDF is the skew-normal log density in Azzalini's direct
@@ -20,6 +23,7 @@ func azzaliniLogPDF(y, mu, sigma, alpha float64) float64 {
 }
 
 func TestSkewNormalLogLik(t *testing.T) {
+	t.Parallel()
 	y := []float64{-0.4, -0.05, 0, 0.1, 0.3, 1.2}
 	mu := []float64{0.05, 0.1, -0.1, 0.2, 0.0, 0.3}
 	dmu := make([]float64, len(y))
@@ -70,6 +74,7 @@ func TestSkewNormalLogLik(t *testing.T) {
 // log Φ(x) ≈ log φ(x) − log(−x) + log(1 − 1/x² + 3/x⁴ − 15/x⁶) far in the
 // left tail, and against erfc near the switch.
 func TestLogPhiMills(t *testing.T) {
+	t.Parallel()
 	for _, x := range []float64{-36.999, -37, -37.001, -50, -200} {
 		lp, m := logPhiMills(x)
 		x2 := x * x
@@ -98,6 +103,7 @@ func TestLogPhiMills(t *testing.T) {
 // deviation σ and the skewness of brms's parameterisation (statistics.md §2.1:
 // γ₁ = (4 − π)/2·b³/(1 − b²)^{3/2}, b = δ√(2/π)).
 func TestSkewNormalRand(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(5, 6))
 	const n = 400000
 	for _, alpha := range []float64{-8, 0, 3} {
@@ -106,7 +112,7 @@ func TestSkewNormalRand(t *testing.T) {
 		for i := range x {
 			x[i] = SkewNormal{}.Rand(r, mu, sigma, []float64{alpha})
 		}
-		m, s := Mean(x), SD(x)
+		m, s := posterior.Mean(x), posterior.SD(x)
 		m3 := 0.0
 		for _, v := range x {
 			m3 += math.Pow((v-m)/s, 3)
@@ -154,6 +160,7 @@ var testParams = []struct {
 // rounding noise divided by a 10⁻⁶ step reaches 10⁻⁵, while the truncation
 // error of a 10⁻⁴ step is about 10⁻⁹).
 func TestMixedModelParamGradient(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(3, 3))
 	for _, fam := range []Family{Gaussian{}, SkewNormal{}} {
 		for _, tc := range testParams {
@@ -199,7 +206,7 @@ func toParam(m *MixedModel, th []float64) ([]float64, float64) {
 		b := append([]float64(nil), out[i:i+J]...)
 		sd := out[2+k]
 		if m.Param.InterceptAtMean {
-			a += Mean(b)
+			a += posterior.Mean(b)
 		}
 		if m.Param.factor(k) == CentredContrasts {
 			householder(b) // H⁻¹ = H
@@ -219,6 +226,7 @@ func toParam(m *MixedModel, th []float64) ([]float64, float64) {
 // Jacobian of the change of coordinates plus a constant, and Generate gives
 // the same quantities.
 func TestMixedModelParamSamePosterior(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(4, 4))
 	for _, fam := range []Family{Gaussian{}, SkewNormal{}} {
 		def := mixedTestModel(t, fam, MixedParam{})
@@ -249,6 +257,7 @@ func TestMixedModelParamSamePosterior(t *testing.T) {
 }
 
 func TestHouseholder(t *testing.T) {
+	t.Parallel()
 	for _, J := range []int{1, 2, 5, 50} {
 		// H is orthogonal, symmetric (H² = I) and maps e_J to 1/√J.
 		e := make([]float64, J)
@@ -266,7 +275,7 @@ func TestHouseholder(t *testing.T) {
 		}
 		y := append([]float64(nil), x...)
 		householder(y)
-		if nx, ny := dot(x, x), dot(y, y); math.Abs(nx-ny) > 1e-12*nx {
+		if nx, ny := floats.Dot(x, x), floats.Dot(y, y); math.Abs(nx-ny) > 1e-12*nx {
 			t.Errorf("J %d: ‖Hx‖² %g, ‖x‖² %g", J, ny, nx)
 		}
 		householder(y)
@@ -281,6 +290,7 @@ func TestHouseholder(t *testing.T) {
 // TestLogPhiMillsFast checks the interpolant against logPhiMills on a grid
 // that puts points at, between and near the knots.
 func TestLogPhiMillsFast(t *testing.T) {
+	t.Parallel()
 	worstF, worstM := 0.0, 0.0
 	for x := logPhiLo - 0.5; x < logPhiHi; x += 0.0037 {
 		lf, mf := logPhiMillsFast(x)

@@ -2,11 +2,9 @@ package bayes
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
-	"slices"
 
-	"github.com/riskgate/riskgate/internal/stats"
+	"github.com/riskgate/riskgate/bayes/posterior"
 )
 
 // forecastStream offsets the PCG stream of posterior predictive draws, so
@@ -92,7 +90,7 @@ func (f *HierFit) Forecast(t *Table, systems []int, level float64, seed uint64) 
 		rep := f.replicates(s, seed)
 		row := make([]Prediction, len(f.Topics))
 		for j := range row {
-			q := quantilesInPlace(rep[j], lo, hi)
+			q := posterior.QuantilesInPlace(rep[j], lo, hi)
 			row[j] = Prediction{Observed: t.Scores[s][j], Lo: q[0], Hi: q[1]}
 		}
 		fc.Cells = append(fc.Cells, row)
@@ -138,7 +136,7 @@ func (f *HierFit) TopicRisks(t *Table, champion, s int, level float64, seed uint
 		for k, v := range yc[j] {
 			d[k] -= v
 		}
-		q := quantilesInPlace(d, lo, hi)
+		q := posterior.QuantilesInPlace(d, lo, hi)
 		obs := t.Scores[s][j] - t.Scores[champion][j]
 		out[j] = TopicRisk{Index: j, Topic: f.Topics[j], Observed: obs, Lo: q[0], Hi: q[1], AtRisk: obs < q[0]}
 	}
@@ -154,77 +152,4 @@ func (f *HierFit) checkForecast(t *Table, level float64) error {
 			len(t.Systems), len(t.Topics), len(f.Systems), len(f.Topics))
 	}
 	return nil
-}
-
-// quantiles returns the type-7 quantiles of x at ps (see Quantile) without
-// changing x.
-func quantiles(x []float64, ps ...float64) []float64 {
-	return quantilesInPlace(slices.Clone(x), ps...)
-}
-
-// quantilesInPlace is quantiles by selection, reordering x: O(n) per
-// quantile rather than a sort's O(n log n). NaN if x is empty or holds NaN.
-func quantilesInPlace(x []float64, ps ...float64) []float64 {
-	out := make([]float64, len(ps))
-	n := len(x)
-	if n == 0 || slices.ContainsFunc(x, math.IsNaN) {
-		for i := range out {
-			out[i] = math.NaN()
-		}
-		return out
-	}
-	order := make([]int, len(ps))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(a, b int) int {
-		switch {
-		case ps[a] < ps[b]:
-			return -1
-		case ps[a] > ps[b]:
-			return 1
-		}
-		return 0
-	})
-	from := 0 // x[:from] holds the from smallest values, in place
-	for _, i := range order {
-		p := ps[i]
-		if math.IsNaN(p) {
-			out[i] = math.NaN()
-			continue
-		}
-		lo, h := type7(n, p)
-		switch {
-		case lo < 0:
-			out[i] = minOf(x)
-			continue
-		case lo >= n-1:
-			out[i] = maxOf(x)
-			continue
-		}
-		if lo >= from {
-			stats.SelectRanks(x[from:], []int{lo - from})
-			from = lo
-		}
-		a := x[lo]
-		b := minOf(x[lo+1:])
-		out[i] = interpolate7(a, b, h)
-	}
-	return out
-}
-
-func minOf(x []float64) float64 {
-	m := x[0]
-	for _, v := range x[1:] {
-		m = min(m, v)
-	}
-	return m
-}
-
-func maxOf(x []float64) float64 {
-	m := x[0]
-	for _, v := range x[1:] {
-		m = max(m, v)
-	}
-	return m
 }

@@ -1,30 +1,13 @@
 package bayes
 
-// The hierarchical system/topic model, file by file:
-//
-//	hier.go           HierPriors, FitHier (path choice, ESS-target extension, convergence checks), HierFit
-//	hier_balanced.go  complete tables: effects integrated out through the four eigenspaces, exact draws
-//	hier_schur.go     incomplete tables: effects integrated out with a Schur complement, exact draws
-//	hier_seq.go       sequential decisions: Sequential, targets, early stopping
-//	hier_targets.go   the targets' estimates (Rao–Blackwellised or from the draws)
-//	hier_data.go      Table and its validation
-//	model_mixed.go    the general path: rstanarm's full non-centred density for any number of factors,
-//	                  with other coordinates for the same posterior (MixedParam)
-//	model_param.go    MomentParam: coordinates chosen and preconditioned from moment estimates
-//	model_family.go   the replaceable likelihood (Family; Gaussian)
-//	family_skewnormal.go  brms's skew-normal family; prior_brms.go brms's default priors
-//	brisk*.go         BRisk: the risk-adjusted pool, its fit, differences, P(S_i > S_j), P(best)
-//	forecast.go       posterior predictive intervals per cell, topics at risk
-//	sensitivity.go    pool-size sweep and prior sensitivity
-//	model_prior.go    priors by name (ParsePrior)
-//	model.go          the Model interface and constraint transforms
-//	nuts*.go          Stan's NUTS, step-size and metric adaptation, parallel chains, warm starts
-//	simulate.go       prior and posterior predictive simulation
-
 import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
+
+	"github.com/riskgate/riskgate/bayes/mcmc"
+	"github.com/riskgate/riskgate/bayes/posterior"
 )
 
 // HierPriors are the priors of the hierarchical system/topic model
@@ -46,7 +29,7 @@ type HierPriors struct {
 // intercept Normal(mean y, 2.5·sd y), σ ~ Exponential(rate 1/sd y), and
 // SD_k = τ_k·σ with τ_k ~ Gamma(1, 1).
 func RstanarmPriors(y []float64) HierPriors {
-	return rstanarmPriors(Mean(y), SD(y))
+	return rstanarmPriors(posterior.Mean(y), posterior.SD(y))
 }
 
 // TableRstanarmPriors is RstanarmPriors of t's observed scores.
@@ -111,7 +94,7 @@ type HierOptions struct {
 	// thinning lifts the hyper-parameters' tail-ESS per draw from about 0.55
 	// (thin 1) to 0.85 (thin 3); 1 general]
 	// and Draws [collapsed: ⌈1.4·TargetESS/Chains⌉, at least 1000; general 1000].
-	Sampler NUTSOptions
+	Sampler mcmc.NUTSOptions
 	Priors  *HierPriors // [RstanarmPriors of the observed scores]
 	Method  HierMethod  // [MethodAuto]
 	// TargetESS is the smallest acceptable bulk- and tail-ESS over all
@@ -126,17 +109,11 @@ type HierOptions struct {
 	// Param is the general path's coordinates [rstanarm's non-centred ones
 	// for the Gaussian family, MixedModel.MomentParam's otherwise].
 	Param   *MixedParam
-	Workers int // goroutines for the diagnostics [GOMAXPROCS]
-	// ConvergenceOnly fills HierFit.Summary with SummarizeConvergence (Mean,
-	// SD, R̂, bulk- and tail-ESS) instead of SummarizeAll: the same draws,
-	// convergence verdict and warnings, for callers that only decide.
-	ConvergenceOnly bool
+	Workers int // goroutines for the diagnostics and Describe [GOMAXPROCS]
 	// Sequential, when set, stops the sampling once its targets are decided
 	// (see Sequential): for fits that only decide, such as riskgate
 	// calibrate's. Quantities shown in reports come from fits without it.
 	Sequential *Sequential
-
-	forceSchur bool // tests: the Schur path even on a complete table
 }
 
 // HierFit is a fitted hierarchical model.
@@ -152,8 +129,12 @@ type HierFit struct {
 	// topic[<name>] for every topic, system[<name>] for every system, then
 	// the family's parameters (alpha for the skew normal).
 	Names   []string
-	Sampler *NUTS
-	Summary []VarSummary // per Names
+	Sampler *mcmc.NUTS
+	// Convergence holds each quantity's R̂, bulk- and tail-ESS (per Names),
+	// which the convergence checks read. A sequential fit checks only some
+	// quantities (see Sequential); the others' entries are NaN. Describe
+	// gives every quantity's full summary.
+	Convergence []posterior.Convergence
 
 	Chains       int
 	Draws        int // post-warmup draws per chain, after any extension
@@ -173,15 +154,32 @@ type HierFit struct {
 
 	// Targets are the Sequential targets' estimates from the final draws
 	// (nil without Sequential). StoppedEarly: the fit stopped when they were
-	// decided, before the draws an ordinary fit takes; only the checked
-	// quantities (σ, SD_topic and SD_system on the collapsed path, every
-	// quantity on the general path) are then in Summary, the others' entries
-	// are NaN.
+	// decided, before the draws an ordinary fit takes.
 	Targets      []TargetEstimate
 	StoppedEarly bool
 
-	model Model // the model sampled (Rao–Blackwellised estimates use it)
+	model   mcmc.Model // the model sampled (Rao–Blackwellised estimates use it)
+	workers int        // HierOptions.Workers
+
+	describeOnce sync.Once
+	summaries    []posterior.VarSummary // Describe's
 }
+
+// Describe returns every quantity's full posterior summary, per Names:
+// posterior.SummarizeAll of the draws (mean, quantiles, HDI, MCSEs and the
+// diagnostics), what reports show. Nothing a decision reads needs it, so
+// fitting leaves it out: it is computed on the first call and kept (the
+// draws must not change after it). Its R̂, bulk- and tail-ESS are
+// Convergence's, bit for bit, wherever the fit checked them.
+func (f *HierFit) Describe() []posterior.VarSummary {
+	f.describeOnce.Do(func() { f.summaries = posterior.SummarizeAll(f.Sampler.Draws, f.workers) })
+	return f.summaries
+}
+
+// Adaptation is the adaptation of f's sampler (mcmc.NUTS.Adaptation), to
+// warm-start fits of tables of the same shape with the same method and
+// family (HierOptions.Sampler.WarmStart).
+func (f *HierFit) Adaptation() mcmc.Adaptation { return f.Sampler.Adaptation() }
 
 // ConvergenceFailure is one convergence check a fit failed.
 type ConvergenceFailure struct {
@@ -234,7 +232,8 @@ func (f *HierFit) Prob(event func(x []float64) bool) float64 {
 }
 
 // FitHier fits the hierarchical system/topic model to t (NaN = missing cell)
-// and summarises every quantity with the diagnostics of Vehtari et al. (2021).
+// and checks its convergence with the diagnostics of Vehtari et al. (2021)
+// (HierFit.Describe summarises every quantity).
 //
 // The collapsed path (MethodCollapsed) samples only log σ and the two log
 // group-SD coordinates with NUTS, on the marginal density with the intercept
@@ -250,6 +249,29 @@ func (f *HierFit) Prob(event func(x []float64) bool) float64 {
 // bulk- or tail-ESS is below TargetESS the chains are extended, up to
 // MaxDraws; the fit is then marked Converged or not (see HierFit).
 func FitHier(t *Table, opt HierOptions) (*HierFit, error) {
+	h, err := setUpHier(t, opt)
+	if err != nil {
+		return nil, err
+	}
+	return h.run()
+}
+
+// hierSetup is a fit FitHier has set up: the path, the model it samples
+// and the sampler's settings before their defaults.
+type hierSetup struct {
+	t      *Table
+	opt    HierOptions
+	method HierMethod
+	fam    Family
+	priors HierPriors
+	model  mcmc.Model
+	so     mcmc.NUTSOptions
+	target float64 // TargetESS
+}
+
+// setUpHier chooses FitHier's path and model for t and the sampler's
+// settings for that path.
+func setUpHier(t *Table, opt HierOptions) (*hierSetup, error) {
 	if err := t.Validate(); err != nil {
 		return nil, err
 	}
@@ -301,7 +323,7 @@ func FitHier(t *Table, opt HierOptions) (*HierFit, error) {
 	if target <= 0 {
 		target = 100 * float64(chains)
 	}
-	var model Model
+	var model mcmc.Model
 	if method == MethodCollapsed {
 		if so.AdaptDelta == 0 {
 			so.AdaptDelta = 0.9
@@ -323,7 +345,7 @@ func FitHier(t *Table, opt HierOptions) (*HierFit, error) {
 			so.Draws = max(1000, int(math.Ceil(1.4*target/float64(chains))))
 		}
 		v0 := normal.Sigma * normal.Sigma
-		if complete && !opt.forceSchur {
+		if complete {
 			model = newBalancedModel(t, normal.Mu, v0, sp)
 		} else {
 			model = newSchurModel(t, normal.Mu, v0, sp)
@@ -357,9 +379,14 @@ func FitHier(t *Table, opt HierOptions) (*HierFit, error) {
 		}
 		model = mm // factors topic then system: Names are hierNames' layout, then the family's parameters
 	}
-	so = so.withDefaults()
+	return &hierSetup{t: t, opt: opt, method: method, fam: fam, priors: priors, model: model, so: so, target: target}, nil
+}
 
-	f := &HierFit{Method: method, Family: fam, Priors: priors, Systems: t.Systems, Topics: t.Topics, Names: model.Names(),
+// run samples h's model and checks the fit's convergence.
+func (h *hierSetup) run() (*HierFit, error) {
+	t, opt, model := h.t, h.opt, h.model
+	so := h.so.WithDefaults()
+	f := &HierFit{Method: h.method, Family: h.fam, Priors: h.priors, Systems: t.Systems, Topics: t.Topics, Names: model.Names(),
 		Chains: so.Chains}
 	if mm, ok := model.(*MixedModel); ok {
 		f.Param = mm.Param
@@ -371,7 +398,7 @@ func FitHier(t *Table, opt HierOptions) (*HierFit, error) {
 			}
 		}
 	}
-	f.TargetESS = target
+	f.TargetESS = h.target
 	f.model = model
 	var seq *Sequential
 	if opt.Sequential != nil {
@@ -382,43 +409,50 @@ func FitHier(t *Table, opt HierOptions) (*HierFit, error) {
 		seq = &s
 	}
 	if so.WarmStart != nil {
-		if err := so.WarmStart.validate(model.Dim()); err != nil {
+		if err := so.WarmStart.Validate(model.Dim()); err != nil {
 			return nil, err
 		}
-		if _, ok := model.(modeStarter); !ok && opt.Sampler.Warmup == 0 {
+		if _, ok := model.(mcmc.ModeStarter); !ok && opt.Sampler.Warmup == 0 {
 			// chains that start at random need a cold start's burn-in
 			so.Warmup = 1000
 		}
 	}
-	if err := f.sample(model, so, opt.MaxDraws, opt.RhatMax, opt.Workers, opt.ConvergenceOnly, seq); err != nil {
+	if err := f.sample(model, so, sampling{maxDraws: opt.MaxDraws, rhatMax: opt.RhatMax, workers: opt.Workers, sequential: seq}); err != nil {
 		return nil, err
 	}
 	return f, nil
 }
 
+// sampling is how HierFit.sample runs the sampler. Zero values mean the
+// defaults in brackets.
+type sampling struct {
+	maxDraws   int         // draws per chain at most [10 × the sampler's Draws]
+	rhatMax    float64     // largest acceptable R̂ [1.01]
+	workers    int         // goroutines for the diagnostics [GOMAXPROCS]
+	sequential *Sequential // stop as it says (nil: an ordinary fit)
+}
+
 // sample runs NUTS on model until every bulk- and tail-ESS reaches
-// f.TargetESS or maxDraws [10 × so.Draws] per chain, then fills f's draws,
-// summaries and diagnostics and checks convergence (R̂ ≤ rhatMax [1.01]).
-// With seq it samples as Sequential says instead.
-func (f *HierFit) sample(model Model, so NUTSOptions, maxDraws int, rhatMax float64, workers int, convergenceOnly bool, seq *Sequential) error {
+// f.TargetESS or s.maxDraws per chain, then fills f's draws, convergence
+// diagnostics and sampler statistics and checks convergence (R̂ ≤
+// s.rhatMax). With s.sequential it samples as Sequential says instead.
+func (f *HierFit) sample(model mcmc.Model, so mcmc.NUTSOptions, s sampling) error {
+	maxDraws, rhatMax := s.maxDraws, s.rhatMax
 	if maxDraws <= 0 {
 		maxDraws = 10 * so.Draws
 	}
 	if rhatMax == 0 {
 		rhatMax = 1.01
 	}
-	f.Sampler = NewNUTS(model, so)
-	if seq != nil {
-		return f.sampleSequential(*seq, rhatMax, so.Draws, maxDraws, workers)
+	f.workers = s.workers
+	f.Sampler = mcmc.NewNUTS(model, so)
+	if s.sequential != nil {
+		return f.sampleSequential(*s.sequential, rhatMax, so.Draws, maxDraws)
 	}
 	if err := f.Sampler.Run(); err != nil {
 		return err
 	}
-	summarize := SummarizeAll
-	if convergenceOnly {
-		summarize = SummarizeConvergence
-	}
-	f.Summary = summarize(f.Sampler.Draws, workers)
+	f.Convergence = posterior.SummarizeConvergence(f.Sampler.Draws, f.workers)
 	for {
 		n := f.Sampler.Len()
 		minESS := f.minESS()
@@ -431,14 +465,14 @@ func (f *HierFit) sample(model Model, so NUTSOptions, maxDraws int, rhatMax floa
 		if err := f.Sampler.Extend(want - n); err != nil {
 			return err
 		}
-		f.Summary = summarize(f.Sampler.Draws, workers)
+		f.Convergence = posterior.SummarizeConvergence(f.Sampler.Draws, f.workers)
 	}
 	f.Draws = f.Sampler.Len()
 	f.Extended = f.Draws - so.Draws
 	f.Divergences = f.Sampler.Divergences()
 	f.MaxDepthHits = f.Sampler.MaxDepthHits()
 	for m := range so.Chains {
-		f.EBFMI = append(f.EBFMI, EBFMI(f.Sampler.Energies(m)))
+		f.EBFMI = append(f.EBFMI, posterior.EBFMI(f.Sampler.Energies(m)))
 	}
 	f.check(rhatMax)
 	return nil
@@ -447,7 +481,7 @@ func (f *HierFit) sample(model Model, so NUTSOptions, maxDraws int, rhatMax floa
 // minESS is the smallest bulk- or tail-ESS over all quantities (NaN if any is NaN).
 func (f *HierFit) minESS() float64 {
 	m := math.Inf(1)
-	for _, s := range f.Summary {
+	for _, s := range f.Convergence {
 		if math.IsNaN(s.ESSBulk) || math.IsNaN(s.ESSTail) {
 			return math.NaN()
 		}
@@ -478,11 +512,12 @@ func (f *HierFit) check(rhatMax float64) {
 		f.Failures = append(f.Failures, c)
 		f.Warnings = append(f.Warnings, fmt.Sprintf(format, a...))
 	}
-	worst := func(get func(VarSummary) float64, larger bool) (int, float64) {
+	// worst is the quantity with the worst value of get (NaN first).
+	worst := func(get func(posterior.Convergence) float64, worse func(v, w float64) bool) (int, float64) {
 		wi, wv := -1, 0.0
-		for i, s := range f.Summary {
+		for i, s := range f.Convergence {
 			v := get(s)
-			if wi < 0 || math.IsNaN(v) || (larger && v > wv) || (!larger && v < wv) {
+			if wi < 0 || math.IsNaN(v) || worse(v, wv) {
 				wi, wv = i, v
 				if math.IsNaN(v) {
 					break
@@ -491,11 +526,13 @@ func (f *HierFit) check(rhatMax float64) {
 		}
 		return wi, wv
 	}
-	if i, r := worst(func(s VarSummary) float64 { return s.Rhat }, true); math.IsNaN(r) || r > rhatMax {
+	larger := func(v, w float64) bool { return v > w }
+	smaller := func(v, w float64) bool { return v < w }
+	if i, r := worst(func(s posterior.Convergence) float64 { return s.Rhat }, larger); math.IsNaN(r) || r > rhatMax {
 		failure(ConvergenceFailure{Check: "rhat", Param: f.Names[i], Value: r, Limit: rhatMax}, "R-hat of %s is %.4g (> %g): the chains disagree", f.Names[i], r, rhatMax)
 	}
-	bi, b := worst(func(s VarSummary) float64 { return s.ESSBulk }, false)
-	ti, tl := worst(func(s VarSummary) float64 { return s.ESSTail }, false)
+	bi, b := worst(func(s posterior.Convergence) float64 { return s.ESSBulk }, smaller)
+	ti, tl := worst(func(s posterior.Convergence) float64 { return s.ESSTail }, smaller)
 	if math.IsNaN(b) || b < f.TargetESS {
 		failure(ConvergenceFailure{Check: "bulk-ESS", Param: f.Names[bi], Value: b, Limit: f.TargetESS}, "bulk-ESS of %s is %.0f, below the target %.0f after %d draws per chain", f.Names[bi], b, f.TargetESS, f.Draws)
 	}

@@ -3,6 +3,10 @@ package bayes
 import (
 	"math"
 	"math/rand/v2"
+
+	"github.com/riskgate/riskgate/bayes/mcmc"
+	"github.com/riskgate/riskgate/bayes/posterior"
+	"github.com/riskgate/riskgate/internal/stats"
 )
 
 // balancedModel is the Gaussian hierarchical model on a complete table with
@@ -50,7 +54,7 @@ func newBalancedModel(t *Table, m0, v0 float64, sp ScalePriors) *balancedModel {
 	for j := range colMean {
 		colMean[j] /= float64(nS)
 	}
-	m.ybar = Mean(rowMean)
+	m.ybar = posterior.Mean(rowMean)
 	m.dT = make([]float64, nT)
 	m.dS = make([]float64, nS)
 	for j, c := range colMean {
@@ -83,7 +87,7 @@ func hierNames(t *Table) []string {
 	return names
 }
 
-func (m *balancedModel) Fork() Model {
+func (m *balancedModel) Fork() mcmc.Model {
 	c := *m
 	c.sc = m.sp.compiledScales()
 	c.xi = make([]float64, 4+m.nT+m.nS)
@@ -117,7 +121,7 @@ func (m *balancedModel) LogDensity(theta, grad []float64) float64 {
 	dA := g0 + gT + gS + gE
 	dB := nS * (g0 + gT)
 	dC := nT * (g0 + gS)
-	m.sc.collapsedGradient(grad, m.sp.Relative, A, B, C, dA, dB, dC)
+	m.sp.collapsedGradient(&m.sc, grad, A, B, C, dA, dB, dC)
 	return ll + m.sc.lp
 }
 
@@ -162,7 +166,7 @@ func (m *balancedModel) drawEffects(A, B, C float64, xi, out []float64) {
 	out[0] = x[0]
 
 	contrasts := func(d, z, dst []float64, k, s, mean float64) {
-		zbar := Mean(z)
+		zbar := posterior.Mean(z)
 		for i := range d {
 			dst[i] = mean + k*d[i] + s*(z[i]-zbar)
 		}
@@ -172,12 +176,12 @@ func (m *balancedModel) drawEffects(A, B, C float64, xi, out []float64) {
 	contrasts(m.dS, xiS, out[4+m.nT:], nT*C/(A+nT*C), math.Sqrt(A*C/(A+nT*C)), x[2])
 }
 
-// modeStart writes the moment (ANOVA) estimates of A, B and C in the
+// ModeStart writes the moment (ANOVA) estimates of A, B and C in the
 // sampler's coordinates (u_topic, u_system, v) into theta: A = SS_residual/
 // ((n_S − 1)(n_T − 1)), B = (SS_topic/(n_T − 1) − A)/n_S, C likewise, a
 // component whose estimate is not positive set to A/(10·n) (n its
 // observations per level). A warm-started chain starts near it.
-func (m *balancedModel) modeStart(theta []float64) bool {
+func (m *balancedModel) ModeStart(theta []float64) bool {
 	nS, nT := float64(m.nS), float64(m.nT)
 	dfE := (nS - 1) * (nT - 1)
 	if !(dfE >= 1) || !(m.ssE > 0) {
@@ -187,7 +191,7 @@ func (m *balancedModel) modeStart(theta []float64) bool {
 	B := max((m.ssT/(nT-1)-A)/nS, A/(10*nS))
 	C := max((m.ssS/(nS-1)-A)/nT, A/(10*nT))
 	m.sp.unconstrain(math.Sqrt(A), []float64{math.Sqrt(B), math.Sqrt(C)}, theta)
-	return allFinite(theta)
+	return stats.AllFinite(theta)
 }
 
 // contrastMoments is the conditional mean and SD of S_a − S_b given σ and

@@ -5,6 +5,9 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"github.com/riskgate/riskgate/bayes/mcmc"
+	"github.com/riskgate/riskgate/bayes/posterior"
 )
 
 // reportESS adds the worst bulk-ESS, the worst tail-ESS and worst bulk-ESS
@@ -29,16 +32,16 @@ func benchFitHier(b *testing.B, tab *Table, opt HierOptions) {
 }
 
 func (f *HierFit) minBulk() float64 {
-	m := f.Summary[0].ESSBulk
-	for _, s := range f.Summary {
+	m := f.Convergence[0].ESSBulk
+	for _, s := range f.Convergence {
 		m = min(m, s.ESSBulk)
 	}
 	return m
 }
 
 func (f *HierFit) minTail() float64 {
-	m := f.Summary[0].ESSTail
-	for _, s := range f.Summary {
+	m := f.Convergence[0].ESSTail
+	for _, s := range f.Convergence {
 		m = min(m, s.ESSTail)
 	}
 	return m
@@ -48,7 +51,7 @@ func (f *HierFit) minTail() float64 {
 // topics) with every bulk- and tail-ESS ≥ 10,000, diagnostics included.
 func BenchmarkFitRB04(b *testing.B) {
 	tab := rb04(b)
-	benchFitHier(b, tab, HierOptions{Sampler: NUTSOptions{Seed: 42}, TargetESS: 10000})
+	benchFitHier(b, tab, HierOptions{Sampler: mcmc.NUTSOptions{Seed: 42}, TargetESS: 10000})
 }
 
 // BenchmarkFitRB04Unbalanced is rb04.csv without 10% of the artifact cells
@@ -56,14 +59,14 @@ func BenchmarkFitRB04(b *testing.B) {
 func BenchmarkFitRB04Unbalanced(b *testing.B) {
 	full := rb04(b)
 	tab := withoutCells(full, removedArtifactCells(full, unbalancedFrac, unbalancedSeed))
-	benchFitHier(b, tab, HierOptions{Sampler: NUTSOptions{Seed: 42}, TargetESS: 10000})
+	benchFitHier(b, tab, HierOptions{Sampler: mcmc.NUTSOptions{Seed: 42}, TargetESS: 10000})
 }
 
 // BenchmarkFitRB04General is the general path (NUTS on rstanarm's full
 // density) on rb04.csv for 4 × 1,000 draws, for its ESS per second.
 func BenchmarkFitRB04General(b *testing.B) {
 	tab := rb04(b)
-	benchFitHier(b, tab, HierOptions{Method: MethodGeneral, Sampler: NUTSOptions{Seed: 42}, TargetESS: 1})
+	benchFitHier(b, tab, HierOptions{Method: MethodGeneral, Sampler: mcmc.NUTSOptions{Seed: 42}, TargetESS: 1})
 }
 
 // simulatedPool is a complete nS × nT table from the model.
@@ -85,7 +88,7 @@ func simulatedPool(nS, nT int) *Table {
 func BenchmarkFitPool1000x10000(b *testing.B) {
 	tab := simulatedPool(1000, 10000)
 	b.ResetTimer()
-	benchFitHier(b, tab, HierOptions{Sampler: NUTSOptions{Seed: 42}, TargetESS: 10000})
+	benchFitHier(b, tab, HierOptions{Sampler: mcmc.NUTSOptions{Seed: 42}, TargetESS: 10000})
 }
 
 func BenchmarkLogDensityGeneralRB04(b *testing.B) {
@@ -93,7 +96,7 @@ func BenchmarkLogDensityGeneralRB04(b *testing.B) {
 	sys, top, y := tab.observed()
 	p := RstanarmPriors(y)
 	m, _ := NewMixedModel(y, []Factor{{"topic", tab.Topics, top}, {"system", tab.Systems, sys}}, Gaussian{}, p.Intercept,
-		ScalePriors{Sigma: p.Sigma, SD: []Prior{p.SDTopic, p.SDSystem}, Relative: true, Scale: SD(y)})
+		ScalePriors{Sigma: p.Sigma, SD: []Prior{p.SDTopic, p.SDSystem}, Relative: true, Scale: posterior.SD(y)})
 	th, g := make([]float64, m.Dim()), make([]float64, m.Dim())
 	for b.Loop() {
 		m.LogDensity(th, g)

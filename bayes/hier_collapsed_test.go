@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/riskgate/riskgate/bayes/mcmc"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -111,7 +112,7 @@ func (d *denseGaussian) posterior(A, B, C float64) (*mat.VecDense, *mat.SymDense
 }
 
 type collapsed interface {
-	Model
+	mcmc.Model
 	variancesABC(theta []float64) (A, B, C float64)
 	loglik(theta []float64) float64
 	draw(theta, xi, out []float64)
@@ -146,6 +147,7 @@ func (m *schurModel) draw(theta, xi, out []float64) { m.drawEffects(theta, xi, o
 func (m *schurModel) nxi() int                      { return len(m.xi) }
 
 func TestCollapsedAgainstDenseGaussian(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(5, 6))
 	type tc struct {
 		name string

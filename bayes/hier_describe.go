@@ -45,7 +45,7 @@ func (p HierPriors) Describe(fam Family) map[string]string {
 // and math.Max propagate NaN), so that an undefined diagnostic shows.
 func (f *HierFit) WorstConvergence() (minBulk, minTail, maxRhat float64) {
 	minBulk, minTail, maxRhat = math.Inf(1), math.Inf(1), math.Inf(-1)
-	for _, s := range f.Summary {
+	for _, s := range f.Convergence {
 		minBulk, minTail, maxRhat = math.Min(minBulk, s.ESSBulk), math.Min(minTail, s.ESSTail), math.Max(maxRhat, s.Rhat)
 	}
 	return minBulk, minTail, maxRhat

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riskgate/riskgate/bayes/mcmc"
 	"github.com/riskgate/riskgate/internal/shared"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -75,7 +76,7 @@ func compareWithRstanarm(t *testing.T, f *HierFit, ref map[string]rstanarmRow) f
 		if !ok {
 			t.Fatalf("reference has no row %q", name)
 		}
-		s := f.Summary[i]
+		s := f.Describe()[i]
 		check(name+" mean", s.Mean, r.mean, math.Max(0.001, 3*r.mcse))
 		for _, q := range []struct {
 			p         float64
@@ -99,7 +100,7 @@ func compareWithRstanarm(t *testing.T, f *HierFit, ref map[string]rstanarmRow) f
 			}
 			return x
 		}
-		s := f.Summary[i]
+		s := f.Describe()[i]
 		for _, q := range []struct {
 			label     string
 			got, want float64
@@ -128,9 +129,10 @@ func compareWithRstanarm(t *testing.T, f *HierFit, ref map[string]rstanarmRow) f
 // our own error (0.9% or 0.4%) made the check depend on the seed (one run
 // reached 2.9%).
 func TestRstanarmBalanced(t *testing.T) {
+	t.Parallel()
 	skipInShortMode(t, "rstanarm reference fit")
 	ref := readRstanarmSummary(t, shared.Path(t, "reference/rstanarm/rb04_plain_summary.csv"))
-	f, err := FitHier(rb04(t), HierOptions{Sampler: NUTSOptions{Seed: 42}, TargetESS: 100000})
+	f, err := FitHier(rb04(t), HierOptions{Sampler: mcmc.NUTSOptions{Seed: 42}, TargetESS: 100000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,11 +151,12 @@ func TestRstanarmBalanced(t *testing.T) {
 // make.R beside it (rstanarm 2.21.3, stan_glmer 4 chains × 4,000 iterations,
 // adapt_delta 0.99, seed 12345, the fit of reference/scripts/rstanarm_ref.R).
 func TestRstanarmUnbalanced(t *testing.T) {
+	t.Parallel()
 	skipInShortMode(t, "rstanarm reference fit")
 	ref := readRstanarmSummary(t, "testdata/rstanarm_unbalanced/rb04_unbalanced_summary.csv")
 	full := rb04(t)
 	tab := withoutCells(full, removedArtifactCells(full, unbalancedFrac, unbalancedSeed))
-	f, err := FitHier(tab, HierOptions{Sampler: NUTSOptions{Seed: 42}, TargetESS: 10000})
+	f, err := FitHier(tab, HierOptions{Sampler: mcmc.NUTSOptions{Seed: 42}, TargetESS: 10000})
 	if err != nil {
 		t.Fatal(err)
 	}

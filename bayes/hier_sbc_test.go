@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/riskgate/riskgate/bayes/mcmc"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -94,7 +95,7 @@ func TestSBCCollapsedBalanced(t *testing.T) {
 	skipInShortMode(t, "simulation-based calibration")
 	t.Parallel()
 	const L = 99
-	checkUniformRanks(t, sbcRanks(t, sbcPriors, 1000, 6, 8, L, 2, 0, HierOptions{Method: MethodCollapsed, Sampler: NUTSOptions{Warmup: 300}}), L)
+	checkUniformRanks(t, sbcRanks(t, sbcPriors, 1000, 6, 8, L, 2, 0, HierOptions{Method: MethodCollapsed, Sampler: mcmc.NUTSOptions{Warmup: 300}}), L)
 }
 
 // TestSBCCollapsedSchur calibrates the collapsed path on 6 × 8 tables with
@@ -103,7 +104,7 @@ func TestSBCCollapsedSchur(t *testing.T) {
 	skipInShortMode(t, "simulation-based calibration")
 	t.Parallel()
 	const L = 99
-	checkUniformRanks(t, sbcRanks(t, sbcPriors, 1000, 6, 8, L, 2, 0.2, HierOptions{Method: MethodCollapsed, Sampler: NUTSOptions{Warmup: 300}}), L)
+	checkUniformRanks(t, sbcRanks(t, sbcPriors, 1000, 6, 8, L, 2, 0.2, HierOptions{Method: MethodCollapsed, Sampler: mcmc.NUTSOptions{Warmup: 300}}), L)
 }
 
 // TestSBCGeneral calibrates the general path (NUTS on rstanarm's full
@@ -120,5 +121,5 @@ func TestSBCGeneral(t *testing.T) {
 	const L = 99
 	p := sbcPriors
 	p.Sigma = Gamma{4, 40}
-	checkUniformRanks(t, sbcRanks(t, p, 200, 4, 5, L, 3, 0, HierOptions{Method: MethodGeneral, Sampler: NUTSOptions{Warmup: 500}}), L)
+	checkUniformRanks(t, sbcRanks(t, p, 200, 4, 5, L, 3, 0, HierOptions{Method: MethodGeneral, Sampler: mcmc.NUTSOptions{Warmup: 500}}), L)
 }

@@ -3,6 +3,9 @@ package bayes
 import (
 	"math"
 	"math/rand/v2"
+
+	"github.com/riskgate/riskgate/bayes/mcmc"
+	"github.com/riskgate/riskgate/internal/stats"
 )
 
 // schurModel is the Gaussian hierarchical model on a table with missing
@@ -86,7 +89,7 @@ func newSchurModel(t *Table, m0, v0 float64, sp ScalePriors) *schurModel {
 	return m.Fork().(*schurModel)
 }
 
-func (m *schurModel) Fork() Model {
+func (m *schurModel) Fork() mcmc.Model {
 	c := *m
 	c.sc = m.sp.compiledScales()
 	c.p = 1 + m.nF
@@ -251,7 +254,7 @@ func (m *schurModel) LogDensity(theta, grad []float64) float64 {
 	for i := range p {
 		ri := m.Linv[i*p+i : (i+1)*p]
 		for j := 0; j <= i; j++ {
-			v := dot4(ri, m.Linv[j*p+i:(j+1)*p])
+			v := stats.Dot4(ri, m.Linv[j*p+i:(j+1)*p])
 			if i == j {
 				trSW += v * m.W2[i*p+i]
 				if i == 0 {
@@ -278,7 +281,7 @@ func (m *schurModel) LogDensity(theta, grad []float64) float64 {
 		dB, dC = dF, dG
 		B, C = varF, varG
 	}
-	m.sc.collapsedGradient(grad, m.sp.Relative, A, B, C, dA, dB, dC)
+	m.sp.collapsedGradient(&m.sc, grad, A, B, C, dA, dB, dC)
 	return ll + m.sc.lp
 }
 
@@ -336,30 +339,13 @@ func (m *schurModel) drawEffects(theta, xi, out []float64) {
 	}
 }
 
-// dot4 is Σ a_i b_i with four accumulators (len(b) ≥ len(a)).
-func dot4(a, b []float64) float64 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float64
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return (s0 + s1) + (s2 + s3)
-}
-
 // cholesky writes the lower Cholesky factor of the p×p matrix a (row-major)
 // into l, reporting false if a is not positive definite.
 func cholesky(a, l []float64, p int) bool {
 	for i := range p {
 		li := l[i*p : (i+1)*p]
 		for j := 0; j <= i; j++ {
-			s := a[i*p+j] - dot4(li[:j], l[j*p:j*p+j])
+			s := a[i*p+j] - stats.Dot4(li[:j], l[j*p:j*p+j])
 			if i == j {
 				if !(s > 0) {
 					return false
@@ -377,7 +363,7 @@ func cholesky(a, l []float64, p int) bool {
 // choleskySolve solves LLᵀx = b.
 func choleskySolve(l []float64, p int, b, x []float64) {
 	for i := range p {
-		x[i] = (b[i] - dot4(l[i*p:i*p+i], x)) / l[i*p+i]
+		x[i] = (b[i] - stats.Dot4(l[i*p:i*p+i], x)) / l[i*p+i]
 	}
 	for i := p - 1; i >= 0; i-- {
 		s := x[i]
@@ -396,7 +382,7 @@ func lowerInverseT(l, invT []float64, p int) {
 		x := invT[j*p : (j+1)*p]
 		x[j] = 1 / l[j*p+j]
 		for i := j + 1; i < p; i++ {
-			x[i] = -dot4(l[i*p+j:i*p+i], x[j:i]) / l[i*p+i]
+			x[i] = -stats.Dot4(l[i*p+j:i*p+i], x[j:i]) / l[i*p+i]
 		}
 	}
 }

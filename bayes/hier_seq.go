@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/riskgate/riskgate/bayes/posterior"
 )
 
 // Sequential decisions: a fit that only has to decide whether a few
@@ -44,8 +46,8 @@ import (
 // above is ≤ RhatMax, every ESS ≥ TargetESS and no transition diverged, as
 // an ordinary fit is on all its quantities, and its targets are estimated
 // from all its draws (Decided or not). Either way only the checked
-// quantities are summarised (HierFit.Summary holds NaN for the others):
-// the fit is for deciding, not for reports.
+// quantities' convergence is known (HierFit.Convergence holds NaN for the
+// others): the fit is for deciding, not for reports.
 //
 // Repeated looks at K = 4: a look wrongly decides when an estimate is more
 // than 4 of its MCSEs from the truth (probability 3·10⁻⁵ for a normal
@@ -244,7 +246,7 @@ func (t Target) validate(nSys int) error {
 // more in growing batches, checking after each whether the fit may stop
 // early or has reached its full target (and at least fullDraws, the draws of
 // the full-length fit), up to maxDraws per chain.
-func (f *HierFit) sampleSequential(s Sequential, rhatMax float64, fullDraws, maxDraws, workers int) error {
+func (f *HierFit) sampleSequential(s Sequential, rhatMax float64, fullDraws, maxDraws int) error {
 	n := 0
 	next := min(s.MinDraws, maxDraws)
 	for {
@@ -252,12 +254,12 @@ func (f *HierFit) sampleSequential(s Sequential, rhatMax float64, fullDraws, max
 			return err
 		}
 		n = next
-		c := f.seqCheck(s, rhatMax, workers)
+		c := f.seqCheck(s, rhatMax)
 		// A fit not decided early is the full-length fit: at least the draws
 		// FitHier would take (fullDraws), so that its convergence verdict is
 		// theirs — fewer draws give a noisier R̂ that fails more often.
 		if c.early || (c.full && n >= fullDraws) || n >= maxDraws {
-			f.finishSequential(s, c, rhatMax, maxDraws, workers)
+			f.finishSequential(s, c, rhatMax, maxDraws)
 			return nil
 		}
 		next = min(maxDraws, int(math.Ceil(float64(n)*c.grow)))
@@ -293,10 +295,10 @@ func (f *HierFit) checkedQuantities() []int {
 type seqState struct {
 	est     []TargetEstimate
 	checked []int
-	sums    []VarSummary // of checked (nil until needed)
-	early   bool         // the early stop's conditions hold
-	full    bool         // every ESS has reached the full target
-	grow    float64      // factor for the next batch when neither
+	sums    []posterior.Convergence // of checked (nil until needed)
+	early   bool                    // the early stop's conditions hold
+	full    bool                    // every ESS has reached the full target
+	grow    float64                 // factor for the next batch when neither
 }
 
 // seqCheck checks the current draws, cheapest parts first. An early stop
@@ -308,7 +310,7 @@ type seqState struct {
 // nearest undecided bound needs (MCSE falls as 1/√n) to stop early, but
 // no more than the full target needs, 10% beyond, within [seqMinGrowth,
 // seqMaxGrowth].
-func (f *HierFit) seqCheck(s Sequential, rhatMax float64, workers int) seqState {
+func (f *HierFit) seqCheck(s Sequential, rhatMax float64) seqState {
 	c := seqState{checked: f.checkedQuantities()}
 	needEarly, needFull := 1.0, 1.0
 	early := f.Sampler.Divergences() == 0
@@ -365,7 +367,7 @@ func (f *HierFit) seqCheck(s Sequential, rhatMax float64, workers int) seqState 
 			}
 		}
 		if early || !(fullESS < f.TargetESS) {
-			c.sums = f.summarizeChecked(c.checked, workers)
+			c.sums = f.summarizeChecked(c.checked)
 			for _, q := range c.sums {
 				if !(q.Rhat <= rhatMax) {
 					early = false
@@ -395,23 +397,23 @@ func (f *HierFit) seqCheck(s Sequential, rhatMax float64, workers int) seqState 
 }
 
 // finishSequential completes f after the last check c: the diagnostics,
-// only the checked quantities summarised (the others NaN), the targets,
+// the checked quantities' convergence (the others NaN), the targets,
 // and the verdict — Converged when the fit stopped early, or else when
 // every R̂ of the targets and the checked quantities is ≤ rhatMax, every
 // ESS ≥ TargetESS and no transition diverged.
-func (f *HierFit) finishSequential(s Sequential, c seqState, rhatMax float64, maxDraws, workers int) {
+func (f *HierFit) finishSequential(s Sequential, c seqState, rhatMax float64, maxDraws int) {
 	if c.sums == nil {
 		// the last check ended before the diagnostics: complete them
 		c.est = f.estimateTargets(s.Targets, s.K)
-		c.sums = f.summarizeChecked(c.checked, workers)
+		c.sums = f.summarizeChecked(c.checked)
 	}
 	nan := math.NaN()
-	f.Summary = make([]VarSummary, len(f.Names))
-	for v := range f.Summary {
-		f.Summary[v] = VarSummary{nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan}
+	f.Convergence = make([]posterior.Convergence, len(f.Names))
+	for v := range f.Convergence {
+		f.Convergence[v] = posterior.Convergence{Rhat: nan, ESSBulk: nan, ESSTail: nan}
 	}
 	for i, v := range c.checked {
-		f.Summary[v] = c.sums[i]
+		f.Convergence[v] = c.sums[i]
 	}
 	f.Targets = c.est
 	f.StoppedEarly = c.early
@@ -419,7 +421,7 @@ func (f *HierFit) finishSequential(s Sequential, c seqState, rhatMax float64, ma
 	f.Divergences = f.Sampler.Divergences()
 	f.MaxDepthHits = f.Sampler.MaxDepthHits()
 	for m := range f.Chains {
-		f.EBFMI = append(f.EBFMI, EBFMI(f.Sampler.Energies(m)))
+		f.EBFMI = append(f.EBFMI, posterior.EBFMI(f.Sampler.Energies(m)))
 	}
 	f.Converged = true
 	if c.early {
@@ -471,12 +473,12 @@ func (f *HierFit) finishSequential(s Sequential, c seqState, rhatMax float64, ma
 }
 
 // summarizeChecked is SummarizeConvergence of the quantities checked.
-func (f *HierFit) summarizeChecked(checked []int, workers int) []VarSummary {
+func (f *HierFit) summarizeChecked(checked []int) []posterior.Convergence {
 	vars := make([][][]float64, len(checked))
 	for i, v := range checked {
 		vars[i] = f.Sampler.Draws[v]
 	}
-	return SummarizeConvergence(vars, workers)
+	return posterior.SummarizeConvergence(vars, f.workers)
 }
 
 // mixtureQuantile is the p-quantile q of the equal-weight mixture of
@@ -497,5 +499,5 @@ func mixtureQuantile(mu, sd []float64, p float64) float64 {
 		}
 		return c/n - p, d / n
 	}
-	return bracketedNewton(cdf, Mean(mu), lo, hi, 1e-14*(hi-lo))
+	return bracketedNewton(cdf, posterior.Mean(mu), lo, hi, 1e-14*(hi-lo))
 }

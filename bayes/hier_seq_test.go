@@ -9,6 +9,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/riskgate/riskgate/bayes/mcmc"
+	"github.com/riskgate/riskgate/bayes/posterior"
 )
 
 // TestContrastMomentsMatchDraws: balancedModel.contrastMoments, the
@@ -16,8 +19,11 @@ import (
 // model's own exact draws of the effects (drawEffects, an independent code
 // path: the Gaussian conditional drawn through the four eigenspaces) at
 // fixed variances. 200,000 draws; the bounds are 5 standard errors of the
-// sample mean (sd/√n) and of the sample SD (sd/√(2n)).
+// sample mean (sd/√n) and of the sample SD (sd/√(2n)). With -short, the
+// first (rb04's) variances only: the others take the same code at other
+// values.
 func TestContrastMomentsMatchDraws(t *testing.T) {
+	t.Parallel()
 	s := newSeqSetting(t)
 	tab := s.pool(t, 3, 0.04)
 	p := TableRstanarmPriors(tab)
@@ -25,7 +31,11 @@ func TestContrastMomentsMatchDraws(t *testing.T) {
 	_, ysd := tab.meanSD()
 	m := newBalancedModel(tab, n0.Mu, n0.Sigma*n0.Sigma, ScalePriors{Sigma: p.Sigma, SD: []Prior{p.SDTopic, p.SDSystem}, Relative: true, Scale: ysd})
 	r := rand.New(rand.NewPCG(5, 6))
-	for _, v := range [][3]float64{{0.107, 0.19, 0.0104}, {0.1, 0.2, 0.001}, {0.12, 0.15, 0.05}} {
+	variances := [][3]float64{{0.107, 0.19, 0.0104}, {0.1, 0.2, 0.001}, {0.12, 0.15, 0.05}}
+	if testing.Short() {
+		variances = variances[:1]
+	}
+	for _, v := range variances {
 		sigma, sdT, sdS := v[0], v[1], v[2]
 		for _, pair := range [][2]int{{1, 0}, {5, 17}} {
 			a, b := pair[0], pair[1]
@@ -56,6 +66,7 @@ func TestContrastMomentsMatchDraws(t *testing.T) {
 // mixture of N(−1, 1) and N(1, 1) has median 0 and is symmetric; in general
 // the CDF at the quantile is p to 1e-12.
 func TestMixtureQuantile(t *testing.T) {
+	t.Parallel()
 	if q := mixtureQuantile([]float64{0.3}, []float64{2}, 0.975); math.Abs(q-(0.3+2*1.959963984540054)) > 1e-12 {
 		t.Errorf("one component: %v, want 0.3 + 2·1.959963984540054", q)
 	}
@@ -85,7 +96,7 @@ func TestMixtureQuantile(t *testing.T) {
 
 // seqFit fits pool i of the agreement harness (at effect), sequentially
 // with targets, warm-started from the harness's pilot.
-func seqTestFit(t *testing.T, tab *Table, ad Adaptation, seed uint64, targets ...Target) *HierFit {
+func seqTestFit(t *testing.T, tab *Table, ad mcmc.Adaptation, seed uint64, targets ...Target) *HierFit {
 	t.Helper()
 	f, err := FitHier(tab, seqOptions(seed, ad, targets))
 	if err != nil {
@@ -99,6 +110,7 @@ func seqTestFit(t *testing.T, tab *Table, ad Adaptation, seed uint64, targets ..
 // quantiles agree with those from the draws within 5 combined MCSEs, and
 // their MCSE is smaller.
 func TestRaoBlackwellAgreesWithCounting(t *testing.T) {
+	t.Parallel()
 	s := newSeqSetting(t)
 	tab := s.pool(t, 8, 0.03)
 	f, err := FitHier(tab, seqFullOptions(7))
@@ -137,11 +149,11 @@ func TestRaoBlackwellAgreesWithCounting(t *testing.T) {
 		}
 	}
 	// the estimates from the draws are the package's usual ones
-	if counted[0].Value != ProbGreater(d, 0) || counted[1].Value != ProbLess(d, 0.02) || counted[2].Value != Mean(d) || counted[3].Value != Quantile(d, 0.025) {
+	if counted[0].Value != posterior.ProbGreater(d, 0) || counted[1].Value != posterior.ProbLess(d, 0.02) || counted[2].Value != posterior.Mean(d) || counted[3].Value != posterior.Quantile(d, 0.025) {
 		t.Errorf("from the draws: %v %v %v %v; ProbGreater %v, ProbLess %v, Mean %v, Quantile %v",
-			counted[0].Value, counted[1].Value, counted[2].Value, counted[3].Value, ProbGreater(d, 0), ProbLess(d, 0.02), Mean(d), Quantile(d, 0.025))
+			counted[0].Value, counted[1].Value, counted[2].Value, counted[3].Value, posterior.ProbGreater(d, 0), posterior.ProbLess(d, 0.02), posterior.Mean(d), posterior.Quantile(d, 0.025))
 	}
-	if counted[0].MCSE != MCSEMean(indicatorChains(f.SystemDiffChains(1, 0), func(x float64) bool { return x > 0 })) {
+	if counted[0].MCSE != posterior.MCSEMean(indicatorChains(f.SystemDiffChains(1, 0), func(x float64) bool { return x > 0 })) {
 		t.Errorf("the MCSE of a share of draws is not posterior's mcse_mean of the indicator")
 	}
 }
@@ -163,6 +175,7 @@ func indicatorChains(d [][]float64, ev func(float64) bool) [][]float64 {
 // hundred draws per chain, converged, with every early-stop condition
 // holding, and its estimate agrees with a full-length fit's.
 func TestSequentialStopsEarly(t *testing.T) {
+	t.Parallel()
 	s := newSeqSetting(t)
 	adRaw, _ := seqPilot(t, s)
 	for _, effect := range []float64{-0.02, 0.1} {
@@ -176,12 +189,12 @@ func TestSequentialStopsEarly(t *testing.T) {
 			t.Errorf("effect %v: stopped with ESS %v, bulk %v, tail %v, R̂ %v, %d divergences", effect, e.ESS, e.ESSBulk, e.ESSTail, e.Rhat, f.Divergences)
 		}
 		for _, v := range []int{IdxSigma, IdxSDTopic, IdxSDSystem} {
-			if !(f.Summary[v].Rhat <= 1.01) {
-				t.Errorf("effect %v: %s R̂ %v", effect, f.Names[v], f.Summary[v].Rhat)
+			if !(f.Convergence[v].Rhat <= 1.01) {
+				t.Errorf("effect %v: %s R̂ %v", effect, f.Names[v], f.Convergence[v].Rhat)
 			}
 		}
-		if !math.IsNaN(f.Summary[f.SystemIndex(0)].Mean) {
-			t.Errorf("a system effect is summarised in a sequential fit")
+		if !math.IsNaN(f.Convergence[f.SystemIndex(0)].Rhat) {
+			t.Errorf("a system effect's convergence is checked in a sequential collapsed fit")
 		}
 		full, err := FitHier(tab, seqFullOptions(3))
 		if err != nil {
@@ -198,6 +211,7 @@ func TestSequentialStopsEarly(t *testing.T) {
 // decided; the fit runs until every ESS it checks reaches TargetESS and is
 // then judged as an ordinary fit.
 func TestSequentialRunsToFullTarget(t *testing.T) {
+	t.Parallel()
 	s := newSeqSetting(t)
 	adRaw, _ := seqPilot(t, s)
 	tab := s.pool(t, 2, 0.03)
@@ -222,7 +236,7 @@ func TestSequentialRunsToFullTarget(t *testing.T) {
 		t.Errorf("full target 1000: converged %v, ESS %v, bulk %v, tail %v (%v)", f.Converged, e.ESS, e.ESSBulk, e.ESSTail, f.Warnings)
 	}
 	for _, v := range []int{IdxSigma, IdxSDTopic, IdxSDSystem} {
-		if q := f.Summary[v]; !(q.ESSBulk >= 1000 && q.ESSTail >= 1000) {
+		if q := f.Convergence[v]; !(q.ESSBulk >= 1000 && q.ESSTail >= 1000) {
 			t.Errorf("%s: bulk-ESS %v, tail-ESS %v below the target", f.Names[v], q.ESSBulk, q.ESSTail)
 		}
 	}
@@ -249,7 +263,7 @@ func TestSequentialDeterministicAcrossGOMAXPROCS(t *testing.T) {
 		f := seqTestFit(t, tab, adRaw, 9, Target{Stat: ProbAbove, A: 1, B: 0, Bounds: []float64{0.95}}, Target{Stat: QuantileDiff, A: 1, B: 0, P: 0.05, Bounds: []float64{0}})
 		o := seqOptions(9, adBRisk, []Target{{Stat: ProbBelow, A: 1, B: 0, Bounds: []float64{0.05}}})
 		o.Workers = 0
-		br, err := BRisk(tab, 0, 2, BRiskOptions{Hier: o, Challengers: []int{1}, DecisionOnly: true})
+		br, err := BRisk(tab, 0, 2, BRiskOptions{Hier: o, Challengers: []int{1}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -284,13 +298,14 @@ func TestSequentialDeterministicAcrossGOMAXPROCS(t *testing.T) {
 // targets are estimated from the draws, every quantity is checked, and a
 // clear decision still stops early.
 func TestSequentialGeneralPath(t *testing.T) {
+	t.Parallel()
 	skipInShortMode(t, "a skew-normal fit on the general path")
 	r := rand.New(rand.NewPCG(3, 4))
 	tab := smallTable(r, 8, 30, 0)
 	for j := range tab.Scores[1] {
 		tab.Scores[1][j] = tab.Scores[0][j] + 0.15 + 0.02*r.NormFloat64()
 	}
-	o := HierOptions{Family: SkewNormal{}, Sampler: NUTSOptions{Seed: 2}, TargetESS: 4000,
+	o := HierOptions{Family: SkewNormal{}, Sampler: mcmc.NUTSOptions{Seed: 2}, TargetESS: 4000,
 		Sequential: &Sequential{Targets: []Target{{Stat: ProbAbove, A: 1, B: 0, Bounds: []float64{0.95}}}}}
 	p := TableBrmsPriors(tab)
 	o.Priors = &p
@@ -305,7 +320,7 @@ func TestSequentialGeneralPath(t *testing.T) {
 	if !f.StoppedEarly || !f.Converged || !e.Decided || e.Value < 0.95 {
 		t.Errorf("stopped early %v, converged %v, decided %v at %v ± %v after %d draws (%v)", f.StoppedEarly, f.Converged, e.Decided, e.Value, e.MCSE, f.Draws, f.Warnings)
 	}
-	for v, q := range f.Summary {
+	for v, q := range f.Convergence {
 		if !(q.Rhat <= 1.01) {
 			t.Errorf("%s: R̂ %v in a stopped general-path fit", f.Names[v], q.Rhat)
 		}
@@ -315,6 +330,7 @@ func TestSequentialGeneralPath(t *testing.T) {
 // TestSequentialEnough: Enough replaces the stop rule; it is called only
 // with converged estimates and diagnostics.
 func TestSequentialEnough(t *testing.T) {
+	t.Parallel()
 	s := newSeqSetting(t)
 	adRaw, _ := seqPilot(t, s)
 	tab := s.pool(t, 5, 0.02)
@@ -341,6 +357,7 @@ func TestSequentialEnough(t *testing.T) {
 // TestSequentialOptionsRejected: bad targets, settings and warm starts are
 // errors, not panics.
 func TestSequentialOptionsRejected(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 1))
 	tab := smallTable(r, 5, 8, 0)
 	ok := Target{Stat: ProbAbove, A: 1, B: 0, Bounds: []float64{0.95}}
@@ -368,15 +385,15 @@ func TestSequentialOptionsRejected(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name string
-		ad   Adaptation
+		ad   mcmc.Adaptation
 		want string
 	}{
-		{"dimension", Adaptation{StepSize: 0.3, InvMetric: []float64{1, 1}}, "3"},
-		{"step size", Adaptation{StepSize: -1, InvMetric: []float64{1, 1, 1}}, "step size"},
-		{"metric", Adaptation{StepSize: 0.3, InvMetric: []float64{1, 0, 1}}, "inverse metric"},
+		{"dimension", mcmc.Adaptation{StepSize: 0.3, InvMetric: []float64{1, 1}}, "3"},
+		{"step size", mcmc.Adaptation{StepSize: -1, InvMetric: []float64{1, 1, 1}}, "step size"},
+		{"metric", mcmc.Adaptation{StepSize: 0.3, InvMetric: []float64{1, 0, 1}}, "inverse metric"},
 	} {
 		ad := c.ad
-		_, err := FitHier(tab, HierOptions{Sampler: NUTSOptions{WarmStart: &ad}})
+		_, err := FitHier(tab, HierOptions{Sampler: mcmc.NUTSOptions{WarmStart: &ad}})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("warm start %s: error %v, want one containing %q", c.name, err, c.want)
 		}
@@ -390,22 +407,23 @@ func TestSequentialOptionsRejected(t *testing.T) {
 // the pilot's metric) and a cold one agree on every hyper-parameter's mean
 // within 5 combined MCSEs, and the warm one converges.
 func TestWarmStartSamplesTheSamePosterior(t *testing.T) {
+	t.Parallel()
 	s := newSeqSetting(t)
 	adRaw, _ := seqPilot(t, s)
 	tab := s.pool(t, 6, 0.0)
-	cold, err := FitHier(tab, HierOptions{Sampler: NUTSOptions{Seed: 1}, TargetESS: 2000})
+	cold, err := FitHier(tab, HierOptions{Sampler: mcmc.NUTSOptions{Seed: 1}, TargetESS: 2000})
 	if err != nil {
 		t.Fatal(err)
 	}
-	warm, err := FitHier(tab, HierOptions{Sampler: NUTSOptions{Seed: 2, WarmStart: &adRaw}, TargetESS: 2000})
+	warm, err := FitHier(tab, HierOptions{Sampler: mcmc.NUTSOptions{Seed: 2, WarmStart: &adRaw}, TargetESS: 2000})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !warm.Converged || warm.Sampler.Options.Warmup != warmStartWarmup {
+	if !warm.Converged || warm.Sampler.Options.Warmup != (mcmc.NUTSOptions{WarmStart: &adRaw}).WithDefaults().Warmup {
 		t.Fatalf("warm start: converged %v, warmup %d (%v)", warm.Converged, warm.Sampler.Options.Warmup, warm.Warnings)
 	}
 	for _, v := range []int{IdxIntercept, IdxSigma, IdxSDTopic, IdxSDSystem, cold.SystemIndex(1)} {
-		a, b := cold.Summary[v], warm.Summary[v]
+		a, b := cold.Describe()[v], warm.Describe()[v]
 		if z := math.Abs(a.Mean-b.Mean) / math.Hypot(a.MCSEMean, b.MCSEMean); !(z < 5) {
 			t.Errorf("%s: cold %.6g ± %.2g, warm %.6g ± %.2g", cold.Names[v], a.Mean, a.MCSEMean, b.Mean, b.MCSEMean)
 		}
@@ -423,6 +441,7 @@ func TestWarmStartSamplesTheSamePosterior(t *testing.T) {
 // TestSequentialCancelled: a cancelled context stops a sequential,
 // warm-started fit with the context's error.
 func TestSequentialCancelled(t *testing.T) {
+	t.Parallel()
 	s := newSeqSetting(t)
 	adRaw, _ := seqPilot(t, s)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -434,45 +453,50 @@ func TestSequentialCancelled(t *testing.T) {
 	}
 }
 
-// TestBRiskDecisionOnly: DecisionOnly gives the same fit, differences and
-// P(riskier) as a full BRisk, without the report's summaries; TopicsAtRisk
-// on demand equals the full result's topics at risk.
-func TestBRiskDecisionOnly(t *testing.T) {
+// TestBRiskDescribe: describing a BRisk result changes nothing a decision
+// reads (the differences, P(riskier), the verdict), and its topics at risk
+// at the result's level are TopicsAtRisk's on demand.
+func TestBRiskDescribe(t *testing.T) {
+	t.Parallel()
 	s := newSeqSetting(t)
 	tab := s.pool(t, 7, -0.01)
-	o := HierOptions{Sampler: NUTSOptions{Seed: 3}, TargetESS: 400, ConvergenceOnly: true}
-	full, err := BRisk(tab, 0, 2, BRiskOptions{Hier: o, Challengers: []int{1}})
+	o := HierOptions{Sampler: mcmc.NUTSOptions{Seed: 3}, TargetESS: 400}
+	r, err := BRisk(tab, 0, 2, BRiskOptions{Hier: o, Challengers: []int{1}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	lean, err := BRisk(tab, 0, 2, BRiskOptions{Hier: o, Challengers: []int{1}, DecisionOnly: true})
+	before, converged := slices.Clone(r.Challengers), r.Converged
+	at, err := r.TopicsAtRisk(1, r.Level)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(lean.Systems) != 0 || lean.Challengers[0].Topics != nil || len(full.Systems) == 0 {
-		t.Errorf("decision only: %d systems summarised, topics %v", len(lean.Systems), lean.Challengers[0].Topics)
-	}
-	fc, lc := full.Challengers[0], lean.Challengers[0]
-	if fc.PRiskier != lc.PRiskier || fc.Diff != lc.Diff || full.Converged != lean.Converged {
-		t.Errorf("full %+v %v, decision only %+v %v", fc.Diff, fc.PRiskier, lc.Diff, lc.PRiskier)
-	}
-	at, err := lean.TopicsAtRisk(1, lean.Level)
+	d, err := r.Describe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(at) != len(fc.AtRisk) {
-		t.Fatalf("on demand %d topics at risk, full %d", len(at), len(fc.AtRisk))
+	if len(d.Systems) != len(tab.Systems) || len(d.Challengers) != 1 || len(d.Challengers[0].Topics) != len(tab.Topics) {
+		t.Errorf("description: %d systems, topics %v", len(d.Systems), d.Challengers)
+	}
+	if !slices.Equal(r.Challengers, before) || r.Converged != converged {
+		t.Errorf("after Describe %+v, before %+v", r.Challengers, before)
+	}
+	if len(at) != len(d.Challengers[0].AtRisk) {
+		t.Fatalf("on demand %d topics at risk, described %d", len(at), len(d.Challengers[0].AtRisk))
 	}
 	for i := range at {
-		if at[i] != fc.AtRisk[i] && !(math.IsNaN(at[i].Observed) && math.IsNaN(fc.AtRisk[i].Observed)) {
-			t.Errorf("topic %d: %+v vs %+v", i, at[i], fc.AtRisk[i])
+		if at[i] != d.Challengers[0].AtRisk[i] && !(math.IsNaN(at[i].Observed) && math.IsNaN(d.Challengers[0].AtRisk[i].Observed)) {
+			t.Errorf("topic %d: %+v vs %+v", i, at[i], d.Challengers[0].AtRisk[i])
 		}
+	}
+	if again, _ := r.Describe(); again != d {
+		t.Error("a second Describe computed again")
 	}
 }
 
 // TestCompiledPriorsAreBitIdentical: the compiled priors and eval give
 // every value bit for bit as the priors' LogPDF and the uncompiled eval.
 func TestCompiledPriorsAreBitIdentical(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(8, 9))
 	priors := []Prior{Exponential{3.7}, Gamma{1, 1}, Gamma{2.5, 0.3}, Gamma{1, 4}, HalfNormal{0.7}, HalfStudentT{3, 2}}
 	for _, p := range priors {
@@ -518,22 +542,27 @@ func TestCompiledPriorsAreBitIdentical(t *testing.T) {
 // (bound: the (k+1)-th smallest observed difference) is TopicRisks' count
 // when no observed difference is near the quantile.
 func TestPredictiveQuantileMatchesTopicRisks(t *testing.T) {
+	t.Parallel()
 	tab := rb04(t)
 	champ, chals := rb04Challengers(t, tab)
 	br, err := BRisk(tab, champ, 5, BRiskOptions{Hier: seqFullOptions(11), Challengers: chals})
 	if err != nil {
 		t.Fatal(err)
 	}
+	desc, err := br.Describe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	f := br.Fit
 	const p = 0.025
 	counted := 0
-	for _, c := range chals {
+	for i, c := range chals {
 		tg := Target{Stat: PredictiveQuantileDiff, A: c, B: champ, P: p, Bounds: []float64{0}}
 		est, err := f.EstimateTargets([]Target{tg, {Stat: PredictiveQuantileDiff, A: c, B: champ, P: p, Bounds: []float64{0}, FromDraws: true}}, 4)
 		if err != nil {
 			t.Fatal(err)
 		}
-		tr := br.Challenger(c).Topics
+		tr := desc.Challengers[i].Topics
 		lo := 0.0
 		var obs []float64
 		for _, x := range tr {
@@ -559,7 +588,7 @@ func TestPredictiveQuantileMatchesTopicRisks(t *testing.T) {
 			}
 		}
 		counted += count
-		atRisk := len(br.Challenger(c).AtRisk)
+		atRisk := len(desc.Challengers[i].AtRisk)
 		near := slices.ContainsFunc(obs, func(o float64) bool { return math.Abs(o-q) < 5*est[1].MCSE })
 		t.Logf("%s: predictive 2.5%% quantile %.5f ± %.5f (from the draws %.5f ± %.5f), TopicRisks' mean lower end %.5f; %d observed below, %d at risk in TopicRisks",
 			tab.Systems[c], q, est[0].MCSE, est[1].Value, est[1].MCSE, lo, count, atRisk)
@@ -586,21 +615,22 @@ func TestPredictiveQuantileMatchesTopicRisks(t *testing.T) {
 // Schur path of an incomplete table) keeps a cold start's warmup of 1000
 // when warm-started, unless told otherwise.
 func TestWarmStartWithoutModeEstimate(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(21, 22))
 	tab := smallTable(r, 6, 12, 0.2)
-	cold, err := FitHier(tab, HierOptions{Sampler: NUTSOptions{Seed: 1}})
+	cold, err := FitHier(tab, HierOptions{Sampler: mcmc.NUTSOptions{Seed: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ad := cold.Adaptation()
-	warm, err := FitHier(tab, HierOptions{Sampler: NUTSOptions{Seed: 2, WarmStart: &ad}})
+	warm, err := FitHier(tab, HierOptions{Sampler: mcmc.NUTSOptions{Seed: 2, WarmStart: &ad}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if warm.Missing == 0 || warm.Sampler.Options.Warmup != 1000 || !warm.Converged {
 		t.Errorf("missing %d, warmup %d, converged %v", warm.Missing, warm.Sampler.Options.Warmup, warm.Converged)
 	}
-	short, err := FitHier(tab, HierOptions{Sampler: NUTSOptions{Seed: 2, WarmStart: &ad, Warmup: 200}})
+	short, err := FitHier(tab, HierOptions{Sampler: mcmc.NUTSOptions{Seed: 2, WarmStart: &ad, Warmup: 200}})
 	if err != nil {
 		t.Fatal(err)
 	}

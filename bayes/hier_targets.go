@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/riskgate/riskgate/bayes/posterior"
 )
 
 // EstimateTargets estimates each target from f's draws (Rao–Blackwellised
@@ -80,10 +82,10 @@ func (f *HierFit) estimate(t Target, k float64) *targetWork {
 // diagnose fills the convergence diagnostics of the draws of S_A − S_B and
 // of a Rao–Blackwellised estimate's per-draw values.
 func (w *targetWork) diagnose() {
-	s := SummarizeConvergence([][][]float64{w.d}, 1)[0]
+	s := posterior.SummarizeConvergence([][][]float64{w.d}, 1)[0]
 	w.e.Rhat, w.e.ESSBulk, w.e.ESSTail = s.Rhat, s.ESSBulk, s.ESSTail
 	if w.e.RaoBlackwell && !w.e.Exact {
-		w.e.ValuesRhat = Rhat(w.vals)
+		w.e.ValuesRhat = posterior.Rhat(w.vals)
 	}
 }
 
@@ -149,7 +151,7 @@ func (f *HierFit) estimateRB(w *targetWork, cm contrastModel) {
 func (w *targetWork) meanOfValues() {
 	e := &w.e
 	pooled := PoolChains(w.vals)
-	e.Value = Mean(pooled)
+	e.Value = posterior.Mean(pooled)
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, v := range pooled {
 		lo, hi = min(lo, v), max(hi, v)
@@ -158,8 +160,8 @@ func (w *targetWork) meanOfValues() {
 		e.Exact, e.MCSE, e.ESS = true, 0, math.NaN()
 		return
 	}
-	e.ESS = ESSMean(w.vals)
-	e.MCSE = SD(pooled) / math.Sqrt(e.ESS)
+	e.ESS = posterior.ESSMean(w.vals)
+	e.MCSE = posterior.SD(pooled) / math.Sqrt(e.ESS)
 }
 
 // estimateFromDraws is the estimate from the draws of S_A − S_B (or, for a
@@ -185,25 +187,25 @@ func (f *HierFit) estimateFromDraws(w *targetWork) {
 		e.Value = float64(hits) / float64(n)
 		if hits == 0 || hits == n {
 			p := 0.5 / float64(n+1)
-			e.ESS = ESSBulk(d)
+			e.ESS = posterior.ESSBulk(d)
 			e.MCSE = math.Sqrt(p * (1 - p) / e.ESS)
 		} else {
-			e.ESS = ESSMean(ind)
-			e.MCSE = SD(PoolChains(ind)) / math.Sqrt(e.ESS)
+			e.ESS = posterior.ESSMean(ind)
+			e.MCSE = posterior.SD(PoolChains(ind)) / math.Sqrt(e.ESS)
 		}
 	case MeanDiff:
-		e.Value = Mean(pooled)
-		e.ESS = ESSMean(d)
-		e.MCSE = SD(pooled) / math.Sqrt(e.ESS)
+		e.Value = posterior.Mean(pooled)
+		e.ESS = posterior.ESSMean(d)
+		e.MCSE = posterior.SD(pooled) / math.Sqrt(e.ESS)
 	case QuantileDiff:
-		e.Value = Quantile(pooled, t.P)
-		e.ESS = ESSQuantile(d, t.P)
-		e.MCSE = MCSEQuantile(d, t.P)
+		e.Value = posterior.Quantile(pooled, t.P)
+		e.ESS = posterior.ESSQuantile(d, t.P)
+		e.MCSE = posterior.MCSEQuantile(d, t.P)
 	case PredictiveQuantileDiff:
 		y := f.predictiveDiffs(d)
-		e.Value = Quantile(PoolChains(y), t.P)
-		e.ESS = ESSQuantile(y, t.P)
-		e.MCSE = MCSEQuantile(y, t.P)
+		e.Value = posterior.Quantile(PoolChains(y), t.P)
+		e.ESS = posterior.ESSQuantile(y, t.P)
+		e.MCSE = posterior.MCSEQuantile(y, t.P)
 	}
 }
 

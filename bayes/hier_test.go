@@ -6,6 +6,9 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/riskgate/riskgate/bayes/mcmc"
+	"github.com/riskgate/riskgate/bayes/posterior"
 )
 
 // TestDeterministicAcrossGOMAXPROCS checks that the same seed gives
@@ -28,12 +31,13 @@ func TestDeterministicAcrossGOMAXPROCS(t *testing.T) {
 			fit := func(procs int) *HierFit {
 				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 				opt := tc.opt
-				opt.Sampler = NUTSOptions{Seed: 99, Warmup: 200, Draws: 200}
+				opt.Sampler = mcmc.NUTSOptions{Seed: 99, Warmup: 200, Draws: 200}
 				opt.TargetESS = 1
 				f, err := FitHier(tc.tab, opt)
 				if err != nil {
 					t.Fatal(err)
 				}
+				f.Describe() // with these GOMAXPROCS
 				return f
 			}
 			a, b := fit(1), fit(4)
@@ -45,7 +49,10 @@ func TestDeterministicAcrossGOMAXPROCS(t *testing.T) {
 						}
 					}
 				}
-				if sa, sb := a.Summary[v], b.Summary[v]; sa != sb && !(math.IsNaN(sa.Rhat) && math.IsNaN(sb.Rhat)) {
+				if ca, cb := a.Convergence[v], b.Convergence[v]; ca != cb && !(math.IsNaN(ca.Rhat) && math.IsNaN(cb.Rhat)) {
+					t.Fatalf("%s: convergence differs: %+v vs %+v", a.Names[v], ca, cb)
+				}
+				if sa, sb := a.Describe()[v], b.Describe()[v]; sa != sb && !(math.IsNaN(sa.Rhat) && math.IsNaN(sb.Rhat)) {
 					t.Fatalf("%s: summaries differ: %+v vs %+v", a.Names[v], sa, sb)
 				}
 			}
@@ -58,7 +65,7 @@ func TestDeterministicAcrossGOMAXPROCS(t *testing.T) {
 			}
 			// and a different seed gives different draws
 			opt := tc.opt
-			opt.Sampler = NUTSOptions{Seed: 100, Warmup: 200, Draws: 200}
+			opt.Sampler = mcmc.NUTSOptions{Seed: 100, Warmup: 200, Draws: 200}
 			opt.TargetESS = 1
 			c, err := FitHier(tc.tab, opt)
 			if err != nil {
@@ -75,10 +82,11 @@ func TestDeterministicAcrossGOMAXPROCS(t *testing.T) {
 // table the Schur path's log density and gradient equal the balanced path's
 // (the same function computed two ways).
 func TestSchurEqualsBalancedOnCompleteTable(t *testing.T) {
+	t.Parallel()
 	tab := rb04(t)
 	_, _, y := tab.observed()
 	p := RstanarmPriors(y)
-	sp := ScalePriors{Sigma: p.Sigma, SD: []Prior{p.SDTopic, p.SDSystem}, Relative: true, Scale: SD(y)}
+	sp := ScalePriors{Sigma: p.Sigma, SD: []Prior{p.SDTopic, p.SDSystem}, Relative: true, Scale: posterior.SD(y)}
 	n := p.Intercept.(Normal)
 	bal := newBalancedModel(tab, n.Mu, n.Sigma*n.Sigma, sp)
 	sch := newSchurModel(tab, n.Mu, n.Sigma*n.Sigma, sp)
@@ -105,7 +113,7 @@ func agree(t *testing.T, a, b *HierFit) float64 {
 	t.Helper()
 	worst := 0.0
 	for v, name := range a.Names {
-		sa, sb := a.Summary[v], b.Summary[v]
+		sa, sb := a.Describe()[v], b.Describe()[v]
 		for _, c := range []struct {
 			what           string
 			x, y, sex, sey float64
@@ -128,6 +136,7 @@ func agree(t *testing.T, a, b *HierFit) float64 {
 // density and the collapsed path (balanced on a complete table, Schur on an
 // incomplete one, and Schur on a complete one) sample the same posterior.
 func TestPathsAgree(t *testing.T) {
+	t.Parallel()
 	skipInShortMode(t, "three samplers cross-checked at high ESS")
 	r := rand.New(rand.NewPCG(21, 22))
 	complete := smallTable(r, 6, 10, 0)
@@ -146,15 +155,30 @@ func TestPathsAgree(t *testing.T) {
 		}
 		return f
 	}
-	gen := HierOptions{Method: MethodGeneral, Sampler: NUTSOptions{Seed: 1, Draws: 2500}}
-	col := HierOptions{Method: MethodCollapsed, Sampler: NUTSOptions{Seed: 2, Draws: 2500}}
+	gen := HierOptions{Method: MethodGeneral, Sampler: mcmc.NUTSOptions{Seed: 1, Draws: 2500}}
+	col := HierOptions{Method: MethodCollapsed, Sampler: mcmc.NUTSOptions{Seed: 2, Draws: 2500}}
 	t.Run("complete/general-vs-balanced", func(t *testing.T) {
 		t.Logf("worst |z| %.2f", agree(t, fit(complete, gen), fit(complete, col)))
 	})
 	t.Run("complete/schur-vs-balanced", func(t *testing.T) {
+		// FitHier takes the balanced path on a complete table: set the
+		// Schur model up in its place.
 		sch := col
-		sch.forceSchur, sch.Sampler.Seed = true, 3
-		t.Logf("worst |z| %.2f", agree(t, fit(complete, sch), fit(complete, col)))
+		sch.TargetESS, sch.Sampler.Seed = 1, 3
+		h, err := setUpHier(complete, sch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := h.priors.Intercept.(Normal)
+		h.model = newSchurModel(complete, n.Mu, n.Sigma*n.Sigma, h.model.(*balancedModel).sp)
+		f, err := h.run()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Divergences > 0 {
+			t.Errorf("schur: %d divergences", f.Divergences)
+		}
+		t.Logf("worst |z| %.2f", agree(t, f, fit(complete, col)))
 	})
 	t.Run("missing/general-vs-schur", func(t *testing.T) {
 		t.Logf("worst |z| %.2f", agree(t, fit(missing, gen), fit(missing, col)))
@@ -162,6 +186,7 @@ func TestPathsAgree(t *testing.T) {
 }
 
 func TestFitHierErrors(t *testing.T) {
+	t.Parallel()
 	nan := math.NaN()
 	ok := &Table{Systems: []string{"a", "b"}, Topics: []string{"x", "y"}, Scores: [][]float64{{0.1, 0.2}, {0.3, 0.5}}}
 	for _, tc := range []struct {
@@ -196,8 +221,9 @@ func TestFitHierErrors(t *testing.T) {
 // bulk- and tail-ESS reaches the target, and the fit says so in Extended, as
 // data: a routine extension that reached its target is not a warning.
 func TestExtendToTargetESS(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(31, 32))
-	f, err := FitHier(smallTable(r, 5, 7, 0), HierOptions{Sampler: NUTSOptions{Seed: 5, Draws: 150}, TargetESS: 2000})
+	f, err := FitHier(smallTable(r, 5, 7, 0), HierOptions{Sampler: mcmc.NUTSOptions{Seed: 5, Draws: 150}, TargetESS: 2000})
 	if err != nil {
 		t.Fatal(err)
 	}

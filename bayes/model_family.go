@@ -3,6 +3,8 @@ package bayes
 import (
 	"math"
 	"math/rand/v2"
+
+	"github.com/riskgate/riskgate/bayes/mcmc"
 )
 
 // Family is the observation model of a MixedModel: y_n ~ f(· | μ_n, σ, θ_f),
@@ -23,7 +25,7 @@ type Family interface {
 // FamilyParam is a family parameter with its constraint and prior.
 type FamilyParam struct {
 	Name      string
-	Transform Transform
+	Transform mcmc.Transform
 	Prior     Prior
 }
 

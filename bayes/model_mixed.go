@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/riskgate/riskgate/bayes/mcmc"
+	"github.com/riskgate/riskgate/internal/stats"
 )
 
 // Factor is a grouping factor with varying intercepts b_j ~ N(0, SD²).
@@ -56,13 +59,13 @@ func newScales(k int) scales {
 // collapsedGradient writes the gradient of a collapsed model's log density
 // on its coordinates (u_topic, u_system, v) into grad, given the
 // likelihood's derivatives dA, dB, dC in A = σ², B = SD_topic², C =
-// SD_system² and s from ScalePriors.eval: ∂/∂u_k of SD_k² is 2·SD_k²; ∂/∂v
-// of σ² is 2σ², and of SD_k² too when SD_k = τ_k·σ (relative).
-func (s *scales) collapsedGradient(grad []float64, relative bool, A, B, C, dA, dB, dC float64) {
+// SD_system² and s from p.eval: ∂/∂u_k of SD_k² is 2·SD_k²; ∂/∂v of σ² is
+// 2σ², and of SD_k² too when SD_k = τ_k·σ (p.Relative).
+func (p *ScalePriors) collapsedGradient(s *scales, grad []float64, A, B, C, dA, dB, dC float64) {
 	grad[0] = 2*B*dB + s.dlpdu[0]
 	grad[1] = 2*C*dC + s.dlpdu[1]
 	grad[2] = 2*A*dA + s.dlpdv
-	if relative {
+	if p.Relative {
 		grad[2] += 2*B*dB + 2*C*dC
 	}
 }
@@ -224,7 +227,7 @@ func (m *MixedModel) WithParam(p MixedParam) (*MixedModel, error) {
 		return nil, fmt.Errorf("preconditioning: Loc and Scale must both be nil or both have %d elements", m.Dim())
 	}
 	for i, c := range p.Scale {
-		if !(c > 0) || math.IsInf(c, 0) || !finite(p.Loc[i]) {
+		if !(c > 0) || math.IsInf(c, 0) || !stats.Finite(p.Loc[i]) {
 			return nil, fmt.Errorf("preconditioning of coordinate %d: location %v, scale %v; want finite values and a positive scale", i, p.Loc[i], c)
 		}
 	}
@@ -234,7 +237,7 @@ func (m *MixedModel) WithParam(p MixedParam) (*MixedModel, error) {
 }
 
 // Fork returns a copy with its own scratch space.
-func (m *MixedModel) Fork() Model {
+func (m *MixedModel) Fork() mcmc.Model {
 	c := *m
 	c.mu = make([]float64, len(m.Y))
 	c.dmu = make([]float64, len(m.Y))

@@ -3,6 +3,7 @@ package bayes
 import (
 	"math"
 
+	"github.com/riskgate/riskgate/bayes/posterior"
 	"github.com/riskgate/riskgate/internal/stats"
 )
 
@@ -36,7 +37,7 @@ type moments struct {
 func (m *MixedModel) momentEstimates() moments {
 	K := len(m.Factors)
 	N := float64(len(m.Y))
-	est := moments{mean: Mean(m.Y), eff: make([][]float64, K), sd: make([]float64, K), kappa: make([]float64, K)}
+	est := moments{mean: posterior.Mean(m.Y), eff: make([][]float64, K), sd: make([]float64, K), kappa: make([]float64, K)}
 	cnt := make([][]float64, K)
 	for k, f := range m.Factors {
 		est.eff[k] = make([]float64, len(f.Levels))
@@ -82,7 +83,7 @@ func (m *MixedModel) momentEstimates() moments {
 	est.resid = r
 	est.sigma = math.Sqrt(ss / math.Max(df, 1))
 	if !(est.sigma > 0) {
-		est.sigma = math.Max(SD(m.Y), 1e-8)
+		est.sigma = math.Max(posterior.SD(m.Y), 1e-8)
 	}
 	for k, f := range m.Factors {
 		nk := N / float64(len(f.Levels))
@@ -138,7 +139,7 @@ func (m *MixedModel) MomentParam() MixedParam {
 			for j, e := range est.eff[k] {
 				b[j] = est.kappa[k] * e
 			}
-			mean := Mean(b)
+			mean := posterior.Mean(b)
 			for j := range b {
 				b[j] -= mean
 			}
@@ -183,7 +184,7 @@ type familyGuesser interface {
 // observations.
 func (SkewNormal) guess(resid []float64) (loc, scale []float64) {
 	n := float64(len(resid))
-	m := Mean(resid)
+	m := posterior.Mean(resid)
 	m2, m3 := 0.0, 0.0
 	for _, r := range resid {
 		d := r - m

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/riskgate/riskgate/bayes/posterior"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -12,6 +13,7 @@ import (
 // distributions (half distributions: twice the density on x > 0), its
 // derivative with finite differences, and its draws' mean with the exact mean.
 func TestPriorDensities(t *testing.T) {
+	t.Parallel()
 	type ref struct {
 		p     Prior
 		logp  func(x float64) float64
@@ -58,7 +60,7 @@ func TestPriorDensities(t *testing.T) {
 			}
 		}
 		if !c.heavy {
-			if m, se := Mean(xs), SD(xs)/math.Sqrt(float64(n)); math.Abs(m-c.mean) > 5*se {
+			if m, se := posterior.Mean(xs), posterior.SD(xs)/math.Sqrt(float64(n)); math.Abs(m-c.mean) > 5*se {
 				t.Errorf("%v: draws' mean %v, want %v (SE %v)", c.p, m, c.mean, se)
 			}
 		}
@@ -66,6 +68,7 @@ func TestPriorDensities(t *testing.T) {
 }
 
 func TestParsePrior(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]Prior{
 		"normal(0.31, 0.55)":     Normal{0.31, 0.55},
 		"Student-T(3, 0, 2.5)":   StudentT{3, 0, 2.5},

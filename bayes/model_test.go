@@ -4,15 +4,19 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/riskgate/riskgate/bayes/mcmc"
+	"github.com/riskgate/riskgate/bayes/posterior"
+	"github.com/riskgate/riskgate/internal/stats"
 )
 
 // checkGradient compares m's gradient with central finite differences at θ.
-func checkGradient(t *testing.T, m Model, theta []float64) {
+func checkGradient(t *testing.T, m mcmc.Model, theta []float64) {
 	t.Helper()
 	n := m.Dim()
 	grad := make([]float64, n)
 	lp := m.LogDensity(theta, grad)
-	if !finite(lp) {
+	if !stats.Finite(lp) {
 		t.Fatalf("log density %v at %v", lp, theta)
 	}
 	scratch := make([]float64, n)
@@ -66,6 +70,7 @@ func randomPoint(r *rand.Rand, n int) []float64 {
 }
 
 func TestMixedModelGradient(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
 	tab := smallTable(r, 5, 7, 0.2)
 	for _, tc := range []struct {
@@ -100,10 +105,11 @@ func hierGeneral(t *testing.T, tab *Table, intercept Prior, sp ScalePriors) *Mix
 // term by term, independently of MixedModel, and checks that the two differ
 // only by a constant.
 func TestMixedModelIsRstanarmDensity(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(3, 4))
 	tab := smallTable(r, 4, 6, 0.15)
 	sys, top, y := tab.observed()
-	my, sy := Mean(y), SD(y)
+	my, sy := posterior.Mean(y), posterior.SD(y)
 	m := hierGeneral(t, tab, Normal{my, 2.5 * sy}, ScalePriors{Sigma: Exponential{1 / sy}, SD: []Prior{Gamma{1, 1}, Gamma{1, 1}}, Relative: true, Scale: sy})
 	nT, nS := len(tab.Topics), len(tab.Systems)
 	ref := func(th []float64) float64 {
@@ -137,39 +143,17 @@ func TestMixedModelIsRstanarmDensity(t *testing.T) {
 	}
 }
 
-func TestTransforms(t *testing.T) {
-	for _, tr := range []Transform{Identity{}, Lower{L: 1, Scale: 0.3}, Upper{U: 2}, Interval{L: -1, U: 3}} {
-		for _, u := range []float64{-3, -0.5, 0, 0.7, 4} {
-			x, dxdu, lj, dlj := tr.Constrain(u)
-			if back := tr.Unconstrain(x); math.Abs(back-u) > 1e-9 {
-				t.Errorf("%T: unconstrain(constrain(%g)) = %g", tr, u, back)
-			}
-			h := 1e-6
-			xp, _, ljp, _ := tr.Constrain(u + h)
-			xm, _, ljm, _ := tr.Constrain(u - h)
-			if fd := (xp - xm) / (2 * h); math.Abs(fd-dxdu) > 1e-6*math.Max(1, math.Abs(fd)) {
-				t.Errorf("%T at %g: dx/du %g, finite difference %g", tr, u, dxdu, fd)
-			}
-			if math.Abs(math.Log(math.Abs(dxdu))-lj) > 1e-9 {
-				t.Errorf("%T at %g: log|J| %g, log|dx/du| %g", tr, u, lj, math.Log(math.Abs(dxdu)))
-			}
-			if fd := (ljp - ljm) / (2 * h); math.Abs(fd-dlj) > 1e-6 {
-				t.Errorf("%T at %g: dlogJ/du %g, finite difference %g", tr, u, dlj, fd)
-			}
-		}
-	}
-}
-
 // TestMixedModelWithoutFactors is the one-to-one model d ~ 1 (an intercept
 // and a family, no grouping factor): its gradient is right and NUTS recovers
 // the posterior of a normal mean with a nearly flat prior, N(ȳ, σ²/n).
 func TestMixedModelWithoutFactors(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(8, 9))
 	y := make([]float64, 200)
 	for i := range y {
 		y[i] = 0.05 + 0.2*r.NormFloat64()
 	}
-	m, err := NewMixedModel(y, nil, Gaussian{}, Normal{0, 100}, ScalePriors{Sigma: HalfNormal{10}, Scale: SD(y)})
+	m, err := NewMixedModel(y, nil, Gaussian{}, Normal{0, 100}, ScalePriors{Sigma: HalfNormal{10}, Scale: posterior.SD(y)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,12 +161,12 @@ func TestMixedModelWithoutFactors(t *testing.T) {
 		t.Fatalf("dimension %d, want 2 (intercept, log σ)", m.Dim())
 	}
 	checkGradient(t, m, []float64{0.1, -0.3})
-	s := NewNUTS(m, NUTSOptions{Seed: 1, Draws: 2000})
+	s := mcmc.NewNUTS(m, mcmc.NUTSOptions{Seed: 1, Draws: 2000})
 	if err := s.Run(); err != nil {
 		t.Fatal(err)
 	}
-	sum := Summarize(s.Draws[0])
-	want, se := Mean(y), SD(y)/math.Sqrt(float64(len(y)))
+	sum := posterior.Summarize(s.Draws[0])
+	want, se := posterior.Mean(y), posterior.SD(y)/math.Sqrt(float64(len(y)))
 	if math.Abs(sum.Mean-want) > 4*sum.MCSEMean || math.Abs(sum.SD-se) > 0.1*se {
 		t.Errorf("intercept posterior mean %v sd %v, want about %v and %v", sum.Mean, sum.SD, want, se)
 	}

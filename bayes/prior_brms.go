@@ -1,6 +1,10 @@
 package bayes
 
-import "math"
+import (
+	"math"
+
+	"github.com/riskgate/riskgate/bayes/posterior"
+)
 
 // BrmsPriors returns brms's default priors (brms 2.18, statistics.md §2.2)
 // for y ~ (1|topic) + (1|system) on the observed scores y, with s =
@@ -41,7 +45,7 @@ func BrmsInterceptSigmaPriors(y []float64) (intercept, sigma Prior) {
 // location round(median y, 1) and scale max(2.5, round(mad y, 1)), with R's
 // mad (1.4826 × the median absolute deviation) and R's round.
 func brmsLocationScale(y []float64) (loc, scale float64) {
-	return roundR(Quantile(y, 0.5), 1), math.Max(2.5, roundR(MAD(y), 1))
+	return roundR(posterior.Quantile(y, 0.5), 1), math.Max(2.5, roundR(posterior.MAD(y), 1))
 }
 
 // roundR is R's round(x, digits) since R 4.0.0: of the two decimal

@@ -86,12 +86,13 @@ func PoolSweep(t *Table, champion int, w float64, ms []int, opt BRiskOptions) ([
 		if err != nil {
 			return nil, fmt.Errorf("pool with %d artifacts: %w", m, err)
 		}
-		step := PoolSweepStep{M: m, Champion: r.Systems[pos[champion]], Converged: r.Converged, Warnings: r.Warnings}
+		effect := func(s int) Estimate { return r.Fit.Interval(r.Fit.SystemIndex(s), r.Level) }
+		step := PoolSweepStep{M: m, Champion: effect(pos[champion]), Converged: r.Converged, Warnings: r.Warnings}
 		for _, a := range artifacts[:m] {
 			step.Artifacts = append(step.Artifacts, t.Systems[a])
 		}
 		for i, c := range r.Challengers {
-			e := r.Systems[c.System]
+			e := effect(c.System)
 			step.Challengers = append(step.Challengers, Separation{
 				System: opt.Challengers[i], Name: c.Name, Effect: e, Diff: c.Diff, PRiskier: c.PRiskier,
 				Gap: math.Max(e.Lo-step.Champion.Hi, step.Champion.Lo-e.Hi),
@@ -141,7 +142,7 @@ type PriorFit struct {
 	Name        string
 	Priors      HierPriors
 	Family      Family
-	Challengers []BRiskChallenger // Diff and PRiskier; Topics omitted
+	Challengers []BRiskChallenger
 	Converged   bool
 	Warnings    []string
 }
@@ -198,10 +199,7 @@ func PriorSensitivityOf(t *Table, champion int, w float64, opt BRiskOptions, set
 			return nil, fmt.Errorf("prior set %s: %w", set.Name, err)
 		}
 		pf := PriorFit{Name: set.Name, Priors: p, Family: r.Fit.Family, Converged: r.Converged, Warnings: r.Warnings}
-		for _, c := range r.Challengers {
-			c.Topics, c.AtRisk = nil, nil
-			pf.Challengers = append(pf.Challengers, c)
-		}
+		pf.Challengers = r.Challengers
 		ps.Fits = append(ps.Fits, pf)
 		ps.Robust = ps.Robust && r.Converged
 	}

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/riskgate/riskgate/bayes/mcmc"
+	"github.com/riskgate/riskgate/bayes/posterior"
 	"github.com/riskgate/riskgate/internal/cputime"
 	"github.com/riskgate/riskgate/internal/parallel"
 )
@@ -24,7 +26,7 @@ import (
 // gets three decisions, each from a full-length fit (4 chains, every ESS ≥
 // 4000, P counted from the draws, as the gate decides today) and from a
 // sequential fit (warm-started from a pilot fit, Sequential with the rule
-// as its target, BRisk DecisionOnly):
+// as its target, BRisk not described):
 //
 //	raw:   P(S_c − S_0 > 0) ≥ 0.95 on the raw pool
 //	m=0:   P(S_c − S_0 < 0) ≤ 0.05 on the BRisk pool at w = 2
@@ -87,14 +89,14 @@ func (s seqSetting) pool(tb testing.TB, i int, effect float64) *Table {
 }
 
 // seqFullOptions are the full-length fit's settings: the policy defaults
-// (4 chains, target ESS 4000, R̂ ≤ 1.01) with the decision's summaries only.
+// (4 chains, target ESS 4000, R̂ ≤ 1.01).
 func seqFullOptions(seed uint64) HierOptions {
-	return HierOptions{Sampler: NUTSOptions{Chains: 4, Seed: seed}, TargetESS: 4000, RhatMax: 1.01, ConvergenceOnly: true, Workers: 1}
+	return HierOptions{Sampler: mcmc.NUTSOptions{Chains: 4, Seed: seed}, TargetESS: 4000, RhatMax: 1.01, Workers: 1}
 }
 
 // seqOptions are the sequential fit's: the same, warm-started from ad, with
 // targets.
-func seqOptions(seed uint64, ad Adaptation, targets []Target) HierOptions {
+func seqOptions(seed uint64, ad mcmc.Adaptation, targets []Target) HierOptions {
 	o := seqFullOptions(seed)
 	o.Sampler.WarmStart = &ad
 	o.Sequential = &Sequential{Targets: targets}
@@ -165,32 +167,32 @@ func countedProb(f *HierFit, r seqRule) (float64, float64) {
 			}
 		}
 	}
-	p := Mean(PoolChains(ind))
-	return p, MCSEMean(ind)
+	p := posterior.Mean(PoolChains(ind))
+	return p, posterior.MCSEMean(ind)
 }
 
 // seqPilot is the warm start of each pool kind: the adaptation of a full
 // fit of a pool at effect 0.04 drawn from its own stream. It is computed
 // once per test binary (it is deterministic).
-func seqPilot(tb testing.TB, s seqSetting) (raw, brisk Adaptation) {
+func seqPilot(tb testing.TB, s seqSetting) (raw, brisk mcmc.Adaptation) {
 	seqPilotMu.Lock()
 	defer seqPilotMu.Unlock()
 	if seqPilotCache == nil {
 		r, b := computeSeqPilot(tb, s)
-		seqPilotCache = &[2]Adaptation{r, b}
+		seqPilotCache = &[2]mcmc.Adaptation{r, b}
 	}
 	return seqPilotCache[0], seqPilotCache[1]
 }
 
 var (
 	seqPilotMu    sync.Mutex
-	seqPilotCache *[2]Adaptation
+	seqPilotCache *[2]mcmc.Adaptation
 )
 
 // newSeqPilotStream is the pilot pool's stream, apart from every pool's.
 func newSeqPilotStream() *rand.Rand { return rand.New(rand.NewPCG(seqPoolSeed, 1<<40)) }
 
-func computeSeqPilot(tb testing.TB, s seqSetting) (raw, brisk Adaptation) {
+func computeSeqPilot(tb testing.TB, s seqSetting) (raw, brisk mcmc.Adaptation) {
 	p, _, err := s.model.Simulate(newSeqPilotStream(), 0.04, s.systems, s.topic)
 	if err != nil {
 		tb.Fatal(err)
@@ -248,6 +250,10 @@ func TestSequentialAgreesWithFullLength(t *testing.T) {
 				errs[i] = err
 				return
 			}
+			if _, err := br.Describe(); err != nil { // its topics at risk, as the full fits were timed
+				errs[i] = err
+				return
+			}
 			for k, r := range seqRules {
 				f := fr
 				if r.brisk {
@@ -277,7 +283,7 @@ func TestSequentialAgreesWithFullLength(t *testing.T) {
 				errs[i] = err
 				return
 			}
-			br, err := BRisk(pools[i], 0, seqLossWeight, BRiskOptions{Hier: seqOptions(seed, adBRisk, briskTargets), Challengers: []int{1}, DecisionOnly: true})
+			br, err := BRisk(pools[i], 0, seqLossWeight, BRiskOptions{Hier: seqOptions(seed, adBRisk, briskTargets), Challengers: []int{1}})
 			if err != nil {
 				errs[i] = err
 				return

@@ -3,6 +3,7 @@ package bayes
 import (
 	"testing"
 
+	"github.com/riskgate/riskgate/bayes/posterior"
 	"github.com/riskgate/riskgate/internal/cputime"
 )
 
@@ -13,9 +14,9 @@ import (
 // stops at the first failing fit), P(riskier) ≤ 0.05 on BRisk at w = 5.
 //
 //	full:       today's fits — 4 chains to every ESS ≥ 4000, convergence
-//	            summaries only, BRisk with its report summaries;
+//	            diagnostics only, BRisk described (its topics at risk);
 //	sequential: warm-started from a pilot fit of each kind, Sequential on
-//	            the rule, BRisk DecisionOnly.
+//	            the rule, BRisk not described.
 //
 // An op is one pool's decision. cpu-ms/op is the process's CPU time per
 // pool (all goroutines), fits/pool the fits a pool needed; load1 is the
@@ -52,10 +53,14 @@ func BenchmarkDecisionPool(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if ProbGreater(f.SystemDiff(1, 0), 0) < 0.95 {
+			if posterior.ProbGreater(f.SystemDiff(1, 0), 0) < 0.95 {
 				return 1
 			}
-			if _, err := BRisk(pools[i], 0, w, BRiskOptions{Hier: seqFullOptions(uint64(i)), Challengers: []int{1}}); err != nil {
+			r, err := BRisk(pools[i], 0, w, BRiskOptions{Hier: seqFullOptions(uint64(i)), Challengers: []int{1}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := r.Describe(); err != nil {
 				b.Fatal(err)
 			}
 			return 2
@@ -71,7 +76,7 @@ func BenchmarkDecisionPool(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		br, err := BRisk(p, 0, w, BRiskOptions{Hier: seqFullOptions(1), Challengers: []int{1}, DecisionOnly: true})
+		br, err := BRisk(p, 0, w, BRiskOptions{Hier: seqFullOptions(1), Challengers: []int{1}})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -85,7 +90,7 @@ func BenchmarkDecisionPool(b *testing.B) {
 			if f.Targets[0].Value < 0.95 {
 				return 1
 			}
-			if _, err := BRisk(pools[i], 0, w, BRiskOptions{Hier: seqOptions(uint64(i), adBRisk, []Target{riskier}), Challengers: []int{1}, DecisionOnly: true}); err != nil {
+			if _, err := BRisk(pools[i], 0, w, BRiskOptions{Hier: seqOptions(uint64(i), adBRisk, []Target{riskier}), Challengers: []int{1}}); err != nil {
 				b.Fatal(err)
 			}
 			return 2

@@ -76,7 +76,10 @@ func (h HierParams) Scores(r *rand.Rand, systems, topics []string, opt ScoreOpti
 	for s := range systems {
 		row := make([]float64, len(topics))
 		for j := range row {
-			row[j] = h.score(r, s, j, opt.Bound)
+			row[j] = h.score(r, s, j)
+			if opt.Bound {
+				row[j] = min(1, max(0, row[j]))
+			}
 		}
 		t.Scores[s] = row
 	}
@@ -86,18 +89,13 @@ func (h HierParams) Scores(r *rand.Rand, systems, topics []string, opt ScoreOpti
 	return t, nil
 }
 
-func (h HierParams) score(r *rand.Rand, s, t int, bound bool) float64 {
+// score draws y_st.
+func (h HierParams) score(r *rand.Rand, s, t int) float64 {
 	mu := h.Intercept + h.Topic[t] + h.System[s]
-	var y float64
 	if h.Family == nil {
-		y = mu + h.Sigma*r.NormFloat64()
-	} else {
-		y = h.Family.Rand(r, mu, h.Sigma, h.Extra)
+		return mu + h.Sigma*r.NormFloat64()
 	}
-	if bound {
-		y = min(1, max(0, y))
-	}
-	return y
+	return h.Family.Rand(r, mu, h.Sigma, h.Extra)
 }
 
 // dropCells leaves each cell missing with probability p, but never a

@@ -4,11 +4,15 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/riskgate/riskgate/bayes/mcmc"
+	"github.com/riskgate/riskgate/bayes/posterior"
 )
 
 func TestProbOverJointDraws(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(3, 3))
-	f, err := FitHier(smallTable(r, 5, 6, 0), HierOptions{Sampler: NUTSOptions{Seed: 1, Draws: 500}, TargetESS: 1})
+	f, err := FitHier(smallTable(r, 5, 6, 0), HierOptions{Sampler: mcmc.NUTSOptions{Seed: 1, Draws: 500}, TargetESS: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,9 +39,10 @@ func TestProbOverJointDraws(t *testing.T) {
 // and that a posterior replicate's grand mean matches the data's within its
 // predictive spread.
 func TestPredictive(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(4, 4))
 	tab := smallTable(r, 6, 8, 0.2)
-	f, err := FitHier(tab, HierOptions{Sampler: NUTSOptions{Seed: 2, Draws: 500}, TargetESS: 1})
+	f, err := FitHier(tab, HierOptions{Sampler: mcmc.NUTSOptions{Seed: 2, Draws: 500}, TargetESS: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,8 +58,8 @@ func TestPredictive(t *testing.T) {
 		}
 		means = append(means, mean(rep))
 	}
-	if z := math.Abs(mean(tab)-Mean(means)) / SD(means); z > 3 {
-		t.Errorf("observed grand mean %v is %.1f predictive SDs from the replicates' %v", mean(tab), z, Mean(means))
+	if z := math.Abs(mean(tab)-posterior.Mean(means)) / posterior.SD(means); z > 3 {
+		t.Errorf("observed grand mean %v is %.1f predictive SDs from the replicates' %v", mean(tab), z, posterior.Mean(means))
 	}
 	bounded, _ := f.PosteriorPredictive(rand.New(rand.NewPCG(5, 5)), 10, ScoreOptions{Bound: true})
 	for _, rep := range bounded {
@@ -83,7 +88,7 @@ func TestPredictive(t *testing.T) {
 		b0 = append(b0, params[k].Intercept)
 	}
 	// β0 ~ N(0.3, 0.1²)
-	if m, s := Mean(b0), SD(b0); math.Abs(m-0.3) > 4*0.1/math.Sqrt(2000) || math.Abs(s-0.1) > 0.01 {
+	if m, s := posterior.Mean(b0), posterior.SD(b0); math.Abs(m-0.3) > 4*0.1/math.Sqrt(2000) || math.Abs(s-0.1) > 0.01 {
 		t.Errorf("prior draws of the intercept: mean %v sd %v, want 0.3 and 0.1", m, s)
 	}
 	if _, _, err := (HierPriors{}).PriorPredictive(r, 1, tab.Systems, tab.Topics, ScoreOptions{}); err == nil {

@@ -10,12 +10,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/riskgate/riskgate/bayes"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/riskgate/riskgate/bayes/twosample"
 )
 
 // The power analysis of docs/power.md (Zhang et al. SIGIR 2016, Table 3 and
@@ -30,7 +31,7 @@ import (
 var powerFigures = flag.Bool("power-figures", false, "rewrite docs/power.svg and the table in docs/power.md (slow)")
 
 // powerSettings are the full-size settings of docs/power.md.
-var powerSettings = bayes.PowerOptions{
+var powerSettings = twosample.PowerOptions{
 	Sizes: []int{500, 1000, 1500, 2000, 2500, 3000, 3500},
 	Reps:  1000, Draws: 4000, Seed: 2016,
 }
@@ -42,10 +43,10 @@ func TestPowerFigure(t *testing.T) {
 		opt.Sizes, opt.Reps, opt.Draws = []int{500, 2000}, 8, 500
 		dir = t.TempDir()
 	}
-	scenarios := []bayes.PowerScenario{bayes.ZhangScenarioA, bayes.ZhangScenarioB}
-	results := make([][]bayes.PowerPoint, len(scenarios))
+	scenarios := []twosample.PowerScenario{twosample.ZhangScenarioA, twosample.ZhangScenarioB}
+	results := make([][]twosample.PowerPoint, len(scenarios))
 	for i, sc := range scenarios {
-		pts, err := bayes.ClassifierPower(sc, opt)
+		pts, err := twosample.ClassifierPower(sc, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -83,7 +84,7 @@ func TestPowerFigure(t *testing.T) {
 }
 
 // powerTable renders the results as a markdown table.
-func powerTable(scenarios []bayes.PowerScenario, results [][]bayes.PowerPoint, opt bayes.PowerOptions) string {
+func powerTable(scenarios []twosample.PowerScenario, results [][]twosample.PowerPoint, opt twosample.PowerOptions) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "| scenario | goal | N | paired | unpaired | data sets won only by paired / only by unpaired |\n|---|---|--:|--:|--:|--:|\n")
 	for i, sc := range scenarios {
@@ -104,7 +105,7 @@ var (
 
 // powerPlot draws Zhang et al.'s Figure 5: power against test-set size, one
 // panel per scenario, paired and unpaired models, with ±2 standard errors.
-func powerPlot(scenarios []bayes.PowerScenario, results [][]bayes.PowerPoint) ([]byte, error) {
+func powerPlot(scenarios []twosample.PowerScenario, results [][]twosample.PowerPoint) ([]byte, error) {
 	plots, err := buildPowerPlots(scenarios, results)
 	if err != nil {
 		return nil, err
@@ -119,7 +120,7 @@ func powerPlot(scenarios []bayes.PowerScenario, results [][]bayes.PowerPoint) ([
 }
 
 // buildPowerPlots makes one panel per scenario.
-func buildPowerPlots(scenarios []bayes.PowerScenario, results [][]bayes.PowerPoint) ([][]*plot.Plot, error) {
+func buildPowerPlots(scenarios []twosample.PowerScenario, results [][]twosample.PowerPoint) ([][]*plot.Plot, error) {
 	plots := make([][]*plot.Plot, 1)
 	for i, sc := range scenarios {
 		p := plot.New()

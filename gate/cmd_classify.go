@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/riskgate/riskgate/bayes/posterior"
+	"github.com/riskgate/riskgate/bayes/twosample"
 	"github.com/riskgate/riskgate/gate/classify"
 
 	"github.com/riskgate/riskgate/internal/reportfmt"
 
-	"github.com/riskgate/riskgate/bayes"
 	"github.com/urfave/cli/v3"
 )
 
@@ -45,7 +46,7 @@ proportions test of accuracies that Zhang et al. tabulate beside them.`
 
 func newClassifyCommand(s *streams) *cli.Command {
 	o := &classifyOptions{}
-	def := bayes.DefaultClassifierOptions()
+	def := twosample.DefaultClassifierOptions()
 	return &cli.Command{
 		Name:        "classify",
 		Usage:       "Bayesian comparison of two classifiers (Zhang et al. 2016): F1 posteriors, HDI+ROPE decisions, Bayes factors",
@@ -76,14 +77,14 @@ func newClassifyCommand(s *streams) *cli.Command {
 	}
 }
 
-func (o *classifyOptions) settings() (bayes.ClassifierOptions, error) {
-	opt := bayes.DefaultClassifierOptions()
+func (o *classifyOptions) settings() (twosample.ClassifierOptions, error) {
+	opt := twosample.DefaultClassifierOptions()
 	paired, err := checkPosteriorFlags(o.Paired, o.Unpaired, o.Draws, o.Level)
 	if err != nil {
 		return opt, err
 	}
 	opt.Paired, opt.Draws, opt.Seed, opt.CredMass = paired, o.Draws, o.Seed, o.Level
-	m, err := bayes.ParseClassifierMeasure(o.Measure)
+	m, err := twosample.ParseClassifierMeasure(o.Measure)
 	if err != nil {
 		return opt, fmt.Errorf("--measure: %w", err)
 	}
@@ -92,7 +93,7 @@ func (o *classifyOptions) settings() (bayes.ClassifierOptions, error) {
 	if err != nil {
 		return opt, err
 	}
-	opt.ROPE = bayes.ROPE{Lo: lo, Hi: hi}
+	opt.ROPE = posterior.ROPE{Lo: lo, Hi: hi}
 	if !(o.Prior > 0) || o.Prior > 1e6 {
 		return opt, fmt.Errorf("--prior %v: expected a positive hyper-parameter", o.Prior)
 	}
@@ -123,7 +124,7 @@ func runClassify(o *classifyOptions, s *streams) error {
 	if n := len(cats) * opt.Draws; n > 20*maxDraws {
 		return fmt.Errorf("--draws %d × %d categories = %d draws per classifier; expected at most %d (lower --draws)", opt.Draws, len(cats), n, 20*maxDraws)
 	}
-	res, err := bayes.CompareClassifiers(cats, opt)
+	res, err := twosample.CompareClassifiers(cats, opt)
 	if err != nil {
 		return err
 	}

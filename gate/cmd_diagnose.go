@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/riskgate/riskgate/bayes/posterior"
 	"github.com/riskgate/riskgate/gate/diagnose"
 
 	"github.com/riskgate/riskgate/internal/reportfmt"
 
-	"github.com/riskgate/riskgate/bayes"
 	"github.com/urfave/cli/v3"
 )
 
@@ -60,7 +60,7 @@ func runDiagnose(o *diagnoseOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	sums := bayes.SummarizeAll(d.Values, 0)
+	sums := posterior.SummarizeAll(d.Values, 0)
 	warnings := diagnose.Warnings(d, sums)
 	cols := diagnose.DefaultColumns
 	if o.Extra {

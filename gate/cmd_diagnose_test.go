@@ -127,7 +127,7 @@ func parseNA(t *testing.T, s string) float64 {
 // reference/diagnostics/summary.csv (R 4.2.2, posterior 1.4.0), 1e-6 relative.
 // Two R-hats there are of the unrounded draws and are not reproducible from
 // the 15-digit draws.csv, by R either: see roundedRhat in
-// bayes/diagnostics_ref_test.go, which checks them against R run on draws.csv.
+// bayes/posterior/diagnostics_ref_test.go, which checks them against R run on draws.csv.
 func TestDiagnoseMatchesPosterior(t *testing.T) {
 	draws := shared.Path(t, "reference/diagnostics/draws.csv")
 	ref := shared.Path(t, "reference/diagnostics/summary.csv")

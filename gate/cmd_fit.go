@@ -15,6 +15,7 @@ import (
 	"github.com/riskgate/riskgate/internal/atomicfile"
 
 	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/bayes/mcmc"
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/urfave/cli/v3"
 )
@@ -184,7 +185,7 @@ func runFit(ctx context.Context, s *streams, o *fitOptions) error {
 		o.TargetESS = defaultTargetESS(fam)
 	}
 	opt := bayes.HierOptions{
-		Sampler:   bayes.NUTSOptions{Chains: o.Chains, Warmup: o.Warmup, Draws: o.Draws, Seed: o.Seed, Context: ctx},
+		Sampler:   mcmc.NUTSOptions{Chains: o.Chains, Warmup: o.Warmup, Draws: o.Draws, Seed: o.Seed, Context: ctx},
 		Priors:    priors,
 		Method:    bayes.HierMethod(o.Method),
 		TargetESS: o.TargetESS,
@@ -199,11 +200,16 @@ func runFit(ctx context.Context, s *streams, o *fitOptions) error {
 	if err != nil {
 		return fmt.Errorf("fit: %w", err)
 	}
+	desc, err := br.Describe() // what the report shows, timed with the fit
+	if err != nil {
+		return fmt.Errorf("fit: %w", err)
+	}
 	hf := br.Fit
+	hf.Describe()
 	elapsed := time.Since(start)
 	rep := fit.NewReport(hf, tab.Measure, role, elapsed, align)
 	rep.LossWeight = o.LossWeight
-	rep.BRisk = fit.NewBRisk(br)
+	rep.BRisk = fit.NewBRisk(br, desc)
 	if o.Forecast {
 		fc, err := hf.Forecast(pool, nil, br.Level, o.Seed)
 		if err != nil {

@@ -8,12 +8,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/riskgate/riskgate/bayes/posterior"
+	"github.com/riskgate/riskgate/bayes/twosample"
 	"github.com/riskgate/riskgate/gate/engine"
 	"github.com/riskgate/riskgate/gate/pair"
 
 	"github.com/riskgate/riskgate/internal/reportfmt"
 
-	"github.com/riskgate/riskgate/bayes"
 	"github.com/urfave/cli/v3"
 )
 
@@ -63,7 +64,7 @@ func newPairCommand(s *streams) *cli.Command {
 }
 
 func (o *pairOptions) flags() []cli.Flag {
-	def := bayes.DefaultTwoSampleOptions()
+	def := twosample.DefaultOptions()
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "challenger", Aliases: []string{"a"}, Destination: &o.A, Required: true, Usage: "system `NAME` of the challenger (system a, 1)"},
 		&cli.StringFlag{Name: "champion", Aliases: []string{"b"}, Destination: &o.B, Required: true, Usage: "system `NAME` of the baseline, e.g. the champion (system b, 2)"},
@@ -88,8 +89,8 @@ func (o *pairOptions) flags() []cli.Flag {
 }
 
 // settings validates the options that do not need the data.
-func (o *pairOptions) settings() (bayes.TwoSampleOptions, error) {
-	opt := bayes.DefaultTwoSampleOptions()
+func (o *pairOptions) settings() (twosample.Options, error) {
+	opt := twosample.DefaultOptions()
 	paired, err := checkPosteriorFlags(o.Paired, o.Unpaired, o.Draws, o.Level)
 	if err != nil {
 		return opt, err
@@ -102,13 +103,13 @@ func (o *pairOptions) settings() (bayes.TwoSampleOptions, error) {
 	opt.Thresholds = th
 	for _, r := range []struct {
 		flag, value string
-		dst         *bayes.ROPE
+		dst         *posterior.ROPE
 	}{{"--rope", o.ROPE, &opt.ROPEs.Diff}, {"--rope-glass", o.ROPEGlass, &opt.ROPEs.Glass}, {"--rope-rho", o.ROPERho, &opt.ROPEs.Rho}} {
 		lo, hi, err := parseLoHi(r.flag, r.value)
 		if err != nil {
 			return opt, err
 		}
-		*r.dst = bayes.ROPE{Lo: lo, Hi: hi}
+		*r.dst = posterior.ROPE{Lo: lo, Hi: hi}
 	}
 	if err := reportfmt.CheckFormat(o.Format, reportfmt.Formats); err != nil {
 		return opt, fmt.Errorf("%w (input formats go in --input-format)", err)
@@ -117,7 +118,7 @@ func (o *pairOptions) settings() (bayes.TwoSampleOptions, error) {
 }
 
 // parsePairThresholds reads "diff=0,glass=0.2,rho=0.9" over the defaults in th.
-func parsePairThresholds(s string, th bayes.TwoSampleThresholds) (bayes.TwoSampleThresholds, error) {
+func parsePairThresholds(s string, th twosample.Thresholds) (twosample.Thresholds, error) {
 	if strings.TrimSpace(s) == "" {
 		return th, nil
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/riskgate/riskgate/gate/scores"
 
 	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/bayes/mcmc"
 	"github.com/riskgate/riskgate/internal/shared"
 )
 
@@ -132,21 +133,25 @@ func TestCompareTable3(t *testing.T) {
 		}
 	}
 	r, err := bayes.BRisk(&bayes.Table{Systems: tab.Systems, Topics: tab.Topics, Scores: tab.Scores}, champ, 5, bayes.BRiskOptions{Challengers: chals,
-		Hier: bayes.HierOptions{Sampler: bayes.NUTSOptions{Seed: 1}, TargetESS: 10000}})
+		Hier: bayes.HierOptions{Sampler: mcmc.NUTSOptions{Seed: 1}, TargetESS: 10000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := r.Describe()
 	if err != nil {
 		t.Fatal(err)
 	}
 	bySys := map[string]compare.System{}
 	for _, s := range rep.Systems {
 		bySys[s.Name] = s
-		want := r.Systems[tab.SystemIndex(s.Name)]
+		want := d.Systems[tab.SystemIndex(s.Name)]
 		if float64(s.BRisk.Mean) != want.Mean || float64(s.BRisk.Lo) != want.Lo || float64(s.BRisk.Hi) != want.Hi {
 			t.Errorf("%s: compare's BRisk %+v, bayes.BRisk %+v", s.Name, *s.BRisk, want)
 		}
 	}
 	for _, c := range r.Challengers {
 		s := bySys[c.Name].BRisk
-		if float64(s.Diff.Mean) != c.Diff.Mean || float64(*s.PRiskier) != c.PRiskier || len(*s.TopicsAtRisk) != len(c.AtRisk) {
+		if float64(s.Diff.Mean) != c.Diff.Mean || float64(*s.PRiskier) != c.PRiskier || len(*s.TopicsAtRisk) != len(d.Challenger(c.System).AtRisk) {
 			t.Errorf("%s: compare's diff %+v p %v, bayes.BRisk %+v p %v", c.Name, *s.Diff, *s.PRiskier, c.Diff, c.PRiskier)
 		}
 	}

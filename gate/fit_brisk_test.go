@@ -8,6 +8,7 @@ import (
 	"github.com/riskgate/riskgate/gate/fit"
 
 	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/bayes/mcmc"
 	"github.com/riskgate/riskgate/internal/shared"
 )
 
@@ -40,18 +41,22 @@ func TestFitLossWeight(t *testing.T) {
 		chals = append(chals, tab.SystemIndex(c.Name))
 	}
 	want, err := bayes.BRisk(&bayes.Table{Systems: tab.Systems, Topics: tab.Topics, Scores: tab.Scores}, tab.SystemIndex("Champion"), 5, bayes.BRiskOptions{Challengers: chals,
-		Hier: bayes.HierOptions{Sampler: bayes.NUTSOptions{Seed: 3}, TargetESS: 2000}})
+		Hier: bayes.HierOptions{Sampler: mcmc.NUTSOptions{Seed: 3}, TargetESS: 2000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := want.Describe()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, c := range r.BRisk.Challengers {
-		w := want.Challengers[i]
-		if float64(c.Diff.Mean) != w.Diff.Mean || float64(c.PRiskier) != w.PRiskier || c.AtRisk != len(w.AtRisk) || len(c.Topics) != 50 {
-			t.Errorf("%s: fit %+v, bayes.BRisk diff %+v p %v at risk %d", c.Name, c, w.Diff, w.PRiskier, len(w.AtRisk))
+		w, at := want.Challengers[i], d.Challengers[i].AtRisk
+		if float64(c.Diff.Mean) != w.Diff.Mean || float64(c.PRiskier) != w.PRiskier || c.AtRisk != len(at) || len(c.Topics) != 50 {
+			t.Errorf("%s: fit %+v, bayes.BRisk diff %+v p %v at risk %d", c.Name, c, w.Diff, w.PRiskier, len(at))
 		}
 	}
-	if got := float64(r.Intercept.Mean); got != want.Fit.Summary[bayes.IdxIntercept].Mean {
-		t.Errorf("intercept %v, bayes.BRisk's %v", got, want.Fit.Summary[bayes.IdxIntercept].Mean)
+	if got, want := float64(r.Intercept.Mean), want.Fit.Describe()[bayes.IdxIntercept].Mean; got != want {
+		t.Errorf("intercept %v, bayes.BRisk's %v", got, want)
 	}
 	// w = 1 is the plain fit: the same draws as without --loss-weight
 	a := fitJSON(t, "--champion", "Champion", "--challenger", "Chal. 4", "--target-ess", "1000", data)

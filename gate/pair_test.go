@@ -75,7 +75,7 @@ func TestPairJSONContract(t *testing.T) {
 // (system 1 = the challenger, system 2 = Champion): for Chal. 4, its EAPs
 // agree within max(3·MCSE, 0.002) and its probabilities within ±0.005. Here
 // the reference's MCSE of a mean is taken as sd/√draws (its measured ESS for
-// these means is 49,000 for ρ to 126,000, bayes/testdata/sakai_mcse.csv, and
+// these means is 49,000 for ρ to 126,000, bayes/twosample/testdata/sakai_mcse.csv, and
 // the 0.002 floor dominates); the full comparison, quantiles included, with
 // the reference's own MCSEs, is bayes.TestSakaiMatchesRstan.
 func TestPairMatchesSakaiReference(t *testing.T) {

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/bayes/posterior"
 )
 
 // Kind is what sort of value a quantity takes, which decides the bounds a rule
@@ -180,8 +180,8 @@ func (q *Quantity) Weighted() bool { return slices.Contains(q.Params, ParamLossW
 func (q *Quantity) Accepts(p Param) bool { return slices.Contains(q.Params, p) }
 
 // RopeOutcomes are the decisions of Zhang et al.'s HDI+ROPE rule (SIGIR 2016,
-// §3.3), as package bayes names them (bayes.Decisions).
-var RopeOutcomes = enumStrings(bayes.Decisions)
+// §3.3), as package bayes names them (posterior.Decisions).
+var RopeOutcomes = enumStrings(posterior.Decisions)
 
 // TestNames are the frequentist tests behind the tests.<name>.p quantities.
 var TestNames = []string{"paired_t", "welch_t", "wilcoxon", "sign", "permutation", "bootstrap"}

@@ -22,6 +22,8 @@ import (
 	"github.com/riskgate/riskgate/internal/stats"
 
 	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/bayes/mcmc"
+	"github.com/riskgate/riskgate/bayes/posterior"
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/gate/trec"
 	"github.com/riskgate/riskgate/internal/cputime"
@@ -295,7 +297,7 @@ func countLines(paths []string) (int, error) {
 
 // benchFitOptions are the settings of every timed fit (ctx stops it).
 func benchFitOptions(ctx context.Context) bayes.HierOptions {
-	return bayes.HierOptions{Sampler: bayes.NUTSOptions{Seed: 42, Context: ctx}, TargetESS: TargetESS}
+	return bayes.HierOptions{Sampler: mcmc.NUTSOptions{Seed: 42, Context: ctx}, TargetESS: TargetESS}
 }
 
 func benchFit(ctx context.Context, t *bayes.Table) func() (Outcome, error) {
@@ -304,6 +306,7 @@ func benchFit(ctx context.Context, t *bayes.Table) func() (Outcome, error) {
 		if err != nil {
 			return Outcome{}, err
 		}
+		f.Describe() // the summaries a report shows are part of the fit's cost
 		bulk, tail, _ := f.WorstConvergence()
 		o := Outcome{ESS: math.Min(bulk, tail), Cells: len(t.Systems) * len(t.Topics)}
 		if !f.Converged {
@@ -319,6 +322,11 @@ func benchBRisk(ctx context.Context, t *bayes.Table, champion int, chals []int) 
 		if err != nil {
 			return Outcome{}, err
 		}
+		// the topics at risk and the summaries a report shows
+		if _, err := r.Describe(); err != nil {
+			return Outcome{}, err
+		}
+		r.Fit.Describe()
 		bulk, tail, _ := r.Fit.WorstConvergence()
 		o := Outcome{ESS: math.Min(bulk, tail), Cells: len(t.Systems) * len(t.Topics)}
 		if !r.Converged {
@@ -467,7 +475,7 @@ func benchGrowth(rows []Row) *Growth {
 	if len(xs) < 2 {
 		return nil
 	}
-	mx, my := bayes.Mean(xs), bayes.Mean(ys)
+	mx, my := posterior.Mean(xs), posterior.Mean(ys)
 	sxy, sxx := 0.0, 0.0
 	for i := range xs {
 		sxy += (xs[i] - mx) * (ys[i] - my)

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/bayes/posterior"
 	"github.com/riskgate/riskgate/gate/scores"
 )
 
@@ -194,7 +194,7 @@ func TestScaleSettingSmall(t *testing.T) {
 	}
 	var means []float64
 	for _, row := range tab.Scores {
-		means = append(means, bayes.Mean(row))
+		means = append(means, posterior.Mean(row))
 	}
 	lo, hi := slices.Min(means), slices.Max(means)
 	if lo < 0.1 || hi > 0.6 || hi-lo < 0.02 {

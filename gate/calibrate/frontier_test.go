@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/bayes/mcmc"
+	"github.com/riskgate/riskgate/bayes/posterior"
 	"github.com/riskgate/riskgate/internal/parallel"
 	"github.com/riskgate/riskgate/internal/shared"
 	"github.com/riskgate/riskgate/risk"
@@ -89,7 +91,7 @@ func TestPolicyFrontier(t *testing.T) {
 	// ESS 2,000 keeps the Monte Carlo error of a probability near 0.05 at about
 	// ±0.005: enough to rank candidate policies, whose chosen one is then
 	// measured by calibrate itself.
-	hier := bayes.HierOptions{TargetESS: 2000, RhatMax: 1.01, ConvergenceOnly: true}
+	hier := bayes.HierOptions{TargetESS: 2000, RhatMax: 1.01}
 	parallel.For(len(jobs), 0, func() func(int) {
 		return func(i int) {
 			c, rep := i/n, i%n
@@ -104,13 +106,13 @@ func TestPolicyFrontier(t *testing.T) {
 			f := func(x float64) string { return strconv.FormatFloat(x, 'g', 8, 64) }
 			tt, _ := pair.PairedT(0.95)
 			h := hier
-			h.Sampler = bayes.NUTSOptions{Seed: uint64(i) + 1}
+			h.Sampler = mcmc.NUTSOptions{Seed: uint64(i) + 1}
 			fit, err := bayes.FitHier(pool, h)
 			pb, conv := math.NaN(), false
 			if err == nil {
-				pb, conv = bayes.ProbGreater(fit.SystemDiff(1, 0), 0), fit.Converged
+				pb, conv = posterior.ProbGreater(fit.SystemDiff(1, 0), 0), fit.Converged
 			}
-			row := []string{f(effects[e]), f(risks[k]), strconv.Itoa(rep), f(bayes.Mean(pair.Deltas())), f(tt.PGreater), f(pb), strconv.FormatBool(conv)}
+			row := []string{f(effects[e]), f(risks[k]), strconv.Itoa(rep), f(posterior.Mean(pair.Deltas())), f(tt.PGreater), f(pb), strconv.FormatBool(conv)}
 			for wi, w := range weights {
 				u, _ := pair.URisk(w)
 				tr, _ := pair.TRisk(w)
@@ -131,7 +133,7 @@ func TestPolicyFrontier(t *testing.T) {
 				d := br.Fit.SystemDiff(1, 0)
 				row = append(row, strconv.FormatBool(br.Converged))
 				for _, mg := range margins {
-					row = append(row, f(bayes.ProbLess(d, -mg)))
+					row = append(row, f(posterior.ProbLess(d, -mg)))
 				}
 			}
 			jobs[i] = job{e: e, k: k, rep: rep, row: row}

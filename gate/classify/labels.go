@@ -12,7 +12,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/bayes/twosample"
 	"github.com/riskgate/riskgate/internal/inputerr"
 )
 
@@ -176,7 +176,7 @@ func AlignLabels(truth, a, b *LabelFile) (pa, pb []string, err error) {
 // label of the truth, in natural order (numerically when every label is an
 // integer); then a predicted label absent from the truth would make an empty
 // category and is an error.
-func Categories(truth *LabelFile, pa, pb []string, files [2]*LabelFile, positive string) ([]bayes.Category, error) {
+func Categories(truth *LabelFile, pa, pb []string, files [2]*LabelFile, positive string) ([]twosample.Category, error) {
 	labels := map[string]int{}
 	for _, l := range truth.Labels {
 		labels[l]++
@@ -193,11 +193,11 @@ func Categories(truth *LabelFile, pa, pb []string, files [2]*LabelFile, positive
 		if labels[positive] == len(truth.Labels) {
 			return nil, fmt.Errorf("--positive %q: every document in %s has this label, so the negative class is empty", positive, truth.Name)
 		}
-		var c bayes.JointCounts
+		var c twosample.JointCounts
 		for i, l := range truth.Labels {
 			c.Add(l == positive, pa[i] == positive, pb[i] == positive)
 		}
-		return []bayes.Category{{Name: positive, Counts: c}}, nil
+		return []twosample.Category{{Name: positive, Counts: c}}, nil
 	}
 	if len(names) < 2 {
 		return nil, inputerr.At(truth.Name, 0, "every document has the label %q; a comparison needs at least two classes", names[0])
@@ -217,7 +217,7 @@ func Categories(truth *LabelFile, pa, pb []string, files [2]*LabelFile, positive
 			}
 		}
 	}
-	cats := make([]bayes.Category, len(names))
+	cats := make([]twosample.Category, len(names))
 	index := make(map[string]int, len(names))
 	for i, n := range names {
 		cats[i].Name = n

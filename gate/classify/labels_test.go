@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/bayes/twosample"
 	"github.com/riskgate/riskgate/internal/inputerr"
 )
 
@@ -96,13 +96,13 @@ func FuzzParseLabels(f *testing.F) {
 // and the p-test of the accuracies; macro, the sign test and paired t test
 // of the categories' observed measures.
 func TestClassifyReportClassicalTests(t *testing.T) {
-	cats := []bayes.Category{
-		{Name: "x", Counts: bayes.JointCounts{Pos: [4]int{40, 25, 10, 25}, Neg: [4]int{5, 10, 15, 170}}},
-		{Name: "y", Counts: bayes.JointCounts{Pos: [4]int{30, 5, 12, 3}, Neg: [4]int{8, 9, 11, 222}}},
+	cats := []twosample.Category{
+		{Name: "x", Counts: twosample.JointCounts{Pos: [4]int{40, 25, 10, 25}, Neg: [4]int{5, 10, 15, 170}}},
+		{Name: "y", Counts: twosample.JointCounts{Pos: [4]int{30, 5, 12, 3}, Neg: [4]int{8, 9, 11, 222}}},
 	}
-	opt := bayes.DefaultClassifierOptions()
+	opt := twosample.DefaultClassifierOptions()
 	opt.Paired, opt.Draws = true, 1000
-	res, err := bayes.CompareClassifiers(cats, opt)
+	res, err := twosample.CompareClassifiers(cats, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func TestClassifyReportClassicalTests(t *testing.T) {
 		t.Fatal(err)
 	}
 	pooled := cats[0].Counts.Plus(cats[1].Counts)
-	for i, counts := range []bayes.JointCounts{cats[0].Counts, cats[1].Counts, {}, pooled} {
+	for i, counts := range []twosample.JointCounts{cats[0].Counts, cats[1].Counts, {}, pooled} {
 		c := rep.Comparisons[i]
 		if c.Kind == "macro" {
 			if c.PTest != nil || c.TTest == nil {

@@ -7,11 +7,12 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/riskgate/riskgate/bayes/posterior"
+	"github.com/riskgate/riskgate/bayes/twosample"
 	"github.com/riskgate/riskgate/gate/result"
 
 	"github.com/riskgate/riskgate/internal/reportfmt"
 
-	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/risk"
@@ -109,12 +110,12 @@ type TTest struct {
 // per category and micro, the sign test of the documents only one classifier
 // gets right and the proportions test of the accuracies; macro, the sign test
 // and the paired t test of the categories' observed measures.
-func Build(res *bayes.ClassifierResult, cats []bayes.Category, truth, a, b, positive string, docs int) (*Report, error) {
+func Build(res *twosample.ClassifierResult, cats []twosample.Category, truth, a, b, positive string, docs int) (*Report, error) {
 	rep := &Report{Truth: truth, A: a, B: b, Positive: positive, Measure: res.Measure.String(), Model: res.Model,
 		Documents: docs, Draws: res.Draws, Seed: res.Seed, Level: jsonfloat.Float(res.CredMass),
 		ROPE: ROPE{jsonfloat.Float(res.ROPE.Lo), jsonfloat.Float(res.ROPE.Hi)}, Prior: jsonfloat.Float(res.Prior),
 		Warnings: append([]string{}, res.Warnings...)}
-	var pooled bayes.JointCounts
+	var pooled twosample.JointCounts
 	var sampleA, sampleB []float64
 	for i, r := range res.Rows {
 		c := Comparison{Name: r.Name, Kind: r.Kind, N: r.N, NPos: r.NPos,
@@ -148,7 +149,7 @@ func Build(res *bayes.ClassifierResult, cats []bayes.Category, truth, a, b, posi
 // the pooled problems): the sign test ("s-test") of the documents only a,
 // and only b, classifies correctly, and the proportions test ("p-test") of
 // the accuracies.
-func accuracyTests(c bayes.JointCounts) (Sign, *PTest, []string, error) {
+func accuracyTests(c twosample.JointCounts) (Sign, *PTest, []string, error) {
 	sign := risk.SignTest(c.OnlyRight())
 	ra, rb := c.Right()
 	pt, err := risk.ProportionTest(ra, rb, c.N())
@@ -251,7 +252,7 @@ func writeClassifyText(w io.Writer, r *Report, md bool) error {
 			name = "(" + c.Kind + ")"
 		}
 		d := c.Diff
-		dec, _ := bayes.ParseDecision(d.ROPE.Decision)
+		dec, _ := posterior.ParseDecision(d.ROPE.Decision)
 		other := "–"
 		if c.PTest != nil {
 			other = numfmt.Dash.P(float64(c.PTest.P))

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/bayes/mcmc"
 	"github.com/riskgate/riskgate/gate/result"
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
@@ -56,8 +57,12 @@ type BRiskSystem struct {
 // (champion, challengers, artifacts).
 func fillCompareBRisk(rep *Report, t *scores.Table, champ int, challengers []int, order []int, cfg Settings) error {
 	opt := bayes.BRiskOptions{Challengers: challengers, Level: cfg.Level,
-		Hier: bayes.HierOptions{Family: cfg.Family, Sampler: bayes.NUTSOptions{Seed: cfg.Seed, Context: cfg.Context}, TargetESS: cfg.TargetESS}}
+		Hier: bayes.HierOptions{Family: cfg.Family, Sampler: mcmc.NUTSOptions{Seed: cfg.Seed, Context: cfg.Context}, TargetESS: cfg.TargetESS}}
 	r, err := bayes.BRisk(&bayes.Table{Systems: t.Systems, Topics: t.Topics, Scores: t.Scores}, champ, cfg.LossWeight, opt)
+	if err != nil {
+		return fmt.Errorf("BRisk: %w", err)
+	}
+	d, err := r.Describe()
 	if err != nil {
 		return fmt.Errorf("BRisk: %w", err)
 	}
@@ -70,10 +75,10 @@ func fillCompareBRisk(rep *Report, t *scores.Table, champ int, challengers []int
 	b.Ranking = result.NewRanking(f, append([]int{champ}, challengers...), t.Systems)
 	rep.BRisk = b
 	for i, s := range order {
-		e := r.Systems[s]
+		e := d.Systems[s]
 		sys := &BRiskSystem{Mean: jsonfloat.Float(e.Mean), Lo: jsonfloat.Float(e.Lo), Hi: jsonfloat.Float(e.Hi)}
 		if c := r.Challenger(s); c != nil {
-			diff, at := result.NewEstimate(c.Diff), result.NewTopicsAtRisk(c.AtRisk)
+			diff, at := result.NewEstimate(c.Diff), result.NewTopicsAtRisk(d.Challenger(s).AtRisk)
 			sys.Diff, sys.PRiskier, sys.TopicsAtRisk = &diff, jsonfloat.Ptr(c.PRiskier), &at
 		}
 		rep.Systems[i].BRisk = sys

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/bayes/posterior"
 	"github.com/riskgate/riskgate/internal/inputerr"
 )
 
@@ -78,7 +78,7 @@ func FuzzReadDraws(f *testing.F) {
 				}
 			}
 		}
-		bayes.SummarizeAll(d.Values, 1)
+		posterior.SummarizeAll(d.Values, 1)
 	})
 }
 

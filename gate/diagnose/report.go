@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/bayes/posterior"
 	"github.com/riskgate/riskgate/internal/reportfmt"
 )
 
@@ -31,7 +31,7 @@ func ReadFile(path string, stdin io.Reader) (*Draws, error) {
 type Column struct {
 	name  string
 	kind  columnKind
-	value func(bayes.VarSummary) float64
+	value func(posterior.VarSummary) float64
 }
 
 type columnKind int
@@ -43,24 +43,24 @@ const (
 )
 
 var (
-	colMean     = Column{"mean", plainColumn, func(s bayes.VarSummary) float64 { return s.Mean }}
-	colMedian   = Column{"median", plainColumn, func(s bayes.VarSummary) float64 { return s.Median }}
-	colSD       = Column{"sd", plainColumn, func(s bayes.VarSummary) float64 { return s.SD }}
-	colMAD      = Column{"mad", plainColumn, func(s bayes.VarSummary) float64 { return s.MAD }}
-	colQ2_5     = Column{"q2.5", plainColumn, func(s bayes.VarSummary) float64 { return s.Q2_5 }}
-	colQ5       = Column{"q5", plainColumn, func(s bayes.VarSummary) float64 { return s.Q5 }}
-	colQ50      = Column{"q50", plainColumn, func(s bayes.VarSummary) float64 { return s.Q50 }}
-	colQ95      = Column{"q95", plainColumn, func(s bayes.VarSummary) float64 { return s.Q95 }}
-	colQ97_5    = Column{"q97.5", plainColumn, func(s bayes.VarSummary) float64 { return s.Q97_5 }}
-	colRhat     = Column{"rhat", rhatColumn, func(s bayes.VarSummary) float64 { return s.Rhat }}
-	colRhatB    = Column{"rhat_basic", rhatColumn, func(s bayes.VarSummary) float64 { return s.RhatBasic }}
-	colESSBulk  = Column{"ess_bulk", essColumn, func(s bayes.VarSummary) float64 { return s.ESSBulk }}
-	colESSTail  = Column{"ess_tail", essColumn, func(s bayes.VarSummary) float64 { return s.ESSTail }}
-	colESSBasic = Column{"ess_basic", essColumn, func(s bayes.VarSummary) float64 { return s.ESSBasic }}
-	colMCSEMean = Column{"mcse_mean", plainColumn, func(s bayes.VarSummary) float64 { return s.MCSEMean }}
-	colMCSESd   = Column{"mcse_sd", plainColumn, func(s bayes.VarSummary) float64 { return s.MCSESd }}
-	colMCSEQ2_5 = Column{"mcse_q2.5", plainColumn, func(s bayes.VarSummary) float64 { return s.MCSEQ2_5 }}
-	colMCSEQ975 = Column{"mcse_q97.5", plainColumn, func(s bayes.VarSummary) float64 { return s.MCSEQ97_5 }}
+	colMean     = Column{"mean", plainColumn, func(s posterior.VarSummary) float64 { return s.Mean }}
+	colMedian   = Column{"median", plainColumn, func(s posterior.VarSummary) float64 { return s.Median }}
+	colSD       = Column{"sd", plainColumn, func(s posterior.VarSummary) float64 { return s.SD }}
+	colMAD      = Column{"mad", plainColumn, func(s posterior.VarSummary) float64 { return s.MAD }}
+	colQ2_5     = Column{"q2.5", plainColumn, func(s posterior.VarSummary) float64 { return s.Q2_5 }}
+	colQ5       = Column{"q5", plainColumn, func(s posterior.VarSummary) float64 { return s.Q5 }}
+	colQ50      = Column{"q50", plainColumn, func(s posterior.VarSummary) float64 { return s.Q50 }}
+	colQ95      = Column{"q95", plainColumn, func(s posterior.VarSummary) float64 { return s.Q95 }}
+	colQ97_5    = Column{"q97.5", plainColumn, func(s posterior.VarSummary) float64 { return s.Q97_5 }}
+	colRhat     = Column{"rhat", rhatColumn, func(s posterior.VarSummary) float64 { return s.Rhat }}
+	colRhatB    = Column{"rhat_basic", rhatColumn, func(s posterior.VarSummary) float64 { return s.RhatBasic }}
+	colESSBulk  = Column{"ess_bulk", essColumn, func(s posterior.VarSummary) float64 { return s.ESSBulk }}
+	colESSTail  = Column{"ess_tail", essColumn, func(s posterior.VarSummary) float64 { return s.ESSTail }}
+	colESSBasic = Column{"ess_basic", essColumn, func(s posterior.VarSummary) float64 { return s.ESSBasic }}
+	colMCSEMean = Column{"mcse_mean", plainColumn, func(s posterior.VarSummary) float64 { return s.MCSEMean }}
+	colMCSESd   = Column{"mcse_sd", plainColumn, func(s posterior.VarSummary) float64 { return s.MCSESd }}
+	colMCSEQ2_5 = Column{"mcse_q2.5", plainColumn, func(s posterior.VarSummary) float64 { return s.MCSEQ2_5 }}
+	colMCSEQ975 = Column{"mcse_q97.5", plainColumn, func(s posterior.VarSummary) float64 { return s.MCSEQ97_5 }}
 
 	// summarise_draws' default measures.
 	DefaultColumns = []Column{colMean, colMedian, colSD, colMAD, colQ5, colQ95, colRhat, colESSBulk, colESSTail}
@@ -78,7 +78,7 @@ const (
 
 // Warnings lists, one line per problem, the variables whose draws
 // fail the thresholds or whose diagnostics could not be computed.
-func Warnings(d *Draws, sums []bayes.VarSummary) []string {
+func Warnings(d *Draws, sums []posterior.VarSummary) []string {
 	minESS := float64(minESSPerChain * len(d.Chains))
 	var na, rhat, bulk, tail []string
 	for v, s := range sums {
@@ -120,7 +120,7 @@ func nameList(names []string) string {
 	return strings.Join(names[:most], ", ") + fmt.Sprintf(", … (%d more)", len(names)-most)
 }
 
-func WriteTable(w io.Writer, d *Draws, sums []bayes.VarSummary, cols []Column) error {
+func WriteTable(w io.Writer, d *Draws, sums []posterior.VarSummary, cols []Column) error {
 	cells := make([][]string, len(sums)+1)
 	cells[0] = append([]string{"variable"}, columnNames(cols)...)
 	for v, s := range sums {
@@ -160,7 +160,7 @@ func formatCell(x float64, kind columnKind) string {
 	return strconv.FormatFloat(r, 'f', max(0, 2-int(mag)), 64)
 }
 
-func WriteCSV(w io.Writer, d *Draws, sums []bayes.VarSummary, cols []Column) {
+func WriteCSV(w io.Writer, d *Draws, sums []posterior.VarSummary, cols []Column) {
 	cw := csv.NewWriter(w)
 	_ = cw.Write(append([]string{"variable"}, columnNames(cols)...))
 	for v, s := range sums {
@@ -180,7 +180,7 @@ func WriteCSV(w io.Writer, d *Draws, sums []bayes.VarSummary, cols []Column) {
 
 // WriteJSON writes {"chains", "iterations", "variables": [{"variable",
 // every VarSummary field}], "warnings"}; NaN is null.
-func WriteJSON(w io.Writer, d *Draws, sums []bayes.VarSummary, warnings []string) error {
+func WriteJSON(w io.Writer, d *Draws, sums []posterior.VarSummary, warnings []string) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, `{"chains":%d,"iterations":%d,"variables":[`, len(d.Chains), d.Iterations)
 	for v, s := range sums {

@@ -44,7 +44,7 @@ func (g *gateRun) fitBRisk(w float64) *fitted {
 	if g.warm != nil {
 		opt.Sampler.WarmStart = g.warm.BRisk[w]
 	}
-	r, err := bayes.BRisk(t, champ, w, bayes.BRiskOptions{Hier: opt, Challengers: chals, Level: result.PredictiveLevel, DecisionOnly: g.decisionOnly})
+	r, err := bayes.BRisk(t, champ, w, bayes.BRiskOptions{Hier: opt, Challengers: chals, Level: result.PredictiveLevel})
 	if err != nil {
 		res.Unavailable = "the BRisk model could not be fitted: " + err.Error()
 		return &fitted{res: res}
@@ -65,13 +65,7 @@ func (g *gateRun) fitBRisk(w float64) *fitted {
 	}
 	for _, level := range levels {
 		for _, c := range chals { // indexes in the model's table t
-			var trs []bayes.TopicRisk
-			var err error
-			if level == r.Level && !g.decisionOnly {
-				trs = r.Challenger(c).AtRisk // BRisk's own
-			} else {
-				trs, err = r.TopicsAtRisk(c, level)
-			}
+			trs, err := r.TopicsAtRisk(c, level)
 			if err != nil {
 				res.Warnings = append(res.Warnings, fmt.Sprintf("topics at risk of %s at %s: %v", t.Systems[c], numfmt.Percent(level), err))
 				continue

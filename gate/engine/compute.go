@@ -11,6 +11,7 @@ import (
 	"github.com/riskgate/riskgate/gate/result"
 
 	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/bayes/mcmc"
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/internal/stats"
@@ -418,13 +419,11 @@ func (g *gateRun) hierOptions(t *bayes.Table) bayes.HierOptions {
 	}
 	opt := bayes.HierOptions{
 		Family:    fam,
-		Sampler:   bayes.NUTSOptions{Chains: g.p.Model.Chains, Seed: g.p.Seed, Context: g.ctx},
+		Sampler:   mcmc.NUTSOptions{Chains: g.p.Model.Chains, Seed: g.p.Seed, Context: g.ctx},
 		TargetESS: float64(g.p.Model.TargetESS),
 		MaxDraws:  g.p.Model.MaxDraws,
 		RhatMax:   g.p.Model.MaxRhat,
-		// A decision reads only the convergence of the summaries.
-		ConvergenceOnly: g.decisionOnly,
-		Workers:         g.workers,
+		Workers:   g.workers,
 	}
 	if t != nil {
 		p := bayes.DefaultPriors(t, fam)

@@ -6,7 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
-	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/bayes/posterior"
 	"github.com/riskgate/riskgate/gate/result"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/numfmt"
@@ -165,7 +165,7 @@ func (g *gateRun) read(c int, name string, quant *policies.Quantity, q policies.
 			return reading{}, false
 		}
 		draws := f.diffs[name]
-		mean, se := bayes.Mean(draws)+q.Margin, bayes.SD(draws)
+		mean, se := posterior.Mean(draws)+q.Margin, posterior.SD(draws)
 		rd := reading{se: se, scale: scale}
 		if quant.Analysis == policies.AnalysisBRisk {
 			rd.w = q.LossWeight

@@ -8,6 +8,7 @@ import (
 	"github.com/riskgate/riskgate/gate/result"
 
 	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/bayes/posterior"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/internal/parallel"
@@ -48,17 +49,17 @@ func (f *fitted) observe(challenger string, q policies.Query, stat policies.Stat
 	level, margin := q.Level, q.Margin // with a margin δ, the quantity is that of δ + margin
 	switch stat {
 	case policies.StatPGreater:
-		return policies.Number(bayes.ProbGreater(d, 0))
+		return policies.Number(posterior.ProbGreater(d, 0))
 	case policies.StatPLess:
-		return policies.Number(bayes.ProbLess(d, -margin))
+		return policies.Number(posterior.ProbLess(d, -margin))
 	case policies.StatDiffMean:
-		return policies.Number(bayes.Mean(d) + margin)
+		return policies.Number(posterior.Mean(d) + margin)
 	case policies.StatLo:
-		return policies.Number(bayes.Quantile(d, (1-level)/2) + margin)
+		return policies.Number(posterior.Quantile(d, (1-level)/2) + margin)
 	case policies.StatHi:
-		return policies.Number(bayes.Quantile(d, (1+level)/2) + margin)
+		return policies.Number(posterior.Quantile(d, (1+level)/2) + margin)
 	case policies.StatROPE:
-		r := bayes.ROPEDecision(d, bayes.ROPE{Lo: q.Rope[0], Hi: q.Rope[1]}, level)
+		r := posterior.ROPEDecision(d, posterior.ROPE{Lo: q.Rope[0], Hi: q.Rope[1]}, level)
 		return policies.Category(string(r.Decision))
 	case policies.StatAtRisk:
 		for _, tr := range f.res.TopicsAtRisk {
@@ -105,6 +106,7 @@ func summarizeFit(f *bayes.HierFit, res *result.FitResult, t *bayes.Table, roles
 	// Every quantity of the model, summarised in parallel (each on its own):
 	// intercept, sigma, sd_topic, sd_system, the topics, the systems, then
 	// the family's parameters (alpha for the skew normal).
+	summaries := f.Describe()
 	effects := make([]result.Effect, len(f.Names))
 	parallel.Each(len(f.Names), func(v int) {
 		name, r := f.Names[v], ""
@@ -115,7 +117,7 @@ func summarizeFit(f *bayes.HierFit, res *result.FitResult, t *bayes.Table, roles
 			name = f.Systems[v-f.SystemIndex(0)]
 			r = role(name)
 		}
-		effects[v] = result.NewEffect(name, r, f.Summary[v], f.Pooled(v))
+		effects[v] = result.NewEffect(name, r, summaries[v], f.Pooled(v))
 	})
 	res.Parameters = append(slices.Clone(effects[:f.TopicIndex(0)]), effects[f.SystemIndex(len(f.Systems)):]...)
 	res.Topics = effects[f.TopicIndex(0):f.SystemIndex(0)]
@@ -153,7 +155,7 @@ func predictive(f *bayes.HierFit, t *bayes.Table, systems []string, seed uint64)
 	if err != nil {
 		return nil // t is the fitted table and the level valid: cannot happen
 	}
-	mean := func(v int) float64 { return f.Summary[v].Mean }
+	mean := func(v int) float64 { return f.Describe()[v].Mean }
 	var out []result.Prediction
 	for i, s := range fc.Systems {
 		for j, p := range fc.Cells[i] {

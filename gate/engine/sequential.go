@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/bayes/mcmc"
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/policies"
 )
@@ -40,8 +41,8 @@ import (
 // policy fits, that start the fits of Decide: same-shaped pools need no
 // fresh warmup of the metric.
 type WarmStarts struct {
-	Raw   *bayes.Adaptation             // the raw-score fit
-	BRisk map[float64]*bayes.Adaptation // the BRisk fit per loss weight
+	Raw   *mcmc.Adaptation             // the raw-score fit
+	BRisk map[float64]*mcmc.Adaptation // the BRisk fit per loss weight
 }
 
 // DecideOptions are the settings of DecideWith.
@@ -70,8 +71,8 @@ func Pilot(ctx context.Context, p *policies.Policy, t *scores.Table, workers int
 	facts := policies.Facts{Topics: len(t.Topics), Artifacts: len(roles.Artifacts), TopicCoverage: topicCoverage(t, scores.Alignment{})}
 	g := newGateRun(ctx, p, t, roles, p.CheckRequirements(facts), time.Time{}, nil)
 	g.decisionOnly, g.workers = true, workers
-	ws := &WarmStarts{BRisk: map[float64]*bayes.Adaptation{}}
-	adapt := func(f *fitted) *bayes.Adaptation {
+	ws := &WarmStarts{BRisk: map[float64]*mcmc.Adaptation{}}
+	adapt := func(f *fitted) *mcmc.Adaptation {
 		if f.fit == nil {
 			return nil
 		}

@@ -46,13 +46,14 @@ type TopicRisk struct {
 	AtRisk   bool            `json:"at_risk"`
 }
 
-func NewBRisk(r *bayes.BRiskResult) *BRisk {
+func NewBRisk(r *bayes.BRiskResult, d *bayes.BRiskDescription) *BRisk {
 	b := &BRisk{LossWeight: r.W, Level: r.Level, Challengers: []BRiskChallenger{}}
 	compared := []int{r.Champion}
-	for _, c := range r.Challengers {
+	for i, c := range r.Challengers {
 		compared = append(compared, c.System)
-		fc := BRiskChallenger{Name: c.Name, Diff: result.NewEstimate(c.Diff), PRiskier: jsonfloat.Float(c.PRiskier), AtRisk: len(c.AtRisk)}
-		for _, t := range c.Topics {
+		topics := d.Challengers[i]
+		fc := BRiskChallenger{Name: c.Name, Diff: result.NewEstimate(c.Diff), PRiskier: jsonfloat.Float(c.PRiskier), AtRisk: len(topics.AtRisk)}
+		for _, t := range topics.Topics {
 			fc.Topics = append(fc.Topics, TopicRisk{t.Topic, jsonfloat.Float(t.Observed), jsonfloat.Float(t.Lo), jsonfloat.Float(t.Hi), t.AtRisk})
 		}
 		b.Challengers = append(b.Challengers, fc)

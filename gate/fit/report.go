@@ -15,6 +15,7 @@ import (
 	"github.com/riskgate/riskgate/internal/reportfmt"
 
 	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/bayes/posterior"
 	"github.com/riskgate/riskgate/gate/result"
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
@@ -66,34 +67,34 @@ type Diagnostics struct {
 
 // Report is what riskgate fit reports; its JSON form is the command's contract.
 type Report struct {
-	Converged   bool              `json:"converged"`
-	Warnings    []string          `json:"warnings"`
-	Measure     string            `json:"measure,omitempty"`
-	Method      string            `json:"method"`
-	Priors      map[string]string `json:"priors"`
-	NSystems    int               `json:"n_systems"`
-	NTopics     int               `json:"n_topics"`
-	Missing     int               `json:"missing_cells"`
-	Intercept   bayes.VarSummary  `json:"intercept"`
-	Sigma       bayes.VarSummary  `json:"sigma"`
-	SDTopic     bayes.VarSummary  `json:"sd_topic"`
-	SDSystem    bayes.VarSummary  `json:"sd_system"`
-	Systems     []Effect          `json:"systems"`
-	Topics      []Effect          `json:"topics"`
-	Comparisons []Comparison      `json:"comparisons"`
-	Diagnostics Diagnostics       `json:"diagnostics"`
-	Draws       int               `json:"draws"`
-	Chains      int               `json:"chains"`
-	Warmup      int               `json:"warmup"`
-	Thin        int               `json:"thin"`
-	Seed        uint64            `json:"seed"`
-	ElapsedMS   int64             `json:"elapsed_ms"`
+	Converged   bool                 `json:"converged"`
+	Warnings    []string             `json:"warnings"`
+	Measure     string               `json:"measure,omitempty"`
+	Method      string               `json:"method"`
+	Priors      map[string]string    `json:"priors"`
+	NSystems    int                  `json:"n_systems"`
+	NTopics     int                  `json:"n_topics"`
+	Missing     int                  `json:"missing_cells"`
+	Intercept   posterior.VarSummary `json:"intercept"`
+	Sigma       posterior.VarSummary `json:"sigma"`
+	SDTopic     posterior.VarSummary `json:"sd_topic"`
+	SDSystem    posterior.VarSummary `json:"sd_system"`
+	Systems     []Effect             `json:"systems"`
+	Topics      []Effect             `json:"topics"`
+	Comparisons []Comparison         `json:"comparisons"`
+	Diagnostics Diagnostics          `json:"diagnostics"`
+	Draws       int                  `json:"draws"`
+	Chains      int                  `json:"chains"`
+	Warmup      int                  `json:"warmup"`
+	Thin        int                  `json:"thin"`
+	Seed        uint64               `json:"seed"`
+	ElapsedMS   int64                `json:"elapsed_ms"`
 	// The model: the likelihood and the loss weight of the pool it was
 	// fitted to (1: the scores themselves; otherwise Benham et al.'s
 	// risk-adjusted pool, champion + d with losses counted w times).
-	Family     string            `json:"family"`
-	LossWeight float64           `json:"loss_weight"`
-	Alpha      *bayes.VarSummary `json:"alpha,omitempty"` // the skew normal's shape
+	Family     string                `json:"family"`
+	LossWeight float64               `json:"loss_weight"`
+	Alpha      *posterior.VarSummary `json:"alpha,omitempty"` // the skew normal's shape
 	// BRisk: the challengers against the champion in that pool, with the
 	// topics at risk, P(S_i > S_j) and P(best).
 	BRisk            *BRisk            `json:"brisk,omitempty"`
@@ -105,18 +106,19 @@ type Report struct {
 	order []int // systems in table-view order
 }
 
-func effectOf(name, role string, s bayes.VarSummary) Effect {
+func effectOf(name, role string, s posterior.VarSummary) Effect {
 	return Effect{name, role, jsonfloat.Float(s.Mean), jsonfloat.Float(s.SD), jsonfloat.Float(s.Q2_5), jsonfloat.Float(s.Q50), jsonfloat.Float(s.Q97_5), jsonfloat.Float(s.HDILo), jsonfloat.Float(s.HDIHi)}
 }
 
 func NewReport(fit *bayes.HierFit, measure string, role []string, elapsed time.Duration, align scores.Alignment) *Report {
 	so := fit.Sampler.Options
+	sums := fit.Describe()
 	r := &Report{
 		Converged: fit.Converged, Warnings: append([]string{}, fit.Warnings...), Measure: measure,
 		Method: string(fit.Method), NSystems: len(fit.Systems), NTopics: len(fit.Topics), Missing: fit.Missing,
 		Priors:    fit.Priors.Describe(fit.Family),
-		Intercept: fit.Summary[bayes.IdxIntercept], Sigma: fit.Summary[bayes.IdxSigma],
-		SDTopic: fit.Summary[bayes.IdxSDTopic], SDSystem: fit.Summary[bayes.IdxSDSystem],
+		Intercept: sums[bayes.IdxIntercept], Sigma: sums[bayes.IdxSigma],
+		SDTopic: sums[bayes.IdxSDTopic], SDSystem: sums[bayes.IdxSDSystem],
 		Draws: fit.Draws, Chains: fit.Chains, Warmup: max(so.Warmup, 0), Thin: so.Thin, Seed: so.Seed,
 		ElapsedMS: elapsed.Milliseconds(), fit: fit,
 	}
@@ -125,14 +127,14 @@ func NewReport(fit *bayes.HierFit, measure string, role []string, elapsed time.D
 	}
 	r.Family, r.LossWeight = fit.Family.Name(), 1
 	if len(fit.Family.Params()) > 0 {
-		a := fit.Summary[fit.FamilyIndex(0)]
+		a := sums[fit.FamilyIndex(0)]
 		r.Alpha = &a
 	}
 	for s, name := range fit.Systems {
-		r.Systems = append(r.Systems, effectOf(name, role[s], fit.Summary[fit.SystemIndex(s)]))
+		r.Systems = append(r.Systems, effectOf(name, role[s], sums[fit.SystemIndex(s)]))
 	}
 	for t, name := range fit.Topics {
-		r.Topics = append(r.Topics, effectOf(name, "", fit.Summary[fit.TopicIndex(t)]))
+		r.Topics = append(r.Topics, effectOf(name, "", sums[fit.TopicIndex(t)]))
 	}
 	r.order = systemOrder(fit, role)
 	champ := -1
@@ -159,7 +161,7 @@ func NewReport(fit *bayes.HierFit, measure string, role []string, elapsed time.D
 	d.Divergences, d.MaxTreedepthHits, d.MaxTreedepth = fit.Divergences, fit.MaxDepthHits, so.MaxDepth
 	d.TargetESS, d.ExtendedDraws = jsonfloat.Float(fit.TargetESS), fit.Extended
 	for v, name := range fit.Names {
-		s := fit.Summary[v]
+		s := sums[v]
 		d.Parameters = append(d.Parameters, ParamDiag{name, jsonfloat.Float(s.Rhat), jsonfloat.Float(s.ESSBulk), jsonfloat.Float(s.ESSTail)})
 	}
 	minB, minT, maxR := fit.WorstConvergence()
@@ -190,7 +192,7 @@ func (r *Report) WriteCSV(w io.Writer) error {
 		return strconv.FormatFloat(x, 'g', -1, 64)
 	}
 	row := func(v int, kind, name, role string) {
-		s := f.Summary[v]
+		s := f.Describe()[v]
 		cw.Write([]string{f.Names[v], kind, name, role, num(s.Mean), num(s.SD), num(s.Q2_5), num(s.Q50), num(s.Q97_5),
 			num(s.HDILo), num(s.HDIHi), num(s.Rhat), num(s.ESSBulk), num(s.ESSTail), strconv.FormatBool(r.Converged)})
 	}
@@ -278,7 +280,7 @@ func (r *Report) WriteText(w io.Writer, md bool) error {
 		fmt.Fprintln(bw)
 	}
 	sumHeader := []string{"mean", "sd", "2.5%", "50%", "97.5%", "hdi_lo", "hdi_hi", "rhat", "ess_bulk", "ess_tail"}
-	sumCells := func(s bayes.VarSummary) []string {
+	sumCells := func(s posterior.VarSummary) []string {
 		return []string{numfmt.R.Fixed(s.Mean, 4), numfmt.R.Fixed(s.SD, 4), numfmt.R.Fixed(s.Q2_5, 4), numfmt.R.Fixed(s.Q50, 4), numfmt.R.Fixed(s.Q97_5, 4),
 			numfmt.R.Fixed(s.HDILo, 4), numfmt.R.Fixed(s.HDIHi, 4), numfmt.R.Fixed(s.Rhat, 3), numfmt.R.Fixed(s.ESSBulk, 0), numfmt.R.Fixed(s.ESSTail, 0)}
 	}
@@ -289,14 +291,14 @@ func (r *Report) WriteText(w io.Writer, md bool) error {
 		comps = append(comps, f.FamilyIndex(0))
 	}
 	for _, v := range comps {
-		rows = append(rows, append([]string{f.Names[v]}, sumCells(f.Summary[v])...))
+		rows = append(rows, append([]string{f.Names[v]}, sumCells(f.Describe()[v])...))
 	}
 	table(bw, md, append([]string{"parameter"}, sumHeader...), rows)
 
 	heading("System effects (95% credible intervals)")
 	rows = rows[:0]
 	for _, s := range r.order {
-		rows = append(rows, append([]string{f.Systems[s], r.Systems[s].Role}, sumCells(f.Summary[f.SystemIndex(s)])...))
+		rows = append(rows, append([]string{f.Systems[s], r.Systems[s].Role}, sumCells(f.Describe()[f.SystemIndex(s)])...))
 	}
 	table(bw, md, append([]string{"system", "role"}, sumHeader...), rows)
 
@@ -314,7 +316,7 @@ func (r *Report) WriteText(w io.Writer, md bool) error {
 	heading("Topic effects (95% credible intervals)")
 	rows = rows[:0]
 	for t := range f.Topics {
-		rows = append(rows, append([]string{f.Topics[t]}, sumCells(f.Summary[f.TopicIndex(t)])...))
+		rows = append(rows, append([]string{f.Topics[t]}, sumCells(f.Describe()[f.TopicIndex(t)])...))
 	}
 	table(bw, md, append([]string{"topic"}, sumHeader...), rows)
 
@@ -373,7 +375,7 @@ func systemOrder(fit *bayes.HierFit, role []string) []int {
 		}
 	}
 	slices.SortStableFunc(art, func(a, b int) int {
-		ma, mb := fit.Summary[fit.SystemIndex(a)].Mean, fit.Summary[fit.SystemIndex(b)].Mean
+		ma, mb := fit.Describe()[fit.SystemIndex(a)].Mean, fit.Describe()[fit.SystemIndex(b)].Mean
 		switch {
 		case ma > mb:
 			return -1

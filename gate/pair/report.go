@@ -7,11 +7,12 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/riskgate/riskgate/bayes/posterior"
+	"github.com/riskgate/riskgate/bayes/twosample"
 	"github.com/riskgate/riskgate/gate/result"
 
 	"github.com/riskgate/riskgate/internal/reportfmt"
 
-	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/numfmt"
@@ -68,7 +69,7 @@ type Classical struct {
 // Build runs the model on the scores xa and xb of one aligned
 // table (NaN = missing): the paired model on the topics both systems scored,
 // the unpaired model on each system's scores.
-func Build(measure, a, b string, topics []string, xa, xb []float64, opt bayes.TwoSampleOptions) (*Report, error) {
+func Build(measure, a, b string, topics []string, xa, xb []float64, opt twosample.Options) (*Report, error) {
 	var ua, ub []float64
 	missing := 0
 	for i := range topics {
@@ -91,7 +92,7 @@ func Build(measure, a, b string, topics []string, xa, xb []float64, opt bayes.Tw
 	if n := min(len(ua), len(ub)); n < 2 {
 		return nil, fmt.Errorf("pair: %d topic(s) scored for %q and %q; at least 2 are needed (4 for the paired model, 3 for the unpaired)", n, a, b)
 	}
-	res, err := bayes.CompareTwoSystems(ua, ub, opt)
+	res, err := twosample.CompareTwoSystems(ua, ub, opt)
 	if err != nil {
 		return nil, fmt.Errorf("pair: %w", err)
 	}
@@ -248,7 +249,7 @@ func writePairText(w io.Writer, r *Report, md bool) error {
 		if row.name == "diff" {
 			classical += " " + numfmt.Dash.Interval(row.cLo, row.cHi, 4) + ", p = " + numfmt.Dash.P(row.cP)
 		}
-		d, _ := bayes.ParseDecision(q.ROPE.Decision)
+		d, _ := posterior.ParseDecision(q.ROPE.Decision)
 		rows = append(rows, []string{
 			row.name + " (" + row.label + ")",
 			numfmt.Dash.Fixed(float64(q.EAP), 4), numfmt.Dash.Fixed(float64(q.SD), 4),

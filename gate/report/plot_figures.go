@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/riskgate/riskgate/bayes/posterior"
 	"github.com/riskgate/riskgate/gate/result"
 
 	"github.com/riskgate/riskgate/internal/htmlpage"
@@ -18,7 +19,6 @@ import (
 
 	"github.com/riskgate/riskgate/internal/escape"
 
-	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/internal/numfmt"
 
 	"gonum.org/v1/plot"
@@ -161,7 +161,7 @@ func forestRows(systems []result.Effect) (rows []forestRow, artifacts, drawn int
 			}
 		}
 		slices.Sort(means)
-		q := func(p float64) float64 { return bayes.QuantileSorted(means, p) }
+		q := func(p float64) float64 { return posterior.QuantileSorted(means, p) }
 		summary := svgplot.IntervalItem{Lo: math.NaN(), Hi: math.NaN(), Lo50: math.NaN(), Hi50: math.NaN(), Mid: math.NaN(), Color: svgplot.Aggregate}
 		if len(means) > 0 {
 			summary = svgplot.IntervalItem{Lo: means[0], Hi: means[len(means)-1], Lo50: q(0.25), Hi50: q(0.75), Mid: q(0.5), Color: svgplot.Aggregate}

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/bayes/posterior"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/policies"
@@ -13,14 +14,14 @@ import (
 const DensityPoints = 64
 
 // NewEffect summarises a quantity from its summary and its pooled draws.
-func NewEffect(name, role string, s bayes.VarSummary, draws []float64) Effect {
+func NewEffect(name, role string, s posterior.VarSummary, draws []float64) Effect {
 	y := slices.Clone(draws)
 	slices.Sort(y)
 	return Effect{
 		Name: name, Role: role,
 		Mean: jsonfloat.Float(s.Mean), SD: jsonfloat.Float(s.SD),
-		Q2_5: jsonfloat.Float(s.Q2_5), Q25: jsonfloat.Float(bayes.QuantileSorted(y, 0.25)), Q50: jsonfloat.Float(s.Q50),
-		Q75: jsonfloat.Float(bayes.QuantileSorted(y, 0.75)), Q97_5: jsonfloat.Float(s.Q97_5),
+		Q2_5: jsonfloat.Float(s.Q2_5), Q25: jsonfloat.Float(posterior.QuantileSorted(y, 0.25)), Q50: jsonfloat.Float(s.Q50),
+		Q75: jsonfloat.Float(posterior.QuantileSorted(y, 0.75)), Q97_5: jsonfloat.Float(s.Q97_5),
 		HDILo: jsonfloat.Float(s.HDILo), HDIHi: jsonfloat.Float(s.HDIHi),
 		Rhat: jsonfloat.Float(s.Rhat), ESSBulk: jsonfloat.Float(s.ESSBulk), ESSTail: jsonfloat.Float(s.ESSTail),
 	}
@@ -31,9 +32,9 @@ func NewEffect(name, role string, s bayes.VarSummary, draws []float64) Effect {
 func NewComparison(challenger string, chains [][]float64, d []float64, levels []float64, ropes []policies.Query) Comparison {
 	c := Comparison{
 		Challenger: challenger,
-		PBetter:    jsonfloat.Float(bayes.ProbGreater(d, 0)),
-		PWorse:     jsonfloat.Float(bayes.ProbLess(d, 0)),
-		Diff:       NewEffect("diff", "", bayes.Summarize(chains), d),
+		PBetter:    jsonfloat.Float(posterior.ProbGreater(d, 0)),
+		PWorse:     jsonfloat.Float(posterior.ProbLess(d, 0)),
+		Diff:       NewEffect("diff", "", posterior.Summarize(chains), d),
 	}
 	y := slices.Clone(d)
 	slices.Sort(y)
@@ -45,11 +46,11 @@ func NewComparison(challenger string, chains [][]float64, d []float64, levels []
 	}
 	slices.Sort(all)
 	for _, l := range all {
-		c.Intervals = append(c.Intervals, Interval{Estimate: jsonfloat.Float(bayes.Mean(d)),
-			Lo: jsonfloat.Float(bayes.QuantileSorted(y, (1-l)/2)), Hi: jsonfloat.Float(bayes.QuantileSorted(y, (1+l)/2)), Level: l})
+		c.Intervals = append(c.Intervals, Interval{Estimate: jsonfloat.Float(posterior.Mean(d)),
+			Lo: jsonfloat.Float(posterior.QuantileSorted(y, (1-l)/2)), Hi: jsonfloat.Float(posterior.QuantileSorted(y, (1+l)/2)), Level: l})
 	}
 	for _, q := range ropes {
-		r := bayes.ROPEDecision(d, bayes.ROPE{Lo: q.Rope[0], Hi: q.Rope[1]}, q.Level)
+		r := posterior.ROPEDecision(d, posterior.ROPE{Lo: q.Rope[0], Hi: q.Rope[1]}, q.Level)
 		c.ROPE = append(c.ROPE, ROPEResult{Lo: r.Lo, Hi: r.Hi, Level: r.CredMass, HDILo: jsonfloat.Float(r.HDILo), HDIHi: jsonfloat.Float(r.HDIHi),
 			Inside: jsonfloat.Float(r.Inside), Decision: string(r.Decision)})
 	}
@@ -58,20 +59,20 @@ func NewComparison(challenger string, chains [][]float64, d []float64, levels []
 }
 
 // NewDensity estimates the density of the draws (y sorted, d as drawn) with a
-// Gaussian kernel and R's default bandwidth (bayes.BandwidthNRD0) on an even
+// Gaussian kernel and R's default bandwidth (posterior.BandwidthNRD0) on an even
 // grid from the 0.05% to the 99.95% quantile, widened by two bandwidths.
 func NewDensity(y, d []float64) Density {
-	h := bayes.BandwidthNRD0(d)
+	h := posterior.BandwidthNRD0(d)
 	out := Density{Bandwidth: jsonfloat.Float(h)}
 	if !(h > 0) || len(y) < 2 {
 		return out
 	}
-	lo := bayes.QuantileSorted(y, 0.0005) - 2*h
-	hi := bayes.QuantileSorted(y, 0.9995) + 2*h
+	lo := posterior.QuantileSorted(y, 0.0005) - 2*h
+	hi := posterior.QuantileSorted(y, 0.9995) + 2*h
 	for i := range DensityPoints {
 		x := lo + (hi-lo)*float64(i)/float64(DensityPoints-1)
 		out.X = append(out.X, jsonfloat.Float(x))
-		out.Y = append(out.Y, jsonfloat.Float(bayes.KernelDensityBW(y, x, h)))
+		out.Y = append(out.Y, jsonfloat.Float(posterior.KernelDensityBW(y, x, h)))
 	}
 	return out
 }

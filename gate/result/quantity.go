@@ -1,7 +1,7 @@
 package result
 
 import (
-	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/bayes/twosample"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 )
 
@@ -28,7 +28,7 @@ type QuantityROPE struct {
 	Decision string          `json:"decision"`
 }
 
-func NewQuantity(q bayes.Quantity) Quantity {
+func NewQuantity(q twosample.Quantity) Quantity {
 	return Quantity{EAP: jsonfloat.Float(q.EAP), SD: jsonfloat.Float(q.SD), MCSE: jsonfloat.Float(q.MCSE), Lo: jsonfloat.Float(q.Lo), Hi: jsonfloat.Float(q.Hi),
 		HDILo: jsonfloat.Float(q.HDILo), HDIHi: jsonfloat.Float(q.HDIHi), Threshold: jsonfloat.Float(q.Threshold), PGreater: jsonfloat.Float(q.PGreater),
 		ROPE: QuantityROPE{Lo: jsonfloat.Float(q.ROPE.Lo), Hi: jsonfloat.Float(q.ROPE.Hi), Inside: jsonfloat.Float(q.ROPE.Inside), Decision: string(q.ROPE.Decision)}}

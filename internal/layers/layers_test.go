@@ -16,19 +16,24 @@ const module = "github.com/riskgate/riskgate/"
 // may import only packages of a lower rank (internal packages also each
 // other). So the command line (gate) sits on everything and nothing imports
 // it; calibrate and bench sit on the engine; the engine and the reports sit
-// on result and never on each other; result sits on the numeric packages.
+// on result and never on each other; result sits on the numeric packages,
+// of which bayes's hierarchical models sit on the sampler (bayes/mcmc) and
+// the diagnostics (bayes/posterior), and the two-sample models on the
+// diagnostics alone.
 var rank = map[string]int{
 	"gate/github/githubtest": 0, // a stand-in for GitHub, for tests
 	"gate/ntcir":             0, // NTCIREVAL's measures (pure), under gate/trec
 	"risk":                   1, "gate/trec": 1, "gate/github": 1,
-	"bayes": 2, "gate/scores": 2,
-	"policies": 3, "gate/pool": 3,
-	"gate/result": 4,
-	"gate/engine": 5, "gate/report": 5, "gate/compare": 5, "gate/discriminate": 5, "gate/fit": 5, "gate/pair": 5, "gate/classify": 5, "gate/diagnose": 5,
-	"gate/calibrate": 6,
-	"gate/bench":     7,
-	"gate":           8,
-	"cmd/riskgate":   9,
+	"bayes/posterior": 2, "gate/scores": 2,
+	"bayes/mcmc": 3, "bayes/twosample": 3,
+	"bayes":    4,
+	"policies": 5, "gate/pool": 5,
+	"gate/result": 6,
+	"gate/engine": 7, "gate/report": 7, "gate/compare": 7, "gate/discriminate": 7, "gate/fit": 7, "gate/pair": 7, "gate/classify": 7, "gate/diagnose": 7,
+	"gate/calibrate": 8,
+	"gate/bench":     9,
+	"gate":           10,
+	"cmd/riskgate":   11,
 }
 
 func rankOf(pkg string) (int, bool) {
