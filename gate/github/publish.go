@@ -317,7 +317,7 @@ func (r *Report) digest() string {
 		sum := sha256.Sum256([]byte(r.Verdict + "\x00" + r.Markdown))
 		return hex.EncodeToString(sum[:])
 	}
-	return cutRunes(markerText(d), 128)
+	return escape.Clip(markerText(d), 128)
 }
 
 // body is the markdown shown in the comment, check run and job summary,

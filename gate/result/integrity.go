@@ -11,9 +11,9 @@ import (
 )
 
 // decided is what DecisionDigest covers: the verdict and exit status, the
-// policy as applied, the decision with every rule's observed value, the
-// and the roles. Not the run's date, which goldens normalise: Check
-// recomputes each waiver's activity from it instead.
+// dry-run flag, the policy as applied, the decision with every rule's
+// observed value, and the roles. Not the run's date, which goldens
+// normalise: Check recomputes each waiver's activity from it instead.
 type decided struct {
 	Verdict     policies.Verdict   `json:"verdict"`
 	ExitStatus  int                `json:"exit_status"`
