@@ -224,8 +224,8 @@ func TestGateDecisionIsTheGates(t *testing.T) {
 				if err := json.Unmarshal([]byte(out), &r); err != nil {
 					t.Fatalf("%s: %v (%s)", path, err, errw)
 				}
-				if r.Verdict != d.Verdict || r.Decision.Raw != d.Raw {
-					t.Errorf("%s, effect %g: gate says %s (%s), gateDecision %s (%s)", p.Name, effect, r.Verdict, r.Decision.Raw, d.Verdict, d.Raw)
+				if r.Verdict() != d.Verdict || r.Decision.Raw != d.Raw {
+					t.Errorf("%s, effect %g: gate says %s (%s), gateDecision %s (%s)", p.Name, effect, r.Verdict(), r.Decision.Raw, d.Verdict, d.Raw)
 				}
 				seen[p.Name][d.Verdict]++
 			}

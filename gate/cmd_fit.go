@@ -9,6 +9,7 @@ import (
 
 	"github.com/riskgate/riskgate/gate/engine"
 	"github.com/riskgate/riskgate/gate/fit"
+	"github.com/riskgate/riskgate/gate/result"
 
 	"github.com/riskgate/riskgate/internal/reportfmt"
 
@@ -112,11 +113,11 @@ func fitRoles(t *scores.Table, champion string, challengers []string) ([]string,
 	}
 	r := make([]string, len(t.Systems))
 	for i := range r {
-		r[i] = "artifact"
+		r[i] = result.RoleArtifact
 	}
-	r[ci] = "champion"
+	r[ci] = result.RoleChampion
 	for _, i := range chal {
-		r[i] = "challenger"
+		r[i] = result.RoleChallenger
 	}
 	return r, nil
 }
@@ -167,9 +168,9 @@ func runFit(ctx context.Context, s *streams, o *fitOptions) error {
 	champ, chals := -1, []int{}
 	for i, r := range role {
 		switch r {
-		case "champion":
+		case result.RoleChampion:
 			champ = i
-		case "challenger":
+		case result.RoleChallenger:
 			chals = append(chals, i)
 		}
 	}

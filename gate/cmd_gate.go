@@ -280,11 +280,11 @@ func runGate(ctx context.Context, o *gateOptions, s *streams) (err error) {
 		return err
 	}
 	if o.DryRun {
-		fmt.Fprintf(s.Err, "riskgate: dry run: the verdict would be %s (exit status %d); exiting 0\n", r.Verdict, r.ExitStatus)
+		fmt.Fprintf(s.Err, "riskgate: dry run: the verdict would be %s (exit status %d); exiting 0\n", r.Verdict(), r.ExitStatus())
 		return nil
 	}
-	if r.ExitStatus != exitPass {
-		return &statusError{Code: r.ExitStatus}
+	if r.ExitStatus() != exitPass {
+		return &statusError{Code: r.ExitStatus()}
 	}
 	return nil
 }

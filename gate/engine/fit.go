@@ -291,7 +291,7 @@ func (s *slice) describe(f *fitted) {
 		res.Comparisons = append(res.Comparisons, result.NewComparison(c, diffChains(fit, s.roles.Champion, c), f.diffs[c], levels, ropes))
 	}
 	res.Predictive = predictive(fit, f.table, append([]string{s.roles.Champion}, s.roles.Challengers...), s.p.Seed)
-	res.Diagnostics = diagnostics(fit, s.p.Model.MaxRhat)
+	res.Diagnostics = result.NewDiagnostics(fit, s.p.Model.MaxRhat)
 	if f.brisk != nil {
 		s.describeTopicsAtRisk(f)
 	}
@@ -372,20 +372,6 @@ func predictive(f *bayes.HierFit, t *bayes.Table, systems []string, seed uint64)
 		}
 	}
 	return out
-}
-
-// diagnostics collects the sampler's settings and the worst convergence figures.
-func diagnostics(f *bayes.HierFit, maxRhat float64) *result.Diagnostics {
-	so := f.Sampler.Options
-	d := &result.Diagnostics{Chains: f.Chains, Draws: f.Draws, Warmup: max(so.Warmup, 0), Thin: so.Thin, Extended: f.Extended,
-		AdaptDelta: so.AdaptDelta, MaxDepth: so.MaxDepth, TargetESS: f.TargetESS, MaxRhat: maxRhat,
-		Divergences: f.Divergences, MaxDepthHits: f.MaxDepthHits}
-	for _, e := range f.EBFMI {
-		d.EBFMI = append(d.EBFMI, jsonfloat.Float(e))
-	}
-	worstB, worstT, worstR := f.WorstConvergence()
-	d.WorstRhat, d.WorstESSBulk, d.WorstESSTail = jsonfloat.Float(worstR), jsonfloat.Float(worstB), jsonfloat.Float(worstT)
-	return d
 }
 
 // notConverged says in one sentence which convergence checks fit f failed

@@ -22,8 +22,6 @@ func (c *core) result(d *policies.Decision, o Options) *result.Result {
 	r := &result.Result{
 		SchemaVersion: result.SchemaVersion,
 		Tool:          result.Tool{Name: "riskgate", Version: buildinfo.Version()},
-		Verdict:       d.Verdict,
-		ExitStatus:    result.ExitStatus(d.Verdict),
 		Policy:        result.NewPolicy(p, c.set.now),
 		Decision:      d,
 		Warnings:      []string{},
@@ -83,9 +81,7 @@ func (c *core) result(d *policies.Decision, o Options) *result.Result {
 	}
 	r.Warnings = append(r.Warnings, c.warnings...)
 	r.Analyses = c.analyses()
-	r.Provenance = result.Provenance{
-		ToolVersion: buildinfo.Version(), PolicyFile: p.File, PolicySHA256: p.Digest, Seed: p.Seed, Inputs: []result.InputFile{},
-	}
+	r.Provenance = result.Provenance{Inputs: []result.InputFile{}}
 	if c.ran[policies.AnalysisBCa] || c.ran[policies.AnalysisTests] {
 		r.Provenance.BootstrapSamples = gateBootstrapSamples
 	}

@@ -145,7 +145,7 @@ func cutNote(b *strings.Builder, left int, what string) {
 func mdReport(b *strings.Builder, r *result.Result, lim mdLimits) {
 	d := r.Decision
 	// Banner.
-	fmt.Fprintf(b, "## %s riskgate: **%s**", verdictEmoji(string(r.Verdict)), r.Verdict)
+	fmt.Fprintf(b, "## %s riskgate: **%s**", verdictEmoji(string(r.Verdict())), r.Verdict())
 	if len(d.Selected) > 0 {
 		names := make([]string, len(d.Selected))
 		for i, s := range d.Selected {
@@ -154,7 +154,7 @@ func mdReport(b *strings.Builder, r *result.Result, lim mdLimits) {
 		b.WriteString(" — ship " + strings.Join(names, ", "))
 	}
 	if r.DryRun {
-		fmt.Fprintf(b, " (dry run: would exit %d)", r.ExitStatus)
+		fmt.Fprintf(b, " (dry run: would exit %d)", r.ExitStatus())
 	}
 	b.WriteString("\n\n")
 	measure := ""
@@ -222,12 +222,12 @@ func mdSummary(b *strings.Builder, r *result.Result, lim mdLimits) {
 		if i >= lim.challengers {
 			break
 		}
-		name := mdName(row.Name)
+		name := mdName(row.Challenger)
 		if row.Selected {
 			name = "**" + name + "** (ship)"
 		}
 		rows = append(rows, []string{verdictEmoji(string(row.Verdict)) + " " + name, meanText(row.ChampionMean) + " → " + meanText(row.Mean),
-			numfmt.Signed(row.Diff) + " (" + signedPct(row.DiffPct) + ")", row.WTL, pText(row.PBetter), row.Risk})
+			numfmt.Signed(float64(row.Diff)) + " (" + signedPct(float64(row.DiffPercent)) + ")", wtlText(row), pBetterText(row), sum.riskText(row)})
 	}
 	reportfmt.PipeTable(b, mdAlign("lrrrrr", rows), rows)
 	cutNote(b, len(sum.Rows)-(len(rows)-1), "challengers")
@@ -576,9 +576,9 @@ func mdProvenance(b *strings.Builder, r *result.Result, lim mdLimits) {
 	p := r.Provenance
 	b.WriteString("<details>\n<summary>Provenance</summary>\n\n")
 	rows := [][]string{{"Item", "Value"},
-		{"riskgate", mdCode(p.ToolVersion, 80)},
-		{"policy", fmt.Sprintf("%s (SHA-256 %s)", mdCode(p.PolicyFile, 200), mdCode(p.PolicySHA256, 64))},
-		{"seed", fmt.Sprint(p.Seed)},
+		{"riskgate", mdCode(r.Tool.Version, 80)},
+		{"policy", fmt.Sprintf("%s (SHA-256 %s)", mdCode(r.Policy.File, 200), mdCode(r.Policy.SHA256, 64))},
+		{"seed", fmt.Sprint(r.Policy.Seed)},
 	}
 	if s := p.Sampler; s != nil {
 		rows = append(rows, []string{"sampler", fmt.Sprintf("NUTS, %s path, %s likelihood, %d chains, %d warmup, target ESS %d, max R-hat %s, adapt delta %s, max depth %d",
