@@ -518,6 +518,20 @@ type Provenance struct {
 	Timings   map[string]int64 `json:"timings_ms,omitempty"` // per analysis
 }
 
+// NewInputFiles are the inputs' provenance: the digest of each is of the
+// bytes the loader parsed (scores.LoadSources reads every input once); nil
+// when nothing was read (the built-in example).
+func NewInputFiles(sources []scores.Source) []InputFile {
+	if len(sources) == 0 {
+		return nil
+	}
+	out := make([]InputFile, len(sources))
+	for i, src := range sources {
+		out[i] = InputFile{Role: src.Role, Path: src.Path, SHA256: src.SHA256, Bytes: src.Bytes}
+	}
+	return out
+}
+
 // InputFile is one input file and its digest.
 type InputFile struct {
 	Role   string `json:"role"` // scores or qrels
