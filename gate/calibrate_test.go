@@ -283,4 +283,3 @@ func TestCalibrateErrors(t *testing.T) {
 		}
 	}
 }
-
