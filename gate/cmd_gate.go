@@ -101,16 +101,14 @@ Exit status:
   3  inconclusive (after the policy's on_inconclusive)
   130  interrupted (SIGINT or SIGTERM): nothing was decided, no report written`
 
+// newGateCommand binds riskgate gate's flags to its options, with the
+// dependencies d; runF runs it (runGate when nil; a test sets dependencies).
 func newGateCommand(s *streams, d deps, runF func(context.Context, *gateOptions) error) *cli.Command {
-	o := &gateOptions{Input: newInputOptions(s), Publish: &publishOptions{}, deps: d,
-		verifyInputs: scores.VerifySources, writeReport: writeReportFile}
+	o := &gateOptions{Input: newInputOptions(s), Publish: &publishOptions{}, deps: d, verifyInputs: scores.VerifySources, writeReport: writeReportFile}
 	if runF == nil {
 		runF = func(ctx context.Context, o *gateOptions) error { return runGate(ctx, o, s) }
 	}
-	flags := []cli.Flag{
-		&cli.StringFlag{Name: "policy", Destination: &o.PolicyPath, Usage: "the policy `FILE` (YAML); the built-in default policy when not given"},
-	}
-	flags = append(flags, o.Overrides.flags("a challenger's `NAME` or glob (* any characters, ? one), repeatable; replaces the policy's challengers",
+	flags := append([]cli.Flag{&cli.StringFlag{Name: "policy", Destination: &o.PolicyPath, Usage: "the policy `FILE` (YAML); the built-in default policy when not given"}}, o.Overrides.flags("a challenger's `NAME` or glob (* any characters, ? one), repeatable; replaces the policy's challengers",
 		"losses count `W` times (W = 1 + α), overriding the policy's loss_weight (rules with their own keep theirs)")...)
 	flags = append(flags,
 		&cli.Uint64Flag{Name: "seed", Destination: &o.Seed.Value, Action: o.Seed.given, HideDefault: true, Usage: "`SEED` of every random procedure, overriding the policy's"},
