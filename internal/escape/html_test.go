@@ -1,6 +1,9 @@
 package escape
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // The expected strings spell each entity out by hand: <, >, & as HTML's
 // named entities, ` and | by code point, @ and # followed by a zero-width
@@ -16,4 +19,27 @@ func TestHTMLText(t *testing.T) {
 			t.Errorf("HTMLText(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
+}
+
+func FuzzHTMLText(f *testing.F) {
+	for _, s := range []string{hostile, "a|b`c", "@x #1", "</pre>", "a\x00b\x7f"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := HTMLText(s)
+		for i := 0; i < len(out); i++ {
+			switch c := out[i]; {
+			case c == '<' || c == '>' || c == '`' || c == '|' || c < 0x20 || c == 0x7f:
+				t.Fatalf("%q: raw %q in %q", s, c, out)
+			case c == '@' || c == '#':
+				if !strings.HasPrefix(out[i+1:], "&#8203;") && !(c == '#' && i >= 1 && out[i-1] == '&') {
+					t.Fatalf("%q: live %c in %q", s, c, out)
+				}
+			case c == '&':
+				if !strings.Contains(out[i:min(i+8, len(out))], ";") {
+					t.Fatalf("%q: bare & in %q", s, out)
+				}
+			}
+		}
+	})
 }
