@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/riskgate/riskgate/gate/scores"
@@ -130,11 +131,9 @@ func (c *core) sliceOf(policies.Query) *slice { return c.whole }
 // the other rules say, and a run whose challengers all fail fails — and
 // after the last. Cancelling the context stops it with the context's error.
 func (c *core) decide() (*policies.Decision, error) {
-	computed := map[policies.Analysis]bool{}
+	var computed []policies.Analysis
 	for i, stage := range c.set.stages {
-		for _, a := range stage {
-			computed[a] = true
-		}
+		computed = append(computed, stage...)
 		d := c.evaluate(computed)
 		if err := c.ctx.Err(); err != nil {
 			return nil, err
@@ -147,18 +146,18 @@ func (c *core) decide() (*policies.Decision, error) {
 }
 
 // evaluate decides the policy on the values of the computed analyses.
-func (c *core) evaluate(computed map[policies.Analysis]bool) *policies.Decision {
+func (c *core) evaluate(computed []policies.Analysis) *policies.Decision {
 	return c.p.Evaluate(policies.Evidence{Challengers: c.roles.Challengers, Values: c.values(computed), Facts: c.facts, Now: c.set.now})
 }
 
 // values computes every query of the policy, for every challenger, whose
 // analysis is computed; the others are unavailable, not computed yet.
-func (c *core) values(computed map[policies.Analysis]bool) *policies.Values {
+func (c *core) values(computed []policies.Analysis) *policies.Values {
 	v := policies.NewValues()
 	for _, q := range c.p.Queries() {
 		s := c.sliceOf(q)
 		for i, name := range c.roles.Challengers {
-			if !computed[q.Analysis()] {
+			if !slices.Contains(computed, q.Analysis()) {
 				v.Set(name, q, policies.Unavailable("not computed yet"))
 				continue
 			}
