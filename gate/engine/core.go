@@ -68,8 +68,12 @@ type core struct {
 	// readers say how each query is computed, resolved from the settings
 	// (read.go).
 	readers map[policies.Query]reader
-	// whole is the slice of the whole table, the only one today (slice.go).
-	whole *slice
+	// table is the gate's score table; slices are the data the analyses
+	// run on, by key, each built when first needed (slice.go); whole is the
+	// whole table's, which the result's tables show.
+	table  *scores.Table
+	slices map[sliceKey]*slice
+	whole  *slice
 
 	ledger
 }
@@ -93,7 +97,7 @@ func newCore(ctx context.Context, p *policies.Policy, t *scores.Table, a scores.
 		return nil, err
 	}
 	c := &core{
-		ctx: ctx, p: p, roles: roles, set: s,
+		ctx: ctx, p: p, roles: roles, set: s, table: t, slices: map[sliceKey]*slice{},
 		facts: policies.Facts{Topics: len(t.Topics), Artifacts: len(roles.Artifacts), TopicCoverage: topicCoverage(t, a)},
 		needs: map[policies.Analysis]bool{}, unmet: map[policies.Analysis]string{},
 		ledger: ledger{ran: map[policies.Analysis]bool{}, failed: map[policies.Analysis]string{}, timings: map[string]int64{}},
@@ -112,7 +116,7 @@ func newCore(ctx context.Context, p *policies.Policy, t *scores.Table, a scores.
 			c.unmet[a] += u.Reason
 		}
 	}
-	c.whole = newSlice(c, sliceKey{measure: t.Measure}, t)
+	c.whole = c.slice(sliceKey{measure: t.Measure})
 	c.readers = map[policies.Query]reader{}
 	for _, q := range p.Queries() {
 		c.readers[q] = c.resolveReader(q)
@@ -120,9 +124,29 @@ func newCore(ctx context.Context, p *policies.Policy, t *scores.Table, a scores.
 	return c, nil
 }
 
-// sliceOf is the slice query q is computed on: the whole table. (A rule's
-// measure, or its segment of a topic attribute, will name another.)
-func (c *core) sliceOf(policies.Query) *slice { return c.whole }
+// sliceOf is the slice query q is computed on.
+func (c *core) sliceOf(q policies.Query) *slice { return c.slice(c.keyOf(q)) }
+
+// keyOf names the data query q reads: today the whole table on its measure.
+// A rule's measure, its segment of a topic attribute or its judgment
+// variant will each set a field of the key here.
+func (c *core) keyOf(policies.Query) sliceKey { return sliceKey{measure: c.table.Measure} }
+
+// slice returns the slice of key, built once: its table (tableOf) with
+// empty caches.
+func (c *core) slice(key sliceKey) *slice {
+	if s, ok := c.slices[key]; ok {
+		return s
+	}
+	s := newSlice(c, key, c.tableOf(key))
+	c.slices[key] = s
+	return s
+}
+
+// tableOf is the score table of the slice key names: the gate's table, the
+// only one today (a segment's would be its topics' columns, a measure's
+// that measure's table).
+func (c *core) tableOf(sliceKey) *scores.Table { return c.table }
 
 // decide evaluates the policy stage by stage (settings.stages): after each
 // stage, the queries of every analysis of the stages so far have values,

@@ -25,9 +25,10 @@ import (
 // and a way to build the slice's table from the gate's inputs: a rule's
 // measure (several score tables per gate), a segment of a topic attribute
 // (the table's topics in that segment), a judgment variant (the challenger
-// scored under another assumption about unjudged documents). The analyses,
-// their caches and their readers are the slice's and stay as they are;
-// core.sliceOf says which slice a query reads.
+// scored under another assumption about unjudged documents). core.keyOf
+// names the slice a query reads and core.tableOf builds a slice's table;
+// the analyses, their caches and their readers are the slice's and stay as
+// they are.
 type slice struct {
 	*core
 	key   sliceKey
