@@ -276,7 +276,7 @@ func (s *slice) describe(f *fitted) {
 			name = fit.Systems[v-fit.SystemIndex(0)]
 			r = role(name)
 		}
-		effects[v] = result.NewEffect(name, r, summaries[v], fit.Pooled(v))
+		effects[v] = result.NewEffect(name, r, summaries[v], fit.Sampler.Draws[v])
 	})
 	res.Parameters = append(slices.Clone(effects[:fit.TopicIndex(0)]), effects[fit.SystemIndex(len(fit.Systems)):]...)
 	res.Topics = effects[fit.TopicIndex(0):fit.SystemIndex(0)]

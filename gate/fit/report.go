@@ -115,7 +115,7 @@ func NewReport(fit *bayes.HierFit, measure string, role []string, elapsed time.D
 	// Every quantity as the gate summarises it (result.NewEffect); the
 	// variance components with every figure of their summaries.
 	effect := func(v int, name, role string) result.Effect {
-		return result.NewEffect(name, role, sums[v], fit.Pooled(v))
+		return result.NewEffect(name, role, sums[v], fit.Sampler.Draws[v])
 	}
 	component := func(v int) result.Effect {
 		e := effect(v, fit.Names[v], "")

@@ -13,9 +13,10 @@ import (
 // DensityPoints is the size of the grid of Comparison.Density.
 const DensityPoints = 64
 
-// NewEffect summarises a quantity from its summary and its pooled draws.
-func NewEffect(name, role string, s posterior.VarSummary, draws []float64) Effect {
-	y := slices.Clone(draws)
+// NewEffect summarises a quantity from its summary and its draws, chain
+// by chain (pooled and sorted once, for the quartiles).
+func NewEffect(name, role string, s posterior.VarSummary, chains [][]float64) Effect {
+	y := bayes.PoolChains(chains) // a new slice, sorted in place
 	slices.Sort(y)
 	return Effect{
 		Name: name, Role: role,
@@ -57,7 +58,7 @@ func NewComparison(challenger string, chains [][]float64, d []float64, levels []
 		Challenger: challenger,
 		PBetter:    jsonfloat.Float(posterior.ProbGreater(d, 0)),
 		PWorse:     jsonfloat.Float(posterior.ProbLess(d, 0)),
-		Diff:       NewEffect("diff", "", posterior.Summarize(chains), d),
+		Diff:       NewEffect("diff", "", posterior.Summarize(chains), chains),
 	}
 	y := slices.Clone(d)
 	slices.Sort(y)
