@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -39,12 +40,26 @@ type streams struct {
 	Err io.Writer
 }
 
+// deps are what the commands take from the process besides its streams and
+// arguments: the clock, and the garbage collector's memory limit, which is
+// the process's. Main gives the process's own (processDeps); tests give
+// theirs, so that gates run in parallel do not share one limit.
+type deps struct {
+	now func() time.Time
+	// setMemoryLimit sets the limit and returns the previous one
+	// (debug.SetMemoryLimit).
+	setMemoryLimit func(limit int64) int64
+}
+
+// processDeps are the process's clock and memory limit.
+func processDeps() deps { return deps{now: time.Now, setMemoryLimit: debug.SetMemoryLimit} }
+
 // version is the tool version printed by --version and recorded in provenance
 // (see internal/buildinfo for how a release stamps it).
 func version() string { return buildinfo.Version() }
 
 // newApp returns the root command with every subcommand.
-func newApp(s *streams) *cli.Command {
+func newApp(s *streams, d deps) *cli.Command {
 	app := &cli.Command{
 		Name:    "riskgate",
 		Usage:   "decide whether a challenger ranker may replace the champion",
@@ -69,10 +84,10 @@ func newApp(s *streams) *cli.Command {
 			newSimulateCommand(s),
 			newPairCommand(s),
 			newClassifyCommand(s),
-			newGateCommand(s),
+			newGateCommand(s, d, nil),
 			newPolicyCommand(s),
 			newPublishCommand(s),
-			newCalibrateCommand(s),
+			newCalibrateCommand(s, d),
 			newBenchCommand(s),
 			newPoolCommand(s),
 			newHelpCommand(),
@@ -100,10 +115,15 @@ const interruptGrace = 2 * time.Second
 // No line written to out or errw can start a GitHub Actions workflow command
 // (escape.CommandGuard) but riskgate's own annotations.
 func Main(ctx context.Context, args []string, in io.Reader, out, errw io.Writer) int {
+	return mainWith(ctx, args, in, out, errw, processDeps())
+}
+
+// mainWith is Main with the commands' dependencies d.
+func mainWith(ctx context.Context, args []string, in io.Reader, out, errw io.Writer, d deps) int {
 	o, e := &gatedWriter{w: out}, &gatedWriter{w: errw}
 	og, eg := escape.NewCommandGuard(o), escape.NewCommandGuard(e)
 	done := make(chan error, 1)
-	go func() { done <- newApp(&streams{In: in, Out: og, Err: eg}).Run(ctx, args) }()
+	go func() { done <- newApp(&streams{In: in, Out: og, Err: eg}, d).Run(ctx, args) }()
 	var err error
 	select {
 	case err = <-done:

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/riskgate/riskgate/gate/github/githubtest"
 	"github.com/riskgate/riskgate/gate/result"
+	"github.com/riskgate/riskgate/gate/scores"
 )
 
 // copyTestFile copies testdata/name into a fresh folder and returns its path.
@@ -76,13 +78,17 @@ func TestGateRefusesAnInputChangedDuringTheRun(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			in, data := copyTestFile(t, "gate_small.csv")
 			out := filepath.Join(t.TempDir(), "out")
-			testHookBeforeVerify = func() {
-				if err := c.change(in, data); err != nil {
-					t.Error(err)
+			t.Parallel()
+			// The input changes after the analyses, just before the check.
+			changeThenVerify := func(o *gateOptions) {
+				o.verifyInputs = func(sources []scores.Source) error {
+					if err := c.change(in, data); err != nil {
+						t.Error(err)
+					}
+					return scores.VerifySources(sources)
 				}
 			}
-			defer func() { testHookBeforeVerify = nil }()
-			code, _, stderr := runMain(t, "gate", "--policy", filepath.Join("testdata", "gate", "cheap.yaml"), "--out", out, in)
+			code, _, stderr := runGateWith(t, context.Background(), changeThenVerify, "--policy", filepath.Join("testdata", "gate", "cheap.yaml"), "--out", out, in)
 			if code != exitError || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, in) || !strings.Contains(stderr, "changed during the run") {
 				t.Errorf("exit %d, stderr %q; want 2 and one line saying %s changed", code, stderr, in)
 			}

@@ -20,9 +20,8 @@ type benchOptions struct {
 	Champion     string        // the user's champion [the first system]
 	Challenger   string        // the user's challenger for calibrate [the second system]
 	Quick        bool
-	Count        int // repetitions of each figure [3, or 1 with --quick]
-	countSet     bool
-	Only         string // regular expression over the figures' ids
+	Count        optional[int] // repetitions of each figure [3, or 1 with --quick]
+	Only         string        // regular expression over the figures' ids
 	WithRstanarm bool
 	Rscript      string // the Rscript program
 	TrecEval     string // trec_eval to compare eval with: a program or its source folder
@@ -62,12 +61,12 @@ func newBenchCommand(s *streams) *cli.Command {
 	o := &benchOptions{Input: newInputOptions(s)}
 	flags := []cli.Flag{
 		&cli.BoolFlag{Name: "quick", Destination: &o.Quick, Usage: "smaller settings and one run of each (about a minute)"},
-		&cli.IntFlag{Name: "count", HideDefault: true, Usage: "`N` runs of each figure, the median reported (default 3; 1 with --quick)"},
+		&cli.IntFlag{Name: "count", Destination: &o.Count.Value, Action: o.Count.given, HideDefault: true, Usage: "`N` runs of each figure, the median reported (default 3; 1 with --quick)"},
 		&cli.StringFlag{Name: "only", Destination: &o.Only, Usage: "run only the figures whose id matches `REGEXP` (e.g. fit|bca)"},
 		&cli.BoolFlag{Name: "with-rstanarm", Destination: &o.WithRstanarm,
 			Usage: "time rstanarm's stan_glmer on the same pool when Rscript with rstanarm is installed; otherwise print the recorded figures"},
 		&cli.StringFlag{Name: "rscript", Value: "Rscript", Destination: &o.Rscript, Usage: "the `PROGRAM` that runs R scripts"},
-		&cli.IntFlag{Name: "rstanarm-iter", HideDefault: true, Usage: "rstanarm's `ITER` per chain, warmup included (default 4000; 1000 with --quick)"},
+		&cli.IntFlag{Name: "rstanarm-iter", Destination: &o.RstanarmIter, HideDefault: true, Usage: "rstanarm's `ITER` per chain, warmup included (default 4000; 1000 with --quick)"},
 		&cli.StringFlag{Name: "trec-eval", Destination: &o.TrecEval,
 			Usage: "the trec_eval `PATH` to compare eval with: a program, or its source folder to build (default ../shared/tools/trec_eval)"},
 		&cli.StringFlag{Name: "champion", Destination: &o.Champion, Usage: "the champion's `NAME` in your data (default: the first system)"},
@@ -83,8 +82,6 @@ func newBenchCommand(s *streams) *cli.Command {
 		Flags:       append(flags, o.Input.flags()...),
 		Action: func(ctx context.Context, c *cli.Command) error {
 			o.Input.Paths = c.Args().Slice()
-			o.Count, o.RstanarmIter = int(c.Int("count")), int(c.Int("rstanarm-iter"))
-			o.countSet = c.IsSet("count")
 			return runBench(ctx, o, s)
 		},
 	}
@@ -94,11 +91,11 @@ func runBench(ctx context.Context, o *benchOptions, s *streams) error {
 	if err := reportfmt.CheckFormat(o.Format, reportfmt.Formats); err != nil {
 		return err
 	}
-	count := o.Count
+	count := o.Count.Value
 	switch {
-	case o.countSet && count < 1:
+	case o.Count.Set && count < 1:
 		return fmt.Errorf("--count %d: expected 1 or more", count)
-	case o.countSet:
+	case o.Count.Set:
 	case o.Quick:
 		count = 1
 	default:
@@ -123,7 +120,7 @@ func runBench(ctx context.Context, o *benchOptions, s *streams) error {
 		if err != nil {
 			return err
 		}
-		u := &bench.UserData{Table: t, Paths: o.Input.Paths, Qrels: o.Input.Qrels}
+		u := &bench.UserData{Table: t, Paths: o.Input.Paths, Qrels: o.Input.Qrels.Value}
 		if u.Champion, err = bench.Role(t, "--champion", o.Champion, 0); err != nil {
 			return err
 		}
@@ -133,7 +130,7 @@ func runBench(ctx context.Context, o *benchOptions, s *streams) error {
 		if u.Challenger == u.Champion {
 			return fmt.Errorf("--challenger %q is the champion; name another system", t.Systems[u.Challenger])
 		}
-		if o.Input.Qrels != "" { // the inputs are TREC runs
+		if o.Input.Qrels.Value != "" { // the inputs are TREC runs
 			u.Runs = o.Input.Paths
 		}
 		cfg.User = u

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/riskgate/riskgate/gate/calibrate"
@@ -15,7 +14,7 @@ import (
 	"github.com/riskgate/riskgate/internal/reportfmt"
 
 	"github.com/riskgate/riskgate/gate/scores"
-	"github.com/riskgate/riskgate/internal/numfmt"
+	"github.com/riskgate/riskgate/policies"
 	"github.com/urfave/cli/v3"
 )
 
@@ -23,11 +22,9 @@ import (
 type calibrateOptions struct {
 	Input      *inputOptions
 	PolicyPath string // "" for the built-in default policy
-	// Overrides of the policy's roles and loss weight, as riskgate gate's.
-	Champion    string
-	Challengers []string
-	LossWeight  float64
-	Alpha       float64
+	// Overrides of the policy's roles and loss weight, as riskgate gate's
+	// (not --seed, which here seeds the simulation, not the policy's analyses).
+	Overrides policyOverrides
 
 	Example   bool
 	Reps      int
@@ -39,8 +36,7 @@ type calibrateOptions struct {
 	Output    string
 	Progress  bool
 
-	set map[string]bool
-	now func() time.Time
+	deps // the clock (waiver expiry in every simulated run)
 }
 
 // calibrateFormats are calibrate's output formats.
@@ -82,17 +78,16 @@ number of cores. --format html writes a page with the operating-characteristic c
 and a heat map of the grid. --example calibrates on the built-in example pool (riskgate
 gate --example's).`
 
-func newCalibrateCommand(s *streams) *cli.Command {
-	o := &calibrateOptions{Input: newInputOptions(s)}
+func newCalibrateCommand(s *streams, d deps) *cli.Command {
+	o := &calibrateOptions{Input: newInputOptions(s), deps: d}
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "policy", Destination: &o.PolicyPath, Usage: "the policy `FILE` (YAML); the built-in default policy when not given"},
-		&cli.StringFlag{Name: "champion", Destination: &o.Champion, Usage: "the production system's `NAME`, overriding the policy's"},
-		&cli.StringSliceFlag{Name: "challenger", Destination: &o.Challengers,
-			Usage: "a challenger's `NAME` or glob, repeatable; replaces the policy's (the first one names the simulated challenger)"},
-		&cli.FloatFlag{Name: "loss-weight", Destination: &o.LossWeight, HideDefault: true, Usage: "losses count `W` times, overriding the policy's loss_weight"},
-		&cli.FloatFlag{Name: "alpha", Destination: &o.Alpha, HideDefault: true, Usage: "the loss weight as W = 1 + `A` (not with --loss-weight)"},
+	}
+	flags = append(flags, o.Overrides.flags("a challenger's `NAME` or glob, repeatable; replaces the policy's (the first one names the simulated challenger)",
+		"losses count `W` times, overriding the policy's loss_weight")...)
+	flags = append(flags,
 		&cli.BoolFlag{Name: "example", Destination: &o.Example, Usage: "calibrate on the built-in simulated example pool instead of INPUT files"},
-		&cli.IntFlag{Name: "reps", Value: 500, Usage: "`N` simulated pools per effect"},
+		&cli.IntFlag{Name: "reps", Value: 500, Destination: &o.Reps, Usage: "`N` simulated pools per effect"},
 		&cli.StringFlag{Name: "effects", Value: calibrate.DefaultEffects, Destination: &o.Effects, Usage: "the challenger's true mean `EFFECTS`, comma-separated, on the score scale"},
 		&cli.StringFlag{Name: "risks", Value: calibrate.DefaultRisks, Destination: &o.Risks,
 			Usage: "`SCALES` of the challenger's per-topic differences relative to your pool's, comma-separated: 1 is your challengers' spread, 2 twice it (more and larger losses at the same mean)"},
@@ -103,7 +98,7 @@ func newCalibrateCommand(s *streams) *cli.Command {
 		outputFlag(&o.Output),
 		&cli.BoolFlag{Name: "progress", Destination: &o.Progress,
 			Usage: "show progress on standard error even when it is not a terminal (by default only on a terminal outside CI)"},
-	}
+	)
 	return &cli.Command{
 		Name:        "calibrate",
 		Usage:       "measure a policy's false-ship rate and power on simulated pools like yours",
@@ -112,89 +107,81 @@ func newCalibrateCommand(s *streams) *cli.Command {
 		Flags:       append(flags, o.Input.flags()...),
 		Action: func(ctx context.Context, c *cli.Command) error {
 			o.Input.Paths = c.Args().Slice()
-			o.Reps = int(c.Int("reps"))
-			// The flags that override the policy, as riskgate gate's — not
-			// --seed, which here seeds the simulation, not the policy's analyses.
-			o.set = map[string]bool{}
-			for _, name := range []string{"champion", "challenger", "loss-weight", "alpha", "input-format", "qrels", "measure", "topics"} {
-				o.set[name] = c.IsSet(name)
-			}
 			return runCalibrate(ctx, o, s)
 		},
 	}
 }
 
+// runCalibrate is riskgate calibrate: resolve (flags and policy → the
+// pool and the grid), run (calibrate.Run, with progress), emit (the report).
 func runCalibrate(ctx context.Context, o *calibrateOptions, s *streams) error {
-	if err := reportfmt.CheckFormat(o.Format, calibrateFormats); err != nil {
-		return err
-	}
-	if o.Reps < 1 {
-		return fmt.Errorf("--reps %d: expected 1 or more pools per effect", o.Reps)
-	}
-	if o.Reps > 1<<31 {
-		return fmt.Errorf("--reps %d: expected at most %d", o.Reps, 1<<31)
-	}
-	effects, err := calibrate.ParseEffects(o.Effects)
+	p, t, c, err := o.resolve(s)
 	if err != nil {
 		return err
 	}
-	risks, err := calibrate.ParseRisks(o.Risks)
-	if err != nil {
-		return err
-	}
-	if !(o.MinEffect > 0 && o.MinEffect < 1) {
-		return fmt.Errorf("--min-effect %v: expected a number between 0 and 1 (exclusive)", o.MinEffect)
-	}
-	if o.Example && len(o.Input.Paths) > 0 {
-		return fmt.Errorf("--example calibrates on the built-in pool; give INPUT files or --example, not both")
-	}
-	// The policy and its overrides, exactly as riskgate gate reads them.
-	g := &gateOptions{Input: o.Input, PolicyPath: o.PolicyPath, Champion: o.Champion, Challengers: o.Challengers,
-		LossWeight: o.LossWeight, Alpha: o.Alpha, set: o.set}
-	p, err := g.policy()
-	if err != nil {
-		return err
-	}
-	var t *scores.Table
-	if o.Example {
-		t = engine.ExamplePool()
-	} else {
-		g.applyPolicyInputs(p)
-		if t, _, err = o.Input.load(s.Err); err != nil {
-			return err
-		}
-	}
-	now := time.Now
-	if o.now != nil {
-		now = o.now
-	}
-	prog := progress.New(s.Err, o.Progress)
-	started := time.Now()
-	c := calibrate.Settings{Reps: o.Reps, Effects: effects, Risks: risks, MinEffect: o.MinEffect, Seed: o.Seed, Now: now(),
-		Progress: func(done, total int) {
-			// Every 5% (one line each with --progress in a log).
-			if step := max(1, total/20); done%step == 0 || done == total {
-				prog.Phase(progressBar("deciding simulated pools", done, total, time.Since(started)))
-			}
-		}}
-	rep, err := calibrate.Run(ctx, p, t, c)
-	prog.Done()
+	rep, err := o.run(ctx, p, t, c, s)
 	if err != nil {
 		return err
 	}
 	return writeOutput(s.Out, o.Output, func(w io.Writer) error { return rep.Write(w, o.Format) })
 }
 
-// progressBar is a progress line: what, a bar of 20 cells, the share and
-// count done, and the time left at the pace so far.
-func progressBar(what string, done, total int, elapsed time.Duration) string {
-	frac := float64(done) / float64(max(total, 1))
-	cells := int(frac * 20)
-	line := fmt.Sprintf("%s [%s%s] %3.0f%% (%s of %s)", what, strings.Repeat("#", cells), strings.Repeat(".", 20-cells),
-		100*frac, numfmt.Thousands(done), numfmt.Thousands(total))
-	if done > 0 && done < total {
-		left := time.Duration(float64(elapsed) * float64(total-done) / float64(done))
-		line += ", about " + left.Round(time.Second).String() + " left"
+// resolve checks the flags and loads the policy with the overrides given —
+// exactly as riskgate gate reads them — and the pool: the policy's inputs
+// where the flags leave them unset, or the built-in example.
+func (o *calibrateOptions) resolve(s *streams) (*policies.Policy, *scores.Table, calibrate.Settings, error) {
+	var c calibrate.Settings
+	if err := reportfmt.CheckFormat(o.Format, calibrateFormats); err != nil {
+		return nil, nil, c, err
 	}
-	return line
+	if o.Reps < 1 {
+		return nil, nil, c, fmt.Errorf("--reps %d: expected 1 or more pools per effect", o.Reps)
+	}
+	if o.Reps > 1<<31 {
+		return nil, nil, c, fmt.Errorf("--reps %d: expected at most %d", o.Reps, 1<<31)
+	}
+	effects, err := calibrate.ParseEffects(o.Effects)
+	if err != nil {
+		return nil, nil, c, err
+	}
+	risks, err := calibrate.ParseRisks(o.Risks)
+	if err != nil {
+		return nil, nil, c, err
+	}
+	if !(o.MinEffect > 0 && o.MinEffect < 1) {
+		return nil, nil, c, fmt.Errorf("--min-effect %v: expected a number between 0 and 1 (exclusive)", o.MinEffect)
+	}
+	if o.Example && len(o.Input.Paths) > 0 {
+		return nil, nil, c, fmt.Errorf("--example calibrates on the built-in pool; give INPUT files or --example, not both")
+	}
+	p, err := o.Overrides.loadPolicy(o.PolicyPath)
+	if err != nil {
+		return nil, nil, c, err
+	}
+	var t *scores.Table
+	if o.Example {
+		t = engine.ExamplePool()
+	} else {
+		o.Input.fromPolicy(p)
+		if t, _, err = o.Input.load(s.Err); err != nil {
+			return nil, nil, c, err
+		}
+	}
+	c = calibrate.Settings{Reps: o.Reps, Effects: effects, Risks: risks, MinEffect: o.MinEffect, Seed: o.Seed, Now: o.now()}
+	return p, t, c, nil
+}
+
+// run calibrates policy p on pools like t, with a progress line every 5%
+// of the pools decided (one line each with --progress in a log).
+func (o *calibrateOptions) run(ctx context.Context, p *policies.Policy, t *scores.Table, c calibrate.Settings, s *streams) (*calibrate.Report, error) {
+	prog := progress.New(s.Err, o.Progress)
+	started := time.Now()
+	c.Progress = func(done, total int) {
+		if step := max(1, total/20); done%step == 0 || done == total {
+			prog.Phase(progress.Bar("deciding simulated pools", done, total, time.Since(started)))
+		}
+	}
+	rep, err := calibrate.Run(ctx, p, t, c)
+	prog.Done()
+	return rep, err
 }

@@ -20,10 +20,7 @@ type compareOptions struct {
 	Input        *inputOptions
 	Champion     string
 	Challengers  []string // names or globs over system names (* and ?, as in policies)
-	LossWeight   float64
-	Alpha        float64
-	alphaSet     bool
-	lossSet      bool
+	Loss         lossWeightFlags
 	Level        float64
 	Correction   string
 	Pool         string // compared or all
@@ -67,21 +64,26 @@ func newCompareCommand(s *streams) *cli.Command {
 		Flags:       o.flags(),
 		Action: func(ctx context.Context, c *cli.Command) error {
 			o.Input.Paths = c.Args().Slice()
-			o.alphaSet, o.lossSet = c.IsSet("alpha"), c.IsSet("loss-weight")
 			return runCompare(ctx, o, s)
 		},
 	}
 }
 
+// compareLossWeight is compare's --loss-weight when neither it nor --alpha
+// is given.
+const compareLossWeight = 5
+
 func (o *compareOptions) flags() []cli.Flag {
+	o.Loss.max = 1e6
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "champion", Destination: &o.Champion, Required: true, Usage: "the production system's `NAME`"},
 		&cli.StringSliceFlag{Name: "challenger", Destination: &o.Challengers, Required: true,
 			Usage: "a challenger's `NAME`, or a glob over system names (* any run of characters, ? one character); repeat for several"},
-		&cli.FloatFlag{Name: "loss-weight", Value: 5, Destination: &o.LossWeight,
-			Usage: "losses count `W` times in URisk, TRisk, the bootstrap and ZRisk/GeoRisk (W = 1 + α; Benham et al.'s r)"},
-		&cli.FloatFlag{Name: "alpha", Destination: &o.Alpha, HideDefault: true,
-			Usage: "the loss weight as TREC and Wang et al. write it: W = 1 + `A` (not with --loss-weight)"},
+	}
+	flags = append(flags, o.Loss.flags(compareLossWeight,
+		"losses count `W` times in URisk, TRisk, the bootstrap and ZRisk/GeoRisk (W = 1 + α; Benham et al.'s r)",
+		"the loss weight as TREC and Wang et al. write it: W = 1 + `A` (not with --loss-weight)")...)
+	flags = append(flags,
 		&cli.FloatFlag{Name: "level", Value: 0.95, Destination: &o.Level, Usage: "confidence `LEVEL` before correction"},
 		&cli.StringFlag{Name: "correction", Value: string(risk.Bonferroni), Destination: &o.Correction,
 			Usage: "multiple-comparison `CORRECTION` over the challengers: bonferroni, holm, bh, none"},
@@ -100,24 +102,18 @@ func (o *compareOptions) flags() []cli.Flag {
 		&cli.StringFlag{Name: "family", Value: "gaussian", Destination: &o.Family, Usage: familyFlagUsage},
 		&cli.FloatFlag{Name: "target-ess", Destination: &o.TargetESS, HideDefault: true,
 			Usage: "BRisk samples until every bulk- and tail-ESS reaches `N` (default 10000 gaussian, 2000 skew_normal)"},
-	}
+	)
 	return append(flags, o.Input.flags()...)
 }
 
 // settings validates the options that do not need the data.
 func (o *compareOptions) settings() (compare.Settings, error) {
 	cfg := compare.Settings{Level: o.Level, PoolAll: o.Pool == "all", Seed: o.Seed, Samples: o.Samples, TukeySamples: o.TukeySamples}
-	switch {
-	case o.alphaSet && o.lossSet:
-		return cfg, fmt.Errorf("give --loss-weight W or --alpha A (meaning W = 1 + A), not both")
-	case o.alphaSet:
-		cfg.LossWeight = 1 + o.Alpha
-	default:
-		cfg.LossWeight = o.LossWeight
+	w, _, _, err := o.Loss.resolve()
+	if err != nil {
+		return cfg, err
 	}
-	if !(cfg.LossWeight > 0) || cfg.LossWeight > 1e6 {
-		return cfg, fmt.Errorf("loss weight %v: expected a positive number (losses count W times; W = 1 + α)", cfg.LossWeight)
-	}
+	cfg.LossWeight = w
 	if !(o.Level > 0 && o.Level < 1) {
 		return cfg, fmt.Errorf("--level %v: expected a confidence level strictly between 0 and 1", o.Level)
 	}

@@ -116,7 +116,7 @@ func checkFormatFlag(format string, formats []string) error {
 // (nDCG@10 and ndcg_cut.10) are one candidate.
 func loadMeasures(in *inputOptions, measures []string, w io.Writer) ([]discriminate.Input, error) {
 	if len(measures) == 0 {
-		if in.Qrels == "" {
+		if in.Qrels.Value == "" {
 			return nil, errors.New("no --measure given: name the candidate measures, each held by every input (e.g. --measure map --measure ndcg_cut.10); runs with --qrels default to " + strings.Join(defaultRunMeasures, ", "))
 		}
 		measures = defaultRunMeasures
@@ -133,7 +133,7 @@ func loadMeasures(in *inputOptions, measures []string, w io.Writer) ([]discrimin
 		}
 		seen[name] = m
 		one := *in
-		one.Measure = m
+		one.Measure.Value = m
 		t, _, err := one.load(w)
 		if err != nil {
 			return nil, err

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"time"
 
 	"github.com/riskgate/riskgate/gate/engine"
 	"github.com/riskgate/riskgate/gate/fit"
+	"github.com/riskgate/riskgate/gate/result"
 
 	"github.com/riskgate/riskgate/internal/reportfmt"
 
@@ -29,12 +29,13 @@ type fitOptions struct {
 	Draws       int // per chain; 0 = enough for TargetESS on the collapsed path
 	Warmup      int
 	Seed        uint64
-	TargetESS   float64
-	MaxDraws    int
-	Method      string
-	Format      string // output format: table, md, json, csv
-	Output      string // report file; "" = standard output
-	DrawsOut    string
+	// TargetESS is the ESS sampled to; not given, the family's default.
+	TargetESS optional[float64]
+	MaxDraws  int
+	Method    string
+	Format    string // output format: table, md, json, csv
+	Output    string // report file; "" = standard output
+	DrawsOut  string
 
 	PriorIntercept, PriorSigma, PriorTau, PriorSD string
 
@@ -43,20 +44,20 @@ type fitOptions struct {
 	Forecast         bool    // every cell's posterior predictive interval in the JSON report
 	PoolSweep        string  // artifact counts, e.g. "1,5,10,20,40"
 	PriorSensitivity bool
-	targetESSSet     bool // --target-ess given; otherwise the family's default
 }
 
 func newFitCommand(s *streams) *cli.Command {
 	o := &fitOptions{Input: newInputOptions(s)}
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "champion", Required: true, Destination: &o.Champion, Usage: "the production system's `NAME`"},
-		&cli.StringSliceFlag{Name: "challenger", Usage: "a challenger's `NAME` or glob (repeatable); every other system is an artifact"},
-		&cli.IntFlag{Name: "chains", Value: 4, Usage: "number of MCMC chains (run in parallel)"},
-		&cli.IntFlag{Name: "draws", HideDefault: true, Usage: "kept draws per chain (default: 1.4 × target-ess / chains on the collapsed path, 1000 on the general path)"},
-		&cli.IntFlag{Name: "warmup", Value: 1000, Usage: "warmup (adaptation) iterations per chain"},
-		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "random seed; the same seed, input and settings give the same output"},
-		&cli.FloatFlag{Name: "target-ess", Value: 10000, HideDefault: true, Usage: "keep sampling until every bulk- and tail-ESS reaches `ESS` (up to --max-draws; default 10000, 2000 with --family skew_normal)"},
-		&cli.IntFlag{Name: "max-draws", HideDefault: true, Usage: "cap on draws per chain when sampling on for --target-ess (default 10 × the initial draws)"},
+		&cli.StringSliceFlag{Name: "challenger", Destination: &o.Challengers, Usage: "a challenger's `NAME` or glob (repeatable); every other system is an artifact"},
+		&cli.IntFlag{Name: "chains", Value: 4, Destination: &o.Chains, Usage: "number of MCMC chains (run in parallel)"},
+		&cli.IntFlag{Name: "draws", Destination: &o.Draws, HideDefault: true, Usage: "kept draws per chain (default: 1.4 × target-ess / chains on the collapsed path, 1000 on the general path)"},
+		&cli.IntFlag{Name: "warmup", Value: 1000, Destination: &o.Warmup, Usage: "warmup (adaptation) iterations per chain"},
+		&cli.Uint64Flag{Name: "seed", Value: 1, Destination: &o.Seed, Usage: "random seed; the same seed, input and settings give the same output"},
+		&cli.FloatFlag{Name: "target-ess", Value: 10000, Destination: &o.TargetESS.Value, Action: o.TargetESS.given, HideDefault: true,
+			Usage: "keep sampling until every bulk- and tail-ESS reaches `ESS` (up to --max-draws; default 10000, 2000 with --family skew_normal)"},
+		&cli.IntFlag{Name: "max-draws", Destination: &o.MaxDraws, HideDefault: true, Usage: "cap on draws per chain when sampling on for --target-ess (default 10 × the initial draws)"},
 		&cli.StringFlag{Name: "method", Value: string(bayes.MethodAuto), Destination: &o.Method,
 			Usage: "`METHOD`: auto, collapsed (effects integrated out and drawn exactly; needs a normal intercept prior), general (NUTS on rstanarm's full density)"},
 		&cli.StringFlag{Name: "prior-intercept", Destination: &o.PriorIntercept, Usage: "intercept prior `DIST`, e.g. normal(0.3, 0.5) (default rstanarm's normal(mean y, 2.5 sd y))"},
@@ -91,10 +92,6 @@ func newFitCommand(s *streams) *cli.Command {
 		Flags: append(flags, o.Input.flags()...),
 		Action: func(ctx context.Context, c *cli.Command) error {
 			o.Input.Paths = c.Args().Slice()
-			o.Challengers = c.StringSlice("challenger")
-			o.Chains, o.Draws, o.Warmup, o.MaxDraws = int(c.Int("chains")), int(c.Int("draws")), int(c.Int("warmup")), int(c.Int("max-draws"))
-			o.Seed, o.TargetESS = c.Uint64("seed"), c.Float("target-ess")
-			o.targetESSSet = c.IsSet("target-ess")
 			return runFit(ctx, s, o)
 		},
 	}
@@ -112,11 +109,11 @@ func fitRoles(t *scores.Table, champion string, challengers []string) ([]string,
 	}
 	r := make([]string, len(t.Systems))
 	for i := range r {
-		r[i] = "artifact"
+		r[i] = result.RoleArtifact
 	}
-	r[ci] = "champion"
+	r[ci] = result.RoleChampion
 	for _, i := range chal {
-		r[i] = "challenger"
+		r[i] = result.RoleChallenger
 	}
 	return r, nil
 }
@@ -133,8 +130,8 @@ func runFit(ctx context.Context, s *streams, o *fitOptions) error {
 	if o.Chains < 1 || o.Warmup < 0 || o.Draws < 0 || o.MaxDraws < 0 {
 		return fmt.Errorf("--chains must be at least 1 and --warmup, --draws, --max-draws not negative")
 	}
-	if !(o.TargetESS >= 0) || math.IsInf(o.TargetESS, 0) {
-		return fmt.Errorf("--target-ess %v: expected a number ≥ 0", o.TargetESS)
+	if !(o.TargetESS.Value >= 0) || math.IsInf(o.TargetESS.Value, 0) {
+		return fmt.Errorf("--target-ess %v: expected a number ≥ 0", o.TargetESS.Value)
 	}
 	if err := o.priorFlags().Check(); err != nil {
 		return err
@@ -160,89 +157,27 @@ func runFit(ctx context.Context, s *streams, o *fitOptions) error {
 	if err != nil {
 		return err
 	}
-	bt := &bayes.Table{Systems: tab.Systems, Topics: tab.Topics, Scores: tab.Scores}
-	if err := bt.Validate(); err != nil {
-		return fmt.Errorf("fit: %w", err)
+	if !o.TargetESS.Set {
+		o.TargetESS.Value = defaultTargetESS(fam)
 	}
-	champ, chals := -1, []int{}
-	for i, r := range role {
-		switch r {
-		case "champion":
-			champ = i
-		case "challenger":
-			chals = append(chals, i)
-		}
+	set := fit.Settings{Priors: o.priorFlags(), LossWeight: o.LossWeight, Forecast: o.Forecast, PoolSweep: sweep, PriorSensitivity: o.PriorSensitivity,
+		Hier: bayes.HierOptions{
+			Sampler:   mcmc.NUTSOptions{Chains: o.Chains, Warmup: o.Warmup, Draws: o.Draws, Seed: o.Seed, Context: ctx},
+			Method:    bayes.HierMethod(o.Method),
+			TargetESS: o.TargetESS.Value,
+			MaxDraws:  o.MaxDraws,
+			Family:    fam,
+		}}
+	if o.Warmup == 0 {
+		set.Hier.Sampler.Warmup = -1 // explicit zero: bayes treats 0 as "default"
 	}
-	pool, err := bayes.BRiskPool(bt, champ, o.LossWeight)
-	if err != nil {
-		return fmt.Errorf("fit: %w", err)
-	}
-	priors, err := o.priorFlags().Priors(pool, fam)
+	rep, err := fit.Build(tab, role, align, set)
 	if err != nil {
 		return err
 	}
-	if !o.targetESSSet {
-		o.TargetESS = defaultTargetESS(fam)
-	}
-	opt := bayes.HierOptions{
-		Sampler:   mcmc.NUTSOptions{Chains: o.Chains, Warmup: o.Warmup, Draws: o.Draws, Seed: o.Seed, Context: ctx},
-		Priors:    priors,
-		Method:    bayes.HierMethod(o.Method),
-		TargetESS: o.TargetESS,
-		MaxDraws:  o.MaxDraws,
-		Family:    fam,
-	}
-	if o.Warmup == 0 {
-		opt.Sampler.Warmup = -1 // explicit zero: bayes treats 0 as "default"
-	}
-	start := time.Now()
-	br, err := bayes.BRisk(bt, champ, o.LossWeight, bayes.BRiskOptions{Hier: opt, Challengers: chals})
-	if err != nil {
-		return fmt.Errorf("fit: %w", err)
-	}
-	desc, err := br.Describe() // what the report shows, timed with the fit
-	if err != nil {
-		return fmt.Errorf("fit: %w", err)
-	}
-	hf := br.Fit
-	hf.Describe()
-	elapsed := time.Since(start)
-	rep := fit.NewReport(hf, tab.Measure, role, elapsed, align)
-	rep.LossWeight = o.LossWeight
-	rep.BRisk = fit.NewBRisk(br, desc)
-	if o.Forecast {
-		fc, err := hf.Forecast(pool, nil, br.Level, o.Seed)
-		if err != nil {
-			return fmt.Errorf("fit: %w", err)
-		}
-		rep.Forecasts = fit.NewForecasts(fc, pool)
-	}
-	if sweep != nil {
-		o2 := bayes.BRiskOptions{Hier: opt, Challengers: chals}
-		o2.Hier.Priors = nil // each pool's own defaults …
-		if priors != nil {
-			o2.Hier.Priors = priors // … unless the priors were given
-		}
-		steps, err := bayes.PoolSweep(bt, champ, o.LossWeight, sweep, o2)
-		if err != nil {
-			return fmt.Errorf("fit: --pool-sweep: %w", err)
-		}
-		rep.PoolSweep = fit.NewSweep(steps)
-	}
-	if o.PriorSensitivity {
-		var sets []bayes.PriorSet
-		if priors != nil {
-			sets = append([]bayes.PriorSet{{Name: "given", Priors: *priors}}, bayes.AlternativePriors(pool, fam)[1:]...)
-		}
-		o2 := bayes.BRiskOptions{Hier: opt, Challengers: chals}
-		ps, err := bayes.PriorSensitivityOf(bt, champ, o.LossWeight, o2, sets)
-		if err != nil {
-			return fmt.Errorf("fit: --prior-sensitivity: %w", err)
-		}
-		rep.PriorSensitivity = fit.NewPriorSensitivity(ps)
-	}
+	hf := rep.Fit()
 	if o.DrawsOut != "" {
-		if err := atomicfile.Write(o.DrawsOut, func(w io.Writer) error { return fit.WriteDraws(w, hf) }); err != nil {
+		if err := atomicfile.Write(o.DrawsOut, rep.WriteDraws); err != nil {
 			return err
 		}
 	}

@@ -3,11 +3,10 @@ package gate
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
+	"io"
 	"math"
 	"path/filepath"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -26,22 +25,20 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-// gateOptions are the options of riskgate gate.
+// gateOptions are the options of riskgate gate: its flags, and the
+// dependencies it is given.
 type gateOptions struct {
 	Input      *inputOptions
 	PolicyPath string // "" for the built-in default policy
-
-	// Overrides of the policy; each applies only when its flag is set.
-	Champion    string
-	Challengers []string // names or globs (* and ?), replacing the policy's
-	LossWeight  float64
-	Alpha       float64
-	Seed        uint64
+	// Overrides of the policy; each applies only when its flag is given.
+	Overrides policyOverrides
+	Seed      optional[uint64]
 
 	// RiskSweep lists extra loss weights at which BRisk is fitted, when a rule
 	// needs BRisk, for the report's risk-against-loss-weight plot (Figure 7 of
-	// Benham et al.); "" fits only the rules' weights.
-	RiskSweep string
+	// Benham et al.); "" fits only the rules' weights. Not given, it applies
+	// to the Gaussian family only.
+	RiskSweep optional[string]
 	// Worst is how many regressions per challenger the reports list.
 	Worst int
 
@@ -56,11 +53,14 @@ type gateOptions struct {
 	Progress bool
 	Publish  *publishOptions
 
-	// set records which flags were given, for the policy's inputs and the
-	// overrides above.
-	set map[string]bool
-	// now is the clock (waiver expiry, provenance); time.Now when nil.
-	now func() time.Time
+	// Dependencies: the process's (newGateCommand), or a test's.
+	deps
+	// verifyInputs checks, before anything naming them is written, that
+	// the inputs are still the files judged (scores.VerifySources).
+	verifyInputs func([]scores.Source) error
+	// writeReport writes one report file's bytes into the report set
+	// (writeReportFile).
+	writeReport func(w io.Writer, name string, data []byte) error
 }
 
 // defaultRiskSweep are the loss weights of Benham et al.'s Figure 7.
@@ -101,21 +101,21 @@ Exit status:
   3  inconclusive (after the policy's on_inconclusive)
   130  interrupted (SIGINT or SIGTERM): nothing was decided, no report written`
 
-func newGateCommand(s *streams) *cli.Command {
-	o := &gateOptions{Input: newInputOptions(s), Publish: &publishOptions{}}
-	flags := []cli.Flag{
-		&cli.StringFlag{Name: "policy", Destination: &o.PolicyPath, Usage: "the policy `FILE` (YAML); the built-in default policy when not given"},
-		&cli.StringFlag{Name: "champion", Destination: &o.Champion, Usage: "the production system's `NAME`, overriding the policy's"},
-		&cli.StringSliceFlag{Name: "challenger", Destination: &o.Challengers,
-			Usage: "a challenger's `NAME` or glob (* any characters, ? one), repeatable; replaces the policy's challengers"},
-		&cli.FloatFlag{Name: "loss-weight", Destination: &o.LossWeight, HideDefault: true,
-			Usage: "losses count `W` times (W = 1 + α), overriding the policy's loss_weight (rules with their own keep theirs)"},
-		&cli.FloatFlag{Name: "alpha", Destination: &o.Alpha, HideDefault: true, Usage: "the loss weight as W = 1 + `A` (not with --loss-weight)"},
-		&cli.Uint64Flag{Name: "seed", Destination: &o.Seed, HideDefault: true, Usage: "`SEED` of every random procedure, overriding the policy's"},
+// newGateCommand binds riskgate gate's flags to its options, with the
+// dependencies d; runF runs it (runGate when nil; a test sets dependencies).
+func newGateCommand(s *streams, d deps, runF func(context.Context, *gateOptions) error) *cli.Command {
+	o := &gateOptions{Input: newInputOptions(s), Publish: &publishOptions{}, deps: d, verifyInputs: scores.VerifySources, writeReport: writeReportFile}
+	if runF == nil {
+		runF = func(ctx context.Context, o *gateOptions) error { return runGate(ctx, o, s) }
+	}
+	flags := append([]cli.Flag{&cli.StringFlag{Name: "policy", Destination: &o.PolicyPath, Usage: "the policy `FILE` (YAML); the built-in default policy when not given"}}, o.Overrides.flags("a challenger's `NAME` or glob (* any characters, ? one), repeatable; replaces the policy's challengers",
+		"losses count `W` times (W = 1 + α), overriding the policy's loss_weight (rules with their own keep theirs)")...)
+	flags = append(flags,
+		&cli.Uint64Flag{Name: "seed", Destination: &o.Seed.Value, Action: o.Seed.given, HideDefault: true, Usage: "`SEED` of every random procedure, overriding the policy's"},
 		&cli.StringFlag{Name: "out", Destination: &o.Out,
 			Usage: "write result.json, report.md, junit.xml and report.html into `DIR`, replaced as one set (riskgate's own folder: one holding other files is refused)"},
 		formatFlag(&o.Format, gateFormats),
-		&cli.StringFlag{Name: "risk-sweep", Destination: &o.RiskSweep, Value: defaultRiskSweep,
+		&cli.StringFlag{Name: "risk-sweep", Destination: &o.RiskSweep.Value, Action: o.RiskSweep.given, Value: defaultRiskSweep,
 			Usage: "when a rule needs BRisk, also fit it at these loss weights `LIST` for the report's risk-against-loss-weight plot (\"\" for none; with the skew-normal family each fit takes seconds)"},
 		&cli.IntFlag{Name: "worst", Destination: &o.Worst, Value: result.DefaultWorst,
 			Usage: "list each challenger's `N` worst regressions (topics it loses most on) in every report"},
@@ -126,7 +126,7 @@ func newGateCommand(s *streams) *cli.Command {
 		&cli.BoolFlag{Name: "progress", Destination: &o.Progress,
 			Usage: "show progress on standard error even in CI or when it is not a terminal (by default only on a terminal outside CI)"},
 		&cli.BoolFlag{Name: "verbose", Destination: &o.Publish.Verbose, Usage: "with --github, log each GitHub API request (never the token)"},
-	}
+	)
 	flags = append(flags, o.Input.flags()...)
 	flags = append(flags, o.Publish.flags()...)
 	return &cli.Command{
@@ -137,25 +137,30 @@ func newGateCommand(s *streams) *cli.Command {
 		Flags:       flags,
 		Action: func(ctx context.Context, c *cli.Command) error {
 			o.Input.Paths = c.Args().Slice()
-			o.set = map[string]bool{}
-			for _, name := range []string{"champion", "challenger", "loss-weight", "alpha", "seed", "risk-sweep", "input-format", "qrels", "measure", "topics"} {
-				o.set[name] = c.IsSet(name)
-			}
-			return runGate(ctx, o, s)
+			return runF(ctx, o)
 		},
 	}
 }
 
-// runGate is riskgate gate: policy → inputs → roles → requirements →
-// analyses → decision → Result → reports → GitHub → exit status.
+// resolvedGate is a gate resolved from its flags and policy (resolve): every
+// setting checked, the inputs loaded.
+type resolvedGate struct {
+	policy    *policies.Policy
+	table     *scores.Table
+	alignment scores.Alignment
+	sources   []scores.Source // what was read, to verify before the reports are written
+	sweep     []float64       // the risk sweep's loss weights
+	maxMemory float64         // the memory budget, in bytes
+}
+
+// runGate is riskgate gate: resolve (flags and policy → the inputs and
+// settings, refused before any heavy work when over the memory budget),
+// run (the engine's decision and Result), emit (the reports, --out,
+// standard output, GitHub, the exit status). --out is riskgate's: locked
+// for the whole run, marked with error.json until its set is written, and
+// with the error if the run ends in one.
 func runGate(ctx context.Context, o *gateOptions, s *streams) (err error) {
-	now := time.Now
-	if o.now != nil {
-		now = o.now
-	}
-	start := now()
-	// --out is riskgate's: locked for the whole run, marked with error.json
-	// until its set is written, and with the error if the run ends in one.
+	start := o.now()
 	var set *atomicfile.Set
 	written := false
 	if o.Out != "" {
@@ -172,86 +177,106 @@ func runGate(ctx context.Context, o *gateOptions, s *streams) (err error) {
 			}
 		}()
 	}
-	if err := o.Publish.check(); err != nil {
+	g, err := o.resolve(s)
+	if err != nil {
 		return err
+	}
+	// The budget is also the garbage collector's target, so that garbage
+	// never takes the heap over it while the gate runs and reports.
+	defer o.setMemoryLimit(o.setMemoryLimit(int64(min(g.maxMemory, math.MaxInt64/2))))
+	r, err := o.run(ctx, g, start, s)
+	if err != nil {
+		return err
+	}
+	written, err = o.emit(ctx, r, g, set, s)
+	return err
+}
+
+// resolve checks the flags, loads the policy with the overrides given and
+// the inputs (the policy's where the flags leave them unset), and refuses
+// a gate estimated to need more memory than the budget.
+func (o *gateOptions) resolve(s *streams) (*resolvedGate, error) {
+	if err := o.Publish.check(); err != nil {
+		return nil, err
 	}
 	if err := reportfmt.CheckFormat(o.Format, gateFormats); err != nil {
-		return err
+		return nil, err
 	}
 	if o.Example && len(o.Input.Paths) > 0 {
-		return fmt.Errorf("--example gates the built-in pool; give INPUT files or --example, not both")
+		return nil, fmt.Errorf("--example gates the built-in pool; give INPUT files or --example, not both")
 	}
-	p, err := o.policy()
+	p, err := o.Overrides.loadPolicy(o.PolicyPath)
 	if err != nil {
-		return err
+		return nil, err
+	}
+	if o.Seed.Set {
+		p.Seed = o.Seed.Value
 	}
 	if o.Worst < 1 {
-		return fmt.Errorf("--worst %d: expected a number of topics, at least 1", o.Worst)
+		return nil, fmt.Errorf("--worst %d: expected a number of topics, at least 1", o.Worst)
 	}
-	sweep, err := parseLossWeights("--risk-sweep", o.RiskSweep)
-	if err != nil {
-		return err
+	g := &resolvedGate{policy: p}
+	if g.sweep, err = parseLossWeights("--risk-sweep", o.RiskSweep.Value); err != nil {
+		return nil, err
 	}
 	if o.MaxMemory == "" {
 		o.MaxMemory = defaultMaxMemory
 	}
-	maxMemory, err := parseMemory("--max-memory", o.MaxMemory)
-	if err != nil {
-		return err
+	if g.maxMemory, err = parseMemory("--max-memory", o.MaxMemory); err != nil {
+		return nil, err
 	}
-	if p.Model.Family != policies.Gaussian && !o.set["risk-sweep"] {
-		sweep = nil // a skew-normal fit takes seconds: sweep only when asked
+	if p.Model.Family != policies.Gaussian && !o.RiskSweep.Set {
+		g.sweep = nil // a skew-normal fit takes seconds: sweep only when asked
 	}
-
-	var (
-		t       *scores.Table
-		align   scores.Alignment
-		sources []scores.Source
-		inputs  []result.InputFile
-	)
 	if o.Example {
-		t = engine.ExamplePool()
+		g.table = engine.ExamplePool()
 	} else {
-		o.applyPolicyInputs(p)
-		if t, align, sources, err = o.Input.loadSources(s.Err); err != nil {
-			return err
+		o.Input.fromPolicy(p)
+		if g.table, g.alignment, g.sources, err = o.Input.loadSources(s.Err); err != nil {
+			return nil, err
 		}
-		inputs = inputFiles(sources)
 	}
-	if err := checkMemory(p, t, sweep, maxMemory); err != nil {
-		return err
+	if err := checkMemory(p, g.table, g.sweep, g.maxMemory); err != nil {
+		return nil, err
 	}
-	// The budget is also the garbage collector's target, so that garbage
-	// never takes the heap over it.
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(min(maxMemory, math.MaxInt64/2))))
+	return g, nil
+}
+
+// run gates g with the engine and gives the Result its provenance: the
+// inputs read, the replay command, the start and the elapsed time.
+func (o *gateOptions) run(ctx context.Context, g *resolvedGate, start time.Time, s *streams) (*result.Result, error) {
 	prog := progress.New(s.Err, o.Progress)
-	r, err := engine.Run(ctx, p, t, engine.Options{Now: start, Sweep: sweep, Worst: o.Worst, Alignment: align, Example: o.Example, Progress: prog})
+	r, err := engine.Run(ctx, g.policy, g.table, engine.Options{Now: start, Sweep: g.sweep, Worst: o.Worst, Alignment: g.alignment, Example: o.Example, Progress: prog})
 	prog.Done()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	r.DryRun = o.DryRun
-	r.Provenance.Inputs = inputs
-	r.Provenance.Command = o.replayCommand(p)
+	r.Provenance.Inputs = result.NewInputFiles(g.sources)
+	r.Provenance.Command = o.replayCommand(g.policy)
 	r.Provenance.StartedAt = start.UTC().Format(time.RFC3339)
-	r.Provenance.ElapsedMS = now().Sub(start).Milliseconds()
+	r.Provenance.ElapsedMS = o.now().Sub(start).Milliseconds()
+	return r, nil
+}
 
+// emit renders every report of r, writes the set into --out (set, when
+// not nil: written says it was) once the inputs are verified unchanged,
+// writes the chosen format on standard output, publishes to GitHub, and
+// returns the verdict's exit status.
+func (o *gateOptions) emit(ctx context.Context, r *result.Result, g *resolvedGate, set *atomicfile.Set, s *streams) (written bool, err error) {
 	reports, err := report.Files(r)
 	if err != nil {
-		return err
-	}
-	if testHookBeforeVerify != nil {
-		testHookBeforeVerify()
+		return false, err
 	}
 	// The reports name the inputs by digest: refuse to write them when an
 	// input is no longer what was judged.
-	if err := scores.VerifySources(sources); err != nil {
-		return err
+	if err := o.verifyInputs(g.sources); err != nil {
+		return false, err
 	}
 	var jsonPath, mdPath string
 	if set != nil {
-		if err := writeReportSet(ctx, set, reports); err != nil {
-			return err
+		if err := writeReportSet(ctx, set, reports, o.writeReport); err != nil {
+			return false, err
 		}
 		written = true
 		jsonPath, mdPath = filepath.Join(o.Out, "result.json"), filepath.Join(o.Out, "report.md")
@@ -270,104 +295,23 @@ func runGate(ctx context.Context, o *gateOptions, s *streams) (err error) {
 		out = b.Bytes()
 	}
 	if _, err := s.Out.Write(out); err != nil {
-		return err
+		return written, err
 	}
-
 	rep := report.GitHub(r, string(reports["report.md"]))
 	rep.JSONPath, rep.MarkdownPath = jsonPath, mdPath
 	rep.Source = github.SourceThisJob // computed here, from this job's inputs
 	if err := o.Publish.publish(ctx, rep, s); err != nil {
-		return err
+		return written, err
 	}
 	if o.DryRun {
-		fmt.Fprintf(s.Err, "riskgate: dry run: the verdict would be %s (exit status %d); exiting 0\n", r.Verdict, r.ExitStatus)
-		return nil
+		fmt.Fprintf(s.Err, "riskgate: dry run: the verdict would be %s (exit status %d); exiting 0\n", r.Verdict(), r.ExitStatus())
+		return written, nil
 	}
-	if r.ExitStatus != exitPass {
-		return &statusError{Code: r.ExitStatus}
+	if r.ExitStatus() != exitPass {
+		return written, &statusError{Code: r.ExitStatus()}
 	}
-	return nil
+	return written, nil
 }
-
-// policy loads the policy (or the default) and applies the overrides.
-func (o *gateOptions) policy() (*policies.Policy, error) {
-	var p *policies.Policy
-	if o.PolicyPath == "" {
-		p = policies.Default()
-	} else {
-		var err error
-		if p, err = policies.Load(o.PolicyPath); err != nil {
-			return nil, err
-		}
-	}
-	if o.set["champion"] {
-		p.Champion, p.ChampionPos = o.Champion, policies.Pos{}
-	}
-	if o.set["challenger"] {
-		p.Challengers = nil
-		for _, c := range o.Challengers {
-			p.Challengers = append(p.Challengers, policies.Pattern{Text: c})
-		}
-	}
-	switch {
-	case o.set["loss-weight"] && o.set["alpha"]:
-		return nil, errors.New("give --loss-weight W or --alpha A (meaning W = 1 + A), not both")
-	case o.set["loss-weight"]:
-		p.LossWeight, p.FromAlpha = o.LossWeight, false
-	case o.set["alpha"]:
-		p.LossWeight, p.FromAlpha = 1+o.Alpha, true
-	}
-	if w := p.LossWeight; (o.set["loss-weight"] || o.set["alpha"]) && (!(w > 0) || math.IsInf(w, 0)) {
-		return nil, fmt.Errorf("loss weight %v: expected a positive number (losses count W times; W = 1 + α)", w)
-	}
-	if o.set["seed"] {
-		p.Seed = o.Seed
-	}
-	return p, nil
-}
-
-// applyPolicyInputs fills the inputs the command line leaves unset from the
-// policy's inputs: paths (relative to the policy's folder) when no INPUT is
-// given, and each input flag not given.
-func (o *gateOptions) applyPolicyInputs(p *policies.Policy) {
-	in := p.Inputs
-	if len(o.Input.Paths) == 0 {
-		o.Input.Paths = p.InputPaths()
-	}
-	if !o.set["input-format"] && in.Format != "" {
-		o.Input.Format = in.Format
-	}
-	if !o.set["qrels"] && in.Qrels != "" {
-		o.Input.Qrels = in.Qrels
-		o.Input.QrelsFrom = "policy inputs.qrels"
-		if at := in.QrelsPos; at.Line > 0 {
-			o.Input.QrelsFrom = fmt.Sprintf("%s:%d:%d inputs.qrels", p.File, at.Line, at.Column)
-		}
-		if !filepath.IsAbs(in.Qrels) && p.File != "" && p.File != policies.StarterName {
-			o.Input.Qrels = filepath.Join(filepath.Dir(p.File), in.Qrels)
-		}
-	}
-	if !o.set["measure"] && in.Measure != "" {
-		o.Input.Measure = in.Measure
-	}
-	if !o.set["topics"] && in.Topics != "" {
-		o.Input.Topics = in.Topics
-	}
-}
-
-// inputFiles are the inputs' provenance: the digest of each is of the bytes
-// the loader parsed (scores.LoadSources reads every input once).
-func inputFiles(sources []scores.Source) []result.InputFile {
-	out := make([]result.InputFile, len(sources))
-	for i, src := range sources {
-		out[i] = result.InputFile{Role: src.Role, Path: src.Path, SHA256: src.SHA256, Bytes: src.Bytes}
-	}
-	return out
-}
-
-// testHookBeforeVerify, when a test sets it, runs after the analyses and
-// before the inputs are verified, to change an input then.
-var testHookBeforeVerify func()
 
 // replayCommand is the one-line command that replays the run: the policy,
 // the overrides and inputs as given, and the seed.
@@ -379,34 +323,36 @@ func (o *gateOptions) replayCommand(p *policies.Policy) string {
 	if o.Example {
 		args = append(args, "--example")
 	}
-	if o.set["champion"] {
-		args = append(args, "--champion", o.Champion)
+	ov := o.Overrides
+	if ov.Champion.Set {
+		args = append(args, "--champion", ov.Champion.Value)
 	}
-	if o.set["challenger"] {
-		for _, c := range o.Challengers {
+	if ov.Challengers.Set {
+		for _, c := range ov.Challengers.Value {
 			args = append(args, "--challenger", c)
 		}
 	}
-	if o.set["loss-weight"] || o.set["alpha"] {
+	if ov.Loss.Weight.Set || ov.Loss.Alpha.Set {
 		args = append(args, "--loss-weight", numfmt.G(p.LossWeight))
 	}
 	args = append(args, "--seed", fmt.Sprint(p.Seed))
-	if o.RiskSweep != defaultRiskSweep {
-		args = append(args, "--risk-sweep", o.RiskSweep)
+	if o.RiskSweep.Value != defaultRiskSweep {
+		args = append(args, "--risk-sweep", o.RiskSweep.Value)
 	}
 	if o.Worst != result.DefaultWorst {
 		args = append(args, "--worst", fmt.Sprint(o.Worst))
 	}
 	if !o.Example {
+		in := o.Input
 		for _, f := range []struct{ flag, value, def string }{
-			{"--input-format", o.Input.Format, string(scores.Auto)}, {"--qrels", o.Input.Qrels, ""},
-			{"--measure", o.Input.Measure, ""}, {"--topics", o.Input.Topics, string(scores.Intersect)},
+			{"--input-format", in.Format.Value, string(scores.Auto)}, {"--qrels", in.Qrels.Value, ""},
+			{"--measure", in.Measure.Value, ""}, {"--topics", in.Topics.Value, string(scores.Intersect)},
 		} {
 			if f.value != f.def {
 				args = append(args, f.flag, f.value)
 			}
 		}
-		args = append(args, o.Input.Paths...)
+		args = append(args, in.Paths...)
 	}
 	for i, a := range args {
 		args[i] = escape.Shell(a)

@@ -4,9 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
-	"strconv"
-	"strings"
 
 	"github.com/riskgate/riskgate/bayes/posterior"
 	"github.com/riskgate/riskgate/bayes/twosample"
@@ -96,7 +93,7 @@ func (o *pairOptions) settings() (twosample.Options, error) {
 		return opt, err
 	}
 	opt.Paired, opt.Draws, opt.Seed, opt.CredMass = paired, o.Draws, o.Seed, o.Level
-	th, err := parsePairThresholds(o.Thresholds, opt.Thresholds)
+	th, err := pair.ParseThresholds(o.Thresholds, opt.Thresholds)
 	if err != nil {
 		return opt, err
 	}
@@ -115,35 +112,6 @@ func (o *pairOptions) settings() (twosample.Options, error) {
 		return opt, fmt.Errorf("%w (input formats go in --input-format)", err)
 	}
 	return opt, nil
-}
-
-// parsePairThresholds reads "diff=0,glass=0.2,rho=0.9" over the defaults in th.
-func parsePairThresholds(s string, th twosample.Thresholds) (twosample.Thresholds, error) {
-	if strings.TrimSpace(s) == "" {
-		return th, nil
-	}
-	for _, kv := range strings.Split(s, ",") {
-		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
-		x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if !ok || err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-			return th, fmt.Errorf("--threshold %q: expected KEY=NUMBER pairs separated by commas, e.g. diff=0,glass=0.2,rho=0.9", kv)
-		}
-		switch strings.TrimSpace(k) {
-		case "diff":
-			th.Diff = x
-		case "glass":
-			th.Glass1, th.Glass2 = x, x
-		case "glass1":
-			th.Glass1 = x
-		case "glass2":
-			th.Glass2 = x
-		case "rho":
-			th.Rho = x
-		default:
-			return th, fmt.Errorf("--threshold: unknown quantity %q (valid: diff, glass, glass1, glass2, rho)", k)
-		}
-	}
-	return th, nil
 }
 
 func runPair(o *pairOptions, s *streams) error {

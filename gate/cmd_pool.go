@@ -117,12 +117,12 @@ func runPoolAdd(ctx context.Context, s *streams, o *poolAddOptions) error {
 			runs[src.Run] = src
 		}
 	}
-	if qrels.SHA256 == "" && o.Input.Qrels != "" {
-		sum, err := fileSHA256(o.Input.Qrels)
+	if qrels.SHA256 == "" && o.Input.Qrels.Value != "" {
+		sum, err := fileSHA256(o.Input.Qrels.Value)
 		if err != nil {
 			return err
 		}
-		qrels = pool.Qrels{SHA256: sum, Path: o.Input.Qrels}
+		qrels = pool.Qrels{SHA256: sum, Path: o.Input.Qrels.Value}
 	}
 	if o.KeepRuns && len(runs) == 0 {
 		return errors.New("--keep-runs keeps TREC run inputs, and no input is a run")

@@ -249,11 +249,11 @@ func TestPoolListShowGolden(t *testing.T) {
 	var out, errw bytes.Buffer
 	s := &streams{Out: &out, Err: &errw}
 	ctx := context.Background()
-	in := &inputOptions{Paths: []string{"runs/bm25.run", "runs/new-ranker.run"}, Qrels: "qrels.txt", Topics: "intersect"}
+	in := &inputOptions{Paths: []string{"runs/bm25.run", "runs/new-ranker.run"}, Qrels: optional[string]{Value: "qrels.txt"}, Topics: optional[string]{Value: "intersect"}}
 	if err := runPoolAdd(ctx, s, &poolAddOptions{Pool: "p", Input: in, Label: "v1", Now: clock}); err != nil {
 		t.Fatal(err)
 	}
-	in = &inputOptions{Paths: []string{"runs/art-1.run"}, Qrels: "qrels-v2.txt", Topics: "intersect"}
+	in = &inputOptions{Paths: []string{"runs/art-1.run"}, Qrels: optional[string]{Value: "qrels-v2.txt"}, Topics: optional[string]{Value: "intersect"}}
 	if err := runPoolAdd(ctx, s, &poolAddOptions{Pool: "p", Input: in, Label: "exp \"7\"", KeepRuns: true, Now: clock}); err != nil {
 		t.Fatal(err)
 	}

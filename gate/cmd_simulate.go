@@ -22,15 +22,17 @@ import (
 // simulateOptions are the options of riskgate simulate.
 type simulateOptions struct {
 	Systems, Topics int
-	Seed            uint64
-	Intercept       float64
-	Sigma           float64
-	SDTopic         float64
-	SDSystem        float64
-	Bound           bool
-	Missing         float64
-	Out             string // pool CSV; "" or "-" = standard output
-	Truth           string // true parameters CSV; default <output>.truth.csv beside a named --output
+	// The counts as given, by their names and by their old ones (renamed in 0.x).
+	nSystems, nTopics, oldSystems, oldTopics optional[int]
+	Seed                                     uint64
+	Intercept                                float64
+	Sigma                                    float64
+	SDTopic                                  float64
+	SDSystem                                 float64
+	Bound                                    bool
+	Missing                                  float64
+	Out                                      string // pool CSV; "" or "-" = standard output
+	Truth                                    string // true parameters CSV; default <output>.truth.csv beside a named --output
 }
 
 func newSimulateCommand(s *streams) *cli.Command {
@@ -43,12 +45,12 @@ func newSimulateCommand(s *streams) *cli.Command {
 			"format (system,topic,score) that every riskgate command reads. The true parameters are written beside\n" +
 			"the pool (parameter,value; the names riskgate fit uses). Systems are named s1…, topics t1… (zero-padded).",
 		Flags: []cli.Flag{
-			&cli.IntFlag{Name: "n-systems", HideDefault: true, Usage: "`N` systems (at least 2; required)"},
-			&cli.IntFlag{Name: "n-topics", HideDefault: true, Usage: "`N` topics (at least 2; required)"},
+			&cli.IntFlag{Name: "n-systems", Destination: &o.nSystems.Value, Action: o.nSystems.given, HideDefault: true, Usage: "`N` systems (at least 2; required)"},
+			&cli.IntFlag{Name: "n-topics", Destination: &o.nTopics.Value, Action: o.nTopics.given, HideDefault: true, Usage: "`N` topics (at least 2; required)"},
 			// Renamed in 0.x: elsewhere --topics is a mode (intersect, zero, …).
-			&cli.IntFlag{Name: "systems", Hidden: true},
-			&cli.IntFlag{Name: "topics", Hidden: true},
-			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "random seed; the same seed and settings give the same pool"},
+			&cli.IntFlag{Name: "systems", Destination: &o.oldSystems.Value, Action: o.oldSystems.given, Hidden: true},
+			&cli.IntFlag{Name: "topics", Destination: &o.oldTopics.Value, Action: o.oldTopics.given, Hidden: true},
+			&cli.Uint64Flag{Name: "seed", Value: 1, Destination: &o.Seed, Usage: "random seed; the same seed and settings give the same pool"},
 			&cli.FloatFlag{Name: "intercept", Value: 0.3, Destination: &o.Intercept, Usage: "grand mean β0"},
 			&cli.FloatFlag{Name: "sigma", Value: 0.1, Destination: &o.Sigma, Usage: "residual standard deviation"},
 			&cli.FloatFlag{Name: "sd-topic", Value: 0.2, Destination: &o.SDTopic, Usage: "standard deviation of the topic effects"},
@@ -59,15 +61,13 @@ func newSimulateCommand(s *streams) *cli.Command {
 			&cli.StringFlag{Name: "truth", Destination: &o.Truth, Usage: "write the true parameters to `FILE` (default: FILE.truth.csv beside --output; needed when the pool goes to standard output)"},
 		},
 		Action: func(_ context.Context, c *cli.Command) error {
-			systems, err := renamedInt(c, s.Err, "systems", "n-systems")
-			if err != nil {
+			var err error
+			if o.Systems, err = renamedInt(c, s.Err, "systems", "n-systems", o.oldSystems, o.nSystems); err != nil {
 				return err
 			}
-			topics, err := renamedInt(c, s.Err, "topics", "n-topics")
-			if err != nil {
+			if o.Topics, err = renamedInt(c, s.Err, "topics", "n-topics", o.oldTopics, o.nTopics); err != nil {
 				return err
 			}
-			o.Systems, o.Topics, o.Seed = systems, topics, c.Uint64("seed")
 			return runSimulate(s, o)
 		},
 	}

@@ -186,7 +186,7 @@ func TestCompareTable3(t *testing.T) {
 // loadTable reads a score file through the commands' loader.
 func loadTable(t *testing.T, path string) *scores.Table {
 	t.Helper()
-	o := &inputOptions{Paths: []string{path}, Topics: "error"}
+	o := &inputOptions{Paths: []string{path}, Topics: optional[string]{Value: "error"}}
 	tab, _, err := o.load(io.Discard)
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -61,7 +62,7 @@ func TestFitLossWeight(t *testing.T) {
 	// w = 1 is the plain fit: the same draws as without --loss-weight
 	a := fitJSON(t, "--champion", "Champion", "--challenger", "Chal. 4", "--target-ess", "1000", data)
 	b := fitJSON(t, "--champion", "Champion", "--challenger", "Chal. 4", "--target-ess", "1000", "--loss-weight", "1", data)
-	if a.Intercept != b.Intercept || a.Comparisons[0] != b.Comparisons[0] {
+	if !reflect.DeepEqual(a.Intercept, b.Intercept) || !reflect.DeepEqual(a.Comparisons[0], b.Comparisons[0]) {
 		t.Error("--loss-weight 1 changed the plain fit")
 	}
 }

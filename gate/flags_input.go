@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/policies"
 	"github.com/urfave/cli/v3"
 )
 
@@ -14,11 +16,12 @@ import (
 // The input format is --input-format because --format names the output format
 // in every command.
 type inputOptions struct {
-	Paths   []string // positional INPUT arguments; "-" reads Stdin
-	Format  string
-	Qrels   string
-	Measure string
-	Topics  string
+	Paths []string // positional INPUT arguments; "-" reads Stdin
+	// The input flags; a policy's inputs fill in those not given (fromPolicy).
+	Format  optional[string]
+	Qrels   optional[string]
+	Measure optional[string]
+	Topics  optional[string]
 	// QrelsFrom says where Qrels was given when not by --qrels (a policy's
 	// "policy.yaml:7:3 inputs.qrels"), for the loader's messages.
 	QrelsFrom string
@@ -47,13 +50,42 @@ func (o *inputOptions) flags() []cli.Flag {
 		modes[i] = string(m)
 	}
 	return []cli.Flag{
-		&cli.StringFlag{Name: "input-format", Value: string(scores.Auto), Destination: &o.Format,
+		&cli.StringFlag{Name: "input-format", Value: string(scores.Auto), Destination: &o.Format.Value, Action: o.Format.given,
 			Usage: "input `FORMAT`: " + strings.Join(formats, ", ") + " (auto detects each file's format from its content)"},
-		&cli.StringFlag{Name: "qrels", Destination: &o.Qrels, Usage: "qrels `FILE` to score TREC run inputs against"},
-		&cli.StringFlag{Name: "measure", Aliases: []string{"m"}, Destination: &o.Measure,
+		&cli.StringFlag{Name: "qrels", Destination: &o.Qrels.Value, Action: o.Qrels.given, Usage: "qrels `FILE` to score TREC run inputs against"},
+		&cli.StringFlag{Name: "measure", Aliases: []string{"m"}, Destination: &o.Measure.Value, Action: o.Measure.given,
 			Usage: "`MEASURE` to use, as trec_eval names it (map, P.10, ndcg_cut.10, ndcg_cut_10), as ir_measures does (nDCG@10, AP) or NTCIREVAL (Q, P+, nERR@10; riskgate help measures); needed when an input holds several; runs default to map"},
-		&cli.StringFlag{Name: "topics", Value: string(scores.Intersect), Destination: &o.Topics,
+		&cli.StringFlag{Name: "topics", Value: string(scores.Intersect), Destination: &o.Topics.Value, Action: o.Topics.given,
 			Usage: "`MODE` for topics not scored for every system: intersect (drop them), zero (score 0, like trec_eval -c), error, keep (leave missing)"},
+	}
+}
+
+// fromPolicy fills the inputs the command line leaves unset from policy
+// p's inputs: the paths (relative to the policy's folder) when no INPUT is
+// given, and each input flag not given.
+func (o *inputOptions) fromPolicy(p *policies.Policy) {
+	in := p.Inputs
+	if len(o.Paths) == 0 {
+		o.Paths = p.InputPaths()
+	}
+	if !o.Format.Set && in.Format != "" {
+		o.Format.Value = in.Format
+	}
+	if !o.Qrels.Set && in.Qrels != "" {
+		o.Qrels.Value = in.Qrels
+		o.QrelsFrom = "policy inputs.qrels"
+		if at := in.QrelsPos; at.Line > 0 {
+			o.QrelsFrom = fmt.Sprintf("%s:%d:%d inputs.qrels", p.File, at.Line, at.Column)
+		}
+		if !filepath.IsAbs(in.Qrels) && p.File != "" && p.File != policies.StarterName {
+			o.Qrels.Value = filepath.Join(filepath.Dir(p.File), in.Qrels)
+		}
+	}
+	if !o.Measure.Set && in.Measure != "" {
+		o.Measure.Value = in.Measure
+	}
+	if !o.Topics.Set && in.Topics != "" {
+		o.Topics.Value = in.Topics
 	}
 }
 
@@ -70,11 +102,11 @@ func (o *inputOptions) loadSources(w io.Writer) (*scores.Table, scores.Alignment
 	if len(o.Paths) == 0 {
 		return nil, scores.Alignment{}, nil, fmt.Errorf("no INPUT given: name score files (CSV, JSON Lines, trec_eval -q output), TREC runs with --qrels, or - for standard input")
 	}
-	format, err := scores.ParseFormat(o.Format)
+	format, err := scores.ParseFormat(o.Format.Value)
 	if err != nil {
 		return nil, scores.Alignment{}, nil, err
 	}
-	mode, err := scores.ParseTopicMode(o.Topics)
+	mode, err := scores.ParseTopicMode(o.Topics.Value)
 	if err != nil {
 		return nil, scores.Alignment{}, nil, err
 	}
@@ -82,7 +114,7 @@ func (o *inputOptions) loadSources(w io.Writer) (*scores.Table, scores.Alignment
 	if stdin == nil {
 		stdin = os.Stdin
 	}
-	raw, sources, err := scores.LoadSources(o.Paths, scores.LoadOptions{Format: format, Measure: o.Measure, Qrels: o.Qrels, QrelsFrom: o.QrelsFrom, Stdin: stdin})
+	raw, sources, err := scores.LoadSources(o.Paths, scores.LoadOptions{Format: format, Measure: o.Measure.Value, Qrels: o.Qrels.Value, QrelsFrom: o.QrelsFrom, Stdin: stdin})
 	if err != nil {
 		return nil, scores.Alignment{}, nil, err
 	}

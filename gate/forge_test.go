@@ -90,8 +90,7 @@ func TestForgedResultsCannotMeetTheRequiredCheck(t *testing.T) {
 	rename := func(r *result.Result) { r.Policy.Name, r.Decision.Policy = "release", "release" }
 	claimTrusted := func(r *result.Result) {
 		rename(r)
-		r.Policy.File, r.Policy.SHA256 = trusted, trustedDigest
-		r.Provenance.PolicyFile, r.Provenance.PolicySHA256 = trusted, trustedDigest
+		r.Policy.File, r.Policy.SHA256 = trusted, trustedDigest // and so the provenance's copies
 	}
 	observe := func(r *result.Result, o policies.Observation) {
 		for i := range r.Decision.Challengers {
@@ -125,7 +124,7 @@ func TestForgedResultsCannotMeetTheRequiredCheck(t *testing.T) {
 		{"observed values: edited to pass the trusted policy, consistently, from a file named otherwise", trusted, func(r *result.Result) {
 			observe(r, policies.Number(1))
 			passEverything(r)
-			r.Policy.File, r.Provenance.PolicyFile = "forged.yaml", "forged.yaml"
+			r.Policy.File = "forged.yaml" // and so the provenance's copy
 		}},
 		{"observed values: unavailable, so that the run is inconclusive", trusted, func(r *result.Result) {
 			observe(r, policies.Unavailable("forged"))
@@ -137,7 +136,7 @@ func TestForgedResultsCannotMeetTheRequiredCheck(t *testing.T) {
 				d.Challengers[i].Verdict, d.Challengers[i].Selected = policies.Inconclusive, false
 			}
 			d.Selected = []string{}
-			d.Verdict, d.Raw, r.Verdict, r.ExitStatus = policies.Inconclusive, policies.Inconclusive, policies.Inconclusive, exitInconclusive
+			d.Verdict, d.Raw = policies.Inconclusive, policies.Inconclusive // and so the top-level verdict and exit status
 		}},
 		{"summary: every challenger's line edited to pass", trusted, func(r *result.Result) {
 			for i := range r.Summary {
@@ -149,8 +148,7 @@ func TestForgedResultsCannotMeetTheRequiredCheck(t *testing.T) {
 		}},
 		{"policy section: the trusted result's, over the fork's decision", lax, func(r *result.Result) {
 			r.Policy = trustedResult.Policy
-			r.Decision.Policy = r.Policy.Name
-			r.Provenance.PolicyFile, r.Provenance.PolicySHA256 = trusted, trustedDigest
+			r.Decision.Policy = r.Policy.Name // the provenance's copies follow the policy section
 		}},
 		{"everything at once: names, digests, policy section, observed values, outcomes, summary", trusted, func(r *result.Result) {
 			claimTrusted(r)

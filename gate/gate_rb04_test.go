@@ -82,7 +82,7 @@ func TestGateRB04Walkthrough(t *testing.T) {
 			t.Errorf("%s: %s (better %s, not-riskier %s); want fail (%s, %s)", c.Name, c.Verdict, c.Rules[0].Outcome, c.Rules[1].Outcome, w.better, w.riskier)
 		}
 	}
-	if !r.Bayes.Converged || !brisk5.Converged || r.Verdict != policies.Fail {
-		t.Errorf("converged %v and %v, verdict %s", r.Bayes.Converged, brisk5.Converged, r.Verdict)
+	if !r.Bayes.Converged || !brisk5.Converged || r.Verdict() != policies.Fail {
+		t.Errorf("converged %v and %v, verdict %s", r.Bayes.Converged, brisk5.Converged, r.Verdict())
 	}
 }

@@ -47,7 +47,7 @@ func TestInputOptionsDefaultsAndErrors(t *testing.T) {
 	if err := cmd.Run(context.Background(), []string{"x"}); err != nil {
 		t.Fatal(err)
 	}
-	if o.Format != "auto" || o.Topics != "intersect" || o.Measure != "" || o.Qrels != "" {
+	if o.Format.Value != "auto" || o.Topics.Value != "intersect" || o.Measure.Value != "" || o.Qrels.Value != "" {
 		t.Errorf("defaults %+v", o)
 	}
 	cases := []struct {
@@ -55,11 +55,11 @@ func TestInputOptionsDefaultsAndErrors(t *testing.T) {
 		want string
 	}{
 		{inputOptions{}, "no INPUT given: name score files (CSV, JSON Lines, trec_eval -q output), TREC runs with --qrels, or - for standard input"},
-		{inputOptions{Paths: []string{"-"}, Format: "xml", Topics: "intersect"}, `--input-format "xml": expected one of auto, run, trec_eval, csv-long, csv-wide, jsonl`},
-		{inputOptions{Paths: []string{"-"}, Format: "auto", Topics: "all"}, `--topics "all": expected one of intersect, zero, error, keep`},
-		{inputOptions{Paths: []string{"-"}, Topics: "error", Stdin: strings.NewReader("topic,A,B\n1,0.5,\n")},
+		{inputOptions{Paths: []string{"-"}, Format: optional[string]{Value: "xml"}, Topics: optional[string]{Value: "intersect"}}, `--input-format "xml": expected one of auto, run, trec_eval, csv-long, csv-wide, jsonl`},
+		{inputOptions{Paths: []string{"-"}, Format: optional[string]{Value: "auto"}, Topics: optional[string]{Value: "all"}}, `--topics "all": expected one of intersect, zero, error, keep`},
+		{inputOptions{Paths: []string{"-"}, Topics: optional[string]{Value: "error"}, Stdin: strings.NewReader("topic,A,B\n1,0.5,\n")},
 			`system "B" has no scores (--topics error)`},
-		{inputOptions{Paths: []string{"-"}, Topics: "intersect", Stdin: strings.NewReader("")},
+		{inputOptions{Paths: []string{"-"}, Topics: optional[string]{Value: "intersect"}, Stdin: strings.NewReader("")},
 			`<stdin>: the file is empty; expected a CSV header, a JSON object, trec_eval -q output (measure, topic, value separated by tabs) or a TREC run line (topic Q0 docno rank score run_id)`},
 	}
 	for _, c := range cases {

@@ -3,13 +3,16 @@ package gate
 import (
 	"bytes"
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/riskgate/riskgate/internal/golden"
+	"github.com/urfave/cli/v3"
 )
 
 // Helpers shared by the tests of every command in package gate.
@@ -42,8 +45,29 @@ func runMain(t testing.TB, args ...string) (status int, stdout, stderr string) {
 func runMainWithStdin(t testing.TB, stdin string, args ...string) (status int, stdout, stderr string) {
 	t.Helper()
 	var out, errw bytes.Buffer
-	status = Main(context.Background(), append([]string{"riskgate"}, args...), strings.NewReader(stdin), &out, &errw)
+	status = mainWith(context.Background(), append([]string{"riskgate"}, args...), strings.NewReader(stdin), &out, &errw, testDeps())
 	return status, out.String(), errw.String()
+}
+
+// testDeps are the commands' dependencies in tests: the clock, and no
+// process-wide memory limit, so that gates can run in parallel.
+func testDeps() deps {
+	return deps{now: time.Now, setMemoryLimit: func(int64) int64 { return math.MaxInt64 }}
+}
+
+// runGateWith runs riskgate gate with args, as Main does (the exit status
+// mapped from the error), after change has set dependencies of its options.
+func runGateWith(t testing.TB, ctx context.Context, change func(o *gateOptions), args ...string) (status int, stdout, stderr string) {
+	t.Helper()
+	var out, errw bytes.Buffer
+	s := &streams{In: strings.NewReader(""), Out: &out, Err: &errw}
+	cmd := newGateCommand(s, testDeps(), func(ctx context.Context, o *gateOptions) error {
+		change(o)
+		return runGate(ctx, o, s)
+	})
+	cmd.ExitErrHandler = func(context.Context, *cli.Command, error) {} // Main maps errors to statuses, nothing else
+	err := cmd.Run(ctx, append([]string{"gate"}, args...))
+	return exitStatus(ctx, err, &errw), out.String(), errw.String()
 }
 
 // runMainWithGOMAXPROCS runs riskgate with args under each GOMAXPROCS value

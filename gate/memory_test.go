@@ -2,9 +2,11 @@ package gate
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -121,6 +123,27 @@ func TestMemoryEstimateScaleTargets(t *testing.T) {
 		if fits := total <= limit; fits != c.fits {
 			t.Errorf("%s: estimate %s, limit %s: within %v, want %v", c.name, formatMemory(total), formatMemory(limit), fits, c.fits)
 		}
+	}
+}
+
+// The gate sets the garbage collector's memory limit to its budget while
+// it runs and reports, and restores the previous limit after.
+func TestGateSetsTheMemoryLimit(t *testing.T) {
+	t.Parallel()
+	var limits []int64
+	record := func(o *gateOptions) {
+		o.setMemoryLimit = func(limit int64) int64 {
+			limits = append(limits, limit)
+			return 12345 // the previous limit
+		}
+	}
+	code, _, stderr := runGateWith(t, context.Background(), record, "--policy", filepath.Join("testdata", "gate", "cheap.yaml"),
+		"--max-memory", "512MB", filepath.Join("testdata", "gate_small.csv"))
+	if code != exitPass {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !slices.Equal(limits, []int64{512e6, 12345}) {
+		t.Errorf("memory limits set %v, want [512000000 12345]", limits)
 	}
 }
 

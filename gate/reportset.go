@@ -33,23 +33,19 @@ func openReportSet(dir string) (*atomicfile.Set, error) {
 	return set, nil
 }
 
-// testHookWriteReport, when a test sets it, runs before each report file is
-// written; an error it returns fails that write.
-var testHookWriteReport func(name string) error
+// writeReportFile writes the report file name's bytes to w, the file's
+// place in the set being written.
+func writeReportFile(w io.Writer, name string, data []byte) error {
+	_, err := w.Write(data)
+	return err
+}
 
-// writeReportSet swaps the whole set of reports into --out.
-func writeReportSet(ctx context.Context, set *atomicfile.Set, reports map[string][]byte) error {
+// writeReportSet swaps the whole set of reports into --out, each file
+// written by write (writeReportFile).
+func writeReportSet(ctx context.Context, set *atomicfile.Set, reports map[string][]byte, write func(w io.Writer, name string, data []byte) error) error {
 	files := make([]atomicfile.SetFile, len(report.FileNames))
 	for i, name := range report.FileNames {
-		files[i] = atomicfile.SetFile{Name: name, Write: func(w io.Writer) error {
-			if testHookWriteReport != nil {
-				if err := testHookWriteReport(name); err != nil {
-					return err
-				}
-			}
-			_, err := w.Write(reports[name])
-			return err
-		}}
+		files[i] = atomicfile.SetFile{Name: name, Write: func(w io.Writer) error { return write(w, name, reports[name]) }}
 	}
 	if err := set.Replace(ctx, files); err != nil {
 		if ctx.Err() != nil {

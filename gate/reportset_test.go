@@ -5,20 +5,30 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/riskgate/riskgate/gate/scores"
 )
 
 // gateInto runs the cheap policy (a pass, no MCMC) on testdata/gate_small.csv
 // with --out out.
 func gateInto(t *testing.T, out string, extra ...string) (int, string) {
 	t.Helper()
-	args := append([]string{"gate", "--policy", filepath.Join("testdata", "gate", "cheap.yaml"), "--out", out}, extra...)
-	code, _, stderr := runMain(t, append(args, filepath.Join("testdata", "gate_small.csv"))...)
+	return gateIntoWith(t, context.Background(), func(*gateOptions) {}, out, extra...)
+}
+
+// gateIntoWith is gateInto after change has set dependencies of the gate's
+// options (runGateWith).
+func gateIntoWith(t *testing.T, ctx context.Context, change func(o *gateOptions), out string, extra ...string) (int, string) {
+	t.Helper()
+	args := append([]string{"--policy", filepath.Join("testdata", "gate", "cheap.yaml"), "--out", out}, extra...)
+	code, _, stderr := runGateWith(t, ctx, change, append(args, filepath.Join("testdata", "gate_small.csv"))...)
 	return code, stderr
 }
 
@@ -88,15 +98,17 @@ func readErrorMarker(t *testing.T, out string) runError {
 // previous set byte for byte, an error marker beside it, and no temporary
 // folder.
 func TestReportSetWriteFailureKeepsThePreviousSet(t *testing.T) {
+	t.Parallel() // its dependencies are its own (runGateWith)
 	out, before := passingSet(t)
-	testHookWriteReport = func(name string) error {
-		if name == "junit.xml" { // the third of four: two are written already
-			return errors.New("no space left on device")
+	fullDisk := func(o *gateOptions) {
+		o.writeReport = func(w io.Writer, name string, data []byte) error {
+			if name == "junit.xml" { // the third of four: two are written already
+				return errors.New("no space left on device")
+			}
+			return writeReportFile(w, name, data)
 		}
-		return nil
 	}
-	defer func() { testHookWriteReport = nil }()
-	code, stderr := gateInto(t, out)
+	code, stderr := gateIntoWith(t, context.Background(), fullDisk, out)
 	if code != exitError || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "no space left on device") {
 		t.Errorf("exit %d, stderr %q; want 2 and one line", code, stderr)
 	}
@@ -113,7 +125,6 @@ func TestReportSetWriteFailureKeepsThePreviousSet(t *testing.T) {
 		t.Errorf("left beside --out: %q", left)
 	}
 	// The next good run replaces the whole folder: the marker goes.
-	testHookWriteReport = nil
 	if code, stderr := gateInto(t, out); code != exitPass {
 		t.Fatalf("exit %d %s", code, stderr)
 	}
@@ -142,21 +153,20 @@ func TestReportSetErrorMarksThePreviousSet(t *testing.T) {
 // A cancellation (SIGINT or SIGTERM in cmd/riskgate) in the middle of the
 // set's write leaves no temporary file, the previous set, and a marker.
 func TestReportSetInterruptedMidWrite(t *testing.T) {
+	t.Parallel() // its dependencies are its own (runGateWith)
 	out, before := passingSet(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	testHookWriteReport = func(name string) error {
-		if name == "report.md" {
-			cancel()
+	interrupt := func(o *gateOptions) {
+		o.writeReport = func(w io.Writer, name string, data []byte) error {
+			if name == "report.md" {
+				cancel()
+			}
+			return writeReportFile(w, name, data)
 		}
-		return nil
 	}
-	defer func() { testHookWriteReport = nil }()
-	var stdout, stderr bytes.Buffer
-	code := Main(ctx, []string{"riskgate", "gate", "--policy", filepath.Join("testdata", "gate", "cheap.yaml"), "--out", out,
-		filepath.Join("testdata", "gate_small.csv")}, strings.NewReader(""), &stdout, &stderr)
-	if code != exitInterrupted {
-		t.Errorf("exit %d %s", code, stderr.String())
+	if code, stderr := gateIntoWith(t, ctx, interrupt, out); code != exitInterrupted {
+		t.Errorf("exit %d %s", code, stderr)
 	}
 	after := readSet(t, out)
 	for name, data := range before {
@@ -175,17 +185,20 @@ func TestReportSetInterruptedMidWrite(t *testing.T) {
 // Two gates on one --out at once: the second exits 2 with one line and
 // touches nothing; the first writes its whole set.
 func TestReportSetConcurrentWriters(t *testing.T) {
+	t.Parallel() // its dependencies are its own (runGateWith)
 	out := filepath.Join(t.TempDir(), "out")
 	var once sync.Once
 	var second int
 	var secondErr string
 	// The first gate, holding the folder, runs the second in the middle of
 	// its run.
-	testHookBeforeVerify = func() {
-		once.Do(func() { second, secondErr = gateInto(t, out) })
+	secondMeanwhile := func(o *gateOptions) {
+		o.verifyInputs = func(sources []scores.Source) error {
+			once.Do(func() { second, secondErr = gateInto(t, out) })
+			return scores.VerifySources(sources)
+		}
 	}
-	defer func() { testHookBeforeVerify = nil }()
-	first, stderr := gateInto(t, out)
+	first, stderr := gateIntoWith(t, context.Background(), secondMeanwhile, out)
 	if first != exitPass {
 		t.Fatalf("first gate: exit %d %s", first, stderr)
 	}

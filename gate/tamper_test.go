@@ -63,7 +63,7 @@ func passEverything(r *result.Result) {
 	for _, c := range d.Challengers {
 		d.Selected = append(d.Selected, c.Name)
 	}
-	d.Verdict, d.Raw, r.Verdict, r.ExitStatus = policies.Pass, policies.Pass, policies.Pass, 0
+	d.Verdict, d.Raw = policies.Pass, policies.Pass
 }
 
 // publish refuses a result.json edited to pass — by hand (the digest no
@@ -78,8 +78,26 @@ func TestPublishRefusesATamperedResult(t *testing.T) {
 		{"outcome edited", "edited after riskgate wrote it", func(t *testing.T, path string, data []byte) {
 			os.WriteFile(path, bytes.ReplaceAll(data, []byte(`"outcome": "fail"`), []byte(`"outcome": "pass"`)), 0o644)
 		}},
-		{"verdict edited", "edited after riskgate wrote it", func(t *testing.T, path string, data []byte) {
+		// The top-level verdict is the decision's, written for pipelines.
+		{"top-level verdict edited", "the result is inconsistent, refused: verdict pass, but the decision's is fail", func(t *testing.T, path string, data []byte) {
 			os.WriteFile(path, bytes.Replace(data, []byte(`"verdict": "fail"`), []byte(`"verdict": "pass"`), 1), 0o644)
+		}},
+		{"decision's verdict edited", "the result is inconsistent, refused: verdict fail, but the decision's is pass", func(t *testing.T, path string, data []byte) {
+			i := bytes.Index(data, []byte(`"decision": {`))
+			edited := append(bytes.Clone(data[:i]), bytes.Replace(data[i:], []byte(`"verdict": "fail"`), []byte(`"verdict": "pass"`), 1)...)
+			os.WriteFile(path, edited, 0o644)
+		}},
+		{"exit status edited", "exit_status 0, but the verdict fail gives 1", func(t *testing.T, path string, data []byte) {
+			os.WriteFile(path, bytes.Replace(data, []byte(`"exit_status": 1`), []byte(`"exit_status": 0`), 1), 0o644)
+		}},
+		{"decision edited, top-level verdict to match", "edited after riskgate wrote it", func(t *testing.T, path string, data []byte) {
+			for _, at := range []int{0, bytes.Index(data, []byte(`"decision": {`))} {
+				data = append(bytes.Clone(data[:at]), bytes.Replace(data[at:], []byte(`"verdict": "fail"`), []byte(`"verdict": "pass"`), 1)...)
+			}
+			os.WriteFile(path, bytes.Replace(data, []byte(`"exit_status": 1`), []byte(`"exit_status": 0`), 1), 0o644)
+		}},
+		{"provenance's policy digest edited", "provenance.policy_sha256", func(t *testing.T, path string, data []byte) {
+			os.WriteFile(path, bytes.Replace(data, []byte(`"policy_sha256": "`), []byte(`"policy_sha256": "0`), 1), 0o644)
 		}},
 		{"digest removed", "no decision_sha256", func(t *testing.T, path string, data []byte) {
 			i := bytes.Index(data, []byte(`,
@@ -104,11 +122,8 @@ func TestPublishRefusesATamperedResult(t *testing.T) {
 				for i := range r.Decision.Challengers {
 					r.Decision.Challengers[i].Verdict = policies.Pass
 				}
-				r.Decision.Verdict, r.Decision.Raw, r.Verdict, r.ExitStatus = policies.Pass, policies.Pass, policies.Pass, 0
+				r.Decision.Verdict, r.Decision.Raw = policies.Pass, policies.Pass
 			})
-		}},
-		{"top-level verdict only", "but the decision's is fail", func(t *testing.T, path string, data []byte) {
-			forge(t, path, data, func(r *result.Result) { r.Verdict, r.ExitStatus = policies.Pass, 0 })
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -168,17 +168,17 @@ func configureCompletion(c *cli.Command) {
 }
 
 // renamedInt reads an integer flag renamed in this release (CHANGELOG.md):
-// the new spelling, or the old one with a warning on w, for one release. One
-// of them is required.
-func renamedInt(c *cli.Command, w io.Writer, old, new string) (int, error) {
+// the new spelling (newName, given as new), or the old one (oldName, as old)
+// with a warning on w, for one release. One of them is required.
+func renamedInt(c *cli.Command, w io.Writer, oldName, newName string, old, new optional[int]) (int, error) {
 	switch {
-	case c.IsSet(old) && c.IsSet(new):
-		return 0, &usageError{Msg: fmt.Sprintf("give --%s, not both it and --%s (its old spelling)", new, old), Command: c.FullName()}
-	case c.IsSet(old):
-		fmt.Fprintf(w, "riskgate: warning: --%s is deprecated and will be removed in the next release; use --%s\n", old, new)
-		return int(c.Int(old)), nil
-	case c.IsSet(new):
-		return int(c.Int(new)), nil
+	case old.Set && new.Set:
+		return 0, &usageError{Msg: fmt.Sprintf("give --%s, not both it and --%s (its old spelling)", newName, oldName), Command: c.FullName()}
+	case old.Set:
+		fmt.Fprintf(w, "riskgate: warning: --%s is deprecated and will be removed in the next release; use --%s\n", oldName, newName)
+		return old.Value, nil
+	case new.Set:
+		return new.Value, nil
 	}
-	return 0, &usageError{Msg: fmt.Sprintf("missing --%s (required)", new), Command: c.FullName()}
+	return 0, &usageError{Msg: fmt.Sprintf("missing --%s (required)", newName), Command: c.FullName()}
 }

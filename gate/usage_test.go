@@ -118,7 +118,7 @@ func TestOneDefaultPerFlag(t *testing.T) {
 			walk(append(path, sub.Name), sub)
 		}
 	}
-	root := newApp(&streams{})
+	root := newApp(&streams{}, testDeps())
 	for _, c := range root.Commands {
 		walk([]string{c.Name}, c)
 	}
@@ -189,5 +189,5 @@ func TestChangelogListsRenames(t *testing.T) {
 			walk(path+" "+sub.Name, sub)
 		}
 	}
-	walk("riskgate", newApp(&streams{}))
+	walk("riskgate", newApp(&streams{}, testDeps()))
 }

@@ -8,10 +8,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/riskgate/riskgate/internal/reportfmt"
-
+	"github.com/riskgate/riskgate/gate/result"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/numfmt"
+	"github.com/riskgate/riskgate/internal/reportfmt"
 )
 
 // Write renders rep in one of reportfmt.Formats. riskView prints the
@@ -72,9 +72,9 @@ func (v *compareView) write() {
 	artifacts := 0
 	for _, s := range rep.Systems {
 		switch s.Role {
-		case "champion":
+		case result.RoleChampion:
 			champ = s
-		case "challenger":
+		case result.RoleChallenger:
 			chals = append(chals, s)
 		default:
 			artifacts++
@@ -210,7 +210,7 @@ func (v *compareView) write() {
 	rows = [][]string{head}
 	compared := map[string]bool{}
 	for _, s := range rep.Systems {
-		compared[s.Name] = s.Role != "artifact"
+		compared[s.Name] = s.Role != result.RoleArtifact
 	}
 	hidden := 0
 	for _, p := range tk.Pairs {

@@ -7,6 +7,7 @@ import (
 	"github.com/riskgate/riskgate/internal/reportfmt"
 
 	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/gate/result"
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/stats"
@@ -219,13 +220,13 @@ func Build(t *scores.Table, champ int, challengers []int, cfg Settings) (*Report
 
 	// Report order: champion, challengers as given, artifacts in table order.
 	order := append([]int{champ}, challengers...)
-	role := map[int]string{champ: "champion"}
+	role := map[int]string{champ: result.RoleChampion}
 	for _, c := range challengers {
-		role[c] = "challenger"
+		role[c] = result.RoleChallenger
 	}
 	for s := range t.Systems {
 		if _, ok := role[s]; !ok {
-			role[s] = "artifact"
+			role[s] = result.RoleArtifact
 			order = append(order, s)
 		}
 	}

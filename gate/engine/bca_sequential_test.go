@@ -66,13 +66,18 @@ rules:
 		}
 		seqTime += time.Since(start)
 		start = time.Now()
-		roles, _ := p.Roles(tab.Systems)
-		facts := policies.Facts{Topics: len(topics), Artifacts: len(roles.Artifacts), TopicCoverage: 1}
-		g := newGateRun(context.Background(), p, tab, roles, p.CheckRequirements(facts), now, nil)
-		full := p.Evaluate(policies.Evidence{Challengers: roles.Challengers, Values: g.values(), Facts: facts, Now: now})
+		// The gate's decision: every BCa end from all of its replicates.
+		g, err := newCore(context.Background(), p, tab, scores.Alignment{}, Options{Now: now}.settings(p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		full, err := g.decide()
+		if err != nil {
+			t.Fatal(err)
+		}
 		fullTime += time.Since(start)
 		total++
-		pair := g.pair(1)
+		pair := g.whole.pair(1)
 		s, _ := risk.BCaMeanBoundSequential(pair.Adjusted(2), risk.BootstrapOptions{B: gateBootstrapSamples, Level: 0.95, Seed: p.Seed}, false, -0.02)
 		if s.Early {
 			early++
@@ -81,7 +86,7 @@ rules:
 			continue
 		}
 		disagree++
-		end := g.bca(2, 0.95)[1].r.BCa.Lo
+		end := g.whole.bca(2, 0.95)[1].r.BCa.Lo
 		var ends []float64
 		for seed := uint64(2); seed <= 9; seed++ {
 			b, _ := risk.BCaMean(pair.Adjusted(2), risk.BootstrapOptions{B: gateBootstrapSamples, Level: 0.95, Seed: seed})

@@ -4,17 +4,17 @@ import (
 	"context"
 	"time"
 
+	"github.com/riskgate/riskgate/bayes/mcmc"
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/policies"
 )
 
-// Decide is the gate's verdict on an in-memory table: roles from the
-// policy, the facts and data requirements, the analyses the policy needs
-// (newGateRun.values: exactly what riskgate gate computes) and
-// policies.Evaluate — runGate's steps between loading the inputs and
-// building the Result, with no input files, reports or progress, and
-// without the fits' summaries that only reports show (gateRun.decisionOnly).
-// The topic coverage is that of the table itself (1 when no cell is missing).
+// Decide is the gate's verdict on an in-memory table: the core's decision
+// (core.go) — roles, facts and data requirements, the analyses the policy
+// needs, exactly those riskgate gate computes, and policies.Evaluate —
+// with no input files, reports or progress, and without the describe step
+// that only reports need. The topic coverage is that of the table itself
+// (1 when no cell is missing).
 //
 // It computes the analyses in the policy's order of cost (policies.Needs:
 // closed-form measures, tests and bootstrap, then the MCMC fits) and stops
@@ -31,6 +31,26 @@ func Decide(ctx context.Context, p *policies.Policy, t *scores.Table, now time.T
 	return DecideWith(ctx, p, t, DecideOptions{Now: now, EarlyStop: p.Model.EarlyStop})
 }
 
+// DecideOptions are the settings of DecideWith.
+type DecideOptions struct {
+	Now time.Time // waiver expiry
+	// EarlyStop makes the fits sequential (sequential.go) and settles the
+	// BCa ends the rules bound sequentially (bca_sequential.go): policy
+	// model.early_stop.
+	EarlyStop bool
+	// WarmStarts, when set, start the fits from pilot fits' adaptations.
+	WarmStarts *WarmStarts
+	// Workers are the goroutines of each fit's diagnostics [GOMAXPROCS]:
+	// callers that decide many pools in parallel set 1. The results do not
+	// depend on it.
+	Workers int
+}
+
+// settings resolves o for the core.
+func (o DecideOptions) settings(p *policies.Policy) settings {
+	return settings{now: o.Now, stages: eachNeed(p), sequential: o.EarlyStop, warm: o.WarmStarts, workers: o.Workers}
+}
+
 // DecideWith is Decide with its settings: early stopping, warm starts and
 // the fits' workers.
 func DecideWith(ctx context.Context, p *policies.Policy, t *scores.Table, o DecideOptions) (*policies.Decision, error) {
@@ -38,41 +58,59 @@ func DecideWith(ctx context.Context, p *policies.Policy, t *scores.Table, o Deci
 	return d, err
 }
 
-// decide is DecideWith, with the run that decided (its fits, for tests).
-func decide(ctx context.Context, p *policies.Policy, t *scores.Table, o DecideOptions) (*policies.Decision, *gateRun, error) {
-	now := o.Now
-	roles, err := p.Roles(t.Systems)
+// decide is DecideWith, with the core that decided (its fits, for tests).
+func decide(ctx context.Context, p *policies.Policy, t *scores.Table, o DecideOptions) (*policies.Decision, *core, error) {
+	c, err := newCore(ctx, p, t, scores.Alignment{}, o.settings(p))
 	if err != nil {
 		return nil, nil, err
 	}
-	facts := policies.Facts{Topics: len(t.Topics), Artifacts: len(roles.Artifacts), TopicCoverage: topicCoverage(t, scores.Alignment{})}
-	g := newGateRun(ctx, p, t, roles, p.CheckRequirements(facts), now, nil)
-	g.decisionOnly = true
-	g.earlyStop, g.warm, g.workers = o.EarlyStop, o.WarmStarts, o.Workers
-	g.computeOnly = map[policies.Analysis]bool{}
-	evaluate := func() *policies.Decision {
-		return p.Evaluate(policies.Evidence{Challengers: roles.Challengers, Values: g.values(), Facts: facts, Now: now})
+	d, err := c.decide()
+	if err != nil {
+		return nil, nil, err
 	}
-	needs := p.Needs()
-	for i, a := range needs {
-		g.computeOnly[a] = true // with every needed analysis, values computes all the policy asks
-		d := evaluate()
-		if err := ctx.Err(); err != nil {
-			return nil, nil, err
-		}
-		if i == len(needs)-1 || allFail(d) {
-			return d, g, nil
-		}
-	}
-	return evaluate(), g, nil // a policy needs no analysis only without rules
+	return d, c, nil
 }
 
-// allFail reports whether every challenger of d fails.
-func allFail(d *policies.Decision) bool {
-	for _, c := range d.Challengers {
-		if c.Verdict != policies.Fail {
-			return false
+// WarmStarts are the adaptations of pilot fits (Pilot), one per model a
+// policy fits, that start the fits of Decide: same-shaped pools need no
+// fresh warmup of the metric.
+type WarmStarts struct {
+	Raw   *mcmc.Adaptation             // the raw-score fit
+	BRisk map[float64]*mcmc.Adaptation // the BRisk fit per loss weight
+}
+
+// Pilot fits, to the full target, every model policy p decides with on
+// table t (the raw-score fit and BRisk at each loss weight the rules use),
+// and returns their adaptations, for the warm starts of Decide on pools of
+// the same shape (riskgate calibrate's simulated pools): the core's fitting
+// step alone, with workers goroutines per fit's diagnostics. Fits that did
+// not adapt are left out.
+func Pilot(ctx context.Context, p *policies.Policy, t *scores.Table, workers int) (*WarmStarts, error) {
+	c, err := newCore(ctx, p, t, scores.Alignment{}, settings{workers: workers})
+	if err != nil {
+		return nil, err
+	}
+	ws := &WarmStarts{BRisk: map[float64]*mcmc.Adaptation{}}
+	adapt := func(f *fitted) *mcmc.Adaptation {
+		if f.fit == nil {
+			return nil
+		}
+		a := f.fit.Adaptation()
+		if !(a.StepSize > 0) {
+			return nil
+		}
+		return &a
+	}
+	if c.needs[policies.AnalysisBayes] {
+		ws.Raw = adapt(c.whole.rawFit())
+	}
+	for _, w := range p.BRiskWeights() {
+		if a := adapt(c.whole.briskFit(w)); a != nil {
+			ws.BRisk[w] = a
 		}
 	}
-	return len(d.Challengers) > 0
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return ws, nil
 }

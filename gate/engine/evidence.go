@@ -52,20 +52,21 @@ type reading struct {
 }
 
 // evidence computes the evidence of every rule each challenger did not pass.
-func (g *gateRun) evidence(d *policies.Decision) []result.Evidence {
+func (c *core) evidence(d *policies.Decision) []result.Evidence {
 	var out []result.Evidence
 	for ci, cd := range d.Challengers {
-		c := g.chals[ci]
 		for _, rr := range cd.Rules {
 			if rr.Outcome == policies.OutcomePass {
 				continue
 			}
+			s := c.sliceOf(rr.Query)
+			ch := s.chals[ci]
 			quant := policies.LookupQuantity(rr.Quantity)
-			rd, ok := g.read(c, cd.Name, quant, rr.Query, rr.Bound)
+			rd, ok := s.reading(ch, cd.Name, quant, rr.Query, rr.Bound)
 			if !ok {
 				continue
 			}
-			n := len(g.pair(c).X)
+			n := len(s.pair(ch).X)
 			ev := result.Evidence{Challenger: cd.Name, Rule: rr.Rule, Scale: rd.scale, LossWeight: rd.w,
 				Estimate: jsonfloat.Float(rd.est), SE: jsonfloat.Float(rd.se), Topics: n}
 			z := rd.z
@@ -86,7 +87,7 @@ func (g *gateRun) evidence(d *policies.Decision) []result.Evidence {
 				}
 			}
 			if quant.Accepts(policies.ParamMargin) {
-				ev.PassesAtLossWeight = g.passesAt(c, cd.Name, quant, rr)
+				ev.PassesAtLossWeight = s.passesAt(ch, cd.Name, quant, rr)
 			}
 			out = append(out, ev)
 		}
@@ -97,7 +98,7 @@ func (g *gateRun) evidence(d *policies.Decision) []result.Evidence {
 // read is the rule's quantity as a difference beyond its bound; ok is false
 // for quantities that are not a difference (counts, categories, ZRisk,
 // GeoRisk) and for bounds that are ranges.
-func (g *gateRun) read(c int, name string, quant *policies.Quantity, q policies.Query, b policies.Bound) (reading, bool) {
+func (s *slice) reading(c int, name string, quant *policies.Quantity, q policies.Query, b policies.Bound) (reading, bool) {
 	if b.Op == policies.In {
 		return reading{}, false
 	}
@@ -105,7 +106,7 @@ func (g *gateRun) read(c int, name string, quant *policies.Quantity, q policies.
 	if b.Op == policies.AtMost {
 		sign = -1
 	}
-	p := g.pair(c)
+	p := s.pair(c)
 	n := float64(len(p.X))
 	if n < 2 {
 		return reading{}, false
@@ -152,14 +153,14 @@ func (g *gateRun) read(c int, name string, quant *policies.Quantity, q policies.
 			// mean/se ≥ bound: the bound is already on the t scale.
 			rd.est, rd.z, rd.studT = sign*mean, sign*b.Value, false
 		case policies.StatLo, policies.StatHi:
-			rd.est, rd.z = sign*(mean-b.Value), normQuantile((1+q.IntervalLevel(len(g.chals)))/2)
+			rd.est, rd.z = sign*(mean-b.Value), normQuantile((1+q.IntervalLevel(len(s.chals)))/2)
 		}
 		return rd, true
 	case policies.AnalysisBayes, policies.AnalysisBRisk:
-		f := g.bayes
+		f := s.raw
 		scale := "score difference (the model's system effects)"
 		if quant.Analysis == policies.AnalysisBRisk {
-			f, scale = g.brisk[q.LossWeight], "risk-adjusted difference (BRisk's system effects)"
+			f, scale = s.brisk[q.LossWeight], "risk-adjusted difference (BRisk's system effects)"
 		}
 		if f == nil || f.res.Unavailable != "" || !f.res.Converged {
 			return reading{}, false
@@ -215,9 +216,9 @@ func topicsToDecide(rd reading, n int) int {
 
 // passesAt lists the loss weights of the risk sweep (and the policy's
 // weights) at which the rule, with its margin and bound, holds.
-func (g *gateRun) passesAt(c int, name string, quant *policies.Quantity, rr policies.RuleResult) []float64 {
-	ws := slices.Clone(g.sweep)
-	for w := range g.brisk {
+func (s *slice) passesAt(c int, name string, quant *policies.Quantity, rr policies.RuleResult) []float64 {
+	ws := slices.Clone(s.set.sweep)
+	for w := range s.brisk {
 		if !slices.Contains(ws, w) {
 			ws = append(ws, w)
 		}
@@ -233,13 +234,13 @@ func (g *gateRun) passesAt(c int, name string, quant *policies.Quantity, rr poli
 		var obs policies.Observation
 		switch quant.Analysis {
 		case policies.AnalysisBRisk:
-			f, ok := g.brisk[w]
+			f, ok := s.brisk[w]
 			if !ok {
 				continue
 			}
 			obs = f.observe(name, q, quant.Statistic)
 		default:
-			obs = g.observe(c, q)
+			obs = s.observe(c, q)
 		}
 		if rr.Bound.Holds(obs) {
 			out = append(out, w)

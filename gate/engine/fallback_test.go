@@ -47,8 +47,8 @@ rules:
 	for _, c := range res.Decision.Challengers {
 		got[c.Name] = c.Verdict
 	}
-	if got["better"] != policies.Warn || got["worse"] != policies.Fail || res.Verdict != policies.Fail {
-		t.Errorf("verdicts %v, run %s; want better warn, worse fail, run fail", got, res.Verdict)
+	if got["better"] != policies.Warn || got["worse"] != policies.Fail || res.Verdict() != policies.Fail {
+		t.Errorf("verdicts %v, run %s; want better warn, worse fail, run fail", got, res.Verdict())
 	}
 	if res.Bayes == nil || !strings.HasPrefix(res.Bayes.Fallback, "fitted over the champion and the challengers alone: 1 artifact system") ||
 		len(res.Bayes.Systems) != 3 {

@@ -5,15 +5,22 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/riskgate/riskgate/gate/result"
-
 	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/bayes/mcmc"
 	"github.com/riskgate/riskgate/bayes/posterior"
+	"github.com/riskgate/riskgate/gate/result"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/internal/parallel"
 	"github.com/riskgate/riskgate/policies"
 )
+
+// The hierarchical fits of a slice, in two steps. Fitting (rawFit,
+// briskFit) samples until the fit converges — or, for a run that only
+// decides, until its rules are decided — and gives what decisions read:
+// the convergence, the warnings and each challenger's draws of δ.
+// Describing (describe) summarises the fit for the reports; only Run calls
+// it.
 
 // A fitted hierarchical model as the gate uses it: its FitResult for the
 // reports and, per challenger, the posterior draws of δ = S_challenger −
@@ -22,9 +29,152 @@ type fitted struct {
 	res   *result.FitResult
 	diffs map[string][]float64 // challenger → δ draws, chains one after the other
 	fit   *bayes.HierFit       // nil when unavailable
+	table *bayes.Table         // the table fitted (BRisk: its risk-adjusted pool)
+	// brisk is the BRisk fit's own result (nil for the raw-score fit), and
+	// atRisk the topics at risk asked of it, per challenger and level.
+	brisk  *bayes.BRiskResult
+	atRisk map[atRiskKey]atRiskOutcome
 	// targets: where the rules' queries read a sequential fit's targets
 	// (nil for an ordinary fit).
-	targets map[targetKey]seqTarget
+	targets   map[targetKey]seqTarget
+	described bool
+}
+
+type atRiskKey struct {
+	challenger string
+	level      float64
+}
+
+type atRiskOutcome struct {
+	topics []bayes.TopicRisk
+	err    error
+}
+
+// fitRequest is one hierarchical fit as a run asks for it, resolved from
+// the policy's model settings and the run's settings when the fit is first
+// needed: the table, its options (the run's workers, its warm start, and —
+// when the run's fits stop once decided — the rules as targets), and where
+// each query reads its target.
+type fitRequest struct {
+	res   *result.FitResult // what the fit is: its pool, loss weight and fallback
+	table *bayes.Table      // the model table (modelTable)
+	champ int
+	chals []int
+	opt   bayes.HierOptions
+	where map[targetKey]seqTarget
+}
+
+// request resolves the fit of analysis a (BRisk at loss weight w).
+func (s *slice) request(a policies.Analysis, w float64) fitRequest {
+	t, champ, chals := s.modelTable()
+	req := fitRequest{res: &result.FitResult{Pool: result.PoolRaw, Fallback: s.fallback()}, table: t, champ: champ, chals: chals}
+	targetsOn := t // the table of the targets' observed differences
+	switch a {
+	case policies.AnalysisBayes:
+		req.opt = s.hierOptions(t)
+		if s.set.warm != nil {
+			req.opt.Sampler.WarmStart = s.set.warm.Raw
+		}
+	case policies.AnalysisBRisk:
+		req.res.Pool, req.res.LossWeight = result.PoolRiskAdjusted, w
+		req.opt = s.hierOptions(nil)
+		if s.set.warm != nil {
+			req.opt.Sampler.WarmStart = s.set.warm.BRisk[w]
+		}
+		targetsOn = nil
+		if pool, err := bayes.BRiskPool(t, champ, w); err == nil {
+			targetsOn = pool // the risk-adjusted differences
+		}
+	}
+	if s.set.sequential && targetsOn != nil {
+		if targets, where := s.ruleTargets(a, w, targetsOn, champ, chals); targets != nil {
+			req.opt.Sequential, req.where = &bayes.Sequential{Targets: targets}, where
+		}
+	}
+	return req
+}
+
+// rawFit returns the fit of the hierarchical model to the raw scores, fitted once.
+func (s *slice) rawFit() *fitted {
+	if s.raw != nil {
+		return s.raw
+	}
+	s.phase(fmt.Sprintf("fitting the hierarchical model (%d systems × %d topics)", len(s.t.Systems), len(s.t.Topics)))
+	s.timed("bayes", func() { s.raw = s.fitRaw(s.request(policies.AnalysisBayes, 0)) })
+	s.record(policies.AnalysisBayes, s.raw)
+	return s.raw
+}
+
+// fitRaw fits the hierarchical model to the raw scores of the request's table.
+func (s *slice) fitRaw(req fitRequest) *fitted {
+	f, err := bayes.FitHier(req.table, req.opt)
+	if err != nil {
+		req.res.Unavailable = "the hierarchical model could not be fitted: " + err.Error()
+		return &fitted{res: req.res}
+	}
+	out := s.newFitted(f, req.res, req.table)
+	out.targets = req.where
+	return out
+}
+
+// record notes whether an analysis's fit ran, and why not.
+func (c *core) record(a policies.Analysis, f *fitted) {
+	if f.res.Unavailable != "" {
+		c.failed[a] = f.res.Unavailable
+		return
+	}
+	c.ran[a] = true
+}
+
+// hierOptions are the policy's settings of a hierarchical fit — its
+// family, chains, target ESS, R-hat limit and seed — with the run's
+// workers. With t, the priors are the family's reference priors on t
+// (rstanarm's for the Gaussian, brms's for the skew normal); without, the
+// caller's model chooses them on its own pool.
+func (c *core) hierOptions(t *bayes.Table) bayes.HierOptions {
+	fam, err := bayes.FamilyNamed(string(c.p.Model.Family))
+	if err != nil {
+		panic("gate: a parsed policy holds an unknown family: " + err.Error()) // policies validates model.family
+	}
+	opt := bayes.HierOptions{
+		Family:    fam,
+		Sampler:   mcmc.NUTSOptions{Chains: c.p.Model.Chains, Seed: c.p.Seed, Context: c.ctx},
+		TargetESS: float64(c.p.Model.TargetESS),
+		MaxDraws:  c.p.Model.MaxDraws,
+		RhatMax:   c.p.Model.MaxRhat,
+		Workers:   c.set.workers,
+	}
+	if t != nil {
+		p := bayes.DefaultPriors(t, fam)
+		opt.Priors = &p
+	}
+	return opt
+}
+
+// fallback says, for a FitResult, that its model was fitted over the
+// champion and the challengers alone, and why; "" when it was not.
+func (c *core) fallback() string {
+	if c.smallPool == "" {
+		return ""
+	}
+	return "fitted over the champion and the challengers alone: " + c.smallPool
+}
+
+// newFitted is fit f of table t as decisions read it: its FitResult's
+// convergence, family, method, priors and warnings, and each challenger's
+// draws of δ.
+func (s *slice) newFitted(f *bayes.HierFit, res *result.FitResult, t *bayes.Table) *fitted {
+	res.Family = f.Family.Name()
+	res.Method = string(f.Method)
+	res.Priors = f.Priors.Describe(f.Family)
+	res.Converged = f.Converged
+	res.Warnings = slices.Clone(f.Notes()) // the failures are in NotConverged
+	res.NotConverged = notConverged(f)
+	out := &fitted{res: res, diffs: map[string][]float64{}, fit: f, table: t, atRisk: map[atRiskKey]atRiskOutcome{}}
+	for _, c := range s.roles.Challengers {
+		out.diffs[c] = bayes.PoolChains(diffChains(f, s.roles.Champion, c))
+	}
+	return out
 }
 
 // observe reads a statistic of a challenger's δ off the fit. A fit that is
@@ -62,43 +212,53 @@ func (f *fitted) observe(challenger string, q policies.Query, stat policies.Stat
 		r := posterior.ROPEDecision(d, posterior.ROPE{Lo: q.Rope[0], Hi: q.Rope[1]}, level)
 		return policies.Category(string(r.Decision))
 	case policies.StatAtRisk:
-		for _, tr := range f.res.TopicsAtRisk {
-			if tr.Challenger == challenger && tr.Level == level {
-				return policies.Number(float64(len(tr.Topics)))
-			}
+		if o := f.topicsAtRisk(challenger, level); o.err == nil {
+			return policies.Number(float64(len(o.topics)))
 		}
 		return policies.Unavailable(fmt.Sprintf("%s has no topics-at-risk analysis at level %s", what, numfmt.G(level)))
 	}
 	return policies.Unavailable(fmt.Sprintf("%s does not give %s", what, stat))
 }
 
-// summarizeFit fills res from the fit f of table t: parameters, effects,
-// comparisons of every challenger with the champion (δ with its 95% and the
-// rules' central intervals, the ROPE decisions the rules ask for, a density
-// of δ), per-topic predictive intervals of the champion and the challengers
-// (replicates drawn from a stream of seed), and the sampler's diagnostics.
-// Without report, only what the decision reads (fitted.observe): the
-// convergence, the warnings and each challenger's δ draws.
-func summarizeFit(f *bayes.HierFit, res *result.FitResult, t *bayes.Table, roles policies.Roles, levels []float64, ropes []policies.Query, seed uint64, maxRhat float64, report bool) *fitted {
-	res.Family = f.Family.Name()
-	res.Method = string(f.Method)
-	res.Priors = f.Priors.Describe(f.Family)
-	res.Converged = f.Converged
-	res.Warnings = slices.Clone(f.Notes()) // the failures are in NotConverged
-	res.NotConverged = notConverged(f)
-	if !report {
-		out := &fitted{res: res, diffs: map[string][]float64{}, fit: f}
-		for _, c := range roles.Challengers {
-			out.diffs[c] = bayes.PoolChains(diffChains(f, roles.Champion, c))
-		}
-		return out
+// topicsAtRisk are a challenger's topics at risk at level in a BRisk fit
+// (bayes.BRiskResult.TopicsAtRisk: those whose observed risk-adjusted
+// difference falls below the central predictive interval), computed once.
+func (f *fitted) topicsAtRisk(challenger string, level float64) atRiskOutcome {
+	key := atRiskKey{challenger, level}
+	if o, ok := f.atRisk[key]; ok {
+		return o
 	}
+	var o atRiskOutcome
+	if f.brisk == nil {
+		o.err = fmt.Errorf("no BRisk fit")
+	} else {
+		o.topics, o.err = f.brisk.TopicsAtRisk(slices.Index(f.table.Systems, challenger), level)
+	}
+	f.atRisk[key] = o
+	return o
+}
 
-	role := func(s string) string {
+// describe fills f's FitResult with what only reports show: every quantity
+// of the model summarised (intercept, σ, the group SDs, the family's own,
+// every topic and system effect), each challenger's comparison with the
+// champion — δ with its 95% and the rules' central intervals, the ROPE
+// decisions the rules ask for, a density of δ — the per-topic posterior
+// predictive intervals of the champion and the challengers (replicates
+// from a stream of the policy's seed), the sampler's diagnostics, and for
+// BRisk each challenger's topics at risk at 95% and at every level a
+// topics_at_risk.count rule at its loss weight asks for. Once per fit.
+func (s *slice) describe(f *fitted) {
+	if f.fit == nil || f.described {
+		return
+	}
+	f.described = true
+	fit, res := f.fit, f.res
+	summaries := fit.Describe() // every quantity's full summary, computed once
+	role := func(name string) string {
 		switch {
-		case s == roles.Champion:
+		case name == s.roles.Champion:
 			return result.RoleChampion
-		case slices.Contains(roles.Challengers, s):
+		case slices.Contains(s.roles.Challengers, name):
 			return result.RoleChallenger
 		}
 		return result.RoleArtifact
@@ -106,33 +266,80 @@ func summarizeFit(f *bayes.HierFit, res *result.FitResult, t *bayes.Table, roles
 	// Every quantity of the model, summarised in parallel (each on its own):
 	// intercept, sigma, sd_topic, sd_system, the topics, the systems, then
 	// the family's parameters (alpha for the skew normal).
-	summaries := f.Describe()
-	effects := make([]result.Effect, len(f.Names))
-	parallel.Each(len(f.Names), func(v int) {
-		name, r := f.Names[v], ""
+	effects := make([]result.Effect, len(fit.Names))
+	parallel.Each(len(fit.Names), func(v int) {
+		name, r := fit.Names[v], ""
 		switch {
-		case v >= f.TopicIndex(0) && v < f.SystemIndex(0):
-			name = f.Topics[v-f.TopicIndex(0)]
-		case v >= f.SystemIndex(0) && v < f.SystemIndex(len(f.Systems)):
-			name = f.Systems[v-f.SystemIndex(0)]
+		case v >= fit.TopicIndex(0) && v < fit.SystemIndex(0):
+			name = fit.Topics[v-fit.TopicIndex(0)]
+		case v >= fit.SystemIndex(0) && v < fit.SystemIndex(len(fit.Systems)):
+			name = fit.Systems[v-fit.SystemIndex(0)]
 			r = role(name)
 		}
-		effects[v] = result.NewEffect(name, r, summaries[v], f.Pooled(v))
+		effects[v] = result.NewEffect(name, r, summaries[v], fit.Sampler.Draws[v])
 	})
-	res.Parameters = append(slices.Clone(effects[:f.TopicIndex(0)]), effects[f.SystemIndex(len(f.Systems)):]...)
-	res.Topics = effects[f.TopicIndex(0):f.SystemIndex(0)]
-	res.Systems = effects[f.SystemIndex(0):f.SystemIndex(len(f.Systems))]
+	res.Parameters = append(slices.Clone(effects[:fit.TopicIndex(0)]), effects[fit.SystemIndex(len(fit.Systems)):]...)
+	res.Topics = effects[fit.TopicIndex(0):fit.SystemIndex(0)]
+	res.Systems = effects[fit.SystemIndex(0):fit.SystemIndex(len(fit.Systems))]
 
-	out := &fitted{res: res, diffs: map[string][]float64{}, fit: f}
-	for _, c := range roles.Challengers {
-		chains := diffChains(f, roles.Champion, c)
-		d := bayes.PoolChains(chains)
-		out.diffs[c] = d
-		res.Comparisons = append(res.Comparisons, result.NewComparison(c, chains, d, levels, ropes))
+	a, ropes := policies.AnalysisBRisk, []policies.Query(nil)
+	if res.Pool == result.PoolRaw {
+		a, ropes = policies.AnalysisBayes, s.ropes()
 	}
+	levels := s.ruleLevels(a)
+	for _, c := range s.roles.Challengers {
+		res.Comparisons = append(res.Comparisons, result.NewComparison(c, diffChains(fit, s.roles.Champion, c), f.diffs[c], levels, ropes))
+	}
+	res.Predictive = predictive(fit, f.table, append([]string{s.roles.Champion}, s.roles.Challengers...), s.p.Seed)
+	res.Diagnostics = result.NewDiagnostics(fit, s.p.Model.MaxRhat)
+	if f.brisk != nil {
+		s.describeTopicsAtRisk(f)
+	}
+}
 
-	res.Predictive = predictive(f, t, append([]string{roles.Champion}, roles.Challengers...), seed)
-	res.Diagnostics = diagnostics(f, maxRhat)
+// describeTopicsAtRisk lists each challenger's topics at risk in a BRisk
+// fit at 95% and at every level a topics_at_risk.count rule at the fit's
+// loss weight asks for.
+func (s *slice) describeTopicsAtRisk(f *fitted) {
+	levels := []float64{result.PredictiveLevel}
+	for _, q := range s.p.Queries() {
+		if policies.LookupQuantity(q.Quantity).Statistic == policies.StatAtRisk && q.LossWeight == f.res.LossWeight && !slices.Contains(levels, q.Level) {
+			levels = append(levels, q.Level)
+		}
+	}
+	for _, level := range levels {
+		for _, c := range s.roles.Challengers {
+			o := f.topicsAtRisk(c, level)
+			if o.err != nil {
+				f.res.Warnings = append(f.res.Warnings, fmt.Sprintf("topics at risk of %s at %s: %v", c, numfmt.Percent(level), o.err))
+				continue
+			}
+			f.res.TopicsAtRisk = append(f.res.TopicsAtRisk, result.TopicsAtRisk{Challenger: c, Level: level, Topics: result.NewTopicsAtRisk(o.topics)})
+		}
+	}
+}
+
+// ruleLevels are the credible levels the rules ask of the difference δ in
+// the fit of analysis a (bayes.diff.lo|hi or brisk.diff.lo|hi).
+func (c *core) ruleLevels(a policies.Analysis) []float64 {
+	var out []float64
+	for _, q := range c.p.Queries() {
+		quant := policies.LookupQuantity(q.Quantity)
+		if quant.Analysis == a && (quant.Statistic == policies.StatLo || quant.Statistic == policies.StatHi) && q.Level > 0 && !slices.Contains(out, q.Level) {
+			out = append(out, q.Level)
+		}
+	}
+	return out
+}
+
+// ropes are the ROPE queries of the rules (raw-score fit only).
+func (c *core) ropes() []policies.Query {
+	var out []policies.Query
+	for _, q := range c.p.Queries() {
+		if policies.LookupQuantity(q.Quantity).Statistic == policies.StatROPE {
+			out = append(out, q)
+		}
+	}
 	return out
 }
 
@@ -165,20 +372,6 @@ func predictive(f *bayes.HierFit, t *bayes.Table, systems []string, seed uint64)
 		}
 	}
 	return out
-}
-
-// diagnostics collects the sampler's settings and the worst convergence figures.
-func diagnostics(f *bayes.HierFit, maxRhat float64) *result.Diagnostics {
-	so := f.Sampler.Options
-	d := &result.Diagnostics{Chains: f.Chains, Draws: f.Draws, Warmup: max(so.Warmup, 0), Thin: so.Thin, Extended: f.Extended,
-		AdaptDelta: so.AdaptDelta, MaxDepth: so.MaxDepth, TargetESS: f.TargetESS, MaxRhat: maxRhat,
-		Divergences: f.Divergences, MaxDepthHits: f.MaxDepthHits}
-	for _, e := range f.EBFMI {
-		d.EBFMI = append(d.EBFMI, jsonfloat.Float(e))
-	}
-	worstB, worstT, worstR := f.WorstConvergence()
-	d.WorstRhat, d.WorstESSBulk, d.WorstESSTail = jsonfloat.Float(worstR), jsonfloat.Float(worstB), jsonfloat.Float(worstT)
-	return d
 }
 
 // notConverged says in one sentence which convergence checks fit f failed

@@ -3,7 +3,6 @@ package engine
 import (
 	"math"
 	"testing"
-	"time"
 
 	"github.com/riskgate/riskgate/gate/result"
 	"github.com/riskgate/riskgate/gate/scores"
@@ -55,7 +54,10 @@ func TestMarginSemantics(t *testing.T) {
 	tab := scores.NewTable("ap", []string{"champ", "c"}, []string{"1", "2", "3", "4", "5"})
 	copy(tab.Scores[0], []float64{0.3, 0.5, 0.2, 0.4, 0.35})
 	copy(tab.Scores[1], []float64{0.4, 0.4, 0.4, 0.4, 0.3})
-	g := newGateRun(t.Context(), &policies.Policy{}, tab, policies.Roles{Champion: "champ", Challengers: []string{"c"}}, nil, time.Time{}, nil)
+	core, err := newCore(t.Context(), &policies.Policy{Champion: "champ", Challengers: []policies.Pattern{{Text: "c"}}}, tab, scores.Alignment{}, settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		name string
 		stat policies.Statistic
@@ -64,7 +66,7 @@ func TestMarginSemantics(t *testing.T) {
 		{"urisk", policies.StatURisk, 0 + 0.03},
 		{"trisk", policies.StatTRisk, 0.03 / (math.Sqrt(0.1/4) / math.Sqrt(5))},
 	} {
-		got, err := g.riskValue(1, c.stat, 2, 0.03)
+		got, err := core.whole.riskValue(1, c.stat, 2, 0.03)
 		if err != nil || math.Abs(got-c.want) > 1e-12 {
 			t.Errorf("%s with margin 0.03: got %v (%v), want %v", c.name, got, err, c.want)
 		}

@@ -7,8 +7,8 @@ import (
 )
 
 // reader computes one statistic of one analysis for challenger c (an index
-// in the table), with the query's parameters.
-type reader func(g *gateRun, c int, q policies.Query, quant *policies.Quantity) policies.Observation
+// in the slice's table), with the query's parameters.
+type reader func(s *slice, c int, q policies.Query, quant *policies.Quantity) policies.Observation
 
 // readers say how the engine computes every statistic of every analysis.
 // The policies registry says which analysis and statistic each quantity is;
@@ -35,14 +35,41 @@ func byStatistic(r reader, stats ...policies.Statistic) map[policies.Statistic]r
 	return m
 }
 
-// observe computes one query for challenger c (an index in the table).
-func (g *gateRun) observe(c int, q policies.Query) policies.Observation {
-	if quant := policies.LookupQuantity(q.Quantity); quant != nil {
-		if read := readers[quant.Analysis][quant.Statistic]; read != nil {
-			return read(g, c, q, quant)
+// resolveReader says how query q is computed under the run's settings: the
+// reader of its analysis and statistic, except that a run that settles BCa
+// ends sequentially reads an end the rules bound by one threshold that way
+// (bca_sequential.go).
+func (c *core) resolveReader(q policies.Query) reader {
+	quant := policies.LookupQuantity(q.Quantity)
+	var read reader
+	if quant != nil {
+		read = readers[quant.Analysis][quant.Statistic]
+	}
+	if read == nil {
+		return func(*slice, int, policies.Query, *policies.Quantity) policies.Observation {
+			return policies.Unavailable(fmt.Sprintf("the gate cannot compute %s", q.Quantity))
 		}
 	}
-	return policies.Unavailable(fmt.Sprintf("the gate cannot compute %s", q.Quantity))
+	if c.set.sequential && quant.Analysis == policies.AnalysisBCa {
+		if threshold, ok := c.bcaThreshold(q); ok {
+			return func(s *slice, ci int, q policies.Query, quant *policies.Quantity) policies.Observation {
+				end, err := s.bcaDecisionEnd(ci, q, quant.Statistic, threshold)
+				return number(end+q.Margin, err)
+			}
+		}
+	}
+	return read
+}
+
+// observe computes one query for challenger c (an index in the table): by
+// its resolved reader, or — a query no rule asks, such as the evidence's at
+// another loss weight — by the reader its analysis and statistic resolve to.
+func (s *slice) observe(c int, q policies.Query) policies.Observation {
+	read, ok := s.readers[q]
+	if !ok {
+		read = s.resolveReader(q)
+	}
+	return read(s, c, q, policies.LookupQuantity(q.Quantity))
 }
 
 // number is an observation of x, or of why there is none.
@@ -53,20 +80,16 @@ func number(x float64, err error) policies.Observation {
 	return policies.Number(x)
 }
 
-func readDescriptive(g *gateRun, c int, _ policies.Query, quant *policies.Quantity) policies.Observation {
-	return number(g.descriptive(c, quant.Statistic))
+func readDescriptive(s *slice, c int, _ policies.Query, quant *policies.Quantity) policies.Observation {
+	return number(s.descriptive(c, quant.Statistic))
 }
 
-func readRisk(g *gateRun, c int, q policies.Query, quant *policies.Quantity) policies.Observation {
-	return number(g.riskValue(c, quant.Statistic, q.LossWeight, q.Margin))
+func readRisk(s *slice, c int, q policies.Query, quant *policies.Quantity) policies.Observation {
+	return number(s.riskValue(c, quant.Statistic, q.LossWeight, q.Margin))
 }
 
-func readBCa(g *gateRun, c int, q policies.Query, quant *policies.Quantity) policies.Observation {
-	if threshold, ok := g.bcaThreshold(q); ok && g.decisionOnly && g.earlyStop {
-		end, err := g.bcaDecisionEnd(c, q, quant.Statistic == policies.StatHi, threshold)
-		return number(end+q.Margin, err)
-	}
-	b := g.bcaFor(c, q.LossWeight, q.IntervalLevel(len(g.chals)))
+func readBCa(s *slice, c int, q policies.Query, quant *policies.Quantity) policies.Observation {
+	b := s.bcaFor(c, q.LossWeight, q.IntervalLevel(len(s.chals)))
 	if b.err != nil {
 		return policies.Unavailable(b.err.Error())
 	}
@@ -77,15 +100,15 @@ func readBCa(g *gateRun, c int, q policies.Query, quant *policies.Quantity) poli
 	return policies.Number(b.r.BCa.Hi + q.Margin)
 }
 
-func readTest(g *gateRun, c int, q policies.Query, quant *policies.Quantity) policies.Observation {
-	t := g.test(quant.Test, q.Alternative, c)
+func readTest(s *slice, c int, q policies.Query, quant *policies.Quantity) policies.Observation {
+	t := s.test(quant.Test, q.Alternative, c)
 	return number(t.p, t.err)
 }
 
-func readBayes(g *gateRun, c int, q policies.Query, quant *policies.Quantity) policies.Observation {
-	return g.bayesFit().observe(g.t.Systems[c], q, quant.Statistic)
+func readBayes(s *slice, c int, q policies.Query, quant *policies.Quantity) policies.Observation {
+	return s.rawFit().observe(s.t.Systems[c], q, quant.Statistic)
 }
 
-func readBRisk(g *gateRun, c int, q policies.Query, quant *policies.Quantity) policies.Observation {
-	return g.briskFit(q.LossWeight).observe(g.t.Systems[c], q, quant.Statistic)
+func readBRisk(s *slice, c int, q policies.Query, quant *policies.Quantity) policies.Observation {
+	return s.briskFit(q.LossWeight).observe(s.t.Systems[c], q, quant.Statistic)
 }

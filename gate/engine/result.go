@@ -5,7 +5,6 @@ import (
 
 	"github.com/riskgate/riskgate/gate/result"
 
-	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/buildinfo"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/numfmt"
@@ -14,54 +13,54 @@ import (
 )
 
 // result assembles the Result of the run from the decision and what was
-// computed. It computes the risk table's closed-form measures when no rule
-// did, and BCa or BRisk for the table only when a rule already asked for them.
-func (g *gateRun) result(d *policies.Decision, facts policies.Facts, align scores.Alignment, example bool) *result.Result {
-	p := g.p
+// computed, the fits described. It computes the risk table's closed-form
+// measures when no rule did, BCa or BRisk for the table only when a rule
+// already asked for them, and the BRisk fits of the risk sweep when a rule
+// needs BRisk.
+func (c *core) result(d *policies.Decision, o Options) *result.Result {
+	p, s := c.p, c.whole
 	r := &result.Result{
 		SchemaVersion: result.SchemaVersion,
 		Tool:          result.Tool{Name: "riskgate", Version: buildinfo.Version()},
-		Verdict:       d.Verdict,
-		ExitStatus:    result.ExitStatus(d.Verdict),
-		Policy:        result.NewPolicy(p, g.now),
+		Policy:        result.NewPolicy(p, c.set.now),
 		Decision:      d,
 		Warnings:      []string{},
 	}
 	r.Data = result.Data{
-		Measure: g.t.Measure, Champion: g.roles.Champion, Challengers: g.roles.Challengers, Artifacts: g.roles.Artifacts,
-		Topics: g.t.Topics, MissingCells: g.t.Missing(), TopicCoverage: jsonfloat.Float(facts.TopicCoverage), Example: example,
+		Measure: s.t.Measure, Champion: c.roles.Champion, Challengers: c.roles.Challengers, Artifacts: c.roles.Artifacts,
+		Topics: s.t.Topics, MissingCells: s.t.Missing(), TopicCoverage: jsonfloat.Float(c.facts.TopicCoverage), Example: o.Example,
 	}
 	if r.Data.Artifacts == nil {
 		r.Data.Artifacts = []string{}
 	}
-	if align.Summary() != "" {
-		a := align
+	if o.Alignment.Summary() != "" {
+		a := o.Alignment
 		r.Data.Alignment = &a
-		r.Warnings = append(r.Warnings, "inputs: "+align.Summary())
+		r.Warnings = append(r.Warnings, "inputs: "+a.Summary())
 	}
-	for _, s := range append([]int{g.champ}, g.chals...) {
+	for _, sy := range append([]int{s.champ}, s.chals...) {
 		role := result.RoleChallenger
-		if s == g.champ {
+		if sy == s.champ {
 			role = result.RoleChampion
 		}
-		row := result.SystemScores{System: g.t.Systems[s], Role: role}
-		for _, v := range g.t.Scores[s] {
+		row := result.SystemScores{System: s.t.Systems[sy], Role: role}
+		for _, v := range s.t.Scores[sy] {
 			row.Scores = append(row.Scores, jsonfloat.Float(v))
 		}
 		r.Data.Scores = append(r.Data.Scores, row)
 	}
 
-	r.RiskTable = g.riskTable()
+	r.RiskTable = s.riskTable()
 
-	if g.needs[policies.AnalysisBayes] {
-		r.Bayes = g.bayesFit().res
+	if c.needs[policies.AnalysisBayes] {
+		r.Bayes = s.described(s.rawFit())
 	}
-	for _, w := range g.briskWeights(r.Bayes != nil) {
-		r.BRisk = append(r.BRisk, g.briskFit(w).res)
+	for _, w := range c.briskWeights() {
+		r.BRisk = append(r.BRisk, s.described(s.briskFit(w)))
 	}
-	if g.smallPool != "" && len(r.Fits()) > 0 {
-		r.Warnings = append(r.Warnings, "the Bayesian models were fitted over the champion and the challengers alone ("+g.smallPool+
-			"): a Bayesian rule can still fail, and a pass counts as "+string(g.p.InsufficientPool())+" (on_insufficient_pool)")
+	if c.smallPool != "" && len(r.Fits()) > 0 {
+		r.Warnings = append(r.Warnings, "the Bayesian models were fitted over the champion and the challengers alone ("+c.smallPool+
+			"): a Bayesian rule can still fail, and a pass counts as "+string(c.p.InsufficientPool())+" (on_insufficient_pool)")
 	}
 	for _, f := range r.Fits() {
 		what := "Bayesian fit"
@@ -80,12 +79,10 @@ func (g *gateRun) result(d *policies.Decision, facts policies.Facts, align score
 			r.Warnings = append(r.Warnings, what+": "+w)
 		}
 	}
-	r.Warnings = append(r.Warnings, g.warnings...)
-	r.Analyses = g.analyses()
-	r.Provenance = result.Provenance{
-		ToolVersion: buildinfo.Version(), PolicyFile: p.File, PolicySHA256: p.Digest, Seed: p.Seed, Inputs: []result.InputFile{},
-	}
-	if g.ran[policies.AnalysisBCa] || g.ran[policies.AnalysisTests] {
+	r.Warnings = append(r.Warnings, c.warnings...)
+	r.Analyses = c.analyses()
+	r.Provenance = result.Provenance{Inputs: []result.InputFile{}}
+	if c.ran[policies.AnalysisBCa] || c.ran[policies.AnalysisTests] {
 		r.Provenance.BootstrapSamples = gateBootstrapSamples
 	}
 	if f := r.Bayes; f != nil && f.Diagnostics != nil {
@@ -96,52 +93,58 @@ func (g *gateRun) result(d *policies.Decision, facts policies.Facts, align score
 	return r
 }
 
+// described is f's FitResult with what reports show (slice.describe).
+func (s *slice) described(f *fitted) *result.FitResult {
+	s.describe(f)
+	return f.res
+}
+
 // riskTable computes the Table 3 view at the policy's loss weight.
-func (g *gateRun) riskTable() result.RiskTable {
-	w := g.tableLossWeight()
+func (s *slice) riskTable() result.RiskTable {
+	w := s.tableLossWeight()
 	rt := result.RiskTable{LossWeight: w, Pool: "champion and challengers"}
-	m := g.risk(w)
+	m := s.risk(w)
 
 	var bca map[int]bcaOutcome
-	if g.needs[policies.AnalysisBCa] {
-		for _, q := range g.p.Queries() {
+	if s.needs[policies.AnalysisBCa] {
+		for _, q := range s.p.Queries() {
 			if q.Analysis() == policies.AnalysisBCa {
-				rt.BCaLevel = q.IntervalLevel(len(g.chals))
-				bca = g.bca(w, rt.BCaLevel)
+				rt.BCaLevel = q.IntervalLevel(len(s.chals))
+				bca = s.bca(w, rt.BCaLevel)
 				break
 			}
 		}
 	}
 	var brisk *result.FitResult
-	if slices.Contains(g.p.BRiskWeights(), w) {
-		if f := g.briskFit(w).res; f.Unavailable == "" {
+	if slices.Contains(s.p.BRiskWeights(), w) {
+		if f := s.described(s.briskFit(w)); f.Unavailable == "" {
 			brisk = f
 		}
 	}
 
-	for _, s := range append([]int{g.champ}, g.chals...) {
-		row := result.SystemRisk{Name: g.t.Systems[s], Role: result.RoleChallenger, Mean: jsonfloat.Float(stats.MeanDefined(g.t.Scores[s]))}
-		if s == g.champ {
+	for _, sy := range append([]int{s.champ}, s.chals...) {
+		row := result.SystemRisk{Name: s.t.Systems[sy], Role: result.RoleChallenger, Mean: jsonfloat.Float(stats.MeanDefined(s.t.Scores[sy]))}
+		if sy == s.champ {
 			row.Role = result.RoleChampion
 		} else {
-			if o, err := g.pair(s).Outcomes(); err == nil {
+			if o, err := s.pair(sy).Outcomes(); err == nil {
 				row.Wins, row.Ties, row.Losses = &o.Wins, &o.Ties, &o.Losses
 			}
-			if v, err := g.descriptive(s, policies.StatMeanDiff); err == nil {
+			if v, err := s.descriptive(sy, policies.StatMeanDiff); err == nil {
 				row.MeanDiff = jsonfloat.Ptr(v)
 			}
-			if m.errs[s] == nil {
-				row.URisk = jsonfloat.Ptr(m.urisk[s].Value)
-				row.TRisk = jsonfloat.Ptr(m.trisk[s].T)
-				row.TRiskP = jsonfloat.Ptr(m.trisk[s].P)
+			if m.errs[sy] == nil {
+				row.URisk = jsonfloat.Ptr(m.urisk[sy].Value)
+				row.TRisk = jsonfloat.Ptr(m.trisk[sy].T)
+				row.TRiskP = jsonfloat.Ptr(m.trisk[sy].P)
 			}
-			if b, ok := bca[s]; ok && b.err == nil {
+			if b, ok := bca[sy]; ok && b.err == nil {
 				row.BCa = &result.Interval{Estimate: jsonfloat.Float(b.r.Estimate), Lo: jsonfloat.Float(b.r.BCa.Lo), Hi: jsonfloat.Float(b.r.BCa.Hi), Level: b.r.BCa.Level}
 			}
 		}
 		if m.poolErr == nil {
-			row.ZRisk = jsonfloat.Ptr(m.zrisk[s])
-			row.GeoRisk = jsonfloat.Ptr(m.georisk[s])
+			row.ZRisk = jsonfloat.Ptr(m.zrisk[sy])
+			row.GeoRisk = jsonfloat.Ptr(m.georisk[sy])
 		}
 		if brisk != nil {
 			for _, e := range brisk.Systems {
@@ -153,27 +156,27 @@ func (g *gateRun) riskTable() result.RiskTable {
 		rt.Systems = append(rt.Systems, row)
 	}
 	if m.poolErr != nil {
-		g.warnings = append(g.warnings, "ZRisk and GeoRisk: "+m.poolErr.Error())
+		s.warnings = append(s.warnings, "ZRisk and GeoRisk: "+m.poolErr.Error())
 	}
 	return rt
 }
 
 // analyses says, for every analysis a policy can ask for, whether it ran.
-func (g *gateRun) analyses() []result.Analysis {
+func (c *core) analyses() []result.Analysis {
 	var out []result.Analysis
 	for _, a := range []policies.Analysis{policies.AnalysisDescriptive, policies.AnalysisRisk, policies.AnalysisTests,
 		policies.AnalysisBCa, policies.AnalysisBayes, policies.AnalysisBRisk} {
-		ra := result.Analysis{Name: a, Needed: g.needs[a], Computed: g.ran[a]}
+		ra := result.Analysis{Name: a, Needed: c.needs[a], Computed: c.ran[a]}
 		switch {
-		case g.needs[a] && g.unmet[a] != "" && a.UsesArtifacts() && g.smallPool != "" && g.unmet[a] == g.smallPool:
-			ra.Reason = "fitted over the champion and the challengers alone (" + g.smallPool + "): its rules can fail, and a pass counts as " + string(g.p.InsufficientPool()) + " (on_insufficient_pool)"
-		case g.needs[a] && g.unmet[a] != "":
-			ra.Reason = "data requirements not met (" + g.unmet[a] + "): its rules can fail but cannot pass"
-		case g.failed[a] != "":
-			ra.Reason = g.failed[a]
-		case !g.needs[a] && ra.Computed:
+		case c.needs[a] && c.unmet[a] != "" && a.UsesArtifacts() && c.smallPool != "" && c.unmet[a] == c.smallPool:
+			ra.Reason = "fitted over the champion and the challengers alone (" + c.smallPool + "): its rules can fail, and a pass counts as " + string(c.p.InsufficientPool()) + " (on_insufficient_pool)"
+		case c.needs[a] && c.unmet[a] != "":
+			ra.Reason = "data requirements not met (" + c.unmet[a] + "): its rules can fail but cannot pass"
+		case c.failed[a] != "":
+			ra.Reason = c.failed[a]
+		case !c.needs[a] && ra.Computed:
 			ra.Reason = "no rule uses it; computed for the risk table"
-		case !g.needs[a]:
+		case !c.needs[a]:
 			ra.Reason = "no rule uses it"
 		}
 		out = append(out, ra)
@@ -184,13 +187,14 @@ func (g *gateRun) analyses() []result.Analysis {
 // briskWeights are the loss weights of the run's BRisk fits, ascending: those
 // the rules use and, when they use any, the --risk-sweep weights for the
 // risk-against-loss-weight plot (w = 1 is the raw-score fit, so it is left
-// out when that fit is in the result anyway).
-func (g *gateRun) briskWeights(haveRaw bool) []float64 {
-	ws := slices.Clone(g.p.BRiskWeights())
+// out when a rule needs that fit: it is in the result anyway).
+func (c *core) briskWeights() []float64 {
+	haveRaw := c.needs[policies.AnalysisBayes]
+	ws := slices.Clone(c.p.BRiskWeights())
 	if len(ws) == 0 {
 		return nil
 	}
-	for _, w := range g.sweep {
+	for _, w := range c.set.sweep {
 		if !(w == 1 && haveRaw) && !slices.Contains(ws, w) {
 			ws = append(ws, w)
 		}

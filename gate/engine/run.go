@@ -34,30 +34,38 @@ type Options struct {
 	Progress Progress
 }
 
-// Run applies the policy p to the score table t: the roles, the data
-// requirements, the analyses the rules need (and the cheap closed-form
-// ones the reports always show), the decision, and the Result every report
-// is rendered from. Provenance of the inputs (files, command, times) is the
-// caller's to fill. Cancelling ctx stops the fits; Run then returns its error.
+// Run applies the policy p to the score table t: the core's decision
+// (core.go: the roles, the data requirements, the analyses the rules need),
+// then the steps only reports need — the fits described, the cheap
+// closed-form analyses the reports always show, the evidence, the worst
+// regressions and the summary — and the Result every report is rendered
+// from. Provenance of the inputs (files, command, times) is the caller's to
+// fill. Cancelling ctx stops the fits; Run then returns its error.
 func Run(ctx context.Context, p *policies.Policy, t *scores.Table, o Options) (*result.Result, error) {
-	roles, err := p.Roles(t.Systems)
+	c, err := newCore(ctx, p, t, o.Alignment, o.settings(p))
 	if err != nil {
 		return nil, err
 	}
-	facts := policies.Facts{Topics: len(t.Topics), Artifacts: len(roles.Artifacts), TopicCoverage: topicCoverage(t, o.Alignment)}
-	g := newGateRun(ctx, p, t, roles, p.CheckRequirements(facts), o.Now, o.Progress)
-	g.sweep = o.Sweep
-	d := p.Evaluate(policies.Evidence{Challengers: roles.Challengers, Values: g.values(), Facts: facts, Now: o.Now})
-	r := g.result(d, facts, o.Alignment, o.Example)
-	r.Evidence = g.evidence(d)
+	d, err := c.decide()
+	if err != nil {
+		return nil, err
+	}
+	r := c.result(d, o)
+	r.Evidence = c.evidence(d)
 	r.Regressions = result.NewRegressions(r, o.Worst)
 	r.Summary = result.NewSummary(r)
 	if err := ctx.Err(); err != nil {
 		return nil, err // a cancelled fit is no evidence: no result at all
 	}
 	r.Warnings = append(p.Warnings(o.Now), r.Warnings...)
-	r.Provenance.Timings = g.timings
+	r.Provenance.Timings = c.timings
 	return r, nil
+}
+
+// settings resolves o for the core: one stage of every analysis the rules
+// need, computed in the rules' order, every fit to its full target.
+func (o Options) settings(p *policies.Policy) settings {
+	return settings{now: o.Now, progress: o.Progress, stages: allNeeds(p), sweep: o.Sweep}
 }
 
 // topicCoverage is the share of the inputs' topics that every system scored:

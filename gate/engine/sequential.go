@@ -1,19 +1,15 @@
 package engine
 
 import (
-	"context"
 	"math"
 	"slices"
-	"time"
 
 	"github.com/riskgate/riskgate/bayes"
-	"github.com/riskgate/riskgate/bayes/mcmc"
-	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/policies"
 )
 
 // Sequential decisions (bayes.Sequential): a fit that only decides — one
-// no report shows (gateRun.decisionOnly) — states each rule's quantity as a
+// no report shows (settings.sequential) — states each rule's quantity as a
 // target with the rule's bounds and stops sampling once every target is
 // beyond its bounds by 4 Monte Carlo standard errors (after 100 draws per
 // chain, with the convergence checks passed), or else runs to the policy's
@@ -37,65 +33,6 @@ import (
 // quantity judged between several challengers; a count whose bound does not
 // depend on the quantile) is not sequential.
 
-// WarmStarts are the adaptations of pilot fits (Pilot), one per model a
-// policy fits, that start the fits of Decide: same-shaped pools need no
-// fresh warmup of the metric.
-type WarmStarts struct {
-	Raw   *mcmc.Adaptation             // the raw-score fit
-	BRisk map[float64]*mcmc.Adaptation // the BRisk fit per loss weight
-}
-
-// DecideOptions are the settings of DecideWith.
-type DecideOptions struct {
-	Now time.Time // waiver expiry
-	// EarlyStop makes the fits sequential (see above): policy model.early_stop.
-	EarlyStop bool
-	// WarmStarts, when set, start the fits from pilot fits' adaptations.
-	WarmStarts *WarmStarts
-	// Workers are the goroutines of each fit's diagnostics [GOMAXPROCS]:
-	// callers that decide many pools in parallel set 1. The results do not
-	// depend on it.
-	Workers int
-}
-
-// Pilot fits, to the full target, every model policy p decides with on
-// table t (the raw-score fit and BRisk at each loss weight the rules use),
-// and returns their adaptations, for the warm starts of Decide on pools of
-// the same shape (riskgate calibrate's simulated pools). Fits that did not
-// adapt are left out.
-func Pilot(ctx context.Context, p *policies.Policy, t *scores.Table, workers int) (*WarmStarts, error) {
-	roles, err := p.Roles(t.Systems)
-	if err != nil {
-		return nil, err
-	}
-	facts := policies.Facts{Topics: len(t.Topics), Artifacts: len(roles.Artifacts), TopicCoverage: topicCoverage(t, scores.Alignment{})}
-	g := newGateRun(ctx, p, t, roles, p.CheckRequirements(facts), time.Time{}, nil)
-	g.decisionOnly, g.workers = true, workers
-	ws := &WarmStarts{BRisk: map[float64]*mcmc.Adaptation{}}
-	adapt := func(f *fitted) *mcmc.Adaptation {
-		if f.fit == nil {
-			return nil
-		}
-		a := f.fit.Adaptation()
-		if !(a.StepSize > 0) {
-			return nil
-		}
-		return &a
-	}
-	if g.needs[policies.AnalysisBayes] {
-		ws.Raw = adapt(g.bayesFit())
-	}
-	for _, w := range p.BRiskWeights() {
-		if a := adapt(g.briskFit(w)); a != nil {
-			ws.BRisk[w] = a
-		}
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return ws, nil
-}
-
 // targetKey names a rule's quantity for one challenger.
 type targetKey struct {
 	challenger string
@@ -109,37 +46,21 @@ type seqTarget struct {
 	sorted []float64 // topics_at_risk.count: the observed differences, ascending
 }
 
-// sequential returns the Sequential of the fit of analysis a (at loss
-// weight w for BRisk) on table t, with the champion and the challengers at
-// champ and chals in t, and where each query reads its target; nil when
-// the fit is not sequential (early stop off, a report shows the fit, or a
-// quantity cannot be a target).
-func (g *gateRun) sequential(a policies.Analysis, w float64, t *bayes.Table, champ int, chals []int) (*bayes.Sequential, map[targetKey]seqTarget) {
-	if !g.earlyStop || !g.decisionOnly {
-		return nil, nil
-	}
-	targets, where := g.ruleTargets(a, w, t, champ, chals)
-	if targets == nil {
-		return nil, nil
-	}
-	return &bayes.Sequential{Targets: targets}, where
-}
-
 // ruleTargets are the rules' quantities of the fit of analysis a (at loss
 // weight w for BRisk) as targets, and where each query reads its target;
 // nil when one cannot be a target.
-func (g *gateRun) ruleTargets(a policies.Analysis, w float64, t *bayes.Table, champ int, chals []int) ([]bayes.Target, map[targetKey]seqTarget) {
+func (c *core) ruleTargets(a policies.Analysis, w float64, t *bayes.Table, champ int, chals []int) ([]bayes.Target, map[targetKey]seqTarget) {
 	var targets []bayes.Target
 	where := map[targetKey]seqTarget{}
-	rank, ranked := g.p.RankQuery()
-	for _, q := range g.p.Queries() {
+	rank, ranked := c.p.RankQuery()
+	for _, q := range c.p.Queries() {
 		quant := policies.LookupQuantity(q.Quantity)
 		if quant == nil || quant.Analysis != a || (a == policies.AnalysisBRisk && q.LossWeight != w) {
 			continue
 		}
 		var rules []*policies.Rule
-		for _, r := range g.p.Rules {
-			if g.p.Query(r) == q {
+		for _, r := range c.p.Rules {
+			if c.p.Query(r) == q {
 				rules = append(rules, r)
 			}
 		}
@@ -149,14 +70,14 @@ func (g *gateRun) ruleTargets(a policies.Analysis, w float64, t *bayes.Table, ch
 			}
 			continue
 		}
-		for i, c := range chals {
-			tg, st, ok := queryTarget(quant.Statistic, q, rules, t, champ, c)
+		for i, ch := range chals {
+			tg, st, ok := queryTarget(quant.Statistic, q, rules, t, champ, ch)
 			if !ok {
 				return nil, nil
 			}
 			st.index = len(targets)
 			targets = append(targets, tg)
-			where[targetKey{g.roles.Challengers[i], q}] = st
+			where[targetKey{c.roles.Challengers[i], q}] = st
 		}
 	}
 	if len(targets) == 0 {

@@ -175,7 +175,7 @@ rank_by: bayes.diff.mean
 			dFull, gFull, err := decide(ctx, p, tab, DecideOptions{Now: now, Workers: 1})
 			mid := time.Now()
 			var dSeq *policies.Decision
-			var gSeq *gateRun
+			var gSeq *core
 			if err == nil {
 				dSeq, gSeq, err = decide(ctx, p, tab, DecideOptions{Now: now, EarlyStop: true, WarmStarts: ws, Workers: 1})
 			}
@@ -186,7 +186,7 @@ rank_by: bayes.diff.mean
 				return
 			}
 			o := outcome{full: dFull.Verdict, seq: dSeq.Verdict, cpuFull: mid.Sub(start), cSeq: time.Since(mid)}
-			for _, f := range append([]*fitted{gSeq.bayes}, mapValues(gSeq.brisk)...) {
+			for _, f := range append([]*fitted{gSeq.whole.raw}, mapValues(gSeq.whole.brisk)...) {
 				if f != nil && f.fit != nil {
 					o.fits++
 					if f.fit.StoppedEarly {
@@ -239,7 +239,7 @@ func mapValues[K comparable, V any](m map[K]V) []V {
 // whether each one's full-length estimate — from the draws, with its MCSE
 // — is within 4 MCSE of the rule's bound (bayes.EstimateTargets: not
 // Decided at K = 4).
-func explainDisagreement(gFull *gateRun, dFull, dSeq *policies.Decision) (bool, string) {
+func explainDisagreement(gFull *core, dFull, dSeq *policies.Decision) (bool, string) {
 	ok := true
 	var whys []string
 	for ci, c := range dFull.Challengers {
@@ -252,12 +252,12 @@ func explainDisagreement(gFull *gateRun, dFull, dSeq *policies.Decision) (bool, 
 			a := r.Query.Analysis()
 			var f *fitted
 			var tab *bayes.Table
-			mt, champ, chals := gFull.modelTable()
+			mt, champ, chals := gFull.whole.modelTable()
 			switch a {
 			case policies.AnalysisBayes:
-				f, tab = gFull.bayes, mt
+				f, tab = gFull.whole.raw, mt
 			case policies.AnalysisBRisk:
-				f = gFull.brisk[r.Query.LossWeight]
+				f = gFull.whole.brisk[r.Query.LossWeight]
 				tab, _ = bayes.BRiskPool(mt, champ, r.Query.LossWeight)
 			}
 			if f == nil || f.fit == nil || tab == nil {

@@ -20,31 +20,23 @@ import (
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/numfmt"
+	"github.com/riskgate/riskgate/internal/parallel"
 )
 
-// Effect is a system or topic effect in the JSON report.
-type Effect struct {
-	Name  string          `json:"name"`
-	Role  string          `json:"role,omitempty"`
-	Mean  jsonfloat.Float `json:"mean"`
-	SD    jsonfloat.Float `json:"sd"`
-	Q2_5  jsonfloat.Float `json:"q2_5"`
-	Q50   jsonfloat.Float `json:"q50"`
-	Q97_5 jsonfloat.Float `json:"q97_5"`
-	HDILo jsonfloat.Float `json:"hdi_lo"`
-	HDIHi jsonfloat.Float `json:"hdi_hi"`
-}
-
-// Comparison is a challenger's system effect against the champion's.
+// Comparison is a challenger's system effect against the champion's: the
+// gate's summary of δ = S_challenger − S_champion (result.Comparison), with
+// the champion and the flat fields this command's JSON had before it shared
+// the gate's types (kept, as a JSON contract only gains fields): δ's mean
+// and 95% central interval.
 type Comparison struct {
-	Challenger string          `json:"challenger"`
-	Champion   string          `json:"champion"`
-	PBetter    jsonfloat.Float `json:"p_better"` // P(S_challenger > S_champion)
-	DiffMean   jsonfloat.Float `json:"diff_mean"`
-	DiffQ2_5   jsonfloat.Float `json:"diff_q2_5"`
-	DiffQ97_5  jsonfloat.Float `json:"diff_q97_5"`
+	result.Comparison
+	Champion  string          `json:"champion"`
+	DiffMean  jsonfloat.Float `json:"diff_mean"`
+	DiffQ2_5  jsonfloat.Float `json:"diff_q2_5"`
+	DiffQ97_5 jsonfloat.Float `json:"diff_q97_5"`
 }
 
+// ParamDiag is one quantity's convergence.
 type ParamDiag struct {
 	Name    string          `json:"name"`
 	Rhat    jsonfloat.Float `json:"rhat"`
@@ -52,49 +44,59 @@ type ParamDiag struct {
 	ESSTail jsonfloat.Float `json:"ess_tail"`
 }
 
+// Diagnostics are the sampler's settings and worst convergence figures as
+// the gate reports them (result.Diagnostics), each quantity's convergence,
+// and the names this command's JSON had before it shared the gate's types
+// (kept, as a JSON contract only gains fields). Here max_rhat is the worst
+// R-hat, as it always was (result's worst_rhat), and shadows the gate's
+// max_rhat, the limit (fitMaxRhat); target_ess keeps its number format.
 type Diagnostics struct {
-	Parameters       []ParamDiag       `json:"parameters"`
-	Divergences      int               `json:"divergences"`
-	MaxTreedepthHits int               `json:"max_treedepth_hits"`
-	MaxTreedepth     int               `json:"max_treedepth"`
-	EBFMI            []jsonfloat.Float `json:"ebfmi"`
-	MaxRhat          jsonfloat.Float   `json:"max_rhat"`
-	MinESSBulk       jsonfloat.Float   `json:"min_ess_bulk"`
-	MinESSTail       jsonfloat.Float   `json:"min_ess_tail"`
-	TargetESS        jsonfloat.Float   `json:"target_ess"`
-	ExtendedDraws    int               `json:"extended_draws"`
+	result.Diagnostics
+	Parameters       []ParamDiag     `json:"parameters"`
+	MaxTreedepthHits int             `json:"max_treedepth_hits"` // max_depth_hits
+	MaxTreedepth     int             `json:"max_treedepth"`      // max_depth
+	MaxRhat          jsonfloat.Float `json:"max_rhat"`           // worst_rhat
+	MinESSBulk       jsonfloat.Float `json:"min_ess_bulk"`       // worst_ess_bulk
+	MinESSTail       jsonfloat.Float `json:"min_ess_tail"`       // worst_ess_tail
+	TargetESS        jsonfloat.Float `json:"target_ess"`
+	ExtendedDraws    int             `json:"extended_draws"` // extended
 }
+
+// fitMaxRhat is the R-hat limit of riskgate fit's convergence check
+// (bayes' default).
+const fitMaxRhat = 1.01
 
 // Report is what riskgate fit reports; its JSON form is the command's contract.
 type Report struct {
-	Converged   bool                 `json:"converged"`
-	Warnings    []string             `json:"warnings"`
-	Measure     string               `json:"measure,omitempty"`
-	Method      string               `json:"method"`
-	Priors      map[string]string    `json:"priors"`
-	NSystems    int                  `json:"n_systems"`
-	NTopics     int                  `json:"n_topics"`
-	Missing     int                  `json:"missing_cells"`
-	Intercept   posterior.VarSummary `json:"intercept"`
-	Sigma       posterior.VarSummary `json:"sigma"`
-	SDTopic     posterior.VarSummary `json:"sd_topic"`
-	SDSystem    posterior.VarSummary `json:"sd_system"`
-	Systems     []Effect             `json:"systems"`
-	Topics      []Effect             `json:"topics"`
-	Comparisons []Comparison         `json:"comparisons"`
-	Diagnostics Diagnostics          `json:"diagnostics"`
-	Draws       int                  `json:"draws"`
-	Chains      int                  `json:"chains"`
-	Warmup      int                  `json:"warmup"`
-	Thin        int                  `json:"thin"`
-	Seed        uint64               `json:"seed"`
-	ElapsedMS   int64                `json:"elapsed_ms"`
+	Converged bool              `json:"converged"`
+	Warnings  []string          `json:"warnings"`
+	Measure   string            `json:"measure,omitempty"`
+	Method    string            `json:"method"`
+	Priors    map[string]string `json:"priors"`
+	NSystems  int               `json:"n_systems"`
+	NTopics   int               `json:"n_topics"`
+	Missing   int               `json:"missing_cells"`
+	// The variance components, every figure of their summaries.
+	Intercept   result.Effect   `json:"intercept"`
+	Sigma       result.Effect   `json:"sigma"`
+	SDTopic     result.Effect   `json:"sd_topic"`
+	SDSystem    result.Effect   `json:"sd_system"`
+	Systems     []result.Effect `json:"systems"`
+	Topics      []result.Effect `json:"topics"`
+	Comparisons []Comparison    `json:"comparisons"`
+	Diagnostics Diagnostics     `json:"diagnostics"`
+	Draws       int             `json:"draws"`
+	Chains      int             `json:"chains"`
+	Warmup      int             `json:"warmup"`
+	Thin        int             `json:"thin"`
+	Seed        uint64          `json:"seed"`
+	ElapsedMS   int64           `json:"elapsed_ms"`
 	// The model: the likelihood and the loss weight of the pool it was
 	// fitted to (1: the scores themselves; otherwise Benham et al.'s
 	// risk-adjusted pool, champion + d with losses counted w times).
-	Family     string                `json:"family"`
-	LossWeight float64               `json:"loss_weight"`
-	Alpha      *posterior.VarSummary `json:"alpha,omitempty"` // the skew normal's shape
+	Family     string         `json:"family"`
+	LossWeight float64        `json:"loss_weight"`
+	Alpha      *result.Effect `json:"alpha,omitempty"` // the skew normal's shape
 	// BRisk: the challengers against the champion in that pool, with the
 	// topics at risk, P(S_i > S_j) and P(best).
 	BRisk            *BRisk            `json:"brisk,omitempty"`
@@ -106,19 +108,26 @@ type Report struct {
 	order []int // systems in table-view order
 }
 
-func effectOf(name, role string, s posterior.VarSummary) Effect {
-	return Effect{name, role, jsonfloat.Float(s.Mean), jsonfloat.Float(s.SD), jsonfloat.Float(s.Q2_5), jsonfloat.Float(s.Q50), jsonfloat.Float(s.Q97_5), jsonfloat.Float(s.HDILo), jsonfloat.Float(s.HDIHi)}
-}
-
+// NewReport is the report of fit, the systems' roles (result.Role*) in role.
 func NewReport(fit *bayes.HierFit, measure string, role []string, elapsed time.Duration, align scores.Alignment) *Report {
 	so := fit.Sampler.Options
 	sums := fit.Describe()
+	// Every quantity as the gate summarises it (result.NewEffect); the
+	// variance components with every figure of their summaries.
+	effect := func(v int, name, role string) result.Effect {
+		return result.NewEffect(name, role, sums[v], fit.Sampler.Draws[v])
+	}
+	component := func(v int) result.Effect {
+		e := effect(v, fit.Names[v], "")
+		e.EffectDetail = result.NewEffectDetail(sums[v])
+		return e
+	}
 	r := &Report{
 		Converged: fit.Converged, Warnings: append([]string{}, fit.Warnings...), Measure: measure,
 		Method: string(fit.Method), NSystems: len(fit.Systems), NTopics: len(fit.Topics), Missing: fit.Missing,
 		Priors:    fit.Priors.Describe(fit.Family),
-		Intercept: sums[bayes.IdxIntercept], Sigma: sums[bayes.IdxSigma],
-		SDTopic: sums[bayes.IdxSDTopic], SDSystem: sums[bayes.IdxSDSystem],
+		Intercept: component(bayes.IdxIntercept), Sigma: component(bayes.IdxSigma),
+		SDTopic: component(bayes.IdxSDTopic), SDSystem: component(bayes.IdxSDSystem),
 		Draws: fit.Draws, Chains: fit.Chains, Warmup: max(so.Warmup, 0), Thin: so.Thin, Seed: so.Seed,
 		ElapsedMS: elapsed.Milliseconds(), fit: fit,
 	}
@@ -127,48 +136,41 @@ func NewReport(fit *bayes.HierFit, measure string, role []string, elapsed time.D
 	}
 	r.Family, r.LossWeight = fit.Family.Name(), 1
 	if len(fit.Family.Params()) > 0 {
-		a := sums[fit.FamilyIndex(0)]
+		a := component(fit.FamilyIndex(0))
 		r.Alpha = &a
 	}
-	for s, name := range fit.Systems {
-		r.Systems = append(r.Systems, effectOf(name, role[s], sums[fit.SystemIndex(s)]))
-	}
-	for t, name := range fit.Topics {
-		r.Topics = append(r.Topics, effectOf(name, "", sums[fit.TopicIndex(t)]))
-	}
-	r.order = systemOrder(fit, role)
-	champ := -1
-	for s, ro := range role {
-		if ro == "champion" {
-			champ = s
+	r.Systems = make([]result.Effect, len(fit.Systems))
+	r.Topics = make([]result.Effect, len(fit.Topics))
+	parallel.Each(len(fit.Systems)+len(fit.Topics), func(i int) {
+		if i < len(fit.Systems) {
+			r.Systems[i] = effect(fit.SystemIndex(i), fit.Systems[i], role[i])
+			return
 		}
-	}
+		t := i - len(fit.Systems)
+		r.Topics[t] = effect(fit.TopicIndex(t), fit.Topics[t], "")
+	})
+	r.order = systemOrder(fit, role)
+	champ := slices.Index(role, result.RoleChampion)
 	for s, ro := range role {
-		if ro != "challenger" {
+		if ro != result.RoleChallenger {
 			continue
 		}
-		// The gate's summary of the same posterior (result.NewComparison),
-		// in this command's JSON fields.
+		// The gate's summary of the same posterior (result.NewComparison).
 		chains := fit.SystemDiffChains(s, champ)
-		c := result.NewComparison(fit.Systems[s], chains, bayes.PoolChains(chains), nil, nil)
+		c := Comparison{Comparison: result.NewComparison(fit.Systems[s], chains, bayes.PoolChains(chains), nil, nil), Champion: fit.Systems[champ]}
 		in := c.Intervals[0] // the 95% central interval
-		r.Comparisons = append(r.Comparisons, Comparison{
-			Challenger: fit.Systems[s], Champion: fit.Systems[champ],
-			PBetter: c.PBetter, DiffMean: in.Estimate, DiffQ2_5: in.Lo, DiffQ97_5: in.Hi,
-		})
+		c.DiffMean, c.DiffQ2_5, c.DiffQ97_5 = in.Estimate, in.Lo, in.Hi
+		r.Comparisons = append(r.Comparisons, c)
 	}
 	d := &r.Diagnostics
-	d.Divergences, d.MaxTreedepthHits, d.MaxTreedepth = fit.Divergences, fit.MaxDepthHits, so.MaxDepth
-	d.TargetESS, d.ExtendedDraws = jsonfloat.Float(fit.TargetESS), fit.Extended
+	d.Diagnostics = *result.NewDiagnostics(fit, fitMaxRhat)
 	for v, name := range fit.Names {
 		s := sums[v]
 		d.Parameters = append(d.Parameters, ParamDiag{name, jsonfloat.Float(s.Rhat), jsonfloat.Float(s.ESSBulk), jsonfloat.Float(s.ESSTail)})
 	}
-	minB, minT, maxR := fit.WorstConvergence()
-	d.MaxRhat, d.MinESSBulk, d.MinESSTail = jsonfloat.Float(maxR), jsonfloat.Float(minB), jsonfloat.Float(minT)
-	for _, e := range fit.EBFMI {
-		d.EBFMI = append(d.EBFMI, jsonfloat.Float(e))
-	}
+	d.MaxTreedepthHits, d.MaxTreedepth, d.ExtendedDraws = d.MaxDepthHits, d.MaxDepth, d.Extended
+	d.MaxRhat, d.MinESSBulk, d.MinESSTail = d.WorstRhat, d.WorstESSBulk, d.WorstESSTail
+	d.TargetESS = jsonfloat.Float(d.Diagnostics.TargetESS)
 	return r
 }
 
@@ -366,9 +368,9 @@ func systemOrder(fit *bayes.HierFit, role []string) []int {
 	var champ, chal, art []int
 	for i, r := range role {
 		switch r {
-		case "champion":
+		case result.RoleChampion:
 			champ = append(champ, i)
-		case "challenger":
+		case result.RoleChallenger:
 			chal = append(chal, i)
 		default:
 			art = append(art, i)

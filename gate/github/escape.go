@@ -3,7 +3,6 @@ package github
 import (
 	"net/url"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/riskgate/riskgate/internal/escape"
 )
@@ -19,22 +18,7 @@ func plainText(s string, max int, multiline bool) string {
 	if !multiline {
 		out = strings.Join(strings.Fields(out), " ")
 	}
-	return cutRunes(out, max)
-}
-
-// cutRunes cuts s to at most max characters, ending in "…" when cut.
-func cutRunes(s string, max int) string {
-	if max <= 0 || utf8.RuneCountInString(s) <= max {
-		return s
-	}
-	n := 0
-	for i := range s {
-		if n == max-1 {
-			return s[:i] + "…"
-		}
-		n++
-	}
-	return s
+	return escape.Clip(out, max)
 }
 
 // workflowCommand formats a workflow command line such as

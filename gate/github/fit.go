@@ -40,7 +40,7 @@ func fit(body string, limit int, note string) (string, bool) {
 		}
 		budget -= n - limit
 	}
-	return cutRunes(note, limit), true
+	return escape.Clip(note, limit), true
 }
 
 // cutAtLine returns the longest prefix of s with at most n characters, ending

@@ -312,12 +312,12 @@ func (p *Publisher) client() (*gh.Client, error) {
 // digest is what --comment-mode on-change compares, reduced to characters
 // that can stand in the comment's hidden marker.
 func (r *Report) digest() string {
-	d := r.Digest
+	d := r.CommentDigest
 	if d == "" {
 		sum := sha256.Sum256([]byte(r.Verdict + "\x00" + r.Markdown))
 		return hex.EncodeToString(sum[:])
 	}
-	return cutRunes(markerText(d), 128)
+	return escape.Clip(markerText(d), 128)
 }
 
 // body is the markdown shown in the comment, check run and job summary,

@@ -476,13 +476,13 @@ func TestCommentModes(t *testing.T) {
 	t.Run("on-change", func(t *testing.T) {
 		h := newHarness(t, "")
 		r := sampleReport(VerdictFail)
-		r.Digest = "abc123"
+		r.CommentDigest = "abc123"
 		h.publish(r, Options{CommentMode: CommentOnChange})
 		r.Markdown += "\nrun time 3.1 s\n" // same decision, new text
 		if res := h.publish(r, Options{CommentMode: CommentOnChange}); res.Comment != "unchanged" || count(h, "PATCH") != 0 {
 			t.Errorf("same digest: %+v, %d edits", res, count(h, "PATCH"))
 		}
-		r.Digest = "def456"
+		r.CommentDigest = "def456"
 		if res := h.publish(r, Options{CommentMode: CommentOnChange}); res.Comment != "updated" || count(h, "PATCH") != 1 {
 			t.Errorf("new digest: %+v, %d edits", res, count(h, "PATCH"))
 		}

@@ -45,9 +45,10 @@ type Report struct {
 	Markdown string `json:"markdown"`
 	// Annotations point at the rules that failed or warned.
 	Annotations []Annotation `json:"annotations,omitempty"`
-	// Digest identifies what was decided (not when), for --comment-mode
-	// on-change; a hash of Verdict and Markdown when empty.
-	Digest string `json:"digest,omitempty"`
+	// CommentDigest identifies what the comment says was decided (not
+	// when), for --comment-mode on-change; a hash of Verdict and Markdown
+	// when empty. (Not result.json's decision_sha256.)
+	CommentDigest string `json:"comment_digest,omitempty"`
 	// ReportURL is where the full report can be read; the workflow run that
 	// uploaded the report artifact when empty.
 	ReportURL string `json:"report_url,omitempty"`

@@ -160,7 +160,7 @@ func TestCommentByAnotherUserIsNotAdopted(t *testing.T) {
 			h := newHarness(t, "")
 			h.srv.EditOthers = true // an edit would succeed: the publisher must not try
 			r := sampleReport(VerdictFail)
-			r.Digest = "abc123"
+			r.CommentDigest = "abc123"
 			forged := h.srv.AddCommentBy(7, "mallory", forgedPass(r))
 			res := h.publish(r, Options{CommentMode: mode})
 			if res.Comment != "created" || res.CommentID == forged {

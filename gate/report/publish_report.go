@@ -15,18 +15,18 @@ import (
 // and the rendered markdown report: the verdict, a title and one-line
 // summary, one annotation per rule that did not pass for some challenger (at
 // the rule's line in the policy file), a notice per note of the decision,
-// and the digest of the decision for --comment-mode on-change. An
+// and the comment's digest for --comment-mode on-change (commentDigest). An
 // annotation's level follows the verdict (annotationLevel): a red ::error
 // only for a rule that made the run fail. The caller
 // sets JSONPath and MarkdownPath to the report files it wrote.
 func GitHubDecision(p *policies.Policy, d *policies.Decision, markdown string) github.Report {
 	r := github.Report{
-		PolicyName: d.Policy,
-		Verdict:    string(d.Verdict),
-		Title:      publishTitle(d),
-		Summary:    string(d.Verdict) + ": " + d.Reason,
-		Markdown:   markdown,
-		Digest:     decisionDigest(d),
+		PolicyName:    d.Policy,
+		Verdict:       string(d.Verdict),
+		Title:         publishTitle(d),
+		Summary:       string(d.Verdict) + ": " + d.Reason,
+		Markdown:      markdown,
+		CommentDigest: commentDigest(d),
 	}
 	for _, rule := range p.Rules {
 		if a, ok := ruleAnnotation(p, rule, d); ok {
@@ -117,9 +117,13 @@ func levelRank(level string) int {
 	return 0
 }
 
-// decisionDigest hashes what was decided: the decision as JSON, which holds
-// the verdicts, outcomes and observed values but not when or how long.
-func decisionDigest(d *policies.Decision) string {
+// commentDigest is what the sticky comment says was decided, for
+// --comment-mode on-change: the first 16 bytes (hex) of the SHA-256 of the
+// decision as JSON — the verdicts, outcomes and observed values, not when
+// or how long. It is not result.json's decision_sha256, which also covers
+// the policy as applied, the roles and the dry-run flag, and guards the
+// file against edits (result.Result.DecisionDigest).
+func commentDigest(d *policies.Decision) string {
 	data, err := json.Marshal(d)
 	if err != nil {
 		return ""

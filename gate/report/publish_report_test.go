@@ -62,11 +62,11 @@ rank_by: bayes.diff.mean
 		}
 	}
 	// The digest follows the decision, not the markdown.
-	if r2 := GitHubDecision(p, d, "## other text\n"); r2.Digest != r.Digest || len(r.Digest) != 32 {
-		t.Errorf("digest %q vs %q", r.Digest, r2.Digest)
+	if r2 := GitHubDecision(p, d, "## other text\n"); r2.CommentDigest != r.CommentDigest || len(r.CommentDigest) != 32 {
+		t.Errorf("digest %q vs %q", r.CommentDigest, r2.CommentDigest)
 	}
 	d.Challengers[1].Rules[0].Observed = policies.Number(0.92)
-	if GitHubDecision(p, d, "## md\n").Digest == r.Digest {
+	if GitHubDecision(p, d, "## md\n").CommentDigest == r.CommentDigest {
 		t.Error("a different observation must change the digest")
 	}
 }

@@ -164,8 +164,8 @@ func buildHTMLPage(r *result.Result, lim htmlLimits) *htmlPage {
 		d = &policies.Decision{}
 	}
 	pg := &htmlPage{
-		Verdict: string(r.Verdict), VerdictClass: verdictClass(string(r.Verdict)),
-		DryRun: r.DryRun, ExitStatus: r.ExitStatus,
+		Verdict: string(r.Verdict()), VerdictClass: verdictClass(string(r.Verdict())),
+		DryRun: r.DryRun, ExitStatus: r.ExitStatus(),
 		Policy: htmlpage.Name(r.Policy.Name), Champion: htmlpage.Name(r.Data.Champion),
 		Challengers: len(r.Data.Challengers), Artifacts: len(r.Data.Artifacts), Topics: len(r.Data.Topics),
 		Measure: htmlpage.Name(r.Data.Measure), Example: r.Data.Example,
@@ -300,7 +300,7 @@ func htmlRiskTable(r *result.Result, lim htmlLimits) htmlpage.Table {
 		name, class := htmlpage.Name(s.Name), ""
 		if s.Role == result.RoleChampion {
 			name += " (champion)"
-			class = "champion"
+			class = result.RoleChampion // the row's CSS class
 		}
 		wtl := "–"
 		if s.Wins != nil && s.Ties != nil && s.Losses != nil {
@@ -523,10 +523,10 @@ func htmlDiagnostics(pg *htmlPage, r *result.Result, lim htmlLimits) {
 func htmlProvenance(pg *htmlPage, r *result.Result, lim htmlLimits) {
 	p := r.Provenance
 	add := func(k, v string) { pg.Provenance = append(pg.Provenance, htmlpage.Pair{Key: k, Value: v}) }
-	add("riskgate", htmlpage.Sentence(p.ToolVersion, 80))
-	add("policy", htmlpage.Sentence(p.PolicyFile, 300))
-	add("policy SHA-256", htmlpage.Sentence(p.PolicySHA256, 64))
-	add("seed", fmt.Sprint(p.Seed))
+	add("riskgate", htmlpage.Sentence(r.Tool.Version, 80))
+	add("policy", htmlpage.Sentence(r.Policy.File, 300))
+	add("policy SHA-256", htmlpage.Sentence(r.Policy.SHA256, 64))
+	add("seed", fmt.Sprint(r.Policy.Seed))
 	if s := p.Sampler; s != nil {
 		add("sampler", fmt.Sprintf("NUTS, %s path, %s likelihood, %d chains, %d warmup, target ESS %d, max R-hat %s, adapt delta %s, max depth %d",
 			htmlpage.Sentence(s.Method, 40), htmlpage.Sentence(s.Family, 40), s.Chains, s.Warmup, s.TargetESS, numfmt.G(s.MaxRhat), numfmt.G(s.AdaptDelta), s.MaxDepth))

@@ -68,11 +68,11 @@ func htmlSummary(pg *htmlPage, r *result.Result, lim htmlLimits) {
 			pg.SummaryLeft = len(sum.Rows) - i
 			break
 		}
-		hr := htmlSummaryRow{Name: htmlpage.Name(row.Name), Verdict: string(row.Verdict), VerdictClass: verdictClass(string(row.Verdict)),
-			Selected: row.Selected, Color: colors[row.Name],
-			Means: meanText(row.ChampionMean) + " → " + meanText(row.Mean), Diff: numfmt.Signed(row.Diff), DiffPct: signedPct(row.DiffPct),
-			WTL: row.WTL, PBetter: pText(row.PBetter), Risk: htmlpage.Sentence(row.Risk, 80)}
-		c := whys[row.Name]
+		hr := htmlSummaryRow{Name: htmlpage.Name(row.Challenger), Verdict: string(row.Verdict), VerdictClass: verdictClass(string(row.Verdict)),
+			Selected: row.Selected, Color: colors[row.Challenger],
+			Means: meanText(row.ChampionMean) + " → " + meanText(row.Mean), Diff: numfmt.Signed(float64(row.Diff)), DiffPct: signedPct(float64(row.DiffPercent)),
+			WTL: wtlText(row), PBetter: pBetterText(row), Risk: htmlpage.Sentence(sum.riskText(row), 80)}
+		c := whys[row.Challenger]
 		hr.Why = htmlpage.Sentence(c.Reason, 600)
 		for _, w := range c.Rules {
 			text := htmlpage.Sentence(w.Text, 600)

@@ -75,8 +75,8 @@ func JUnit(w io.Writer, r *result.Result) error {
 		if i < len(sum.Rows) {
 			row := sum.Rows[i]
 			s.Properties = append(s.Properties, junitProperty{"champion_mean", meanText(row.ChampionMean)}, junitProperty{"mean", meanText(row.Mean)},
-				junitProperty{"diff", numfmt.Signed(row.Diff)}, junitProperty{"diff_percent", signedPct(row.DiffPct)},
-				junitProperty{"wins_ties_losses", row.WTL}, junitProperty{"p_better", pText(row.PBetter)}, junitProperty{"risk: " + sum.RiskHead, row.Risk})
+				junitProperty{"diff", numfmt.Signed(float64(row.Diff))}, junitProperty{"diff_percent", signedPct(float64(row.DiffPercent))},
+				junitProperty{"wins_ties_losses", wtlText(row)}, junitProperty{"p_better", pBetterText(row)}, junitProperty{"risk: " + sum.RiskHead, sum.riskText(row)})
 		}
 		for _, rr := range c.Rules {
 			tc := junitCase{

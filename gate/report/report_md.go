@@ -20,8 +20,7 @@ import (
 // the summary, each challenger's reasons (each repeated reason once) and the
 // worst regressions; everything else in <details>. Every name and sentence
 // that comes from the inputs or the result is escaped (escape.MarkdownText
-// in markdown, htmlText inside
-// <pre>), so that no run or topic name can inject markdown, HTML or an
+// in markdown, escape.HTMLText inside <pre> and <summary>), so that no run or topic name can inject markdown, HTML or an
 // @-mention. Long lists are cut with a note saying how many were left out,
 // and the whole stays under MaxMarkdownBytes.
 
@@ -119,52 +118,21 @@ func mdCode(s string, n int) string {
 	return "`" + b.String() + "`"
 }
 
-// htmlText escapes s inside an HTML block such as <pre>: markup characters
-// become entities (and so do ` and |, which mean nothing there but would if
-// the block were ever read as markdown), and @ and # get a zero-width space
-// so that GitHub links no mention or reference. Control characters are dropped.
-func htmlText(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '<':
-			b.WriteString("&lt;")
-		case r == '>':
-			b.WriteString("&gt;")
-		case r == '&':
-			b.WriteString("&amp;")
-		case r == '`':
-			b.WriteString("&#96;")
-		case r == '|':
-			b.WriteString("&#124;")
-		case r == '@' || r == '#':
-			b.WriteRune(r)
-			b.WriteString("&#8203;")
-		case r < 0x20 || r == 0x7f:
-		default:
-			b.WriteRune(r)
+// mdAlign is the separator row of a report table of rows
+// (reportfmt.PipeTable), every column's alignment explicit: right where
+// align holds 'r', left elsewhere.
+func mdAlign(align string, rows [][]string) []string {
+	if len(rows) == 0 {
+		return nil
+	}
+	seps := make([]string, len(rows[0]))
+	for k := range seps {
+		seps[k] = ":---"
+		if k < len(align) && align[k] == 'r' {
+			seps[k] = "---:"
 		}
 	}
-	return b.String()
-}
-
-// mdTable writes a GitHub pipe table; align holds 'l' or 'r' per column.
-// Cells must already be escaped.
-func mdTable(b *strings.Builder, align string, rows [][]string) {
-	for i, row := range rows {
-		b.WriteString("| " + strings.Join(row, " | ") + " |\n")
-		if i == 0 {
-			seps := make([]string, len(row))
-			for k := range seps {
-				seps[k] = ":---"
-				if k < len(align) && align[k] == 'r' {
-					seps[k] = "---:"
-				}
-			}
-			b.WriteString("|" + strings.Join(seps, "|") + "|\n")
-		}
-	}
-	b.WriteString("\n")
+	return seps
 }
 
 // cutNote is the line saying how many items a list left out.
@@ -177,7 +145,7 @@ func cutNote(b *strings.Builder, left int, what string) {
 func mdReport(b *strings.Builder, r *result.Result, lim mdLimits) {
 	d := r.Decision
 	// Banner.
-	fmt.Fprintf(b, "## %s riskgate: **%s**", verdictEmoji(string(r.Verdict)), r.Verdict)
+	fmt.Fprintf(b, "## %s riskgate: **%s**", verdictEmoji(string(r.Verdict())), r.Verdict())
 	if len(d.Selected) > 0 {
 		names := make([]string, len(d.Selected))
 		for i, s := range d.Selected {
@@ -186,7 +154,7 @@ func mdReport(b *strings.Builder, r *result.Result, lim mdLimits) {
 		b.WriteString(" — ship " + strings.Join(names, ", "))
 	}
 	if r.DryRun {
-		fmt.Fprintf(b, " (dry run: would exit %d)", r.ExitStatus)
+		fmt.Fprintf(b, " (dry run: would exit %d)", r.ExitStatus())
 	}
 	b.WriteString("\n\n")
 	measure := ""
@@ -238,7 +206,7 @@ func mdReport(b *strings.Builder, r *result.Result, lim mdLimits) {
 // mdDetails writes a collapsed section: <details>, its summary line, a
 // blank line (so that the markdown inside renders), body, and the close.
 func mdDetails(b *strings.Builder, summary string, body func()) {
-	b.WriteString("<details>\n<summary>" + htmlText(summary) + "</summary>\n\n")
+	b.WriteString("<details>\n<summary>" + escape.HTMLText(summary) + "</summary>\n\n")
 	body()
 	b.WriteString("</details>\n\n")
 }
@@ -254,14 +222,14 @@ func mdSummary(b *strings.Builder, r *result.Result, lim mdLimits) {
 		if i >= lim.challengers {
 			break
 		}
-		name := mdName(row.Name)
+		name := mdName(row.Challenger)
 		if row.Selected {
 			name = "**" + name + "** (ship)"
 		}
 		rows = append(rows, []string{verdictEmoji(string(row.Verdict)) + " " + name, meanText(row.ChampionMean) + " → " + meanText(row.Mean),
-			numfmt.Signed(row.Diff) + " (" + signedPct(row.DiffPct) + ")", row.WTL, pText(row.PBetter), row.Risk})
+			numfmt.Signed(float64(row.Diff)) + " (" + signedPct(float64(row.DiffPercent)) + ")", wtlText(row), pBetterText(row), sum.riskText(row)})
 	}
-	mdTable(b, "lrrrrr", rows)
+	reportfmt.PipeTable(b, mdAlign("lrrrrr", rows), rows)
 	cutNote(b, len(sum.Rows)-(len(rows)-1), "challengers")
 }
 
@@ -322,7 +290,7 @@ func mdRegressions(b *strings.Builder, r *result.Result, lim mdLimits) {
 			rows = append(rows, []string{mdName(g.Challenger), "none lost", "", "", "", ""})
 		}
 	}
-	mdTable(b, "llrrrl", rows)
+	reportfmt.PipeTable(b, mdAlign("llrrrl", rows), rows)
 	cutNote(b, len(r.Regressions)-shown, "challengers")
 }
 
@@ -346,7 +314,7 @@ func mdRules(b *strings.Builder, r *result.Result, lim mdLimits) {
 				verdictEmoji(string(rr.Outcome)) + " " + string(rr.Outcome)})
 		}
 	}
-	mdTable(b, "lllrll", rows)
+	reportfmt.PipeTable(b, mdAlign("lllrll", rows), rows)
 	cutNote(b, total-(len(rows)-1), "rule results")
 	b.WriteString("</details>\n\n")
 }
@@ -390,7 +358,7 @@ func mdRiskTable(b *strings.Builder, r *result.Result, lim mdLimits) {
 		}
 		rows = append(rows, row)
 	}
-	mdTable(b, "lrrrrrrrr", rows)
+	reportfmt.PipeTable(b, mdAlign("lrrrrrrrr", rows), rows)
 	cutNote(b, len(rt.Systems)-(len(rows)-1), "challengers")
 	fmt.Fprintf(b, "URisk, TRisk and BCa against the champion; ZRisk and GeoRisk over the %s. Benham et al.'s \"⁻\" columns are the negations.\n\n", rt.Pool)
 }
@@ -435,7 +403,7 @@ func mdBayes(b *strings.Builder, r *result.Result, lim mdLimits) {
 	}
 	// Champion first, then challengers, in data order: Systems is in data order.
 	slices.SortStableFunc(rows, func(a, c chartRow) int { return a.order - c.order })
-	b.WriteString("<pre>\n" + drawChart(rows, htmlText) + "</pre>\n\n")
+	b.WriteString("<pre>\n" + drawChart(rows, escape.HTMLText) + "</pre>\n\n")
 	legend := "─ 95% interval, ━ 50% interval, ● posterior mean, · zero."
 	if left := len(arts) - min(len(arts), lim.chartArtifacts); left > 0 {
 		legend += fmt.Sprintf(" The %d best artifacts are drawn; %d more are in result.json.", min(len(arts), lim.chartArtifacts), left)
@@ -465,7 +433,7 @@ func mdBayes(b *strings.Builder, r *result.Result, lim mdLimits) {
 		}
 		rowsT = append(rowsT, row)
 	}
-	mdTable(b, "lrrrl", rowsT)
+	reportfmt.PipeTable(b, mdAlign("lrrrl", rowsT), rowsT)
 	cutNote(b, len(f.Comparisons)-(len(rowsT)-1), "challengers")
 }
 
@@ -494,8 +462,6 @@ func cmpDesc(a, c float64) int {
 	return 0
 }
 
-// mdBRisk writes, for each BRisk fit, each challenger's difference to the
-// champion in the risk-adjusted pool with P(riskier), and its topics at risk.
 // mdFitStatus says when a fit is missing (and reports false: nothing more to
 // show) or did not converge.
 func mdFitStatus(b *strings.Builder, f *result.FitResult, lim mdLimits) bool {
@@ -509,6 +475,8 @@ func mdFitStatus(b *strings.Builder, f *result.FitResult, lim mdLimits) bool {
 	return true
 }
 
+// mdBRisk writes, for each BRisk fit, each challenger's difference to the
+// champion in the risk-adjusted pool with P(riskier), and its topics at risk.
 func mdBRisk(b *strings.Builder, r *result.Result, lim mdLimits) {
 	for _, f := range r.BRisk {
 		fmt.Fprintf(b, "**Losses count %s times**\n\n", numfmt.G(f.LossWeight))
@@ -534,7 +502,7 @@ func mdBRisk(b *strings.Builder, r *result.Result, lim mdLimits) {
 			rows = append(rows, []string{mdName(c.Challenger), numfmt.Dash.P(float64(c.PWorse)), num(c.Diff.Mean, 4),
 				fmt.Sprintf("[%s, %s]", num(jsonfloat.Float(lo), 4), num(jsonfloat.Float(hi), 4)), n})
 		}
-		mdTable(b, "lrrrr", rows)
+		reportfmt.PipeTable(b, mdAlign("lrrrr", rows), rows)
 		cutNote(b, len(f.Comparisons)-(len(rows)-1), "challengers")
 		b.WriteString("δ is the challenger's system effect minus the champion's in the risk-adjusted pool; a topic is at risk when its risk-adjusted difference falls below its 95% posterior predictive interval.\n\n")
 
@@ -553,7 +521,7 @@ func mdBRisk(b *strings.Builder, r *result.Result, lim mdLimits) {
 			for _, t := range tr.Topics[:min(len(tr.Topics), lim.topicsAtRisk)] {
 				trows = append(trows, []string{mdName(t.Topic), num(t.Observed, 3), fmt.Sprintf("[%s, %s]", num(t.Lo, 3), num(t.Hi, 3))})
 			}
-			mdTable(b, "lrr", trows)
+			reportfmt.PipeTable(b, mdAlign("lrr", trows), trows)
 			cutNote(b, len(tr.Topics)-(len(trows)-1), "topics")
 		}
 	}
@@ -565,7 +533,7 @@ func mdDiagnostics(b *strings.Builder, r *result.Result, lim mdLimits) {
 	for _, a := range r.Analyses {
 		rows = append(rows, []string{string(a.Name), yesNo(a.Needed), yesNo(a.Computed), mdSentence(a.Reason, lim.text)})
 	}
-	mdTable(b, "llll", rows)
+	reportfmt.PipeTable(b, mdAlign("llll", rows), rows)
 
 	rows = [][]string{{"Fit", "Converged", "Chains × draws", "Worst R-hat", "Worst bulk-ESS", "Worst tail-ESS", "Divergences", "Max-depth hits", "Lowest E-BFMI"}}
 	for _, f := range r.Fits() {
@@ -584,7 +552,7 @@ func mdDiagnostics(b *strings.Builder, r *result.Result, lim mdLimits) {
 			fmt.Sprint(dg.Divergences), fmt.Sprint(dg.MaxDepthHits), num(jsonfloat.Float(ebfmi), 2)})
 	}
 	if len(rows) > 1 {
-		mdTable(b, "llrrrrrrr", rows)
+		reportfmt.PipeTable(b, mdAlign("llrrrrrrr", rows), rows)
 	}
 	if len(r.Warnings) > 0 {
 		b.WriteString("Warnings:\n\n")
@@ -608,9 +576,9 @@ func mdProvenance(b *strings.Builder, r *result.Result, lim mdLimits) {
 	p := r.Provenance
 	b.WriteString("<details>\n<summary>Provenance</summary>\n\n")
 	rows := [][]string{{"Item", "Value"},
-		{"riskgate", mdCode(p.ToolVersion, 80)},
-		{"policy", fmt.Sprintf("%s (SHA-256 %s)", mdCode(p.PolicyFile, 200), mdCode(p.PolicySHA256, 64))},
-		{"seed", fmt.Sprint(p.Seed)},
+		{"riskgate", mdCode(r.Tool.Version, 80)},
+		{"policy", fmt.Sprintf("%s (SHA-256 %s)", mdCode(r.Policy.File, 200), mdCode(r.Policy.SHA256, 64))},
+		{"seed", fmt.Sprint(r.Policy.Seed)},
 	}
 	if s := p.Sampler; s != nil {
 		rows = append(rows, []string{"sampler", fmt.Sprintf("NUTS, %s path, %s likelihood, %d chains, %d warmup, target ESS %d, max R-hat %s, adapt delta %s, max depth %d",
@@ -627,6 +595,6 @@ func mdProvenance(b *strings.Builder, r *result.Result, lim mdLimits) {
 		rows = append(rows, []string{mdSentence(in.Role, 20), fmt.Sprintf("%s (%d bytes, SHA-256 %s)", mdCode(in.Path, 200), in.Bytes, mdCode(in.SHA256, 64))})
 	}
 	rows = append(rows, []string{"started", mdCode(p.StartedAt, 40)}, []string{"elapsed", fmt.Sprintf("%d ms", p.ElapsedMS)})
-	mdTable(b, "ll", rows)
-	b.WriteString("Replay:\n\n<pre>\n" + htmlText(escape.Clip(p.Command, 4000)) + "\n</pre>\n\n</details>\n")
+	reportfmt.PipeTable(b, mdAlign("ll", rows), rows)
+	b.WriteString("Replay:\n\n<pre>\n" + escape.HTMLText(escape.Clip(p.Command, 4000)) + "\n</pre>\n\n</details>\n")
 }

@@ -88,7 +88,7 @@ func TestMarkdownCommentFits(t *testing.T) {
 // (riskgate 0534896 wrote such a reason 14 times for an inconclusive example).
 func TestMarkdownReasonOnce(t *testing.T) {
 	same := "the fit did not converge: R-hat 1.2 of sd_topic above 1.01; raise model.target_ess"
-	r := &result.Result{Verdict: policies.Inconclusive, Policy: result.Policy{Name: "p"}, RiskTable: result.RiskTable{LossWeight: 1},
+	r := &result.Result{Policy: result.Policy{Name: "p"}, RiskTable: result.RiskTable{LossWeight: 1},
 		Decision: &policies.Decision{Verdict: policies.Inconclusive}}
 	var why []string
 	for _, c := range []string{"a", "b", "c"} {

@@ -14,8 +14,8 @@ import (
 
 // Control characters in a name never reach the terminal.
 func TestTextReportControlCharacters(t *testing.T) {
-	r := &result.Result{Verdict: policies.Fail, Policy: result.Policy{Name: "p"}, Data: result.Data{Champion: "c\x1b[2J"},
-		Decision: &policies.Decision{Reason: "x\rfails", Challengers: []policies.ChallengerDecision{{Name: "a\nb\x07", Verdict: policies.Fail}}}}
+	r := &result.Result{Policy: result.Policy{Name: "p"}, Data: result.Data{Champion: "c\x1b[2J"},
+		Decision: &policies.Decision{Verdict: policies.Fail, Reason: "x\rfails", Challengers: []policies.ChallengerDecision{{Name: "a\nb\x07", Verdict: policies.Fail}}}}
 	var b strings.Builder
 	Text(&b, r, false)
 	if strings.ContainsAny(b.String(), "\x1b\r\x07") || strings.Contains(b.String(), "a\nb") {
@@ -25,7 +25,7 @@ func TestTextReportControlCharacters(t *testing.T) {
 
 // Long lists are cut with notes, and the report stays under the limit.
 func TestMarkdownReportLimit(t *testing.T) {
-	r := &result.Result{Verdict: policies.Fail, Policy: result.Policy{Name: "big"}, Decision: &policies.Decision{Reason: strings.Repeat("why ", 5000)},
+	r := &result.Result{Policy: result.Policy{Name: "big"}, Decision: &policies.Decision{Verdict: policies.Fail, Reason: strings.Repeat("why ", 5000)},
 		RiskTable: result.RiskTable{LossWeight: 1}}
 	long := strings.Repeat("<@x|", 40)
 	for i := range 400 {

@@ -30,12 +30,12 @@ func Text(w io.Writer, r *result.Result, color bool) {
 		return s
 	}
 	d := r.Decision
-	head := fmt.Sprintf("riskgate gate: %s", strings.ToUpper(string(r.Verdict)))
+	head := fmt.Sprintf("riskgate gate: %s", strings.ToUpper(string(r.Verdict())))
 	if r.DryRun {
-		head += fmt.Sprintf(" (dry run: would exit %d)", r.ExitStatus)
+		head += fmt.Sprintf(" (dry run: would exit %d)", r.ExitStatus())
 	}
 	fmt.Fprintf(w, "%s  policy %s; champion %s; %d challenger(s), %d artifact(s), %d topic(s)\n",
-		paint(bold(head), string(r.Verdict)), escape.PlainName(r.Policy.Name), escape.PlainName(r.Data.Champion),
+		paint(bold(head), string(r.Verdict())), escape.PlainName(r.Policy.Name), escape.PlainName(r.Data.Champion),
 		len(r.Data.Challengers), len(r.Data.Artifacts), len(r.Data.Topics))
 	fmt.Fprintf(w, "%s\n", plainSentence(shortReason(r, d.Reason)))
 	if len(d.Selected) > 0 {
@@ -55,8 +55,8 @@ func Text(w io.Writer, r *result.Result, color bool) {
 		if row.Selected {
 			verdict += " (ship)"
 		}
-		rows = append(rows, []string{escape.PlainName(row.Name), meanText(row.ChampionMean), meanText(row.Mean), numfmt.Signed(row.Diff),
-			signedPct(row.DiffPct), row.WTL, pText(row.PBetter), row.Risk, verdict})
+		rows = append(rows, []string{escape.PlainName(row.Challenger), meanText(row.ChampionMean), meanText(row.Mean), numfmt.Signed(float64(row.Diff)),
+			signedPct(float64(row.DiffPercent)), wtlText(row), pBetterText(row), sum.riskText(row), verdict})
 	}
 	fmt.Fprintln(w)
 	reportfmt.Table(w, false, "lrrrrrrr", rows)

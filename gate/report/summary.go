@@ -2,10 +2,10 @@ package report
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/riskgate/riskgate/gate/result"
+	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/policies"
 )
@@ -16,28 +16,18 @@ import (
 // decides on, and the verdict — then each challenger's reasons, each
 // repeated reason once.
 
-// summaryRow is one challenger's row, as numbers (NaN when not computed).
-type summaryRow struct {
-	Name     string
-	Verdict  policies.Verdict
-	Selected bool
-	// Means over the topics each system was scored on (the risk table's).
-	ChampionMean, Mean float64
-	Diff, DiffPct      float64
-	WTL                string // "30/2/18", "–" when not computed
-	PBetter            float64
-	Risk               string // the risk rule's observation, as the rules print it
-}
-
-// summary is the summary table of a run.
+// summary is the summary table of a run: one result.Summary per
+// challenger, with the head of the risk column and each row's risk figure
+// as the rules print it.
 type summary struct {
 	// RiskHead names the risk figure: "P(riskier), w = 5".
 	RiskHead string
-	Rows     []summaryRow
+	Rows     []result.Summary
+	risk     map[string]string // challenger → its risk figure
 }
 
 func newSummary(r *result.Result) summary {
-	s := summary{RiskHead: "URisk, w = " + numfmt.G(max(r.RiskTable.LossWeight, 1))}
+	s := summary{RiskHead: "URisk, w = " + numfmt.G(max(r.RiskTable.LossWeight, 1)), risk: map[string]string{}}
 	risk := r.RiskRule()
 	if risk != nil {
 		s.RiskHead = quantityLabel(risk.Quantity) + ", w = " + numfmt.G(risk.Query.LossWeight)
@@ -54,24 +44,40 @@ func newSummary(r *result.Result) summary {
 	}
 	// Computed from the result rather than read from r.Summary, so that a
 	// result.json written before the summary existed renders one too.
-	for _, rs := range result.NewSummary(r) {
-		row := summaryRow{Name: rs.Challenger, Verdict: rs.Verdict, Selected: rs.Selected, ChampionMean: float64(rs.ChampionMean),
-			Mean: float64(rs.Mean), Diff: float64(rs.Diff), DiffPct: float64(rs.DiffPercent), WTL: "–", PBetter: math.NaN(), Risk: "–"}
-		if rs.Wins != nil && rs.Ties != nil && rs.Losses != nil {
-			row.WTL = fmt.Sprintf("%d/%d/%d", *rs.Wins, *rs.Ties, *rs.Losses)
-		}
-		if rs.PBetter != nil {
-			row.PBetter = float64(*rs.PBetter)
-		}
+	s.Rows = result.NewSummary(r)
+	for _, rs := range s.Rows {
 		switch {
 		case rs.Risk != nil:
-			row.Risk = observedText(*rs.Risk, rules[rs.RiskRule])
+			s.risk[rs.Challenger] = observedText(*rs.Risk, rules[rs.RiskRule])
 		case risk == nil && urisk[rs.Challenger] != "":
-			row.Risk = urisk[rs.Challenger]
+			s.risk[rs.Challenger] = urisk[rs.Challenger]
 		}
-		s.Rows = append(s.Rows, row)
 	}
 	return s
+}
+
+// riskText is a row's risk figure, "–" when there is none.
+func (s summary) riskText(row result.Summary) string {
+	if t, ok := s.risk[row.Challenger]; ok {
+		return t
+	}
+	return "–"
+}
+
+// wtlText prints a row's wins, ties and losses: "30/2/18", "–" when not computed.
+func wtlText(row result.Summary) string {
+	if row.Wins == nil || row.Ties == nil || row.Losses == nil {
+		return "–"
+	}
+	return fmt.Sprintf("%d/%d/%d", *row.Wins, *row.Ties, *row.Losses)
+}
+
+// pBetterText prints a row's P(better), "–" when there is no Bayesian fit.
+func pBetterText(row result.Summary) string {
+	if row.PBetter == nil {
+		return "–"
+	}
+	return numfmt.Dash.P(float64(*row.PBetter))
 }
 
 // quantityLabel is a short name of a risk quantity for a column head.
@@ -100,10 +106,7 @@ func signedPct(x float64) string {
 }
 
 // meanText prints a mean score as the summary shows it.
-func meanText(x float64) string { return numfmt.Dash.Fixed(x, 3) }
-
-// pText prints P(better), "–" when there is no Bayesian fit.
-func pText(p float64) string { return numfmt.Dash.P(p) }
+func meanText(x jsonfloat.Float) string { return numfmt.Dash.Fixed(float64(x), 3) }
 
 // why is one reason a challenger did not pass a rule: the rule's reason and
 // what would decide it. SameAs names the first challenger and rule the same

@@ -11,9 +11,9 @@ import (
 )
 
 // decided is what DecisionDigest covers: the verdict and exit status, the
-// policy as applied, the decision with every rule's observed value, the
-// and the roles. Not the run's date, which goldens normalise: Check
-// recomputes each waiver's activity from it instead.
+// dry-run flag, the policy as applied, the decision with every rule's
+// observed value, and the roles. Not the run's date, which goldens
+// normalise: Check recomputes each waiver's activity from it instead.
 type decided struct {
 	Verdict     policies.Verdict   `json:"verdict"`
 	ExitStatus  int                `json:"exit_status"`
@@ -31,7 +31,7 @@ type decided struct {
 // read is that of the result written unless the file was edited.
 func (r *Result) DecisionDigest() (string, error) {
 	data, err := json.Marshal(decided{
-		Verdict: r.Verdict, ExitStatus: r.ExitStatus, DryRun: r.DryRun, Policy: r.Policy, Decision: r.Decision,
+		Verdict: r.Verdict(), ExitStatus: r.ExitStatus(), DryRun: r.DryRun, Policy: r.Policy, Decision: r.Decision,
 		Champion: r.Data.Champion, Challengers: r.Data.Challengers,
 	})
 	if err != nil {
@@ -42,9 +42,10 @@ func (r *Result) DecisionDigest() (string, error) {
 }
 
 // Check refuses a result read from file whose decision is not what its own
-// records give: the digest must match, the top-level verdict and exit status
-// must be the decision's, and the decision must recompute from the rules'
-// observed values, bounds, severities and waivers (policies.Decision.Recheck).
+// records give: the digest must match, and the decision must recompute from
+// the rules' observed values, bounds, severities and waivers
+// (policies.Decision.Recheck). (Read has refused a file whose top-level
+// verdict and exit status are not the decision's.)
 // With trusted, the policy file the result must have applied (riskgate
 // publish --policy), the rules, bounds and waivers rechecked are trusted's
 // rather than the file's own, and the result's description of its policy
@@ -67,10 +68,6 @@ func (r *Result) Check(file string, trusted *policies.Policy) error {
 	}
 	d := r.Decision
 	switch {
-	case r.Verdict != d.Verdict:
-		return bad("verdict %s, but the decision's is %s", r.Verdict, d.Verdict)
-	case r.ExitStatus != ExitStatus(d.Verdict):
-		return bad("exit_status %d, but the verdict %s gives %d", r.ExitStatus, d.Verdict, ExitStatus(d.Verdict))
 	case d.Policy != r.Policy.Name:
 		return bad("the decision is of policy %q, the result of %q", d.Policy, r.Policy.Name)
 	case d.Select != r.Policy.Select:
@@ -115,9 +112,8 @@ func (r *Result) Check(file string, trusted *policies.Policy) error {
 		if field, got, want := policyDifference(r.Policy, NewPolicy(trusted, now)); field != "" {
 			return bad("policy.%s is %s; %s gives %s (a result computed with another policy, or with overrides of it)", field, got, trusted.File, want)
 		}
-		if r.Provenance.PolicySHA256 != trusted.Digest {
-			return bad("provenance.policy_sha256 %.12s…, not %s's (%.12s…)", r.Provenance.PolicySHA256, trusted.File, trusted.Digest)
-		}
+		// (provenance.policy_sha256 is policy.sha256, checked above: Read
+		// refused a file whose copy differs.)
 		// Recheck matched the rule results to trusted's rules in order.
 		for _, c := range d.Challengers {
 			for i, rr := range c.Rules {

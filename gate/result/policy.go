@@ -73,8 +73,8 @@ func jsonExcerpt(v any) string {
 // AdoptPolicy makes every name, digest and bound r states of its policy the
 // trusted file's: the policy section as NewPolicy gives it, what each rule
 // result repeats of its rule (id, description, quantity, query, severity,
-// bound and its words), the provenance's policy file and SHA-256, and
-// decision_sha256 recomputed. Call it only after
+// bound and its words) — the provenance's policy file and SHA-256 follow,
+// being copies of the policy's — and decision_sha256 recomputed. Call it only after
 // r.Check(file, trusted) has found them equal but for the file's path (riskgate
 // publish --policy), so that the reports name the trusted file.
 func (r *Result) AdoptPolicy(trusted *policies.Policy) error {
@@ -92,7 +92,6 @@ func (r *Result) AdoptPolicy(trusted *policies.Policy) error {
 			rr.Severity, rr.Bound, rr.BoundWords = rule.Severity, rule.Bound, rule.Bound.Words()
 		}
 	}
-	r.Provenance.PolicyFile, r.Provenance.PolicySHA256 = trusted.File, trusted.Digest
 	r.DecisionSHA256, err = r.DecisionDigest()
 	return err
 }

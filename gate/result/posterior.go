@@ -13,9 +13,10 @@ import (
 // DensityPoints is the size of the grid of Comparison.Density.
 const DensityPoints = 64
 
-// NewEffect summarises a quantity from its summary and its pooled draws.
-func NewEffect(name, role string, s posterior.VarSummary, draws []float64) Effect {
-	y := slices.Clone(draws)
+// NewEffect summarises a quantity from its summary and its draws, chain
+// by chain (pooled and sorted once, for the quartiles).
+func NewEffect(name, role string, s posterior.VarSummary, chains [][]float64) Effect {
+	y := bayes.PoolChains(chains) // a new slice, sorted in place
 	slices.Sort(y)
 	return Effect{
 		Name: name, Role: role,
@@ -27,6 +28,29 @@ func NewEffect(name, role string, s posterior.VarSummary, draws []float64) Effec
 	}
 }
 
+// NewEffectDetail is the rest of s, for an Effect that shows every figure
+// of its summary.
+func NewEffectDetail(s posterior.VarSummary) *EffectDetail {
+	return &EffectDetail{Median: jsonfloat.Float(s.Median), MAD: jsonfloat.Float(s.MAD), Q5: jsonfloat.Float(s.Q5), Q95: jsonfloat.Float(s.Q95),
+		RhatBasic: jsonfloat.Float(s.RhatBasic), ESSBasic: jsonfloat.Float(s.ESSBasic), MCSEMean: jsonfloat.Float(s.MCSEMean),
+		MCSESD: jsonfloat.Float(s.MCSESd), MCSEQ2_5: jsonfloat.Float(s.MCSEQ2_5), MCSEQ97_5: jsonfloat.Float(s.MCSEQ97_5)}
+}
+
+// NewDiagnostics are fit f's sampler settings and worst convergence figures,
+// against the R-hat limit maxRhat.
+func NewDiagnostics(f *bayes.HierFit, maxRhat float64) *Diagnostics {
+	so := f.Sampler.Options
+	d := &Diagnostics{Chains: f.Chains, Draws: f.Draws, Warmup: max(so.Warmup, 0), Thin: so.Thin, Extended: f.Extended,
+		AdaptDelta: so.AdaptDelta, MaxDepth: so.MaxDepth, TargetESS: f.TargetESS, MaxRhat: maxRhat,
+		Divergences: f.Divergences, MaxDepthHits: f.MaxDepthHits}
+	for _, e := range f.EBFMI {
+		d.EBFMI = append(d.EBFMI, jsonfloat.Float(e))
+	}
+	worstB, worstT, worstR := f.WorstConvergence()
+	d.WorstRhat, d.WorstESSBulk, d.WorstESSTail = jsonfloat.Float(worstR), jsonfloat.Float(worstB), jsonfloat.Float(worstT)
+	return d
+}
+
 // NewComparison summarises δ = S_challenger − S_champion from its draws (per
 // chain, and pooled d).
 func NewComparison(challenger string, chains [][]float64, d []float64, levels []float64, ropes []policies.Query) Comparison {
@@ -34,7 +58,7 @@ func NewComparison(challenger string, chains [][]float64, d []float64, levels []
 		Challenger: challenger,
 		PBetter:    jsonfloat.Float(posterior.ProbGreater(d, 0)),
 		PWorse:     jsonfloat.Float(posterior.ProbLess(d, 0)),
-		Diff:       NewEffect("diff", "", posterior.Summarize(chains), d),
+		Diff:       NewEffect("diff", "", posterior.Summarize(chains), chains),
 	}
 	y := slices.Clone(d)
 	slices.Sort(y)

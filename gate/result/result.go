@@ -27,14 +27,13 @@ type Result struct {
 	SchemaVersion int  `json:"schema_version"`
 	Tool          Tool `json:"tool"`
 
-	// Verdict is the run's verdict after on_inconclusive: pass, warn, fail or
-	// inconclusive (Decision.Verdict, repeated at the top level for
-	// pipelines that read only this).
-	Verdict policies.Verdict `json:"verdict"`
-	// ExitStatus is the exit status the verdict maps to: 0 pass or warn, 1
-	// fail, 3 inconclusive. Under DryRun the process exits 0 instead.
-	ExitStatus int  `json:"exit_status"`
-	DryRun     bool `json:"dry_run"`
+	// result.json's top level also holds the verdict and its exit status,
+	// for pipelines that read only these: derived from Decision when
+	// written (Verdict, ExitStatus), and refused when read unless they are
+	// what Decision gives (Read).
+
+	// DryRun: the run was to say what the verdict would be, and exit 0.
+	DryRun bool `json:"dry_run"`
 
 	// Summary is one line per challenger: means, Δ, W/T/L, P(better), the
 	// policy's risk figure, the verdict and its reason (NewSummary).
@@ -77,6 +76,10 @@ type Result struct {
 	// has this digest. Anyone can compute it: it detects an edit, it does
 	// not prove who wrote the file (docs/ci.md).
 	DecisionSHA256 string `json:"decision_sha256,omitempty"`
+
+	// written are the derived fields as a file being read holds them, for
+	// Read to check; nil otherwise.
+	written *derived
 }
 
 // Evidence is what would decide one rule of one challenger that did not
@@ -348,6 +351,26 @@ type Effect struct {
 	Rhat    jsonfloat.Float `json:"rhat"`
 	ESSBulk jsonfloat.Float `json:"ess_bulk"`
 	ESSTail jsonfloat.Float `json:"ess_tail"`
+	// EffectDetail, when set (riskgate fit's variance components), is the
+	// rest of the draws' summary.
+	*EffectDetail
+}
+
+// EffectDetail is the rest of a quantity's summary (bayes.VarSummary):
+// the median and MAD, the 5% and 95% quantiles, the basic (unranked) R-hat
+// and ESS, and the Monte Carlo standard errors of the mean, the SD and the
+// 2.5% and 97.5% quantiles (Vehtari et al. 2021; posterior's mcse_*).
+type EffectDetail struct {
+	Median    jsonfloat.Float `json:"median"`
+	MAD       jsonfloat.Float `json:"mad"`
+	Q5        jsonfloat.Float `json:"q5"`
+	Q95       jsonfloat.Float `json:"q95"`
+	RhatBasic jsonfloat.Float `json:"rhat_basic"`
+	ESSBasic  jsonfloat.Float `json:"ess_basic"`
+	MCSEMean  jsonfloat.Float `json:"mcse_mean"`
+	MCSESD    jsonfloat.Float `json:"mcse_sd"`
+	MCSEQ2_5  jsonfloat.Float `json:"mcse_q2_5"`
+	MCSEQ97_5 jsonfloat.Float `json:"mcse_q97_5"`
 }
 
 // Comparison is the posterior of δ = S_challenger − S_champion.
@@ -472,15 +495,15 @@ type Diagnostics struct {
 	WorstESSTail jsonfloat.Float `json:"worst_ess_tail"`
 }
 
-// Provenance is what it takes to reproduce the run.
+// Provenance is what it takes to reproduce the run. In result.json it also
+// holds copies of the tool's version and of the policy's file, digest and
+// seed (tool_version, policy_file, policy_sha256, seed): derived from
+// Result.Tool and Result.Policy when written, and refused when read unless
+// they are theirs (Read).
 type Provenance struct {
-	ToolVersion  string `json:"tool_version"`
-	PolicyFile   string `json:"policy_file"`
-	PolicySHA256 string `json:"policy_sha256"`
 	// Inputs are the files read, with their SHA-256 (empty for standard
 	// input or the simulated example).
 	Inputs []InputFile `json:"inputs"`
-	Seed   uint64      `json:"seed"`
 	// Sampler are the settings of the Bayesian fits (absent when none ran).
 	Sampler *SamplerSettings `json:"sampler,omitempty"`
 	// Bootstrap replicates of BCa and of the permutation and bootstrap tests.
@@ -493,6 +516,20 @@ type Provenance struct {
 	StartedAt string           `json:"started_at"`
 	ElapsedMS int64            `json:"elapsed_ms"`
 	Timings   map[string]int64 `json:"timings_ms,omitempty"` // per analysis
+}
+
+// NewInputFiles are the inputs' provenance: the digest of each is of the
+// bytes the loader parsed (scores.LoadSources reads every input once); nil
+// when nothing was read (the built-in example).
+func NewInputFiles(sources []scores.Source) []InputFile {
+	if len(sources) == 0 {
+		return nil
+	}
+	out := make([]InputFile, len(sources))
+	for i, src := range sources {
+		out[i] = InputFile{Role: src.Role, Path: src.Path, SHA256: src.SHA256, Bytes: src.Bytes}
+	}
+	return out
 }
 
 // InputFile is one input file and its digest.
@@ -514,6 +551,19 @@ type SamplerSettings struct {
 	AdaptDelta float64 `json:"adapt_delta,omitempty"`
 	MaxDepth   int     `json:"max_depth,omitempty"`
 }
+
+// Verdict is the run's verdict after on_inconclusive: pass, warn, fail or
+// inconclusive (the decision's).
+func (r *Result) Verdict() policies.Verdict {
+	if r.Decision == nil {
+		return ""
+	}
+	return r.Decision.Verdict
+}
+
+// ExitStatus is the exit status the verdict maps to: 0 pass or warn, 1
+// fail, 3 inconclusive. Under DryRun the process exits 0 instead.
+func (r *Result) ExitStatus() int { return ExitStatus(r.Verdict()) }
 
 // ExitStatus maps a verdict to the exit status.
 func ExitStatus(v policies.Verdict) int {

@@ -20,7 +20,8 @@ import (
 // The readers below turn those forms back into the values they came from, so
 // that a Result read from its JSON writes the same JSON again (a test checks).
 
-// WriteJSON writes r as indented JSON, the form of result.json.
+// WriteJSON writes r as indented JSON, the form of result.json, with its
+// decision's digest (DecisionSHA256).
 func WriteJSON(w io.Writer, r *Result) error {
 	digest, err := r.DecisionDigest()
 	if err != nil {
@@ -34,7 +35,10 @@ func WriteJSON(w io.Writer, r *Result) error {
 }
 
 // Read parses result.json. Errors are positioned in file; a result of
-// another schema version is refused.
+// another schema version is refused, and so is one whose derived fields
+// (the top-level verdict and exit status, the provenance's copies of the
+// tool's version and of the policy's file, digest and seed) are not what
+// the result's own records give.
 func Read(file string, data []byte) (*Result, error) {
 	var r Result
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -52,20 +56,111 @@ func Read(file string, data []byte) (*Result, error) {
 	case r.Decision == nil:
 		return nil, inputerr.At(file, 0, "the result has no decision")
 	}
+	if err := r.written.agrees(r.derive()); err != nil {
+		return nil, inputerr.At(file, 0, "the result is inconsistent, refused: %v", err)
+	}
+	r.written = nil
 	return &r, nil
 }
 
-// UnmarshalJSON reads a Result, including its policies.Decision.
+// derived are the fields of result.json that are derived when written:
+// copies, for the readers of the file, of what the result holds elsewhere.
+type derived struct {
+	Verdict      policies.Verdict // the decision's
+	ExitStatus   int              // the verdict's
+	ToolVersion  string           // Tool.Version
+	PolicyFile   string           // Policy.File
+	PolicySHA256 string           // Policy.SHA256
+	Seed         uint64           // Policy.Seed
+}
+
+// derive is what r's derived fields are.
+func (r *Result) derive() derived {
+	return derived{Verdict: r.Verdict(), ExitStatus: r.ExitStatus(), ToolVersion: r.Tool.Version,
+		PolicyFile: r.Policy.File, PolicySHA256: r.Policy.SHA256, Seed: r.Policy.Seed}
+}
+
+// agrees says which field of w, as a file holds them, is not what the
+// result gives (want); nil when every one is.
+func (w *derived) agrees(want derived) error {
+	switch {
+	case w == nil:
+		return nil
+	case w.Verdict != want.Verdict:
+		return fmt.Errorf("verdict %s, but the decision's is %s", w.Verdict, want.Verdict)
+	case w.ExitStatus != want.ExitStatus:
+		return fmt.Errorf("exit_status %d, but the verdict %s gives %d", w.ExitStatus, want.Verdict, want.ExitStatus)
+	case w.ToolVersion != want.ToolVersion:
+		return fmt.Errorf("provenance.tool_version %q, but tool.version is %q", w.ToolVersion, want.ToolVersion)
+	case w.PolicyFile != want.PolicyFile:
+		return fmt.Errorf("provenance.policy_file %q, but policy.file is %q", w.PolicyFile, want.PolicyFile)
+	case w.PolicySHA256 != want.PolicySHA256:
+		return fmt.Errorf("provenance.policy_sha256 %q, but policy.sha256 is %q", w.PolicySHA256, want.PolicySHA256)
+	case w.Seed != want.Seed:
+		return fmt.Errorf("provenance.seed %d, but policy.seed is %d", w.Seed, want.Seed)
+	}
+	return nil
+}
+
+// result.json's layout is Result's own fields, with the derived ones at
+// their places: plainResult and plainProvenance are Result and Provenance
+// without their JSON methods, embedded in the layouts below, whose own
+// fields come first or, shadowing the embedded ones of the same name,
+// last (encoding/json orders fields by position and lets the shallower of
+// two of one name win).
+type (
+	plainResult     Result
+	plainProvenance Provenance
+)
+
+type resultJSON struct {
+	SchemaVersion int              `json:"schema_version"`
+	Tool          Tool             `json:"tool"`
+	Verdict       policies.Verdict `json:"verdict"`
+	ExitStatus    int              `json:"exit_status"`
+	*plainResult
+	Provenance     provenanceJSON `json:"provenance"`
+	DecisionSHA256 string         `json:"decision_sha256,omitempty"`
+}
+
+type provenanceJSON struct {
+	ToolVersion  string      `json:"tool_version"`
+	PolicyFile   string      `json:"policy_file"`
+	PolicySHA256 string      `json:"policy_sha256"`
+	Inputs       []InputFile `json:"inputs"`
+	Seed         uint64      `json:"seed"`
+	*plainProvenance
+}
+
+// MarshalJSON writes r in result.json's layout, its derived fields derived.
+func (r Result) MarshalJSON() ([]byte, error) {
+	d := r.derive()
+	plain, prov := plainResult(r), plainProvenance(r.Provenance)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // as WriteJSON: the encoder that calls this keeps the bytes
+	err := enc.Encode(resultJSON{SchemaVersion: r.SchemaVersion, Tool: r.Tool, Verdict: d.Verdict, ExitStatus: d.ExitStatus, plainResult: &plain,
+		Provenance: provenanceJSON{ToolVersion: d.ToolVersion, PolicyFile: d.PolicyFile, PolicySHA256: d.PolicySHA256,
+			Inputs: r.Provenance.Inputs, Seed: d.Seed, plainProvenance: &prov},
+		DecisionSHA256: r.DecisionSHA256})
+	return b.Bytes(), err
+}
+
+// UnmarshalJSON reads a Result, including its policies.Decision, and keeps
+// the derived fields as written for Read to check.
 func (r *Result) UnmarshalJSON(data []byte) error {
-	type plain Result // without this method
 	aux := struct {
-		*plain
+		resultJSON
 		Decision *decisionJSON `json:"decision"`
-	}{plain: (*plain)(r)}
+	}{resultJSON: resultJSON{plainResult: (*plainResult)(r), Provenance: provenanceJSON{plainProvenance: (*plainProvenance)(&r.Provenance)}}}
 	if err := json.Unmarshal(data, &aux); err != nil {
 		return withoutAlias(err)
 	}
-	r.Decision = aux.Decision.decision()
+	r.SchemaVersion, r.Tool, r.Decision = aux.SchemaVersion, aux.Tool, aux.Decision.decision()
+	r.Provenance.Inputs, r.DecisionSHA256 = aux.Provenance.Inputs, aux.DecisionSHA256
+	p := aux.Provenance
+	r.written = &derived{Verdict: aux.Verdict, ExitStatus: aux.ExitStatus, ToolVersion: p.ToolVersion, PolicyFile: p.PolicyFile,
+		PolicySHA256: p.PolicySHA256, Seed: p.Seed}
 	return nil
 }
 
@@ -83,12 +178,15 @@ func (rr *Rule) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// withoutAlias drops the name of the alias types above from the field path of
-// a type error ("plain.policy" → "policy").
+// withoutAlias drops the names of the alias and layout types above from
+// the field path of a type error ("plain.policy" → "policy",
+// "resultJSON.plainResult.warnings" → "warnings").
 func withoutAlias(err error) error {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		te.Field = strings.ReplaceAll(te.Field, "plain.", "")
+		for _, alias := range []string{"resultJSON.", "plainResult.", "provenanceJSON.", "plainProvenance.", "plain."} {
+			te.Field = strings.ReplaceAll(te.Field, alias, "")
+		}
 	}
 	return err
 }

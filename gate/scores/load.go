@@ -64,6 +64,13 @@ type LoadOptions struct {
 	// QrelsFrom says where the Qrels path was given, for messages: a flag
 	// ("--qrels", the default) or a policy key ("policy.yaml:7:3 inputs.qrels").
 	QrelsFrom string
+
+	// scoreRuns scores the TREC runs of the inputs, all in one call
+	// (scoreRunFiles when nil); a test gives another to see the calls.
+	scoreRuns func(*Builder, runJob) ([]Source, error)
+	// beforeRead, when not nil, is called before the first read of each
+	// file with its path and role; a test changes a file then.
+	beforeRead func(path, role string)
 }
 
 // StdinName is how messages name standard input (the path "-").
@@ -124,7 +131,8 @@ func (l *loader) load(paths []string, format Format) (*Table, error) {
 			}
 		}
 	}()
-	job := runJob{qrels: l.opt.Qrels, qrelsFrom: l.opt.QrelsFrom}
+	// Runs and qrels are files: standard input is not theirs to read.
+	job := runJob{qrels: l.opt.Qrels, qrelsFrom: l.opt.QrelsFrom, open: opener{beforeRead: l.opt.beforeRead}}
 	var runAt []int // the index in paths of each run
 	for i, p := range paths {
 		in, err := l.open(p, format)
@@ -276,7 +284,7 @@ func (l *loader) open(path string, forced Format) (*input, error) {
 // reopen (re)opens in for reading from its start, past a UTF-8 byte order
 // mark; a regular file reopened must be unchanged since it was first opened.
 func (l *loader) reopen(in *input) error {
-	t, err := openTracked(in.path, RoleScores, l.opt.Stdin, in.first)
+	t, err := opener{stdin: l.opt.Stdin, beforeRead: l.opt.beforeRead}.open(in.path, RoleScores, in.first)
 	if err != nil {
 		return err
 	}
@@ -378,9 +386,6 @@ func isNonFinite(s string) bool {
 // isQuoted reports a relstring value such as '1-0.'.
 func isQuoted(s string) bool { return len(s) >= 2 && s[0] == '\'' && s[len(s)-1] == '\'' }
 
-// scoreRuns is scoreRunFiles; tests replace it to see how Load calls it.
-var scoreRuns = scoreRunFiles
-
 // loadRuns scores the run files, all with one measure, and returns their
 // sources and then the qrels file's.
 func (l *loader) loadRuns(job runJob) ([]Source, error) {
@@ -393,7 +398,11 @@ func (l *loader) loadRuns(job runJob) ([]Source, error) {
 			l.measureFrom, l.measure, measure)
 	}
 	job.measure = measure
-	sources, err := scoreRuns(l.b, job)
+	score := l.opt.scoreRuns
+	if score == nil {
+		score = scoreRunFiles
+	}
+	sources, err := score(l.b, job)
 	if err != nil {
 		return nil, err
 	}

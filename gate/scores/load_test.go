@@ -394,7 +394,7 @@ func TestLoadRuns(t *testing.T) {
 		systemsBefore  int
 	}
 	var calls []call
-	scoreRuns = func(b *Builder, job runJob) ([]Source, error) {
+	scoreRuns := func(b *Builder, job runJob) ([]Source, error) {
 		calls = append(calls, call{job.paths, job.qrels, job.measure, b.Systems()})
 		var sources []Source
 		for _, p := range job.paths {
@@ -405,7 +405,6 @@ func TestLoadRuns(t *testing.T) {
 		}
 		return append(sources, Source{Role: RoleQrels, Path: job.qrels}), nil
 	}
-	t.Cleanup(func() { scoreRuns = scoreRunFiles })
 	inDir(t, map[string]string{
 		"a.csv": "system,topic,score\nA,1,0.5\n",
 		"r1":    "1 Q0 d 1 1 r1\n",
@@ -413,7 +412,7 @@ func TestLoadRuns(t *testing.T) {
 		"r2":    "1 Q0 d 1 1 r2\n",
 		"m.txt": "ndcg\t1\t0.5\n",
 	})
-	tab, err := Load([]string{"a.csv", "r1", "b.csv", "r2"}, LoadOptions{Qrels: "q"})
+	tab, err := Load([]string{"a.csv", "r1", "b.csv", "r2"}, LoadOptions{Qrels: "q", scoreRuns: scoreRuns})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -425,23 +424,22 @@ func TestLoadRuns(t *testing.T) {
 	}
 	// Forced: every path is a run, scored with --measure.
 	calls = nil
-	if _, err := Load([]string{"a.csv"}, LoadOptions{Qrels: "q", Format: Run, Measure: "P_10"}); err != nil || calls[0].measure != "P_10" {
+	if _, err := Load([]string{"a.csv"}, LoadOptions{Qrels: "q", Format: Run, Measure: "P_10", scoreRuns: scoreRuns}); err != nil || calls[0].measure != "P_10" {
 		t.Errorf("forced run: %v %+v", err, calls)
 	}
 	// A labelled file of another measure disagrees with the runs' default.
-	_, err = Load([]string{"m.txt", "r1"}, LoadOptions{Qrels: "q"})
+	_, err = Load([]string{"m.txt", "r1"}, LoadOptions{Qrels: "q", scoreRuns: scoreRuns})
 	if want := `m.txt holds measure "ndcg" but the runs are scored with "map"; all inputs must hold one measure (name it with --measure)`; err == nil || err.Error() != want {
 		t.Errorf("error %v, want %s", err, want)
 	}
-	_, err = Load([]string{"r1", "m.txt"}, LoadOptions{Qrels: "q"})
+	_, err = Load([]string{"r1", "m.txt"}, LoadOptions{Qrels: "q", scoreRuns: scoreRuns})
 	if want := `m.txt: the file holds measure "ndcg" but r1 holds "map"; expected one measure in all inputs (name one present in all with --measure)`; err == nil || err.Error() != want {
 		t.Errorf("error %v, want %s", err, want)
 	}
-	if _, err := Load([]string{"m.txt", "r1"}, LoadOptions{Qrels: "q", Measure: "ndcg"}); err != nil {
+	if _, err := Load([]string{"m.txt", "r1"}, LoadOptions{Qrels: "q", Measure: "ndcg", scoreRuns: scoreRuns}); err != nil {
 		t.Error(err)
 	}
 	// The real scorer's error (no qrels file q) comes through.
-	scoreRuns = scoreRunFiles
 	if _, err := Load([]string{"r1"}, LoadOptions{Qrels: "q"}); err == nil {
 		t.Error("the run placeholder succeeded")
 	}

@@ -57,14 +57,13 @@ func TestLoadRunPipe(t *testing.T) {
 // not read from the pipe.
 func TestLoadRefusesFileReplacedByPipe(t *testing.T) {
 	inDir(t, sourceFiles)
-	testHookRead = func(path, role string) {
+	replace := func(path, role string) {
 		os.Remove(path)
 		if err := syscall.Mkfifo(path, 0o600); err != nil {
 			t.Skipf("no named pipes here: %v", err)
 		}
 	}
-	t.Cleanup(func() { testHookRead = nil })
-	_, _, err := LoadSources([]string{"a.csv"}, LoadOptions{})
+	_, _, err := LoadSources([]string{"a.csv"}, LoadOptions{beforeRead: replace})
 	if err == nil || err.Error() != "a.csv: the file changed during the run (the path now names something other than a regular file); expected it unchanged until riskgate ends" {
 		t.Errorf("error %v", err)
 	}

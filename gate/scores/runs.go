@@ -23,6 +23,7 @@ type runJob struct {
 	qrels     string
 	qrelsFrom string // where the qrels path was given; "--qrels" when empty
 	measure   string
+	open      opener
 }
 
 // loadRuns is scoreRunFiles without the sources.
@@ -61,7 +62,7 @@ func scoreRunFiles(b *Builder, job runJob) ([]Source, error) {
 		from = "--qrels"
 	}
 	var q *trec.Qrels
-	qrelsSource, err := readTracked(job.qrels, RoleQrels, nil, func(r io.Reader) (err error) {
+	qrelsSource, err := job.open.read(job.qrels, RoleQrels, nil, func(r io.Reader) (err error) {
 		q, err = trec.ReadQrels(r, job.qrels)
 		return err
 	})
@@ -89,7 +90,7 @@ func scoreRunFiles(b *Builder, job runJob) ([]Source, error) {
 			want = job.want[i]
 		}
 		var run *trec.Run
-		src, err := readTracked(path, RoleScores, want, func(r io.Reader) (err error) {
+		src, err := job.open.read(path, RoleScores, want, func(r io.Reader) (err error) {
 			run, err = trec.ReadRun(r, path)
 			return err
 		})
@@ -132,11 +133,11 @@ func scoreRunFiles(b *Builder, job runJob) ([]Source, error) {
 	return append(sources, qrelsSource), nil
 }
 
-// readTracked opens path as role, gives read its bytes (no line longer than
+// read opens path as role, gives read its bytes (no line longer than
 // maxLine), and returns the file's source; a file that changed while read
 // is refused (see Source).
-func readTracked(path, role string, want fs.FileInfo, read func(io.Reader) error) (Source, error) {
-	t, err := openTracked(path, role, nil, want)
+func (o opener) read(path, role string, want fs.FileInfo, read func(io.Reader) error) (Source, error) {
+	t, err := o.open(path, role, want)
 	if err != nil {
 		return Source{}, err
 	}

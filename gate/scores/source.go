@@ -124,19 +124,25 @@ type tracked struct {
 	file   *os.File // a regular file, else nil
 	h      hash.Hash
 	// want is the file as first opened, which it must still be.
-	want    fs.FileInfo
-	started bool
+	want       fs.FileInfo
+	started    bool
+	beforeRead func(path, role string) // see opener
 }
 
-// testHookRead, when tests set it, is called before the first read of each
-// file, with its path and role, so that a test can change the file then.
-var testHookRead func(path, role string)
+// opener opens the inputs of one Load to be read once (open).
+type opener struct {
+	stdin io.Reader // read for the path "-"; nil when not available
+	// beforeRead, when not nil, is called before the first read of each
+	// file with its path and role (LoadOptions.beforeRead).
+	beforeRead func(path, role string)
+}
 
-// openTracked opens path (the path "-" is stdin, which may be nil) to be
-// read once as role. want, when not nil, is the file as an earlier opening
-// found it: a different file, size or modification time now is refused.
-func openTracked(path, role string, stdin io.Reader, want fs.FileInfo) (*tracked, error) {
-	t := &tracked{src: Source{Role: role, Path: path}, h: sha256.New(), want: want}
+// open opens path (the path "-" is the opener's stdin) to be read once as
+// role. want, when not nil, is the file as an earlier opening found it: a
+// different file, size or modification time now is refused.
+func (o opener) open(path, role string, want fs.FileInfo) (*tracked, error) {
+	t := &tracked{src: Source{Role: role, Path: path}, h: sha256.New(), want: want, beforeRead: o.beforeRead}
+	stdin := o.stdin
 	if path == "-" {
 		if stdin == nil {
 			return nil, inputerr.At(StdinName, 0, "standard input is not available here; expected a file path")
@@ -184,8 +190,8 @@ func openTracked(path, role string, stdin io.Reader, want fs.FileInfo) (*tracked
 func (t *tracked) Read(p []byte) (int, error) {
 	if !t.started {
 		t.started = true
-		if testHookRead != nil {
-			testHookRead(t.src.Path, t.src.Role)
+		if t.beforeRead != nil {
+			t.beforeRead(t.src.Path, t.src.Role)
 		}
 	}
 	n, err := t.r.Read(p)

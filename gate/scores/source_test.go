@@ -150,15 +150,14 @@ func TestLoadRefusesFileChangedWhileRead(t *testing.T) {
 				inDir(t, sourceFiles)
 				backdate(t, c.target)
 				opened := 0
-				testHookRead = func(path, role string) {
+				change := func(path, role string) {
 					if path == c.target {
 						if opened++; opened == c.opening {
 							ch.do(t, path)
 						}
 					}
 				}
-				t.Cleanup(func() { testHookRead = nil })
-				_, _, err := LoadSources(c.paths, LoadOptions{Qrels: "q.qrels", Measure: "map"})
+				_, _, err := LoadSources(c.paths, LoadOptions{Qrels: "q.qrels", Measure: "map", beforeRead: change})
 				if opened < c.opening {
 					t.Fatalf("%s opened %d times, want at least %d", c.target, opened, c.opening)
 				}

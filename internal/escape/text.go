@@ -70,9 +70,10 @@ func visible(r rune) (string, bool) {
 	return "", false
 }
 
-// Clip cuts s to at most n runes, ending in "…" when cut.
+// Clip cuts s to at most n runes, ending in "…" when cut; n ≤ 0 sets no
+// limit.
 func Clip(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
+	if n <= 0 || utf8.RuneCountInString(s) <= n {
 		return s
 	}
 	r := []rune(s)

@@ -85,29 +85,27 @@ func Prefixed(what string, warnings []string) []string {
 // left-aligned.
 func Table(w io.Writer, md bool, align string, rows [][]string) error {
 	right := func(j int) bool { return j < len(align) && align[j] == 'r' }
-	var b strings.Builder
 	if md {
+		escaped := make([][]string, len(rows))
 		for i, row := range rows {
-			cells := make([]string, len(row))
+			escaped[i] = make([]string, len(row))
 			for j, c := range row {
-				cells[j] = Cell(c)
-			}
-			b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
-			if i == 0 {
-				seps := make([]string, len(row))
-				for j := range row {
-					seps[j] = "---"
-					if right(j) {
-						seps[j] = "--:"
-					}
-				}
-				b.WriteString("|" + strings.Join(seps, "|") + "|\n")
+				escaped[i][j] = Cell(c)
 			}
 		}
-		b.WriteString("\n")
-		_, err := io.WriteString(w, b.String())
-		return err
+		var seps []string
+		if len(rows) > 0 {
+			seps = make([]string, len(rows[0]))
+			for j := range seps {
+				seps[j] = "---"
+				if right(j) {
+					seps[j] = "--:"
+				}
+			}
+		}
+		return PipeTable(w, seps, escaped)
 	}
+	var b strings.Builder
 	var width []int
 	for _, row := range rows {
 		for j, c := range row {
@@ -132,6 +130,23 @@ func Table(w io.Writer, md bool, align string, rows [][]string) error {
 		}
 		b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
 	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// PipeTable writes rows, the first of them the header, as a markdown pipe
+// table of cells as given (already escaped for markdown), seps[j] under the
+// header of column j ("---", ":---", "--:", "---:": its colons align the
+// column), followed by a blank line.
+func PipeTable(w io.Writer, seps []string, rows [][]string) error {
+	var b strings.Builder
+	for i, row := range rows {
+		b.WriteString("| " + strings.Join(row, " | ") + " |\n")
+		if i == 0 {
+			b.WriteString("|" + strings.Join(seps, "|") + "|\n")
+		}
+	}
+	b.WriteString("\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -1,0 +1,241 @@
+package engine
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/policies"
+)
+
+// The analysis core: Run, Decide and Pilot resolve their settings, build one
+// core (roles → facts → requirements → slices) and invoke its steps — decide
+// for a verdict, fit for the pilot adaptations, and for Run the describe
+// step and the result (run.go) that decisions never call. The analyses live
+// on slices (slice.go): each computed lazily, once, and only when a query
+// asks for it.
+
+// settings are everything a run of the core is set by, resolved once from
+// the caller's options and the policy: Run, Decide and Pilot differ here and
+// in the steps they invoke, never by a mode checked deep inside.
+type settings struct {
+	now time.Time // the run's date: waiver expiry
+	// progress is told each analysis as it starts; nil for none.
+	progress Progress
+	// stages are the analyses evaluated in turn: the run stops after a
+	// stage that fails every challenger. Decide's are the needed analyses
+	// one by one, cheapest first (policies.Needs), so that a challenger
+	// failed by a closed-form rule costs no MCMC fit; Run's are one stage
+	// of all of them, computed in the rules' order.
+	stages [][]policies.Analysis
+	// sequential: each fit stops sampling once the rules on it are decided
+	// (sequential.go) and each BCa end a rule bounds is settled from as few
+	// bootstrap replicates as decide it (bca_sequential.go). Only a run
+	// whose fits no report shows sets it (Decide with model.early_stop).
+	sequential bool
+	// warm, when set, starts the fits from pilot fits' adaptations.
+	warm *WarmStarts
+	// workers are each fit's diagnostics' goroutines [GOMAXPROCS]; the
+	// results do not depend on it.
+	workers int
+	// sweep are the extra loss weights of Run's risk-against-loss-weight
+	// plot (BRisk fits, when a rule needs BRisk) and of the evidence's
+	// "passes at loss weight".
+	sweep []float64
+}
+
+// core is one policy applied to one score table: the roles, the facts and
+// the requirements resolved once, the readers of the policy's queries, the
+// slices the analyses run on, and the ledger of what ran.
+type core struct {
+	ctx   context.Context // cancels the fits
+	p     *policies.Policy
+	roles policies.Roles
+	facts policies.Facts
+	set   settings
+
+	// needs are the analyses the policy's queries use.
+	needs map[policies.Analysis]bool
+	// unmet maps an analysis to the requirements it fails. It still runs: a
+	// rule it fails fails, one it passes cannot pass (policies.Evaluate).
+	unmet map[policies.Analysis]string
+	// smallPool says why the Bayesian models are fitted over the champion
+	// and the challengers alone (requirements.min_artifacts unmet); "" when
+	// they learn from the whole pool.
+	smallPool string
+
+	// readers say how each query is computed, resolved from the settings
+	// (read.go).
+	readers map[policies.Query]reader
+	// table is the gate's score table; slices are the data the analyses
+	// run on, by key, each built when first needed (slice.go); whole is the
+	// whole table's, which the result's tables show.
+	table  *scores.Table
+	slices map[sliceKey]*slice
+	whole  *slice
+
+	ledger
+}
+
+// ledger is what a run did, for the result: the analyses that ran, why
+// any that was tried gave nothing, the warnings of the analyses, and the
+// time each took.
+type ledger struct {
+	ran      map[policies.Analysis]bool
+	failed   map[policies.Analysis]string
+	warnings []string
+	timings  map[string]int64
+}
+
+// newCore assigns the roles of policy p on table t, with the facts and data
+// requirements they give (the topic coverage from the alignment a), and
+// resolves the readers of the policy's queries under the settings s.
+func newCore(ctx context.Context, p *policies.Policy, t *scores.Table, a scores.Alignment, s settings) (*core, error) {
+	roles, err := p.Roles(t.Systems)
+	if err != nil {
+		return nil, err
+	}
+	c := &core{
+		ctx: ctx, p: p, roles: roles, set: s, table: t, slices: map[sliceKey]*slice{},
+		facts: policies.Facts{Topics: len(t.Topics), Artifacts: len(roles.Artifacts), TopicCoverage: topicCoverage(t, a)},
+		needs: map[policies.Analysis]bool{}, unmet: map[policies.Analysis]string{},
+		ledger: ledger{ran: map[policies.Analysis]bool{}, failed: map[policies.Analysis]string{}, timings: map[string]int64{}},
+	}
+	for _, a := range p.Needs() {
+		c.needs[a] = true
+	}
+	for _, u := range p.CheckRequirements(c.facts) {
+		if u.Requirement == "min_artifacts" {
+			c.smallPool = u.Reason
+		}
+		for _, a := range u.Affects {
+			if c.unmet[a] != "" {
+				c.unmet[a] += "; "
+			}
+			c.unmet[a] += u.Reason
+		}
+	}
+	c.whole = c.slice(sliceKey{measure: t.Measure})
+	c.readers = map[policies.Query]reader{}
+	for _, q := range p.Queries() {
+		c.readers[q] = c.resolveReader(q)
+	}
+	return c, nil
+}
+
+// sliceOf is the slice query q is computed on.
+func (c *core) sliceOf(q policies.Query) *slice { return c.slice(c.keyOf(q)) }
+
+// keyOf names the data query q reads: today the whole table on its measure.
+// A rule's measure, its segment of a topic attribute or its judgment
+// variant will each set a field of the key here.
+func (c *core) keyOf(policies.Query) sliceKey { return sliceKey{measure: c.table.Measure} }
+
+// slice returns the slice of key, built once: its table (tableOf) with
+// empty caches.
+func (c *core) slice(key sliceKey) *slice {
+	if s, ok := c.slices[key]; ok {
+		return s
+	}
+	s := newSlice(c, key, c.tableOf(key))
+	c.slices[key] = s
+	return s
+}
+
+// tableOf is the score table of the slice key names: the gate's table, the
+// only one today (a segment's would be its topics' columns, a measure's
+// that measure's table).
+func (c *core) tableOf(sliceKey) *scores.Table { return c.table }
+
+// decide evaluates the policy stage by stage (settings.stages): after each
+// stage, the queries of every analysis of the stages so far have values,
+// the others are not computed yet; it stops after a stage that fails every
+// challenger — a failed fail-severity rule fails its challenger whatever
+// the other rules say, and a run whose challengers all fail fails — and
+// after the last. Cancelling the context stops it with the context's error.
+func (c *core) decide() (*policies.Decision, error) {
+	var computed []policies.Analysis
+	for i, stage := range c.set.stages {
+		computed = append(computed, stage...)
+		d := c.evaluate(computed)
+		if err := c.ctx.Err(); err != nil {
+			return nil, err
+		}
+		if i == len(c.set.stages)-1 || allFail(d) {
+			return d, nil
+		}
+	}
+	return c.evaluate(computed), nil // no stage: a policy without rules
+}
+
+// evaluate decides the policy on the values of the computed analyses.
+func (c *core) evaluate(computed []policies.Analysis) *policies.Decision {
+	return c.p.Evaluate(policies.Evidence{Challengers: c.roles.Challengers, Values: c.values(computed), Facts: c.facts, Now: c.set.now})
+}
+
+// values computes every query of the policy, for every challenger, whose
+// analysis is computed; the others are unavailable, not computed yet.
+func (c *core) values(computed []policies.Analysis) *policies.Values {
+	v := policies.NewValues()
+	for _, q := range c.p.Queries() {
+		s := c.sliceOf(q)
+		for i, name := range c.roles.Challengers {
+			if !slices.Contains(computed, q.Analysis()) {
+				v.Set(name, q, policies.Unavailable("not computed yet"))
+				continue
+			}
+			v.Set(name, q, s.observe(s.chals[i], q))
+		}
+	}
+	return v
+}
+
+// allFail reports whether every challenger of d fails.
+func allFail(d *policies.Decision) bool {
+	for _, c := range d.Challengers {
+		if c.Verdict != policies.Fail {
+			return false
+		}
+	}
+	return len(d.Challengers) > 0
+}
+
+// eachNeed is Decide's stages: every needed analysis alone, cheapest first.
+func eachNeed(p *policies.Policy) [][]policies.Analysis {
+	var stages [][]policies.Analysis
+	for _, a := range p.Needs() {
+		stages = append(stages, []policies.Analysis{a})
+	}
+	return stages
+}
+
+// allNeeds is Run's stages: every needed analysis at once.
+func allNeeds(p *policies.Policy) [][]policies.Analysis {
+	if needs := p.Needs(); len(needs) > 0 {
+		return [][]policies.Analysis{needs}
+	}
+	return nil
+}
+
+// phase says what the run is computing now.
+func (c *core) phase(what string) {
+	if c.set.progress != nil {
+		c.set.progress.Phase(what)
+	}
+}
+
+// timed runs f and records its wall time under name.
+func (c *core) timed(name string, f func()) {
+	start := time.Now()
+	f()
+	c.timings[name] += time.Since(start).Milliseconds()
+}
+
+// tableLossWeight is the w of the risk table: the policy's, 1 when it has none.
+func (c *core) tableLossWeight() float64 {
+	if c.p.LossWeight > 0 {
+		return c.p.LossWeight
+	}
+	return 1
+}
