@@ -1,7 +1,5 @@
 package judgments
 
-
-
 // TopicCoverage is how much of one topic's top k a system's ranking has
 // judged.
 type TopicCoverage struct {
@@ -81,4 +79,3 @@ func (c Coverage) MeanDiff(base Coverage) (diff float64, topics int) {
 	}
 	return diff, topics
 }
-
