@@ -74,15 +74,16 @@ func BuildWorklist(systems []System, q *trec.Qrels, measure string, opt trec.Opt
 		for _, tl := range sys.Topics {
 			levels := q.Levels(tl.Topic)
 			hi, lo := withLevel(levels, wl.TopLevel, 1), withLevel(levels, 0, 1)
+			labels = append(labels[:0], tl.Labels...)
 			for i := range within(wl.Depth, len(tl.Labels)) {
 				if tl.Labels[i] >= 0 {
 					continue
 				}
-				labels = append(labels[:0], tl.Labels...)
 				labels[i] = int32(wl.TopLevel)
 				w := s.Score(labels, hi)
 				labels[i] = 0
 				w -= s.Score(labels, lo)
+				labels[i] = tl.Labels[i]
 				k := key{tl.Topic, tl.Docs[i]}
 				it := items[k]
 				if it == nil {
