@@ -39,6 +39,7 @@ block of output, in argument order. RUN "-" reads standard input.
             groups: official (default), all_trec, set, ntcir
             ir_measures' names of trec_eval measures: nDCG@10  AP  P@5  R@100
             NTCIREVAL's measures: Q  P+  nERR@10  Q(beta=10)  RBP(p=0.8)
+            coverage: judged@10 (1 − unj_10: the share of the top 10 judged)
             (riskgate help measures lists every name)
   -g GAINS  gains of relevance levels 1, 2, … for NTCIREVAL's measures, as
             ntcir_eval's -g: 1:2:3 (default: each level's number)

@@ -379,17 +379,23 @@ func (e *Evaluator) rankMissing(qt *qrelsTopic) error {
 }
 
 func (e *Evaluator) prepare(qt *qrelsTopic, n int) *ranking {
+	return e.prepareLevels(qt.levels, n)
+}
+
+// prepareLevels readies e.r for a ranking of n documents of a topic with
+// the judgment counts levels.
+func (e *Evaluator) prepareLevels(levels []levelCount, n int) *ranking {
 	r := &e.r
 	r.rel = slices.Grow(r.rel[:0], n)[:n]
-	r.levels = qt.levels
+	r.levels = levels
 	r.relLevel = e.Opt.RelLevel
 	r.numDocs = e.Opt.NumDocs
 	r.numRelLevels = 0
-	if len(qt.levels) > 0 {
-		r.numRelLevels = qt.levels[len(qt.levels)-1].level + 1
+	if len(levels) > 0 {
+		r.numRelLevels = levels[len(levels)-1].level + 1
 	}
 	r.numRel = 0
-	for _, lc := range qt.levels {
+	for _, lc := range levels {
 		if lc.level >= r.relLevel {
 			r.numRel += lc.count
 		}
@@ -449,11 +455,14 @@ func (e *Evaluator) score(tr *TopicResult) {
 
 // clearMissing zeroes what trec_eval v10 clears after scoring its stand-in
 // document for a missing topic (trec_eval.c): values named exactly num_ret,
-// utility, relstring or rbp_resid, and those starting with "unj".
+// utility, relstring or rbp_resid, and those starting with "unj"; judged@k,
+// 1 − unj_k, is then 1.
 func clearMissing(ms *Measures, tr *TopicResult) {
 	for _, m := range ms.list {
 		for i, name := range m.names {
 			switch {
+			case m.fam == judgedFamily:
+				tr.Values[m.off+i] = 1
 			case m.fam.kind == kindRelString:
 				if name == "relstring" {
 					tr.RelString = ""

@@ -44,7 +44,7 @@ func TestMeasureSyntax(t *testing.T) {
 // is a fixed point (naming the value again names the same value).
 func FuzzMeasureName(f *testing.F) {
 	for _, s := range []string{"ndcg_cut.10", "ndcg_cut_10", "P.5", "map", "iprec_at_recall_0.10", "utility.2,-1,0,0", "ndcg.1=3,2=9", "P.", "x.y", "",
-		"nDCG@10", "AP@5", "IPrec@0.1", "Q(beta=2)", "ntcir:AP(condensed=true)@10", "nERR(gains=1:3)@0020", "ERR@20", "ntcir:"} {
+		"nDCG@10", "AP@5", "IPrec@0.1", "Q(beta=2)", "ntcir:AP(condensed=true)@10", "nERR(gains=1:3)@0020", "ERR@20", "ntcir:", "judged@10", "Judged@0010", "judged"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, name string) {

@@ -176,9 +176,10 @@ func measureErrorf(format string, a ...any) error {
 //
 // The registry's other spellings (names.go) are read too: ir_measures'
 // names of trec_eval measures (nDCG@10 is ndcg_cut.10; the cutoffs of one
-// family given this way combine, so -m P@5 -m P@10 prints both), and
-// NTCIREVAL's measures (Q, nERR@10, …; the group "ntcir" is every one of
-// them at ntcir_eval's default cutoff), which come after trec_eval's, in
+// family given this way combine, so -m P@5 -m P@10 prints both), judged@k
+// (judged.go; its cutoffs combine the same way, printed after trec_eval's
+// measures) and NTCIREVAL's measures (Q, nERR@10, …; the group "ntcir" is
+// every one of them at ntcir_eval's default cutoff), which come last, in
 // the order given.
 func ParseMeasures(specs []string) (*Measures, error) {
 	if len(specs) == 0 {
@@ -186,6 +187,7 @@ func ParseMeasures(specs []string) (*Measures, error) {
 	}
 	var trecSpecs []string
 	var nts []ntcir.Measure
+	var judgedCuts []int64
 	irCuts := map[string]int{} // family → its ir_measures cutoffs' index in trecSpecs
 	for _, spec := range specs {
 		switch {
@@ -205,6 +207,8 @@ func ParseMeasures(specs []string) (*Measures, error) {
 			return nil, measureErrorf("-m %s: %v", spec, err)
 		case r.nt != nil:
 			nts = append(nts, *r.nt)
+		case r.judged > 0:
+			judgedCuts = append(judgedCuts, r.judged)
 		default:
 			name, params, _ := strings.Cut(r.trec, ".")
 			i, merged := irCuts[name]
@@ -223,6 +227,9 @@ func ParseMeasures(specs []string) (*Measures, error) {
 		if ms, err = parseTrecMeasures(trecSpecs); err != nil {
 			return nil, err
 		}
+	}
+	if len(judgedCuts) > 0 {
+		ms.add(newJudgedMeasure(judgedCuts))
 	}
 	seen := map[string]bool{}
 	for _, nt := range nts {
@@ -477,6 +484,11 @@ func MeasureForName(name string) (*Measures, error) {
 	if r.nt != nil {
 		ms := &Measures{ntcir: true}
 		ms.add(&Measure{fam: ntcirFamily, names: []string{ntcirName(*r.nt)}, nt: *r.nt})
+		return ms, nil
+	}
+	if r.judged > 0 {
+		ms := &Measures{}
+		ms.add(newJudgedMeasure([]int64{r.judged}))
 		return ms, nil
 	}
 	return MeasureForTrecName(r.trec)

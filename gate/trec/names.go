@@ -49,10 +49,11 @@ var irMeasures = []irMeasure{
 }
 
 // resolved is what a measure name names: a trec_eval measure (its -m
-// spelling of one value) or an NTCIREVAL one.
+// spelling of one value), an NTCIREVAL one, or judged@k (judged.go).
 type resolved struct {
-	trec string
-	nt   *ntcir.Measure
+	trec   string
+	nt     *ntcir.Measure
+	judged int64 // k of judged@k; 0 for the others
 }
 
 // malformedMeasureError is the error for a name that is a measure of one
@@ -96,8 +97,14 @@ func resolveMeasure(name string) (resolved, error) {
 		}
 		return resolved{trec: spec}, nil
 	}
-	if base, _, cut := strings.Cut(name, "@"); (base == "ERR" && cut) || base == "Judged" {
-		return resolved{}, notHere(name, base)
+	if k, ok, err := judgedCutoff(name); ok {
+		if err != nil {
+			return resolved{}, &malformedMeasureError{err}
+		}
+		return resolved{judged: k}, nil
+	}
+	if base, _, cut := strings.Cut(name, "@"); base == "ERR" && cut {
+		return resolved{}, notHere(name)
 	}
 	m, err := ntcir.Parse(name)
 	if err == nil {
@@ -152,14 +159,10 @@ func irMeasureSpec(name string) (spec string, ok bool, err error) {
 	return "", false, nil
 }
 
-// notHere explains a name ir_measures computes with another tool than
-// trec_eval, which riskgate does not compute.
-func notHere(name, base string) error {
-	switch base {
-	case "ERR":
-		return fmt.Errorf("unknown measure %q: ir_measures' ERR@k is gdeval's (probabilities (2^g − 1)/2^g_max), which riskgate does not compute; NTCIREVAL's are ERR (the whole list) and nERR@k (see riskgate help measures)", name)
-	}
-	return fmt.Errorf("unknown measure %q: ir_measures' Judged@k (the share of the top k that is judged) has no trec_eval measure; trec_eval's unj.k is the share that is not (see riskgate help measures)", name)
+// notHere explains ir_measures' ERR@k, which it computes with gdeval and
+// riskgate does not compute.
+func notHere(name string) error {
+	return fmt.Errorf("unknown measure %q: ir_measures' ERR@k is gdeval's (probabilities (2^g − 1)/2^g_max), which riskgate does not compute; NTCIREVAL's are ERR (the whole list) and nERR@k (see riskgate help measures)", name)
 }
 
 // trecSpec returns the -m spelling of one trec_eval value named either way.
@@ -174,6 +177,9 @@ func trecSpec(name string) (string, bool) {
 // canonical is the one spelling of a resolved measure, or an error for a
 // trec_eval measure without one per-topic value.
 func (r resolved) canonical() (string, error) {
+	if r.judged > 0 {
+		return judgedPrefix + strconv.FormatInt(r.judged, 10), nil
+	}
 	if r.nt != nil {
 		return ntcirName(*r.nt), nil
 	}
@@ -231,6 +237,7 @@ func measureNamesForSuggestion(typed string) []string {
 			ir = append(ir, im.name)
 		}
 	}
+	ir = append(ir, "judged@k")
 	names = append(names, instantiate(ir, typed)...)
 	names = append(names, instantiate(ntcir.Names(), typed)...)
 	slices.Sort(names)
@@ -265,7 +272,13 @@ ir_measures': the names ir_measures gives trec_eval's measures, printed as those
   nDCG = ndcg, nDCG@k = ndcg_cut.k, Success@k = success.k, Rprec, infAP,
   Bpref = bpref, IPrec@r = iprec_at_recall.r, NumRet, NumRel, SetAP, SetF, SetP, SetR.
   Their parameters (rel=, judged_only=) are eval's options -l and -J, not names.
-  ir_measures' ERR@k (gdeval) and Judged@k are not trec_eval's and are not computed.
+  ir_measures' ERR@k (gdeval) is not trec_eval's and is not computed.
+
+Coverage: judged@k (ir_measures' Judged@k reads as it) is the share of the top k
+  ranks that hold a judged document: 1 − unj_k of trec_eval, (k − u)/k with u the
+  documents of the top k outside the qrels or with a negative level; ranks past
+  the end of the run count as judged (ir_measures divides by the documents
+  retrieved instead, and counts negative levels as judged). Printed judged@k.
 
 NTCIREVAL's (Sakai's ntcir_eval compute), printed as below. Parameters go in
   parentheses before the cutoff: gains=1:2:3 (the gains of levels 1, 2, …;

@@ -209,7 +209,7 @@ func TestEvalNTCIREVALBadParameters(t *testing.T) {
 		{[]string{"-m", "P@0"}, `cutoff "0"; expected a whole number ≥ 1`},
 		{[]string{"-m", "nDCG(b=2)@10"}, "NTCIREVAL's measure of that name is ntcir:nDCG(b=2)@10"},
 		{[]string{"-m", "ERR@20"}, "gdeval"},
-		{[]string{"-m", "Judged@10"}, "unj"},
+		{[]string{"-m", "Judged@0"}, `cutoff "0"; expected a whole number ≥ 1 (as in judged@10)`},
 		{[]string{"-m", "ntcir:nDGC@10"}, `did you mean "nDCG@10"?`},
 		{[]string{"-m", "nERR"}, "nERR needs a cutoff"},
 	} {
@@ -256,6 +256,8 @@ func TestMeasureRegistry(t *testing.T) {
 		"ntcir:AP": "ntcir:AP", "ntcir:P@5": "ntcir:P@5", "ntcir:Q": "Q", "ntcir:Hit@3": "Hit@3",
 		"Q(beta=10)": "Q(beta=10)", "ntcir:nDCG(b=10)@5": "ntcir:nDCG(b=10)@5", "RBP(p=0.8)": "RBP(p=0.8)",
 		"Q(condensed=true)": "Q(condensed=true)", "ntcir:AP(condensed=true)": "ntcir:AP(condensed=true)",
+		// coverage: judged@k, and ir_measures' name of it
+		"judged@10": "judged@10", "Judged@10": "judged@10", "Judged@0020": "judged@20",
 	} {
 		got, err := CanonicalMeasure(in)
 		if err != nil || got != want {
@@ -277,7 +279,8 @@ func TestMeasureRegistry(t *testing.T) {
 		"nDGC@10":   `did you mean "nDCG@10"?`,
 		"nERR@1O":   `cutoff "1O"`,
 		"ERR@20":    "gdeval",
-		"Judged@10": "unj",
+		"Judged":    "needs a cutoff",
+		"judged@-1": `cutoff "-1"`,
 		"NumQ":      "no per-topic value",
 		"q":         `did you mean "Q"?`,
 		"P@5(x)":    `cutoff "5(x)"`,

@@ -24,7 +24,7 @@ var rank = map[string]int{
 	"gate/github/githubtest": 0, // a stand-in for GitHub, for tests
 	"gate/ntcir":             0, // NTCIREVAL's measures (pure), under gate/trec
 	"risk":                   1, "gate/trec": 1, "gate/github": 1,
-	"bayes/posterior": 2, "gate/scores": 2,
+	"bayes/posterior": 2, "gate/scores": 2, "gate/judgments": 2,
 	"bayes/mcmc": 3, "bayes/twosample": 3,
 	"bayes":    4,
 	"policies": 5, "gate/pool": 5,
