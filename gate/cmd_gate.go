@@ -246,7 +246,7 @@ func (o *gateOptions) resolve(s *streams) (*resolvedGate, error) {
 // inputs read, the replay command, the start and the elapsed time.
 func (o *gateOptions) run(ctx context.Context, g *resolvedGate, start time.Time, s *streams) (*result.Result, error) {
 	prog := progress.New(s.Err, o.Progress)
-	r, err := engine.Run(ctx, g.policy, g.table, engine.Options{Now: start, Sweep: g.sweep, Worst: o.Worst, Alignment: g.alignment, Example: o.Example, Progress: prog})
+	r, err := engine.Run(ctx, g.policy, engine.Tables{g.table}, engine.Options{Now: start, Sweep: g.sweep, Worst: o.Worst, Alignment: g.alignment, Example: o.Example, Progress: prog})
 	prog.Done()
 	if err != nil {
 		return nil, err

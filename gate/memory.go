@@ -47,7 +47,7 @@ func formatMemory(b float64) string {
 // limit: one line naming the estimate and its largest part, the limit and
 // the flag.
 func checkMemory(p *policies.Policy, t *scores.Table, sweep []float64, limit float64) error {
-	total, parts := engine.EstimateMemory(p, t, sweep)
+	total, parts := engine.EstimateMemory(p, engine.Tables{t}, sweep)
 	if total <= limit {
 		return nil
 	}

@@ -135,7 +135,7 @@ func Run(ctx context.Context, p *policies.Policy, t *scores.Table, c Settings) (
 		if err != nil {
 			return nil, fmt.Errorf("the pilot pool: %w", err)
 		}
-		if dopt.WarmStarts, err = engine.Pilot(ctx, &sim, BayesToScores(pool), c.Workers); err != nil {
+		if dopt.WarmStarts, err = engine.Pilot(ctx, &sim, engine.Tables{BayesToScores(pool)}, c.Workers); err != nil {
 			return nil, fmt.Errorf("the pilot fits: %w", err)
 		}
 	}
@@ -163,7 +163,7 @@ func Run(ctx context.Context, p *policies.Policy, t *scores.Table, c Settings) (
 			var d *policies.Decision
 			if err == nil {
 				st := &scores.Table{Measure: t.Measure, Systems: pool.Systems, Topics: pool.Topics, Scores: pool.Scores}
-				d, err = engine.DecideWith(ctx, &sim, st, dopt)
+				d, err = engine.DecideWith(ctx, &sim, engine.Tables{st}, dopt)
 			}
 			if err != nil {
 				errOnce.Do(func() {

@@ -41,7 +41,7 @@ type Options struct {
 // regressions and the summary — and the Result every report is rendered
 // from. Provenance of the inputs (files, command, times) is the caller's to
 // fill. Cancelling ctx stops the fits; Run then returns its error.
-func Run(ctx context.Context, p *policies.Policy, t *scores.Table, o Options) (*result.Result, error) {
+func Run(ctx context.Context, p *policies.Policy, t Tables, o Options) (*result.Result, error) {
 	c, err := newCore(ctx, p, t, o.Alignment, o.settings(p))
 	if err != nil {
 		return nil, err
