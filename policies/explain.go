@@ -80,6 +80,11 @@ func (p *Policy) Explain(now time.Time) string {
 	para("  ", "A challenger fails when it misses a fail rule; it is inconclusive when a fail rule cannot be decided "+
 		"(too little data, a fit that did not converge); it passes with a warning when it misses a warn rule or one "+
 		"cannot be decided; otherwise it passes. Waived rules do not count.")
+	if len(p.RuleMeasures()) > 0 {
+		para("  ", "The rules are on several measures and a challenger must pass every one of them: an intersection-union test, "+
+			"so the chance of shipping a challenger that is worse on some rule's measure is at most that rule's own error rate, "+
+			"with no correction across measures; each added rule can only lower the chance of shipping a good one (docs/policies.md).")
+	}
 	switch p.Select {
 	case SelectAll:
 		para("  ", "Every challenger must pass (select: all): the gate fails if any challenger fails, is inconclusive "+

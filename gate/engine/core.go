@@ -204,8 +204,22 @@ func (c *core) decide() (*policies.Decision, error) {
 }
 
 // evaluate decides the policy on the values of the computed analyses.
+// Each rule result names the measure it was judged on; in a gate of several
+// measures its query names it too, so that every report's quantity column
+// does (a one-measure gate's queries stay as the policy wrote them).
 func (c *core) evaluate(computed []policies.Analysis) *policies.Decision {
-	return c.p.Evaluate(policies.Evidence{Challengers: c.roles.Challengers, Values: c.values(computed), Facts: c.facts, Now: c.set.now})
+	d := c.p.Evaluate(policies.Evidence{Challengers: c.roles.Challengers, Values: c.values(computed), Facts: c.facts, Now: c.set.now})
+	for ci := range d.Challengers {
+		for ri := range d.Challengers[ci].Rules {
+			rr := &d.Challengers[ci].Rules[ri]
+			rr.Measure = c.measureOf(rr.Query)
+			rr.LowerIsBetter = c.p.LowerIsBetter(rr.Measure)
+			if len(c.tables) > 1 {
+				rr.Query.Measure = rr.Measure
+			}
+		}
+	}
+	return d
 }
 
 // values computes every query of the policy, for every challenger, whose

@@ -54,6 +54,7 @@ func Run(ctx context.Context, p *policies.Policy, t Tables, o Options) (*result.
 	r.Evidence = c.evidence(d)
 	r.Regressions = result.NewRegressions(r, o.Worst)
 	r.Summary = result.NewSummary(r)
+	c.measureSummary(r)
 	if err := ctx.Err(); err != nil {
 		return nil, err // a cancelled fit is no evidence: no result at all
 	}

@@ -5,7 +5,9 @@ import (
 	"math"
 	"slices"
 
+	"github.com/riskgate/riskgate/gate/result"
 	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/stats"
 	"github.com/riskgate/riskgate/policies"
 )
@@ -72,3 +74,72 @@ func (c *core) absolute(q policies.Query) policies.Query {
 
 // measureOf is the measure query q is computed on, by name.
 func (c *core) measureOf(q policies.Query) string { return c.keyOf(q).measure }
+
+// ruleMeasures are the measures the policy's queries read, the default
+// measure's first, then in rule order.
+func (c *core) ruleMeasures() []string {
+	out := []string{c.table.Measure}
+	for _, q := range c.p.Queries() {
+		if m := c.measureOf(q); !slices.Contains(out, m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// measureSummary records, in a gate whose rules use several measures, the
+// measures (Data.Measures, Data.LowerIsBetter) and each challenger's change
+// on every measure after the default one (Summary.Measures), in natural
+// units from the measure's own table.
+func (c *core) measureSummary(r *result.Result) {
+	ms := c.ruleMeasures()
+	if len(ms) < 2 {
+		return
+	}
+	r.Data.Measures = ms
+	for _, m := range ms {
+		if c.p.LowerIsBetter(m) {
+			r.Data.LowerIsBetter = append(r.Data.LowerIsBetter, m)
+		}
+	}
+	champ := c.whole.champ
+	for i := range r.Summary {
+		ch := c.table.SystemIndex(r.Summary[i].Challenger)
+		for _, m := range ms[1:] {
+			r.Summary[i].Measures = append(r.Summary[i].Measures, measureDelta(c.tables[m], champ, ch, c.p.LowerIsBetter(m)))
+		}
+	}
+}
+
+// measureDelta is challenger ch's change against champion champ on table t
+// (natural units), over the topics both were scored on.
+func measureDelta(t *scores.Table, champ, ch int, lower bool) result.MeasureDelta {
+	d := result.MeasureDelta{Measure: t.Measure, LowerIsBetter: lower}
+	var x, base []float64
+	for j := range t.Topics {
+		a, b := t.Scores[ch][j], t.Scores[champ][j]
+		if math.IsNaN(a) || math.IsNaN(b) {
+			continue
+		}
+		x, base = append(x, a), append(base, b)
+		better := a > b
+		if lower {
+			better = a < b
+		}
+		switch {
+		case a == b:
+			d.Ties++
+		case better:
+			d.Wins++
+		default:
+			d.Losses++
+		}
+	}
+	cm, m := stats.Mean(base), stats.Mean(x)
+	d.ChampionMean, d.Mean, d.Diff = jsonfloat.Float(cm), jsonfloat.Float(m), jsonfloat.Float(m-cm)
+	d.DiffPercent = jsonfloat.Float(math.NaN())
+	if cm != 0 {
+		d.DiffPercent = jsonfloat.Float(100 * (m - cm) / cm)
+	}
+	return d
+}
