@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -65,6 +66,11 @@ func PilotStream(seed uint64) *rand.Rand {
 func Run(ctx context.Context, p *policies.Policy, t *scores.Table, c Settings) (*Report, error) {
 	if len(c.Risks) == 0 {
 		c.Risks = []float64{1}
+	}
+	if ms := p.RuleMeasures(); len(ms) > 0 {
+		// Its simulated pools are of one measure: a policy whose rules name
+		// others would be decided on data it does not simulate.
+		return nil, fmt.Errorf("calibrate simulates pools of one measure, and the policy's rules name measures (%s): calibrating a policy of several measures is not supported yet; calibrate each rule's measure with a one-measure policy", strings.Join(ms, ", "))
 	}
 	roles, err := p.Roles(t.Systems)
 	if err != nil {
