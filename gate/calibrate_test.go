@@ -206,7 +206,7 @@ func TestGateDecisionIsTheGates(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				d, err := engine.Decide(context.Background(), p, calibrate.BayesToScores(pool), time.Now())
+				d, err := engine.Decide(context.Background(), p, engine.Tables{calibrate.BayesToScores(pool)}, time.Now())
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/atomicfile"
 	"github.com/riskgate/riskgate/internal/escape"
+	"github.com/riskgate/riskgate/internal/inputerr"
 	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/internal/progress"
 	"github.com/riskgate/riskgate/internal/reportfmt"
@@ -145,8 +147,10 @@ func newGateCommand(s *streams, d deps, runF func(context.Context, *gateOptions)
 // resolvedGate is a gate resolved from its flags and policy (resolve): every
 // setting checked, the inputs loaded.
 type resolvedGate struct {
-	policy    *policies.Policy
-	table     *scores.Table
+	policy *policies.Policy
+	// tables are the score tables, one per measure the rules use, the
+	// default measure's first.
+	tables    engine.Tables
 	alignment scores.Alignment
 	sources   []scores.Source // what was read, to verify before the reports are written
 	sweep     []float64       // the risk sweep's loss weights
@@ -229,14 +233,14 @@ func (o *gateOptions) resolve(s *streams) (*resolvedGate, error) {
 		g.sweep = nil // a skew-normal fit takes seconds: sweep only when asked
 	}
 	if o.Example {
-		g.table = engine.ExamplePool()
+		g.tables = engine.Tables{engine.ExamplePool()}
 	} else {
 		o.Input.fromPolicy(p)
-		if g.table, g.alignment, g.sources, err = o.Input.loadSources(s.Err); err != nil {
+		if g.tables, g.alignment, g.sources, err = loadRuleMeasures(p, *o.Input, s.Err); err != nil {
 			return nil, err
 		}
 	}
-	if err := checkMemory(p, g.table, g.sweep, g.maxMemory); err != nil {
+	if err := checkMemory(p, g.tables, g.sweep, g.maxMemory); err != nil {
 		return nil, err
 	}
 	return g, nil
@@ -246,7 +250,7 @@ func (o *gateOptions) resolve(s *streams) (*resolvedGate, error) {
 // inputs read, the replay command, the start and the elapsed time.
 func (o *gateOptions) run(ctx context.Context, g *resolvedGate, start time.Time, s *streams) (*result.Result, error) {
 	prog := progress.New(s.Err, o.Progress)
-	r, err := engine.Run(ctx, g.policy, g.table, engine.Options{Now: start, Sweep: g.sweep, Worst: o.Worst, Alignment: g.alignment, Example: o.Example, Progress: prog})
+	r, err := engine.Run(ctx, g.policy, g.tables, engine.Options{Now: start, Sweep: g.sweep, Worst: o.Worst, Alignment: g.alignment, Example: o.Example, Progress: prog})
 	prog.Done()
 	if err != nil {
 		return nil, err
@@ -374,4 +378,48 @@ func parseLossWeights(flag, s string) ([]float64, error) {
 		ws = append(ws, w)
 	}
 	return ws, nil
+}
+
+// loadRuleMeasures loads the inputs once for the default measure (the flags'
+// and inputs.measure, else the inputs' only one) and once more for every
+// other measure a rule names, each aligned as the default's; a rule
+// measure the inputs do not hold is an error at the rule's measure: key.
+//
+// Until every loader returns all its measures at once (scores.Set), each
+// further measure reads the inputs again, so standard input serves one
+// measure only.
+func loadRuleMeasures(p *policies.Policy, in inputOptions, w io.Writer) (engine.Tables, scores.Alignment, []scores.Source, error) {
+	t, a, sources, err := in.loadSources(w)
+	if err != nil {
+		return nil, a, nil, err
+	}
+	ts := engine.Tables{t}
+	for _, m := range p.RuleMeasures() {
+		if m == t.Measure || policies.CanonicalMeasure(t.Measure) == m {
+			continue
+		}
+		if slices.Contains(in.Paths, "-") {
+			return nil, a, nil, fmt.Errorf("rule measure %s: standard input can be read for one measure only; give the scores as a file", m)
+		}
+		other := in
+		other.Measure.Value = m
+		mt, _, _, err := other.loadSources(nil)
+		if err != nil {
+			r := ruleNaming(p, m)
+			return nil, a, nil, inputerr.AtCol(p.File, r.MeasurePos.Line, r.MeasurePos.Column, "%s.measure: %v", r.ID, err)
+		}
+		mt.Measure = m
+		ts = append(ts, mt)
+	}
+	return ts, a, sources, nil
+}
+
+// ruleNaming is the first rule of p that names measure m.
+func ruleNaming(p *policies.Policy, m string) *policies.Rule {
+	for _, r := range p.Rules {
+		if r.Measure == m {
+			return r
+		}
+	}
+	return nil
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/riskgate/riskgate/gate/engine"
-	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/policies"
 )
@@ -46,8 +45,8 @@ func formatMemory(b float64) string {
 // checkMemory refuses, before any heavy work, a gate whose estimate is over
 // limit: one line naming the estimate and its largest part, the limit and
 // the flag.
-func checkMemory(p *policies.Policy, t *scores.Table, sweep []float64, limit float64) error {
-	total, parts := engine.EstimateMemory(p, t, sweep)
+func checkMemory(p *policies.Policy, ts engine.Tables, sweep []float64, limit float64) error {
+	total, parts := engine.EstimateMemory(p, ts, sweep)
 	if total <= limit {
 		return nil
 	}

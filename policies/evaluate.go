@@ -136,13 +136,20 @@ type ChallengerDecision struct {
 
 // RuleResult is one rule applied to one challenger.
 type RuleResult struct {
-	Rule        string   `json:"rule"`
-	Description string   `json:"description,omitempty"`
-	Quantity    string   `json:"quantity"`
-	Query       Query    `json:"query"`
-	Severity    Severity `json:"severity"`
-	Bound       Bound    `json:"bound"`
-	BoundWords  string   `json:"bound_words"` // "at least 0.95"
+	Rule        string `json:"rule"`
+	Description string `json:"description,omitempty"`
+	Quantity    string `json:"quantity"`
+	// Measure is the measure the rule was judged on, as the gate resolved
+	// it (the rule's own, else the default); empty when Evaluate's caller
+	// does not say (an older result.json).
+	Measure string `json:"measure,omitempty"`
+	// LowerIsBetter: the measure's lower scores are better, and the rule's
+	// quantity is of the improvement, champion − challenger.
+	LowerIsBetter bool     `json:"lower_is_better,omitempty"`
+	Query         Query    `json:"query"`
+	Severity      Severity `json:"severity"`
+	Bound         Bound    `json:"bound"`
+	BoundWords    string   `json:"bound_words"` // "at least 0.95"
 	// Observed is the value the bound was applied to (after a correction).
 	Observed Observation `json:"observed"`
 	// Unadjusted is the gate's value before a p-value correction; nil without one.

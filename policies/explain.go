@@ -63,8 +63,11 @@ func (p *Policy) Explain(now time.Time) string {
 	for i, r := range p.Rules {
 		prefix := fmt.Sprintf("  %d. ", i+1)
 		indent := strings.Repeat(" ", len(prefix))
-		b.WriteString(fmt.Sprintf("%s%s (severity %s): %s must be %s\n", prefix, r.ID, r.Severity, r.Quantity.Name, r.Bound.Words()))
+		b.WriteString(fmt.Sprintf("%s%s (severity %s): %s%s must be %s\n", prefix, r.ID, r.Severity, r.Quantity.Name, p.measureWords(r), r.Bound.Words()))
 		b.WriteString(wrap(capitalizeFirst(p.describeRuleValue(r))+".", indent, explainWidth))
+		if m := p.ruleMeasure(r); m != "" && p.LowerIsBetter(m) {
+			b.WriteString(wrap(fmt.Sprintf("Lower is better on %s: the rule is judged on the improvement, the champion's score minus the challenger's, so that higher is better here as on every measure.", m), indent, explainWidth))
+		}
 		if r.Description != "" {
 			b.WriteString(wrapHanging(strings.TrimSpace(r.Description), indent+"Why: ", indent+"     ", explainWidth))
 		}
@@ -77,6 +80,11 @@ func (p *Policy) Explain(now time.Time) string {
 	para("  ", "A challenger fails when it misses a fail rule; it is inconclusive when a fail rule cannot be decided "+
 		"(too little data, a fit that did not converge); it passes with a warning when it misses a warn rule or one "+
 		"cannot be decided; otherwise it passes. Waived rules do not count.")
+	if len(p.RuleMeasures()) > 0 {
+		para("  ", "The rules are on several measures and a challenger must pass every one of them: an intersection-union test, "+
+			"so the chance of shipping a challenger that is worse on some rule's measure is at most that rule's own error rate, "+
+			"with no correction across measures; each added rule can only lower the chance of shipping a good one (docs/policies.md).")
+	}
 	switch p.Select {
 	case SelectAll:
 		para("  ", "Every challenger must pass (select: all): the gate fails if any challenger fails, is inconclusive "+
@@ -151,10 +159,18 @@ func (p *Policy) describeInputs() string {
 	if in.Qrels != "" {
 		parts = append(parts, "Qrels: "+in.Qrels+".")
 	}
-	if in.Measure != "" {
+	switch ms := p.RuleMeasures(); {
+	case len(ms) > 0 && in.Measure != "":
+		parts = append(parts, fmt.Sprintf("Measures: %s, named by the rules; a rule that names none is judged on %s.", joinAnd(ms), in.Measure))
+	case len(ms) > 0:
+		parts = append(parts, fmt.Sprintf("Measures: %s, named by the rules; a rule that names none is judged on the inputs' measure (--measure picks one of several).", joinAnd(ms)))
+	case in.Measure != "":
 		parts = append(parts, "Measure: "+in.Measure+".")
-	} else {
+	default:
 		parts = append(parts, "Measure: the one in the inputs (--measure picks one of several).")
+	}
+	if len(in.LowerIsBetter) > 0 {
+		parts = append(parts, fmt.Sprintf("Lower is better on %s: every quantity of a rule on one is of the improvement, the champion's score minus the challenger's, and reports say so.", joinAnd(in.LowerIsBetter)))
 	}
 	switch in.Topics {
 	case "zero":
@@ -213,6 +229,9 @@ func (p *Policy) describeRuleValue(r *Rule) string {
 	}
 	if q.Margin > 0 {
 		ps = append(ps, marginWords(q))
+	}
+	if q.MarginPercent > 0 {
+		ps = append(ps, relativeMarginWords(q, p.ruleMeasure(r)))
 	}
 	corr := r.Correction
 	if corr == "" && r.Quantity.Accepts(ParamCorrection) {
@@ -330,4 +349,38 @@ func wrapHanging(text, first, rest string, width int) string {
 func marginWords(q Query) string {
 	return fmt.Sprintf("margin %s: computed for the risk-adjusted difference plus %s, so the challenger counts as riskier only when, with losses counted %s times, its scores fall more than %s below the champion's on average",
 		formatNumber(q.Margin), formatNumber(q.Margin), formatNumber(q.LossWeight), formatNumber(q.Margin))
+}
+
+// relativeMarginWords says what a relative margin is.
+func relativeMarginWords(q Query, measure string) string {
+	on := "the measure"
+	if measure != "" {
+		on = measure
+	}
+	return fmt.Sprintf("margin %s%% of the champion's mean %s over the gate's topics: computed for the risk-adjusted difference plus that δ, so the challenger counts as riskier only when, with losses counted %s times, its scores fall more than %s%% of the champion's mean below it on average",
+		formatNumber(q.MarginPercent), on, formatNumber(q.LossWeight), formatNumber(q.MarginPercent))
+}
+
+// ruleMeasure is the measure rule r is judged on as the policy says it:
+// its own, else inputs.measure; "" when the policy leaves it to the inputs.
+func (p *Policy) ruleMeasure(r *Rule) string {
+	if r.Measure != "" {
+		return r.Measure
+	}
+	return p.Inputs.Measure
+}
+
+// measureWords names the measure of rule r in its explain line: " on map";
+// nothing for a policy whose rules name no measure (the inputs' one).
+func (p *Policy) measureWords(r *Rule) string {
+	m := p.ruleMeasure(r)
+	switch {
+	case len(p.RuleMeasures()) == 0:
+		return ""
+	case m == "":
+		return " on the inputs' measure"
+	case p.LowerIsBetter(m):
+		return " on " + m + " (lower is better)"
+	}
+	return " on " + m
 }

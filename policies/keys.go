@@ -26,8 +26,11 @@ var (
 	lossWeightValue = obj{"type": "number", "minimum": 1}
 	alphaValue      = obj{"type": "number", "minimum": 0}
 	levelValue      = obj{"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}
-	marginValue     = obj{"type": "number", "minimum": 0, "maximum": 1}
-	ropeValue       = obj{"type": "array", "prefixItems": []any{obj{"type": "number", "maximum": 0}, obj{"type": "number", "minimum": 0}},
+	// marginValue is δ in score units (0 to 1) or a share of the champion's
+	// mean on the rule's measure ("2%").
+	marginValue = obj{"oneOf": []any{obj{"type": "number", "minimum": 0, "maximum": 1},
+		obj{"type": "string", "pattern": `^[0-9]+(\.[0-9]+)?%$`}}}
+	ropeValue = obj{"type": "array", "prefixItems": []any{obj{"type": "number", "maximum": 0}, obj{"type": "number", "minimum": 0}},
 		"minItems": 2, "maxItems": 2}
 )
 
@@ -73,8 +76,9 @@ var inputFields = []field{
 	{name: "paths", doc: "score files (relative to the policy file's folder); INPUT arguments override", schema: stringList(1)},
 	{name: "format", doc: "input format (--input-format)", schema: enumSchema(InputFormats)},
 	{name: "qrels", doc: "qrels file for TREC run inputs (--qrels)", schema: stringSchema},
-	{name: "measure", doc: "measure to use, in trec_eval's, ir_measures' or NTCIREVAL's spelling: map, ndcg_cut_10, nDCG@10, Q, nERR@10 (riskgate help measures; --measure)", schema: stringSchema},
+	{name: "measure", doc: "the measure of the rules that name none, in trec_eval's, ir_measures' or NTCIREVAL's spelling: map, ndcg_cut_10, nDCG@10, Q, nERR@10 (riskgate help measures; --measure)", schema: stringSchema},
 	{name: "topics", doc: "topics not scored for every system: intersect, zero, error or keep (--topics)", schema: enumSchema(TopicModes)},
+	{name: "lower_is_better", doc: "measures of which a lower score is better (latency, cost, an error rate; --lower-is-better): every quantity of a rule on one is of the improvement, champion − challenger", schema: stringList(1)},
 }
 
 var modelFields = []field{
@@ -104,6 +108,7 @@ var ruleKeys = []field{
 	{name: "id", required: true, doc: "the rule's name in reports (letters, digits, _ . -; unique)", schema: idSchema},
 	{name: "quantity", required: true, doc: "what the rule bounds", schema: obj{"$ref": "#/$defs/quantity"}},
 	{name: "description", doc: "why the rule exists, shown in reports", schema: stringSchema},
+	{name: "measure", doc: "the measure the rule is judged on, in any spelling (map, ndcg_cut.10, nDCG@10, a column of the inputs); default inputs.measure, else the inputs' only measure", schema: nonEmptyString},
 	{name: "severity", doc: "fail: a challenger failing the rule fails; warn: it passes with a warning; default fail", schema: enumSchema([]Severity{SeverityFail, SeverityWarn})},
 	{name: string(AtLeast), doc: "pass when the value is at least this", schema: numberSchema},
 	{name: string(AtMost), doc: "pass when the value is at most this", schema: numberSchema},
@@ -117,7 +122,7 @@ var paramFields = map[Param]field{
 	ParamLossWeight:  {name: string(ParamLossWeight), doc: "loss weight for this rule only (overrides the policy's)", schema: lossWeightValue},
 	ParamAlpha:       {name: string(ParamAlpha), doc: "alpha for this rule only: losses count 1 + alpha times", schema: alphaValue},
 	ParamAlternative: {name: string(ParamAlternative), doc: "alternative hypothesis: two_sided, greater (challenger better) or less; default two_sided", schema: enumSchema(alternatives)},
-	ParamMargin:      {name: string(ParamMargin), doc: "non-inferiority margin δ in score units (0 to 1): the quantity is computed for the risk-adjusted difference plus δ, so 'not riskier' means 'not riskier by more than δ'; default 0", schema: marginValue},
+	ParamMargin:      {name: string(ParamMargin), doc: "non-inferiority margin δ in score units (0 to 1), or relative to the champion: \"2%\" is 2% of the champion's mean score on the rule's measure; the quantity is computed for the risk-adjusted difference plus δ, so 'not riskier' means 'not riskier by more than δ'; default 0", schema: marginValue},
 }
 
 var ruleFields = func() []field {

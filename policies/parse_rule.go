@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -60,6 +61,11 @@ func (ps *parser) rule(i int, n *yaml.Node) *Rule {
 	}
 	if e, ok := m.get("description"); ok {
 		r.Description, _ = ps.str(e, path+".description")
+	}
+	if e, ok := m.get("measure"); ok {
+		if name, ok := ps.nonEmpty(e, path+".measure"); ok {
+			r.Measure, r.MeasurePos = ps.measureName(e, path+".measure", name), pos(deref(e.val))
+		}
 	}
 	if e, ok := m.get("severity"); ok {
 		if s, ok := ps.enum(e, path+".severity", []string{string(SeverityFail), string(SeverityWarn)}); ok {
@@ -184,9 +190,18 @@ func (ps *parser) rule(i int, n *yaml.Node) *Rule {
 				}
 			}
 		case ParamMargin:
+			if v := deref(e.val); v.Kind == yaml.ScalarNode && v.ShortTag() == "!!str" && strings.HasSuffix(v.Value, "%") {
+				pct, err := strconv.ParseFloat(strings.TrimSuffix(v.Value, "%"), 64)
+				if err != nil || !(pct > 0 && pct <= 100) {
+					ps.errorf(v, ppath, "expected a relative margin above 0%% and at most 100%% of the champion's mean (e.g. 2%%), got %q", clip(v.Value))
+				} else {
+					r.MarginPercent = pct
+				}
+				continue
+			}
 			if v, ok := ps.number(e, ppath); ok {
 				if v < 0 || v > 1 {
-					ps.errorf(deref(e.val), ppath, "expected a margin from 0 to 1 in score units (how far below the champion the challenger's risk-adjusted score may fall, e.g. 0.02), got %s", formatNumber(v))
+					ps.errorf(deref(e.val), ppath, "expected a margin from 0 to 1 in score units (how far below the champion the challenger's risk-adjusted score may fall, e.g. 0.02) or a share of the champion's mean (e.g. 2%%), got %s", formatNumber(v))
 				} else {
 					r.Margin = v
 				}

@@ -59,6 +59,13 @@ func (ps *parser) inputs(n *yaml.Node) {
 			}
 		}
 	}
+	if e, ok := m.get("lower_is_better"); ok {
+		names, _, _ := ps.stringList(e, "inputs.lower_is_better", "measure names")
+		list := deref(e.val)
+		for i, name := range names {
+			in.LowerIsBetter = append(in.LowerIsBetter, ps.measureName(entry{val: list.Content[i]}, fmt.Sprintf("inputs.lower_is_better[%d]", i), name))
+		}
+	}
 	if e, ok := m.get("topics"); ok {
 		in.Topics, _ = ps.enum(e, "inputs.topics", TopicModes)
 	}

@@ -68,11 +68,16 @@ type Policy struct {
 // Inputs are the score inputs a policy names; command-line flags override them.
 // Empty fields are left to the flags' defaults.
 type Inputs struct {
-	Paths   []string // relative paths are relative to the policy file's folder; see Policy.InputPaths
-	Format  string   // one of InputFormats
-	Qrels   string
+	Paths  []string // relative paths are relative to the policy file's folder; see Policy.InputPaths
+	Format string   // one of InputFormats
+	Qrels  string
+	// Measure is the measure of the rules that name none (canonical when a
+	// spelling knows it); empty: the inputs' only measure.
 	Measure string
 	Topics  string // one of TopicModes
+	// LowerIsBetter are the measures of which a lower score is better
+	// (canonical spellings), declared once for every rule on them.
+	LowerIsBetter []string
 	// QrelsPos is where inputs.qrels is, for the loader's messages.
 	QrelsPos Pos
 }
@@ -155,7 +160,14 @@ type Rule struct {
 	Rope        [2]float64
 	LossWeight  float64 // overrides the policy's loss weight for this rule
 	Alternative Alternative
-	Margin      float64 // non-inferiority margin δ of a risk quantity
+	Margin      float64 // non-inferiority margin δ of a risk quantity, in score units
+	// MarginPercent is a relative margin: δ is this percentage of the
+	// champion's mean score on the rule's measure (see Query.MarginPercent).
+	MarginPercent float64
+	// Measure is the measure the rule is judged on (canonical when a
+	// spelling knows it); empty: the policy's default (Policy.DefaultMeasure).
+	Measure    string
+	MeasurePos Pos
 
 	idPos, quantityPos Pos
 }
@@ -326,6 +338,14 @@ type Query struct {
 	Alternative Alternative `json:"alternative,omitempty"` // tests.*.p only
 	// Margin δ ≥ 0 of a risk quantity: it is computed for d_w + δ (score units).
 	Margin float64 `json:"margin,omitempty"`
+	// MarginPercent, when > 0, gives δ relative to the champion: δ =
+	// MarginPercent/100 × |the champion's mean score on the query's measure,
+	// over the topics of the gate's aligned table| (the engine resolves it).
+	MarginPercent float64 `json:"margin_percent,omitempty"`
+	// Measure is the measure the query is computed on; empty: the gate's
+	// default measure (inputs.measure or the inputs' only one), so that a
+	// one-measure policy's queries are what they always were.
+	Measure string `json:"measure,omitempty"`
 }
 
 // Analysis is the analysis that computes the query.
@@ -367,6 +387,12 @@ func (q Query) String() string {
 	if q.Margin > 0 {
 		ps = append(ps, "margin="+formatNumber(q.Margin))
 	}
+	if q.MarginPercent > 0 {
+		ps = append(ps, "margin="+formatNumber(q.MarginPercent)+"%")
+	}
+	if q.Measure != "" {
+		ps = append(ps, "measure="+q.Measure)
+	}
 	if len(ps) == 0 {
 		return q.Quantity
 	}
@@ -378,8 +404,9 @@ func (q Query) String() string {
 func (p *Policy) Query(r *Rule) Query {
 	q := p.query(r.Quantity, r.LossWeight, r.Level, r.Correction, r.Rope, r.Alternative)
 	if r.Quantity.Accepts(ParamMargin) {
-		q.Margin = r.Margin
+		q.Margin, q.MarginPercent = r.Margin, r.MarginPercent
 	}
+	q.Measure = r.Measure
 	return q
 }
 

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -65,6 +66,11 @@ func PilotStream(seed uint64) *rand.Rand {
 func Run(ctx context.Context, p *policies.Policy, t *scores.Table, c Settings) (*Report, error) {
 	if len(c.Risks) == 0 {
 		c.Risks = []float64{1}
+	}
+	if ms := p.RuleMeasures(); len(ms) > 0 {
+		// Its simulated pools are of one measure: a policy whose rules name
+		// others would be decided on data it does not simulate.
+		return nil, fmt.Errorf("calibrate simulates pools of one measure, and the policy's rules name measures (%s): calibrating a policy of several measures is not supported yet; calibrate each rule's measure with a one-measure policy", strings.Join(ms, ", "))
 	}
 	roles, err := p.Roles(t.Systems)
 	if err != nil {
@@ -135,7 +141,7 @@ func Run(ctx context.Context, p *policies.Policy, t *scores.Table, c Settings) (
 		if err != nil {
 			return nil, fmt.Errorf("the pilot pool: %w", err)
 		}
-		if dopt.WarmStarts, err = engine.Pilot(ctx, &sim, BayesToScores(pool), c.Workers); err != nil {
+		if dopt.WarmStarts, err = engine.Pilot(ctx, &sim, engine.Tables{BayesToScores(pool)}, c.Workers); err != nil {
 			return nil, fmt.Errorf("the pilot fits: %w", err)
 		}
 	}
@@ -163,7 +169,7 @@ func Run(ctx context.Context, p *policies.Policy, t *scores.Table, c Settings) (
 			var d *policies.Decision
 			if err == nil {
 				st := &scores.Table{Measure: t.Measure, Systems: pool.Systems, Topics: pool.Topics, Scores: pool.Scores}
-				d, err = engine.DecideWith(ctx, &sim, st, dopt)
+				d, err = engine.DecideWith(ctx, &sim, engine.Tables{st}, dopt)
 			}
 			if err != nil {
 				errOnce.Do(func() {

@@ -19,7 +19,7 @@ func (c *core) bcaThreshold(q policies.Query) (threshold float64, ok bool) {
 		if r.Bound.Op != policies.AtLeast && r.Bound.Op != policies.AtMost {
 			return 0, false
 		}
-		t := r.Bound.Value - q.Margin
+		t := r.Bound.Value - c.absolute(q).Margin
 		if ok && t != threshold {
 			return 0, false
 		}

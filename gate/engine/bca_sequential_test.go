@@ -60,14 +60,14 @@ rules:
 		}
 		tab := &scores.Table{Systems: pool.Systems, Topics: pool.Topics, Scores: pool.Scores}
 		start := time.Now()
-		d, err := Decide(context.Background(), p, tab, now)
+		d, err := Decide(context.Background(), p, Tables{tab}, now)
 		if err != nil {
 			t.Fatal(err)
 		}
 		seqTime += time.Since(start)
 		start = time.Now()
 		// The gate's decision: every BCa end from all of its replicates.
-		g, err := newCore(context.Background(), p, tab, scores.Alignment{}, Options{Now: now}.settings(p))
+		g, err := newCore(context.Background(), p, Tables{tab}, scores.Alignment{}, Options{Now: now}.settings(p))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -19,7 +19,7 @@ func (s *slice) briskFit(w float64) *fitted {
 	if f, ok := s.brisk[w]; ok {
 		return f
 	}
-	s.phase(fmt.Sprintf("fitting BRisk at loss weight %s (%d systems × %d topics)", numfmt.G(w), len(s.t.Systems), len(s.t.Topics)))
+	s.phase(fmt.Sprintf("fitting BRisk%s at loss weight %s (%d systems × %d topics)", s.of(), numfmt.G(w), len(s.t.Systems), len(s.t.Topics)))
 	var f *fitted
 	s.timed("brisk", func() { f = s.fitBRisk(s.request(policies.AnalysisBRisk, w)) })
 	s.brisk[w] = f

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"time"
 
@@ -68,10 +69,13 @@ type core struct {
 	// readers say how each query is computed, resolved from the settings
 	// (read.go).
 	readers map[policies.Query]reader
-	// table is the gate's score table; slices are the data the analyses
-	// run on, by key, each built when first needed (slice.go); whole is the
-	// whole table's, which the result's tables show.
+	// table is the default measure's score table (the rules that name no
+	// measure), tables every measure's by name; slices are the data the
+	// analyses run on, by key, each built when first needed (slice.go);
+	// whole is the default measure's whole table's, which the result's
+	// tables show.
 	table  *scores.Table
+	tables map[string]*scores.Table
 	slices map[sliceKey]*slice
 	whole  *slice
 
@@ -88,16 +92,30 @@ type ledger struct {
 	timings  map[string]int64
 }
 
-// newCore assigns the roles of policy p on table t, with the facts and data
-// requirements they give (the topic coverage from the alignment a), and
-// resolves the readers of the policy's queries under the settings s.
-func newCore(ctx context.Context, p *policies.Policy, t *scores.Table, a scores.Alignment, s settings) (*core, error) {
+// newCore assigns the roles of policy p on the tables ts (the default
+// measure's first), with the facts and data requirements they give (the
+// topic coverage from the alignment a), and resolves the readers of the
+// policy's queries under the settings s. A rule naming a measure ts do not
+// hold is an error (policies.CheckMeasures), as are tables of other
+// systems or topics than the default's.
+func newCore(ctx context.Context, p *policies.Policy, ts Tables, a scores.Alignment, s settings) (*core, error) {
+	if len(ts) == 0 {
+		return nil, fmt.Errorf("no score table")
+	}
+	t := ts[0]
 	roles, err := p.Roles(t.Systems)
 	if err != nil {
 		return nil, err
 	}
+	tables, err := ts.byMeasure()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.CheckMeasures(ts.Measures()); err != nil {
+		return nil, err
+	}
 	c := &core{
-		ctx: ctx, p: p, roles: roles, set: s, table: t, slices: map[sliceKey]*slice{},
+		ctx: ctx, p: p, roles: roles, set: s, table: t, tables: tables, slices: map[sliceKey]*slice{},
 		facts: policies.Facts{Topics: len(t.Topics), Artifacts: len(roles.Artifacts), TopicCoverage: topicCoverage(t, a)},
 		needs: map[policies.Analysis]bool{}, unmet: map[policies.Analysis]string{},
 		ledger: ledger{ran: map[policies.Analysis]bool{}, failed: map[policies.Analysis]string{}, timings: map[string]int64{}},
@@ -127,10 +145,16 @@ func newCore(ctx context.Context, p *policies.Policy, t *scores.Table, a scores.
 // sliceOf is the slice query q is computed on.
 func (c *core) sliceOf(q policies.Query) *slice { return c.slice(c.keyOf(q)) }
 
-// keyOf names the data query q reads: today the whole table on its measure.
-// A rule's measure, its segment of a topic attribute or its judgment
-// variant will each set a field of the key here.
-func (c *core) keyOf(policies.Query) sliceKey { return sliceKey{measure: c.table.Measure} }
+// keyOf names the data query q reads: the whole table of the query's
+// measure (the default measure's when it names none). A rule's segment of
+// a topic attribute or its judgment variant will each set a field of the
+// key here.
+func (c *core) keyOf(q policies.Query) sliceKey {
+	if q.Measure == "" {
+		return sliceKey{measure: c.table.Measure}
+	}
+	return sliceKey{measure: q.Measure}
+}
 
 // slice returns the slice of key, built once: its table (tableOf) with
 // empty caches.
@@ -143,10 +167,20 @@ func (c *core) slice(key sliceKey) *slice {
 	return s
 }
 
-// tableOf is the score table of the slice key names: the gate's table, the
-// only one today (a segment's would be its topics' columns, a measure's
-// that measure's table).
-func (c *core) tableOf(sliceKey) *scores.Table { return c.table }
+// tableOf is the score table of the slice key names: its measure's table,
+// in the improvement orientation — the scores of a measure of which lower
+// is better (policy inputs.lower_is_better) negated, so that every
+// analysis, quantity and margin on it reads "higher is better" and a
+// difference challenger − champion of the oriented scores is the natural
+// champion − challenger (docs/policies.md, "Direction"). A segment's table
+// would be its topics' columns.
+func (c *core) tableOf(key sliceKey) *scores.Table {
+	t := c.tables[key.measure]
+	if !c.p.LowerIsBetter(key.measure) {
+		return t
+	}
+	return negated(t)
+}
 
 // decide evaluates the policy stage by stage (settings.stages): after each
 // stage, the queries of every analysis of the stages so far have values,
@@ -170,8 +204,22 @@ func (c *core) decide() (*policies.Decision, error) {
 }
 
 // evaluate decides the policy on the values of the computed analyses.
+// Each rule result names the measure it was judged on; in a gate of several
+// measures its query names it too, so that every report's quantity column
+// does (a one-measure gate's queries stay as the policy wrote them).
 func (c *core) evaluate(computed []policies.Analysis) *policies.Decision {
-	return c.p.Evaluate(policies.Evidence{Challengers: c.roles.Challengers, Values: c.values(computed), Facts: c.facts, Now: c.set.now})
+	d := c.p.Evaluate(policies.Evidence{Challengers: c.roles.Challengers, Values: c.values(computed), Facts: c.facts, Now: c.set.now})
+	for ci := range d.Challengers {
+		for ri := range d.Challengers[ci].Rules {
+			rr := &d.Challengers[ci].Rules[ri]
+			rr.Measure = c.measureOf(rr.Query)
+			rr.LowerIsBetter = c.p.LowerIsBetter(rr.Measure)
+			if len(c.tables) > 1 {
+				rr.Query.Measure = rr.Measure
+			}
+		}
+	}
+	return d
 }
 
 // values computes every query of the policy, for every challenger, whose

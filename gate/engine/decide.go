@@ -27,7 +27,7 @@ import (
 //
 // Its fits stop sampling once the rules are decided (sequential.go) when
 // the policy's model.early_stop says so (the default).
-func Decide(ctx context.Context, p *policies.Policy, t *scores.Table, now time.Time) (*policies.Decision, error) {
+func Decide(ctx context.Context, p *policies.Policy, t Tables, now time.Time) (*policies.Decision, error) {
 	return DecideWith(ctx, p, t, DecideOptions{Now: now, EarlyStop: p.Model.EarlyStop})
 }
 
@@ -53,13 +53,13 @@ func (o DecideOptions) settings(p *policies.Policy) settings {
 
 // DecideWith is Decide with its settings: early stopping, warm starts and
 // the fits' workers.
-func DecideWith(ctx context.Context, p *policies.Policy, t *scores.Table, o DecideOptions) (*policies.Decision, error) {
+func DecideWith(ctx context.Context, p *policies.Policy, t Tables, o DecideOptions) (*policies.Decision, error) {
 	d, _, err := decide(ctx, p, t, o)
 	return d, err
 }
 
 // decide is DecideWith, with the core that decided (its fits, for tests).
-func decide(ctx context.Context, p *policies.Policy, t *scores.Table, o DecideOptions) (*policies.Decision, *core, error) {
+func decide(ctx context.Context, p *policies.Policy, t Tables, o DecideOptions) (*policies.Decision, *core, error) {
 	c, err := newCore(ctx, p, t, scores.Alignment{}, o.settings(p))
 	if err != nil {
 		return nil, nil, err
@@ -79,13 +79,14 @@ type WarmStarts struct {
 	BRisk map[float64]*mcmc.Adaptation // the BRisk fit per loss weight
 }
 
-// Pilot fits, to the full target, every model policy p decides with on
-// table t (the raw-score fit and BRisk at each loss weight the rules use),
+// Pilot fits, to the full target, every model policy p decides with on the
+// default measure's table of t (the raw-score fit and BRisk at each loss
+// weight the rules use; another measure's fits start cold),
 // and returns their adaptations, for the warm starts of Decide on pools of
 // the same shape (riskgate calibrate's simulated pools): the core's fitting
 // step alone, with workers goroutines per fit's diagnostics. Fits that did
 // not adapt are left out.
-func Pilot(ctx context.Context, p *policies.Policy, t *scores.Table, workers int) (*WarmStarts, error) {
+func Pilot(ctx context.Context, p *policies.Policy, t Tables, workers int) (*WarmStarts, error) {
 	c, err := newCore(ctx, p, t, scores.Alignment{}, settings{workers: workers})
 	if err != nil {
 		return nil, err

@@ -62,7 +62,7 @@ func (c *core) evidence(d *policies.Decision) []result.Evidence {
 			s := c.sliceOf(rr.Query)
 			ch := s.chals[ci]
 			quant := policies.LookupQuantity(rr.Quantity)
-			rd, ok := s.reading(ch, cd.Name, quant, rr.Query, rr.Bound)
+			rd, ok := s.reading(ch, cd.Name, quant, c.absolute(rr.Query), rr.Bound)
 			if !ok {
 				continue
 			}
@@ -229,7 +229,7 @@ func (s *slice) passesAt(c int, name string, quant *policies.Quantity, rr polici
 		if w == rr.Query.LossWeight {
 			continue
 		}
-		q := rr.Query
+		q := s.absolute(rr.Query)
 		q.LossWeight = w
 		var obs policies.Observation
 		switch quant.Analysis {

@@ -51,7 +51,7 @@ rules:
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(context.Background(), p, tab, Options{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
+	res, err := Run(context.Background(), p, Tables{tab}, Options{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestTopicsToDecideBayesBySimulation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(context.Background(), p, tab, Options{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
+	res, err := Run(context.Background(), p, Tables{tab}, Options{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +150,7 @@ func TestTopicsToDecideBayesBySimulation(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, err := Decide(context.Background(), p, &scores.Table{Systems: pool.Systems, Topics: pool.Topics, Scores: pool.Scores}, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+		d, err := Decide(context.Background(), p, Tables{&scores.Table{Systems: pool.Systems, Topics: pool.Topics, Scores: pool.Scores}}, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -39,7 +39,7 @@ rules:
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(context.Background(), p, tab, Options{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
+	res, err := Run(context.Background(), p, Tables{tab}, Options{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
 	if err != nil {
 		t.Fatal(err)
 	}

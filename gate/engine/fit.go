@@ -72,13 +72,13 @@ func (s *slice) request(a policies.Analysis, w float64) fitRequest {
 	switch a {
 	case policies.AnalysisBayes:
 		req.opt = s.hierOptions(t)
-		if s.set.warm != nil {
+		if s.warmStarts() {
 			req.opt.Sampler.WarmStart = s.set.warm.Raw
 		}
 	case policies.AnalysisBRisk:
 		req.res.Pool, req.res.LossWeight = result.PoolRiskAdjusted, w
 		req.opt = s.hierOptions(nil)
-		if s.set.warm != nil {
+		if s.warmStarts() {
 			req.opt.Sampler.WarmStart = s.set.warm.BRisk[w]
 		}
 		targetsOn = nil
@@ -94,12 +94,17 @@ func (s *slice) request(a policies.Analysis, w float64) fitRequest {
 	return req
 }
 
+// warmStarts reports whether the slice's fits start from the pilot's
+// adaptations: the pilot fits the default measure's table (Pilot), whose
+// scale another measure need not share, so another measure's fits start cold.
+func (s *slice) warmStarts() bool { return s.set.warm != nil && s.key == s.whole.key }
+
 // rawFit returns the fit of the hierarchical model to the raw scores, fitted once.
 func (s *slice) rawFit() *fitted {
 	if s.raw != nil {
 		return s.raw
 	}
-	s.phase(fmt.Sprintf("fitting the hierarchical model (%d systems × %d topics)", len(s.t.Systems), len(s.t.Topics)))
+	s.phase(fmt.Sprintf("fitting the hierarchical model%s (%d systems × %d topics)", s.of(), len(s.t.Systems), len(s.t.Topics)))
 	s.timed("bayes", func() { s.raw = s.fitRaw(s.request(policies.AnalysisBayes, 0)) })
 	s.record(policies.AnalysisBayes, s.raw)
 	return s.raw

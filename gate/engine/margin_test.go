@@ -54,7 +54,7 @@ func TestMarginSemantics(t *testing.T) {
 	tab := scores.NewTable("ap", []string{"champ", "c"}, []string{"1", "2", "3", "4", "5"})
 	copy(tab.Scores[0], []float64{0.3, 0.5, 0.2, 0.4, 0.35})
 	copy(tab.Scores[1], []float64{0.4, 0.4, 0.4, 0.4, 0.3})
-	core, err := newCore(t.Context(), &policies.Policy{Champion: "champ", Challengers: []policies.Pattern{{Text: "c"}}}, tab, scores.Alignment{}, settings{})
+	core, err := newCore(t.Context(), &policies.Policy{Champion: "champ", Challengers: []policies.Pattern{{Text: "c"}}}, Tables{tab}, scores.Alignment{}, settings{})
 	if err != nil {
 		t.Fatal(err)
 	}

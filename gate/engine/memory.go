@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 
-	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/policies"
 )
@@ -44,34 +43,45 @@ const (
 // systems × 2,000 topics, the default policy, 2 challengers: estimate 318 MB;
 // peak resident 545 MB under the default 4 GB limit (the collector's slack),
 // 402 MB with --max-memory 400MB.
-func EstimateMemory(p *policies.Policy, t *scores.Table, sweep []float64) (float64, []MemoryPart) {
+func EstimateMemory(p *policies.Policy, ts Tables, sweep []float64) (float64, []MemoryPart) {
+	t := ts[0]
 	systems, topics := float64(len(t.Systems)), float64(len(t.Topics))
 	challengers := systems - 1
 	if roles, err := p.Roles(t.Systems); err == nil {
 		challengers = float64(len(roles.Challengers))
 	}
+	tables := float64(len(ts))
 	parts := []MemoryPart{
 		{"the runtime", memoryBase},
 		{fmt.Sprintf("the score table (%s systems × %s topics)", numfmt.Thousands(int(systems)), numfmt.Thousands(int(topics))), systems * topics * cellBytes},
 		{"the result and its reports", (challengers + 1) * topics * reportCellBytes},
 	}
-	needs := p.Needs()
+	if tables > 1 {
+		parts[1] = MemoryPart{fmt.Sprintf("the score tables (%s measures × %s systems × %s topics)", numfmt.Thousands(len(ts)), numfmt.Thousands(int(systems)), numfmt.Thousands(int(topics))),
+			tables * systems * topics * cellBytes}
+	}
+	// Every measure's fits: the raw-score fit when a Bayesian rule is on
+	// it, BRisk at each loss weight of a rule on it, and — on the default
+	// measure, whose fits the reports show — the risk sweep's.
+	for _, a := range p.Needs() {
+		if a == policies.AnalysisBCa || a == policies.AnalysisTests {
+			parts = append(parts, MemoryPart{"the bootstrap replicates", challengers * bootstrapSamples * 8 * 2})
+		}
+	}
 	fits := 0.0
-	for _, a := range needs {
-		switch a {
-		case policies.AnalysisBayes:
+	for _, m := range measureNeeds(p, ts) {
+		if m.bayes {
 			fits++
-		case policies.AnalysisBRisk:
-			ws := p.BRiskWeights()
+		}
+		ws := m.brisk
+		if m.measure == t.Measure && len(ws) > 0 {
 			for _, w := range sweep {
 				if !slices.Contains(ws, w) {
 					ws = append(ws, w)
 				}
 			}
-			fits += float64(len(ws))
-		case policies.AnalysisBCa, policies.AnalysisTests:
-			parts = append(parts, MemoryPart{"the bootstrap replicates", challengers * bootstrapSamples * 8 * 2})
 		}
+		fits += float64(len(ws))
 	}
 	if fits > 0 {
 		m := p.Model
@@ -97,4 +107,38 @@ func EstimateMemory(p *policies.Policy, t *scores.Table, sweep []float64) (float
 		total += part.Bytes
 	}
 	return total, parts
+}
+
+// measureNeed is what the rules on one measure fit and bootstrap.
+type measureNeed struct {
+	measure string
+	bayes   bool      // the raw-score fit
+	brisk   []float64 // BRisk's loss weights
+}
+
+// measureNeeds lists, per measure of ts that a query reads (the default
+// measure's first), what its rules need.
+func measureNeeds(p *policies.Policy, ts Tables) []measureNeed {
+	var out []measureNeed
+	at := map[string]int{}
+	for _, q := range p.Queries() {
+		m := q.Measure
+		if m == "" {
+			m = ts[0].Measure
+		}
+		i, ok := at[m]
+		if !ok {
+			i, at[m] = len(out), len(out)
+			out = append(out, measureNeed{measure: m})
+		}
+		switch q.Analysis() {
+		case policies.AnalysisBayes:
+			out[i].bayes = true
+		case policies.AnalysisBRisk:
+			if !slices.Contains(out[i].brisk, q.LossWeight) {
+				out[i].brisk = append(out[i].brisk, q.LossWeight)
+			}
+		}
+	}
+	return out
 }

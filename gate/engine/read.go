@@ -69,7 +69,7 @@ func (s *slice) observe(c int, q policies.Query) policies.Observation {
 	if !ok {
 		read = s.resolveReader(q)
 	}
-	return read(s, c, q, policies.LookupQuantity(q.Quantity))
+	return read(s, c, s.absolute(q), policies.LookupQuantity(q.Quantity))
 }
 
 // number is an observation of x, or of why there is none.

@@ -30,7 +30,7 @@ func TestEveryQuantityIsComputed(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, policy)
 	}
-	r, err := Run(context.Background(), p, ExamplePool(), Options{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
+	r, err := Run(context.Background(), p, Tables{ExamplePool()}, Options{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,7 +41,7 @@ type Options struct {
 // regressions and the summary — and the Result every report is rendered
 // from. Provenance of the inputs (files, command, times) is the caller's to
 // fill. Cancelling ctx stops the fits; Run then returns its error.
-func Run(ctx context.Context, p *policies.Policy, t *scores.Table, o Options) (*result.Result, error) {
+func Run(ctx context.Context, p *policies.Policy, t Tables, o Options) (*result.Result, error) {
 	c, err := newCore(ctx, p, t, o.Alignment, o.settings(p))
 	if err != nil {
 		return nil, err
@@ -54,6 +54,7 @@ func Run(ctx context.Context, p *policies.Policy, t *scores.Table, o Options) (*
 	r.Evidence = c.evidence(d)
 	r.Regressions = result.NewRegressions(r, o.Worst)
 	r.Summary = result.NewSummary(r)
+	c.measureSummary(r)
 	if err := ctx.Err(); err != nil {
 		return nil, err // a cancelled fit is no evidence: no result at all
 	}

@@ -46,16 +46,17 @@ type seqTarget struct {
 	sorted []float64 // topics_at_risk.count: the observed differences, ascending
 }
 
-// ruleTargets are the rules' quantities of the fit of analysis a (at loss
+// ruleTargets are the slice's rules' quantities of the fit of analysis a (at loss
 // weight w for BRisk) as targets, and where each query reads its target;
 // nil when one cannot be a target.
-func (c *core) ruleTargets(a policies.Analysis, w float64, t *bayes.Table, champ int, chals []int) ([]bayes.Target, map[targetKey]seqTarget) {
+func (s *slice) ruleTargets(a policies.Analysis, w float64, t *bayes.Table, champ int, chals []int) ([]bayes.Target, map[targetKey]seqTarget) {
+	c := s.core
 	var targets []bayes.Target
 	where := map[targetKey]seqTarget{}
 	rank, ranked := c.p.RankQuery()
 	for _, q := range c.p.Queries() {
 		quant := policies.LookupQuantity(q.Quantity)
-		if quant == nil || quant.Analysis != a || (a == policies.AnalysisBRisk && q.LossWeight != w) {
+		if quant == nil || quant.Analysis != a || (a == policies.AnalysisBRisk && q.LossWeight != w) || c.keyOf(q) != s.key {
 			continue
 		}
 		var rules []*policies.Rule
@@ -71,7 +72,7 @@ func (c *core) ruleTargets(a policies.Analysis, w float64, t *bayes.Table, champ
 			continue
 		}
 		for i, ch := range chals {
-			tg, st, ok := queryTarget(quant.Statistic, q, rules, t, champ, ch)
+			tg, st, ok := queryTarget(quant.Statistic, c.absolute(q), rules, t, champ, ch)
 			if !ok {
 				return nil, nil
 			}

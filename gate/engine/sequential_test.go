@@ -150,7 +150,7 @@ rank_by: bayes.diff.mean
 		return &scores.Table{Systems: b.Systems, Topics: b.Topics, Scores: b.Scores}
 	}
 	ctx, now := context.Background(), time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	ws, err := Pilot(ctx, p, pool(rand.New(rand.NewPCG(20, 1<<63)), 0.1), 0)
+	ws, err := Pilot(ctx, p, Tables{pool(rand.New(rand.NewPCG(20, 1<<63)), 0.1)}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,12 +172,12 @@ rank_by: bayes.diff.mean
 		return func(i int) {
 			tab := pool(rand.New(rand.NewPCG(20, uint64(i))), agreementEffects[i%len(agreementEffects)])
 			start := time.Now()
-			dFull, gFull, err := decide(ctx, p, tab, DecideOptions{Now: now, Workers: 1})
+			dFull, gFull, err := decide(ctx, p, Tables{tab}, DecideOptions{Now: now, Workers: 1})
 			mid := time.Now()
 			var dSeq *policies.Decision
 			var gSeq *core
 			if err == nil {
-				dSeq, gSeq, err = decide(ctx, p, tab, DecideOptions{Now: now, EarlyStop: true, WarmStarts: ws, Workers: 1})
+				dSeq, gSeq, err = decide(ctx, p, Tables{tab}, DecideOptions{Now: now, EarlyStop: true, WarmStarts: ws, Workers: 1})
 			}
 			if err != nil {
 				mu.Lock()
@@ -265,7 +265,7 @@ func explainDisagreement(gFull *core, dFull, dSeq *policies.Decision) (bool, str
 				whys = append(whys, fmt.Sprintf("rule %s differs and has no full-length fit", r.Rule))
 				continue
 			}
-			targets, where := gFull.ruleTargets(a, r.Query.LossWeight, tab, champ, chals)
+			targets, where := gFull.whole.ruleTargets(a, r.Query.LossWeight, tab, champ, chals)
 			st, found := where[targetKey{c.Name, r.Query}]
 			if !found {
 				ok = false

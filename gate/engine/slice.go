@@ -93,6 +93,15 @@ type testOutcome struct {
 	err error
 }
 
+// of names the slice's measure in a progress line (" of ndcg_cut_10") when
+// the gate has several; nothing for a one-measure gate.
+func (s *slice) of() string {
+	if len(s.tables) < 2 {
+		return ""
+	}
+	return " of " + s.key.measure
+}
+
 // pair returns the champion's and challenger c's scores on the topics both
 // were scored on (every topic unless --topics keep left cells missing).
 func (s *slice) pair(c int) risk.Pair {
@@ -261,7 +270,7 @@ func (s *slice) bcaFor(c int, w, level float64) bcaOutcome {
 	}
 	if s.bcaAt[key] == nil {
 		s.bcaAt[key] = map[int]bcaOutcome{}
-		s.phase(fmt.Sprintf("bootstrapping URisk at loss weight %s", numfmt.G(w)))
+		s.phase(fmt.Sprintf("bootstrapping URisk%s at loss weight %s", s.of(), numfmt.G(w)))
 	}
 	s.ran[policies.AnalysisBCa] = true
 	var o bcaOutcome
@@ -284,7 +293,7 @@ func (s *slice) test(name string, alt policies.Alternative, c int) testOutcome {
 		return t
 	}
 	s.ran[policies.AnalysisTests] = true
-	s.phase("running the significance tests")
+	s.phase("running the significance tests" + s.of())
 	var t testOutcome
 	s.timed("tests", func() {
 		var warns []string

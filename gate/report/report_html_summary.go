@@ -21,7 +21,12 @@ type htmlSummaryRow struct {
 	Color                                         int // its index among the challengers: class k-chal<Color>
 	Means, Diff, DiffPct, WTL, PBetter, Risk, Why string
 	Rules                                         []string // the reason of each rule it did not pass
+	// Measures are its rows on the other measures a rule uses.
+	Measures []htmlMeasureRow
 }
+
+// htmlMeasureRow is a challenger's change on another measure of the gate.
+type htmlMeasureRow struct{ Label, Means, Diff, DiffPct, WTL string }
 
 // htmlRegressionRow is one row of the regressions table.
 type htmlRegressionRow struct {
@@ -72,6 +77,10 @@ func htmlSummary(pg *htmlPage, r *result.Result, lim htmlLimits) {
 			Selected: row.Selected, Color: colors[row.Challenger],
 			Means: meanText(row.ChampionMean) + " → " + meanText(row.Mean), Diff: numfmt.Signed(float64(row.Diff)), DiffPct: signedPct(float64(row.DiffPercent)),
 			WTL: wtlText(row), PBetter: pBetterText(row), Risk: htmlpage.Sentence(sum.riskText(row), 80)}
+		for _, m := range row.Measures {
+			hr.Measures = append(hr.Measures, htmlMeasureRow{Label: htmlpage.Sentence(measureLabel(m), 200), Means: meanText(m.ChampionMean) + " → " + meanText(m.Mean),
+				Diff: numfmt.Signed(float64(m.Diff)), DiffPct: signedPct(float64(m.DiffPercent)), WTL: measureWTL(m)})
+		}
 		c := whys[row.Challenger]
 		hr.Why = htmlpage.Sentence(c.Reason, 600)
 		for _, w := range c.Rules {

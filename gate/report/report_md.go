@@ -228,6 +228,11 @@ func mdSummary(b *strings.Builder, r *result.Result, lim mdLimits) {
 		}
 		rows = append(rows, []string{verdictEmoji(string(row.Verdict)) + " " + name, meanText(row.ChampionMean) + " → " + meanText(row.Mean),
 			numfmt.Signed(float64(row.Diff)) + " (" + signedPct(float64(row.DiffPercent)) + ")", wtlText(row), pBetterText(row), sum.riskText(row)})
+		// A gate of several measures: one row per other measure a rule uses.
+		for _, m := range row.Measures {
+			rows = append(rows, []string{"↳ " + escape.MarkdownText(measureLabel(m)), meanText(m.ChampionMean) + " → " + meanText(m.Mean),
+				numfmt.Signed(float64(m.Diff)) + " (" + signedPct(float64(m.DiffPercent)) + ")", measureWTL(m), "–", "–"})
+		}
 	}
 	reportfmt.PipeTable(b, mdAlign("lrrrrr", rows), rows)
 	cutNote(b, len(sum.Rows)-(len(rows)-1), "challengers")

@@ -57,6 +57,10 @@ func Text(w io.Writer, r *result.Result, color bool) {
 		}
 		rows = append(rows, []string{escape.PlainName(row.Challenger), meanText(row.ChampionMean), meanText(row.Mean), numfmt.Signed(float64(row.Diff)),
 			signedPct(float64(row.DiffPercent)), wtlText(row), pBetterText(row), sum.riskText(row), verdict})
+		for _, m := range row.Measures {
+			rows = append(rows, []string{"  " + escape.PlainName(measureLabel(m)), meanText(m.ChampionMean), meanText(m.Mean), numfmt.Signed(float64(m.Diff)),
+				signedPct(float64(m.DiffPercent)), measureWTL(m), "–", "–", ""})
+		}
 	}
 	fmt.Fprintln(w)
 	reportfmt.Table(w, false, "lrrrrrrr", rows)
@@ -102,7 +106,7 @@ func Text(w io.Writer, r *result.Result, color bool) {
 			if i == 0 {
 				name = escape.PlainName(c.Name)
 			}
-			rows = append(rows, []string{name, escape.PlainName(rr.Rule), rr.Quantity, observedText(rr.Observed, rr.Bound), rr.Bound.String(),
+			rows = append(rows, []string{name, escape.PlainName(rr.Rule), escape.PlainName(ruleQuantity(r, rr)), observedText(rr.Observed, rr.Bound), rr.Bound.String(),
 				paint(string(rr.Outcome), string(rr.Outcome))})
 		}
 	}

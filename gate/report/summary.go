@@ -31,6 +31,10 @@ func newSummary(r *result.Result) summary {
 	risk := r.RiskRule()
 	if risk != nil {
 		s.RiskHead = quantityLabel(risk.Quantity) + ", w = " + numfmt.G(risk.Query.LossWeight)
+		if len(r.Data.Measures) > 1 && risk.Measure != "" {
+			// A gate of several measures: the risk rule's may not be the row's.
+			s.RiskHead = quantityLabel(risk.Quantity) + " on " + risk.Measure + ", w = " + numfmt.G(risk.Query.LossWeight)
+		}
 	}
 	urisk := map[string]string{}
 	for _, sr := range r.RiskTable.Systems {
@@ -45,6 +49,14 @@ func newSummary(r *result.Result) summary {
 	// Computed from the result rather than read from r.Summary, so that a
 	// result.json written before the summary existed renders one too.
 	s.Rows = result.NewSummary(r)
+	// The change on the other measures is the engine's, from their tables.
+	for i := range s.Rows {
+		for _, stored := range r.Summary {
+			if stored.Challenger == s.Rows[i].Challenger {
+				s.Rows[i].Measures = stored.Measures
+			}
+		}
+	}
 	for _, rs := range s.Rows {
 		switch {
 		case rs.Risk != nil:
@@ -186,4 +198,30 @@ func shortReason(r *result.Result, reason string) string {
 		}
 	}
 	return reason
+}
+
+// measureLabel names a measure of a gate of several in a summary row:
+// "on ndcg_cut_10", "on latency_ms (lower is better)".
+func measureLabel(m result.MeasureDelta) string {
+	if m.LowerIsBetter {
+		return "on " + m.Measure + " (lower is better)"
+	}
+	return "on " + m.Measure
+}
+
+// measureWTL prints a measure's wins, ties and losses as wtlText does.
+func measureWTL(m result.MeasureDelta) string {
+	return fmt.Sprintf("%d/%d/%d", m.Wins, m.Ties, m.Losses)
+}
+
+// ruleQuantity is a rule's quantity as the terminal's rules table names it:
+// with its measure when the gate has several ("bca.lo on ndcg_cut_10").
+func ruleQuantity(r *result.Result, rr policies.RuleResult) string {
+	if len(r.Data.Measures) < 2 || rr.Measure == "" {
+		return rr.Quantity
+	}
+	if rr.LowerIsBetter {
+		return rr.Quantity + " on " + rr.Measure + " (lower is better)"
+	}
+	return rr.Quantity + " on " + rr.Measure
 }

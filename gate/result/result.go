@@ -185,11 +185,18 @@ type Waiver struct {
 
 // Data describes the score table the analyses ran on.
 type Data struct {
-	Measure     string   `json:"measure,omitempty"`
-	Champion    string   `json:"champion"`
-	Challengers []string `json:"challengers"` // in data order
-	Artifacts   []string `json:"artifacts"`   // every other system, in data order
-	Topics      []string `json:"topics"`      // the aligned table's topics, in data order
+	// Measure is the default measure's: that of the rules that name none,
+	// of Scores, of the risk table and of the fits the reports show.
+	Measure string `json:"measure,omitempty"`
+	// Measures are every measure a rule of a gate of several measures is
+	// judged on, the default first; absent for a one-measure gate.
+	Measures []string `json:"measures,omitempty"`
+	// LowerIsBetter are the measures of Measures of which lower is better.
+	LowerIsBetter []string `json:"lower_is_better,omitempty"`
+	Champion      string   `json:"champion"`
+	Challengers   []string `json:"challengers"` // in data order
+	Artifacts     []string `json:"artifacts"`   // every other system, in data order
+	Topics        []string `json:"topics"`      // the aligned table's topics, in data order
 	// MissingCells counts the cells left missing (--topics keep).
 	MissingCells int `json:"missing_cells"`
 	// TopicCoverage is the share of the inputs' topics scored by every

@@ -218,6 +218,8 @@ type ruleResultJSON struct {
 	Rule          string              `json:"rule"`
 	Description   string              `json:"description"`
 	Quantity      string              `json:"quantity"`
+	Measure       string              `json:"measure"`
+	LowerIsBetter bool                `json:"lower_is_better"`
 	Query         policies.Query      `json:"query"`
 	Severity      policies.Severity   `json:"severity"`
 	Bound         boundJSON           `json:"bound"`
@@ -247,7 +249,7 @@ func (d *decisionJSON) decision() *policies.Decision {
 			Rank: c.Rank.observation(), Rules: make([]policies.RuleResult, len(c.Rules))}
 		for j, r := range c.Rules {
 			cd.Rules[j] = policies.RuleResult{
-				Rule: r.Rule, Description: r.Description, Quantity: r.Quantity, Query: r.Query, Severity: r.Severity,
+				Rule: r.Rule, Description: r.Description, Quantity: r.Quantity, Measure: r.Measure, LowerIsBetter: r.LowerIsBetter, Query: r.Query, Severity: r.Severity,
 				Bound: r.Bound.Bound, BoundWords: r.BoundWords, Observed: r.Observed.Observation,
 				Unadjusted: r.Unadjusted.observation(), Correction: r.Correction, Outcome: r.Outcome,
 				WaivedOutcome: r.WaivedOutcome, Reason: r.Reason, Waiver: r.Waiver,

@@ -36,6 +36,27 @@ type Summary struct {
 	// losses, and the reports then show URisk at the risk table's w.
 	RiskRule string                `json:"risk_rule,omitempty"`
 	Risk     *policies.Observation `json:"risk,omitempty"`
+	// Measures are the challenger's change on every other measure a rule
+	// uses (Data.Measures after the first), in natural units; absent for a
+	// one-measure gate.
+	Measures []MeasureDelta `json:"measures,omitempty"`
+}
+
+// MeasureDelta is a challenger's change on one measure, in the measure's
+// natural units: the means over the topics both were scored on, Diff =
+// Mean − ChampionMean (negative is better when LowerIsBetter), DiffPercent
+// = 100·Diff/ChampionMean, and wins, ties and losses counted in the
+// measure's direction (a win on a lower-is-better measure is a lower score).
+type MeasureDelta struct {
+	Measure       string          `json:"measure"`
+	LowerIsBetter bool            `json:"lower_is_better,omitempty"`
+	ChampionMean  jsonfloat.Float `json:"champion_mean"`
+	Mean          jsonfloat.Float `json:"mean"`
+	Diff          jsonfloat.Float `json:"diff"`
+	DiffPercent   jsonfloat.Float `json:"diff_percent"`
+	Wins          int             `json:"wins"`
+	Ties          int             `json:"ties"`
+	Losses        int             `json:"losses"`
 }
 
 // NewSummary is the summary of r: one Summary per challenger of the
