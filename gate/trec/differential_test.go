@@ -656,7 +656,7 @@ func buildTrecEval(t *testing.T) string {
 	src := shared.Path(t, "tools/trec_eval")
 	for _, tool := range []string{"make", "gcc"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not installed; skipping the differential test against trec_eval", tool)
+			shared.Skip(t, shared.MissingTrecEval, tool+" is not installed; skipping the differential test against trec_eval")
 		}
 	}
 	dir := t.TempDir()
