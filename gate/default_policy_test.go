@@ -65,6 +65,7 @@ func checkEvidence(t *testing.T, r *result.Result) {
 // NLPR03vb10 (MAP 0.106 against 0.310) fails with exit 1, although the pool
 // has one artifact and no Bayesian rule may pass.
 func TestDefaultPolicyOnPublicData(t *testing.T) {
+	t.Parallel()
 	rb04 := shared.Path(t, "data/bayesian-risk/rb04.csv")
 	code, r := gateOutResult(t, "--champion", "Champion", "--challenger", "Chal.*", rb04)
 	if code != exitPass || !slices.Equal(r.Decision.Selected, []string{"Chal. 4"}) {

@@ -31,6 +31,7 @@ func fitJSON(t *testing.T, args ...string) *fit.Report {
 // (the same fit, differences, P(riskier) and topics at risk for the same
 // seed), and its report names the pool.
 func TestFitLossWeight(t *testing.T) {
+	t.Parallel()
 	data := shared.Path(t, "data/bayesian-risk/rb04.csv")
 	r := fitJSON(t, "--champion", "Champion", "--challenger", "Chal.*", "--loss-weight", "5", "--target-ess", "2000", "--seed", "3", data)
 	if r.LossWeight != 5 || r.Family != "gaussian" || r.BRisk == nil || len(r.BRisk.Challengers) != 4 {
@@ -71,6 +72,7 @@ func TestFitLossWeight(t *testing.T) {
 // small ESS target), the forecasts, the pool sweep and the prior sensitivity
 // through the command and checks the report's shape.
 func TestFitSkewNormalFlags(t *testing.T) {
+	t.Parallel()
 	pool := fitPool(t, "--n-systems", "8", "--n-topics", "10", "--seed", "4")
 	r := fitJSON(t, "--champion", "s1", "--challenger", "s2", "--challenger", "s3", "--family", "skew_normal", "--loss-weight", "2",
 		"--target-ess", "400", "--forecast", "--pool-sweep", "0,2,10", "--prior-sensitivity", pool)
@@ -98,6 +100,7 @@ func TestFitSkewNormalFlags(t *testing.T) {
 }
 
 func TestFitBRiskErrors(t *testing.T) {
+	t.Parallel()
 	pool := fitPool(t, "--n-systems", "3", "--n-topics", "4", "--seed", "1")
 	for _, tc := range []struct {
 		name string

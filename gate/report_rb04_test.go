@@ -27,6 +27,7 @@ import (
 // Chal. 3. The scores are read from rb04.csv itself; none of this depends on
 // the policy's rules, which only decide the verdict.
 func TestRB04ReviewerReports(t *testing.T) {
+	t.Parallel()
 	rb04 := shared.Path(t, "data/bayesian-risk/rb04.csv")
 	scores := readRB04(t, rb04)
 	dir := t.TempDir()

@@ -223,6 +223,7 @@ func slicesSorted(m map[string][]byte) []string {
 // --out is riskgate's: a folder holding anything else is refused before
 // any work, and left alone; a killed writer's temporary folders are removed.
 func TestReportSetFolderOwnership(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "out")
 	os.MkdirAll(out, 0o755)
 	notes := filepath.Join(out, "notes.txt")
@@ -249,6 +250,7 @@ func TestReportSetFolderOwnership(t *testing.T) {
 
 // publish refuses a result.json with an error marker beside it.
 func TestPublishRefusesAMarkedFolder(t *testing.T) {
+	t.Parallel()
 	out, _ := passingSet(t)
 	runMain(t, "gate", "--policy", filepath.Join("testdata", "gate", "cheap.yaml"), "--out", out, "no-such-file.csv")
 	code, _, stderr := runMain(t, "publish", "--from", filepath.Join(out, "result.json"))
