@@ -26,10 +26,16 @@ import (
 var calibrateCheap = filepath.Join("testdata", "calibrate", "cheap.yaml")
 
 // The whole output of calibrate in every format, on the example pool with
-// the policy without MCMC.
+// the policy without MCMC. Each format is a calibration of its own (1.4
+// CPU-seconds, most of it the cells' true effects): -short checks the table
+// here and every format from one calibration in gate/calibrate
+// (TestReportGolden).
 func TestCalibrateGolden(t *testing.T) {
 	t.Parallel()
 	for _, format := range calibrateFormats {
+		if testing.Short() && format != "table" {
+			continue
+		}
 		args := []string{"calibrate", "--example", "--policy", calibrateCheap, "--reps", "60", "--seed", "7", "--format", format}
 		checkGoldenRun(t, "calibrate/cheap."+format+".golden", args...)
 	}
