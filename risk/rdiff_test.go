@@ -243,6 +243,7 @@ func describeTable(t *rTable) string {
 // TestDifferentialR: see the top of this file. References: R 4.2 stats and
 // boot 1.3, run by testdata/rdiff_compare.R; tolerances with each check.
 func TestDifferentialR(t *testing.T) {
+	t.Parallel()
 	rscript := rdiff.Require(t, "boot")
 	seed := rdiff.Seed(t, "RISKGATE_RDIFF_SEED")
 	cases := rdiff.Cases(t, "RISKGATE_RDIFF_CASES", 200, 40)

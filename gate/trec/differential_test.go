@@ -708,6 +708,7 @@ func diffSeed(t *testing.T) uint64 {
 // ../shared/tools/trec_eval; tolerance: none (stdout byte for byte, exit
 // status 0 or not).
 func TestDifferentialTrecEval(t *testing.T) {
+	t.Parallel()
 	bin := buildTrecEval(t)
 	seed := diffSeed(t)
 	want := envInt(t, "RISKGATE_DIFF_CASES", 500)
