@@ -57,3 +57,26 @@ func TestSkipReason(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSummarize: any input, event or not, is summarized without a panic or
+// an error, and a line that is not an event is passed through.
+func FuzzSummarize(f *testing.F) {
+	data, err := os.ReadFile(filepath.Join("testdata", "stream.json"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(string(data))
+	f.Add(`{"Action":"skip","Package":"p","Test":"T"}` + "\n")
+	f.Add(`{"Action":"output","Package":"p","Test":"T/a/b","Output":"        x\n"}` + "\nnot json\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		var out bytes.Buffer
+		if err := summarize(strings.NewReader(in), &out); err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(in, "\n") {
+			if line != "" && line[0] != '{' && !strings.Contains(out.String(), line) {
+				t.Fatalf("line %q not passed through", line)
+			}
+		}
+	})
+}
