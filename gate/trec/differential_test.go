@@ -653,6 +653,7 @@ func deliberateDifference(c *diffCase) (why string, stops bool) {
 // without the option builds it plainly, and rbp is then not compared
 // (rbpUninitialised).
 func buildTrecEval(t *testing.T) string {
+	t.Helper()
 	src := shared.Path(t, "tools/trec_eval")
 	for _, tool := range []string{"make", "gcc"} {
 		if _, err := exec.LookPath(tool); err != nil {
