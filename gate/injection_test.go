@@ -40,8 +40,8 @@ func noCommandLines(t testing.TB, what, out string) {
 // line start of standard output or error, in any format, with the default
 // policy (its Bayesian fallback on a pool without artifacts) and a policy
 // without MCMC; bidirectional overrides show as ⟨U+202E⟩ on the terminal.
-// The default policy runs once, over a pool of every name (its fits are
-// the cost); each other command runs once per name.
+// The default policy and compare run once each, over a pool of every name
+// (their fits are the cost); each other command runs once per name.
 func TestWorkflowCommandInjection(t *testing.T) {
 	t.Parallel()
 	cheap := filepath.Join("testdata", "gate", "cheap.yaml")
@@ -54,9 +54,11 @@ func TestWorkflowCommandInjection(t *testing.T) {
 			t.Errorf("%s: a bidirectional override reached the terminal", what)
 		}
 	}
-	t.Run("default policy", func(t *testing.T) {
+	t.Run("every name", func(t *testing.T) {
 		t.Parallel()
-		check(t, "every name", "gate", "--champion", "production", "--challenger", "*::*", "--topics", "intersect", injectionPool(t, names...))
+		pool := injectionPool(t, names...)
+		check(t, "every name", "gate", "--champion", "production", "--challenger", "*::*", "--topics", "intersect", pool)
+		check(t, "every name", "compare", "--champion", "production", "--challenger", "*", pool)
 	})
 	for i, name := range names {
 		t.Run(fmt.Sprint("name", i), func(t *testing.T) {
@@ -67,7 +69,6 @@ func TestWorkflowCommandInjection(t *testing.T) {
 				{"gate", "--policy", cheap, "--champion", "production", "--challenger", "*", "--format", "md", pool},
 				{"gate", "--policy", cheap, "--champion", "production", "--challenger", "*", "--format", "junit", pool},
 				{"gate", "--policy", cheap, "--champion", "production", "--challenger", "*", "--format", "json", pool},
-				{"compare", "--champion", "production", "--challenger", "*", pool},
 				{"gate", "--policy", cheap, "--champion", "nope", pool},
 			} {
 				check(t, what, args...)
