@@ -23,7 +23,6 @@ import (
 // The base is scratch unless RISKGATE_CONTAINER_BASE names another: the
 // release's distroless base lives in a registry tests do not reach.
 func TestContainerImage(t *testing.T) {
-	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds a container image")
 	}
