@@ -52,6 +52,7 @@ func TestGateProvenanceIsOfTheBytesParsed(t *testing.T) {
 // its digest are written) is refused: exit 2, one line naming the file, and
 // no report set.
 func TestGateRefusesAnInputChangedDuringTheRun(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name   string
 		change func(path string, data []byte) error

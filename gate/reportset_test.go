@@ -136,6 +136,7 @@ func TestReportSetWriteFailureKeepsThePreviousSet(t *testing.T) {
 // Any run that ends in an error — here an input that does not exist —
 // marks the previous set, so that no PASS stands unqualified beside it.
 func TestReportSetErrorMarksThePreviousSet(t *testing.T) {
+	t.Parallel()
 	out, before := passingSet(t)
 	code, _, stderr := runMain(t, "gate", "--policy", filepath.Join("testdata", "gate", "cheap.yaml"), "--out", out, "no-such-file.csv")
 	if code != exitError {
