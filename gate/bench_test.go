@@ -39,6 +39,7 @@ func benchRowByID(t *testing.T, rep bench.Report, id string) bench.Row {
 }
 
 func TestBenchQuickSelected(t *testing.T) {
+	t.Parallel()
 	rep := benchJSON(t, "--quick", "--only", "^(bca|tukey)-")
 	if len(rep.Rows) != 2 || rep.Count != 1 || !rep.Quick {
 		t.Fatalf("rows %+v, count %d, quick %v: want bca and tukey once", rep.Rows, rep.Count, rep.Quick)
@@ -56,6 +57,7 @@ func TestBenchQuickSelected(t *testing.T) {
 // TestBenchEvalAndFitRates checks the rates: eval's lines per second and a
 // fit's ESS per second are their counts over the median time.
 func TestBenchEvalAndFitRates(t *testing.T) {
+	t.Parallel()
 	rep := benchJSON(t, "--quick", "--only", "^(eval|fit-45x50)$")
 	ev := benchRowByID(t, rep, "eval")
 	es := bench.BenchEvalSetting(true)
@@ -75,6 +77,7 @@ func TestBenchEvalAndFitRates(t *testing.T) {
 // TestBenchRecordedRstanarm: without Rscript, --with-rstanarm prints the
 // figures recorded with R, and they are the ones in the reference files.
 func TestBenchRecordedRstanarm(t *testing.T) {
+	t.Parallel()
 	rep := benchJSON(t, "--quick", "--only", "^(fit-45x50|rstanarm.*)$", "--with-rstanarm", "--rscript", "/nonexistent/Rscript")
 	for _, rec := range bench.RstanarmRecorded {
 		row := benchRowByID(t, rep, rec.ID)
@@ -101,6 +104,7 @@ func TestBenchRecordedRstanarm(t *testing.T) {
 // TestBenchRecordedRstanarmESS checks the recorded smallest n_eff against
 // the summaries they come from.
 func TestBenchRecordedRstanarmESS(t *testing.T) {
+	t.Parallel()
 	for _, rec := range bench.RstanarmRecorded {
 		if math.IsNaN(rec.MinESS) {
 			continue
@@ -122,6 +126,7 @@ func TestBenchRecordedRstanarmESS(t *testing.T) {
 }
 
 func TestBenchUserData(t *testing.T) {
+	t.Parallel()
 	rep := benchJSON(t, "--quick", "--only", "^user-", "--champion", "base", "testdata/compare_small.csv")
 	for _, id := range []string{"user-fit", "user-brisk", "user-bca", "user-tukey"} {
 		if r := benchRowByID(t, rep, id); !(r.Seconds > 0) || !strings.HasPrefix(r.Data, "your data") {
@@ -131,6 +136,7 @@ func TestBenchUserData(t *testing.T) {
 }
 
 func TestBenchErrors(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ args, want string }{
 		{"--count 0 --only nothing", "--count 0"},
 		{"--only ( ", "--only"},

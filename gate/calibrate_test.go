@@ -26,9 +26,16 @@ import (
 var calibrateCheap = filepath.Join("testdata", "calibrate", "cheap.yaml")
 
 // The whole output of calibrate in every format, on the example pool with
-// the policy without MCMC.
+// the policy without MCMC. Each format is a calibration of its own (1.4
+// CPU-seconds, most of it the cells' true effects): -short checks the table
+// here and every format from one calibration in gate/calibrate
+// (TestReportGolden).
 func TestCalibrateGolden(t *testing.T) {
+	t.Parallel()
 	for _, format := range calibrateFormats {
+		if testing.Short() && format != "table" {
+			continue
+		}
 		args := []string{"calibrate", "--example", "--policy", calibrateCheap, "--reps", "60", "--seed", "7", "--format", format}
 		checkGoldenRun(t, "calibrate/cheap."+format+".golden", args...)
 	}
@@ -43,6 +50,7 @@ func TestCalibrateDeterministic(t *testing.T) {
 // schema of the decisions issue), rates that add up to 1, standard errors
 // √(p(1 − p)/n), classes from the policy's definition, and the headlines.
 func TestCalibrateJSON(t *testing.T) {
+	t.Parallel()
 	code, out, errw := runMain(t, "calibrate", "--example", "--policy", calibrateCheap, "--reps", "50", "--effects", "-0.02,-0.01,0,0.02",
 		"--risks", "1,2", "--min-effect", "0.02", "--format", "json")
 	if code != 0 || errw != "" {
@@ -118,6 +126,7 @@ func TestCalibrateJSON(t *testing.T) {
 // makes a one-sided t test for "greater" liberal — calibrate exists to show
 // such things) and 4.7 at +0.04 (power about P(t₄₉ > 2.4 − 4.7) ≈ 0.99).
 func TestCalibrateConservativePolicy(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("skipped in short mode: a calibration of 600 simulated pools (go test without -short runs it)")
 	}
@@ -168,6 +177,7 @@ func inconclusiveTotal(r *calibrate.Report) float64 {
 // stopping after the first for most worse challengers) and on the policy
 // without MCMC (every verdict, warn included).
 func TestGateDecisionIsTheGates(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("skipped in short mode: 40 simulated pools through the gate command and engine.Decide (go test without -short runs it)")
 	}
@@ -262,6 +272,7 @@ func writeLongCSV(t *testing.T, path string, tb *bayes.Table) {
 
 // Bad options and impossible effects: one line, exit status 2.
 func TestCalibrateErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want string

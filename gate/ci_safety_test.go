@@ -32,6 +32,7 @@ func copyTestFile(t *testing.T, name string) (path string, data []byte) {
 
 // The provenance digest is of the bytes judged: one read hashes and parses.
 func TestGateProvenanceIsOfTheBytesParsed(t *testing.T) {
+	t.Parallel()
 	in, data := copyTestFile(t, "gate_small.csv")
 	code, out, stderr := runMain(t, "gate", "--policy", filepath.Join("testdata", "gate", "cheap.yaml"), "--format", "json", in)
 	if code != exitPass {
@@ -51,6 +52,7 @@ func TestGateProvenanceIsOfTheBytesParsed(t *testing.T) {
 // its digest are written) is refused: exit 2, one line naming the file, and
 // no report set.
 func TestGateRefusesAnInputChangedDuringTheRun(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name   string
 		change func(path string, data []byte) error
@@ -102,6 +104,7 @@ func TestGateRefusesAnInputChangedDuringTheRun(t *testing.T) {
 // A qrels file the policy names is reported at the policy's key when it
 // cannot be read.
 func TestGatePolicyQrelsPosition(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	policy := filepath.Join(dir, "policy.yaml")
 	text := "version: 1\nname: runs\nchampion: run_a\nchallengers: [run_b]\ninputs:\n  qrels: missing-qrels.txt\nrules:\n  - id: gains\n    quantity: mean_diff\n    at_least: 0\n"
@@ -176,6 +179,7 @@ func sha256Hex(data []byte) string {
 // policy validate warns about a lax policy, one line per warning, and
 // still exits 0: the policy is valid.
 func TestPolicyValidateWarnsLaxPolicies(t *testing.T) {
+	t.Parallel()
 	policy := filepath.Join(t.TempDir(), "lax.yaml")
 	os.WriteFile(policy, []byte(`version: 1
 name: lax

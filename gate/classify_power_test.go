@@ -37,6 +37,7 @@ var powerSettings = twosample.PowerOptions{
 }
 
 func TestPowerFigure(t *testing.T) {
+	t.Parallel()
 	opt := powerSettings
 	dir := filepath.Join("..", "docs")
 	if !*powerFigures {

@@ -21,6 +21,7 @@ func classifyFiles(ids bool) []string {
 
 // Whole outputs of riskgate classify in every format and the main variants.
 func TestClassifyGolden(t *testing.T) {
+	t.Parallel()
 	base := []string{"classify", "--draws", "20000", "--seed", "3"}
 	cases := []struct {
 		name string
@@ -45,6 +46,7 @@ func TestClassifyGolden(t *testing.T) {
 
 // The id layout (b in another order) gives the same comparison as bare labels.
 func TestClassifyIDsMatchBareLabels(t *testing.T) {
+	t.Parallel()
 	run := func(ids bool) string {
 		args := append([]string{"classify", "--draws", "2000", "--format", "csv"}, classifyFiles(ids)...)
 		code, out, errw := runMain(t, args...)
@@ -62,6 +64,7 @@ func TestClassifyIDsMatchBareLabels(t *testing.T) {
 // tables equals accuracy (every error is one FP and one FN); and the JSON
 // carries the fields the issue names.
 func TestClassifyJSON(t *testing.T) {
+	t.Parallel()
 	args := append([]string{"classify", "--draws", "2000", "--format", "json"}, classifyFiles(false)...)
 	code, out, errw := runMain(t, args...)
 	if code != 0 {
@@ -94,6 +97,7 @@ func TestClassifyDeterministic(t *testing.T) {
 
 // Bad input: one line naming file:line where there is one, exit status 2.
 func TestClassifyErrors(t *testing.T) {
+	t.Parallel()
 	truth := writeTemp(t, "truth.txt", "x\ny\nx\ny\n")
 	short := writeTemp(t, "short.txt", "x\ny\nx\n")
 	good := writeTemp(t, "good.txt", "x\ny\ny\ny\n")

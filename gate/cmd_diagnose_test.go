@@ -17,6 +17,7 @@ import (
 // a sticky, a skewed, a constant variable and one with an NA draw.
 // go test ./gate -run TestDiagnoseGolden -update rewrites them.
 func TestDiagnoseGolden(t *testing.T) {
+	t.Parallel()
 	input := filepath.Join("testdata", "diagnose", "draws.csv")
 	for _, c := range []struct {
 		golden string
@@ -129,6 +130,7 @@ func parseNA(t *testing.T, s string) float64 {
 // the 15-digit draws.csv, by R either: see roundedRhat in
 // bayes/posterior/diagnostics_ref_test.go, which checks them against R run on draws.csv.
 func TestDiagnoseMatchesPosterior(t *testing.T) {
+	t.Parallel()
 	draws := shared.Path(t, "reference/diagnostics/draws.csv")
 	ref := shared.Path(t, "reference/diagnostics/summary.csv")
 	rounded := map[string]bool{"iid_normal": true, "scaled_chain": true}
@@ -142,6 +144,7 @@ func TestDiagnoseMatchesPosterior(t *testing.T) {
 // variable) against testdata/diagnose/posterior_summary.csv, made by
 // posterior_summary.R beside it; 1e-12 relative. The NA variable is all NA.
 func TestDiagnoseSmallMatchesPosterior(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join("testdata", "diagnose")
 	compareSummary(t, filepath.Join(dir, "posterior_summary.csv"), filepath.Join(dir, "draws.csv"), 1e-12, nil)
 	_, rows := diagnoseCSV(t, filepath.Join(dir, "draws.csv"))
@@ -154,6 +157,7 @@ func TestDiagnoseSmallMatchesPosterior(t *testing.T) {
 
 // Bad input: one line naming file:line, exit status 2, nothing on stdout.
 func TestDiagnoseBadInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, c := range []struct {
 		name, content, want string

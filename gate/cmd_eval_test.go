@@ -15,6 +15,7 @@ import (
 //     bakery-tours (unjudged): relstring '21-', AP = (1/1 + 2/2)/3 = 0.6667.
 //     Topic 103 is missing: 0 under -c, an error (status 2) without it.
 func TestEvalTinyExample(t *testing.T) {
+	t.Parallel()
 	status, out, errs := runMain(t, "eval", "-q", "-m", "map", "-m", "P.5", "-m", "ndcg_cut.5",
 		"../examples/tiny/qrels.txt", "../examples/tiny/run_a.txt", "../examples/tiny/run_b.txt")
 	if status != 0 {
@@ -42,6 +43,7 @@ func TestEvalTinyExample(t *testing.T) {
 }
 
 func TestEvalUsage(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"eval"}, {"eval", "-l"}, {"eval", "-m", "nope", "a", "b"}, {"eval", "-Z", "z", "a", "b"}} {
 		status, _, errs := runMain(t, args...)
 		if status != exitError || !strings.HasPrefix(errs, "riskgate: ") || strings.Count(errs, "\n") != 1 {

@@ -15,6 +15,7 @@ import (
 const examples = "../policies/examples/"
 
 func TestPolicyValidate(t *testing.T) {
+	t.Parallel()
 	code, out, errw := runMain(t, "policy", "validate", examples+"release-gate.yaml", examples+"pr-check.yaml", examples+"research.yaml", "../policies/starter.yaml")
 	if code != exitPass || errw != "" {
 		t.Fatalf("exit %d, stderr %q", code, errw)
@@ -43,6 +44,7 @@ func TestPolicyValidate(t *testing.T) {
 }
 
 func TestPolicyValidateWarnings(t *testing.T) {
+	t.Parallel()
 	src := "version: 1\nname: w\nrules: [{id: t, quantity: tests.sign.p, at_most: 0.05}]\n" +
 		"waivers: [{rule: t, challenger: c, reason: r, approver: a, expires: 2020-01-01}]\n"
 	code, _, errw := runMainWithStdin(t, src, "policy", "validate", "-")
@@ -60,6 +62,7 @@ func TestPolicyValidateWarnings(t *testing.T) {
 }
 
 func TestPolicyExplain(t *testing.T) {
+	t.Parallel()
 	code, out, errw := runMain(t, "policy", "explain")
 	if code != exitPass || errw != "" {
 		t.Fatalf("exit %d, %q", code, errw)
@@ -80,6 +83,7 @@ func TestPolicyExplain(t *testing.T) {
 }
 
 func TestPolicySchema(t *testing.T) {
+	t.Parallel()
 	code, out, _ := runMain(t, "policy", "schema")
 	if code != exitPass || out != string(policies.Schema()) {
 		t.Errorf("exit %d; output differs from policies.Schema()", code)
@@ -87,6 +91,7 @@ func TestPolicySchema(t *testing.T) {
 }
 
 func TestPolicyInit(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "p.yaml")
 	code, out, errw := runMain(t, "policy", "init", file)
@@ -149,6 +154,7 @@ func TestPolicyInitDefaultName(t *testing.T) {
 
 // The policy's inputs.format and inputs.topics accept what the flags accept.
 func TestPolicyInputValuesMatchFlags(t *testing.T) {
+	t.Parallel()
 	var topics []string
 	for _, m := range scores.TopicModes {
 		topics = append(topics, string(m))

@@ -289,6 +289,7 @@ func TestPoolListShowGolden(t *testing.T) {
 // Two riskgate pool add commands at once into one pool, 20 times: both
 // systems stored, nothing damaged.
 func TestPoolAddConcurrent(t *testing.T) {
+	t.Parallel()
 	dir := poolFixture(t)
 	for rep := range 20 {
 		p := filepath.Join(t.TempDir(), "pool")
@@ -318,6 +319,7 @@ func TestPoolAddConcurrent(t *testing.T) {
 // Names that start workflow commands or reorder text reach no line start of
 // any pool command's output, and show as ⟨U+202E⟩ on the terminal.
 func TestPoolInjection(t *testing.T) {
+	t.Parallel()
 	name := "::stop-commands::x\u202eevil"
 	in := writeTemp(t, "inj.csv", "system,topic,score\nprod,t1,0.3\n\""+name+"\",t1,0.5\n")
 	p := filepath.Join(t.TempDir(), "pool")

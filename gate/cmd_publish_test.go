@@ -179,6 +179,7 @@ func TestPublishFailureKeepsTheExitStatus(t *testing.T) {
 }
 
 func TestPublishCommandBadInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, text string) string {
 		p := filepath.Join(dir, name)
@@ -207,6 +208,7 @@ func TestPublishCommandBadInput(t *testing.T) {
 
 // The gate command reuses publishOptions.Flags; check they parse as a set.
 func TestPublishOptionsFlags(t *testing.T) {
+	t.Parallel()
 	o := &publishOptions{}
 	cmd := &cli.Command{Name: "x", Flags: o.flags(), Action: func(context.Context, *cli.Command) error { return o.check() }}
 	if err := cmd.Run(context.Background(), []string{"x", "--github", "--comment-mode", "on-fail", "--require-publish", "--artifact-name", "gate-report"}); err != nil {

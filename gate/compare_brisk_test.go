@@ -23,6 +23,7 @@ import (
 // brisk object with mean, lo and hi on every system, and diff {mean, lo, hi},
 // p_riskier and topics_at_risk on each challenger.
 func TestCompareBRiskJSONContract(t *testing.T) {
+	t.Parallel()
 	code, out, errw := runMain(t, "compare", "--champion", "base", "--challenger", "fusion", "--samples", "1000", "--tukey-samples", "0",
 		"--format", "json", "--target-ess", "1000", filepath.Join("testdata", "compare_small.csv"))
 	if code != 0 {
@@ -88,6 +89,7 @@ func TestCompareBRiskJSONContract(t *testing.T) {
 // order and every challenger's difference to the champion has the same sign
 // (docs/brisk.md compares the digits).
 func TestCompareTable3(t *testing.T) {
+	t.Parallel()
 	data := shared.Path(t, "data/bayesian-risk/rb04.csv")
 	args := []string{"compare", "--champion", "Champion", "--challenger", "Chal. *", "--loss-weight", "5", "--tukey-samples", "0", "--samples", "2000"}
 	code, out, errw := runMain(t, append(append([]string{}, args...), "--risk-view", data)...)

@@ -21,6 +21,7 @@ import (
 // rewrites them). The input is a small hand-made table with a tied topic, an
 // artifact and two challengers.
 func TestCompareGolden(t *testing.T) {
+	t.Parallel()
 	small := filepath.Join("testdata", "compare_small.csv")
 	base := []string{"compare", "--champion", "base", "--challenger", "fusion", "--challenger", "exp*", "--samples", "20000", "--tukey-samples", "2000"}
 	cases := []struct {
@@ -44,6 +45,7 @@ func TestCompareGolden(t *testing.T) {
 // TestCompareJSONContract checks the field names the issue fixes: later
 // issues and external tools rely on them.
 func TestCompareJSONContract(t *testing.T) {
+	t.Parallel()
 	code, out, errw := runMain(t, "compare", "--champion", "base", "--challenger", "fusion", "--samples", "1000", "--tukey-samples", "100",
 		"--format", "json", filepath.Join("testdata", "compare_small.csv"))
 	if code != 0 {
@@ -115,6 +117,7 @@ func TestCompareJSONContract(t *testing.T) {
 // BCa⁻ to the printed precision (TRisk ±0.002, BCa ±0.005), R's
 // deterministic statistics to 1e-8 relative, and ZRisk⁻ with --alpha 5.
 func TestCompareAgainstReferences(t *testing.T) {
+	t.Parallel()
 	data := shared.Path(t, "data/bayesian-risk/rb04.csv")
 	run := func(extra ...string) *compare.Report {
 		args := append([]string{"compare", "--champion", "Champion", "--challenger", "Chal. *", "--format", "json", "--tukey-samples", "0"}, extra...)
@@ -201,6 +204,7 @@ func near(t *testing.T, what string, got float64, wantText string, tol float64) 
 
 // TestCompareErrors: bad input and options give one line and exit status 2.
 func TestCompareErrors(t *testing.T) {
+	t.Parallel()
 	small := filepath.Join("testdata", "compare_small.csv")
 	one := writeTemp(t, "one.csv", "system,topic,score\nA,t1,0.5\nB,t1,0.4\nA,t2,0.3\n")
 	cases := []struct {
@@ -236,6 +240,7 @@ func TestCompareErrors(t *testing.T) {
 // TestCompareOutputFile: --output writes the file whole, and a failure leaves
 // nothing behind.
 func TestCompareOutputFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "report.json")
 	args := []string{"compare", "--champion", "base", "--challenger", "fusion", "--samples", "1000", "--tukey-samples", "0", "--format", "json", "-o", out, filepath.Join("testdata", "compare_small.csv")}
@@ -264,6 +269,7 @@ func TestCompareOutputFile(t *testing.T) {
 // TestCompareDeterministic: the same seed gives the same output; another
 // seed changes the randomised figures.
 func TestCompareDeterministic(t *testing.T) {
+	t.Parallel()
 	args := func(seed string) []string {
 		return []string{"compare", "--champion", "base", "--challenger", "*", "--samples", "5000", "--tukey-samples", "500", "--seed", seed, "--format", "json", filepath.Join("testdata", "compare_small.csv")}
 	}
@@ -281,6 +287,7 @@ func TestCompareDeterministic(t *testing.T) {
 // TestMatchChallengers: exact names win over globs, globs skip the champion,
 // and duplicates collapse in first-match order.
 func TestMatchChallengers(t *testing.T) {
+	t.Parallel()
 	tab := scores.NewTable("map", []string{"base", "run[2]", "run2", "runx", "other"}, []string{"t1", "t2"})
 	cases := []struct {
 		patterns []string
@@ -309,6 +316,7 @@ func TestCompareGOMAXPROCS(t *testing.T) {
 // TestCompareAlignmentRecorded: topics dropped to complete the table are
 // named in the JSON report as well as noted on stderr.
 func TestCompareAlignmentRecorded(t *testing.T) {
+	t.Parallel()
 	in := writeTemp(t, "x.csv", "system,topic,score\nA,t1,0.5\nB,t1,0.4\nA,t2,0.3\nB,t2,0.2\nA,t3,0.1\nB,t4,0.3\nA,t4,0.25\n")
 	code, out, errw := runMain(t, "compare", "--champion", "A", "--challenger", "B", "--samples", "1000", "--format", "json", in)
 	if code != 0 {
@@ -326,6 +334,7 @@ func TestCompareAlignmentRecorded(t *testing.T) {
 // TestCompareMarkdownEscapesNames: in the md view (posted as pull-request
 // comments) a system name can neither add a table column nor mention anyone.
 func TestCompareMarkdownEscapesNames(t *testing.T) {
+	t.Parallel()
 	in := writeTemp(t, "x.csv", "system,topic,score\nbase,t1,0.5\nbase,t2,0.3\nbase,t3,0.4\n"+
 		"x|@y,t1,0.6\nx|@y,t2,0.2\nx|@y,t3,0.45\n")
 	code, out, errw := runMain(t, "compare", "--champion", "base", "--challenger", "x|@y", "--samples", "1000", "--tukey-samples", "0", "--format", "md", in)

@@ -25,11 +25,17 @@ func gateOutResult(t *testing.T, args ...string) (int, *result.Result) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := result.Read("result.json", data)
+	return code, readResult(t, string(data))
+}
+
+// readResult reads a result.json.
+func readResult(t *testing.T, data string) *result.Result {
+	t.Helper()
+	res, err := result.Read("result.json", []byte(data))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return code, res
+	return res
 }
 
 // verdicts maps each challenger to its verdict.
@@ -65,8 +71,13 @@ func checkEvidence(t *testing.T, r *result.Result) {
 // NLPR03vb10 (MAP 0.106 against 0.310) fails with exit 1, although the pool
 // has one artifact and no Bayesian rule may pass.
 func TestDefaultPolicyOnPublicData(t *testing.T) {
+	t.Parallel()
 	rb04 := shared.Path(t, "data/bayesian-risk/rb04.csv")
-	code, r := gateOutResult(t, "--champion", "Champion", "--challenger", "Chal.*", rb04)
+	run := defaultGateRB04(t, rb04)
+	if run.code == exitError {
+		t.Fatalf("exit %d: %s", run.code, run.stderr)
+	}
+	code, r := run.code, readResult(t, run.files["result.json"])
 	if code != exitPass || !slices.Equal(r.Decision.Selected, []string{"Chal. 4"}) {
 		t.Errorf("rb04: exit %d, selected %v; want 0, [Chal. 4]", code, r.Decision.Selected)
 	}

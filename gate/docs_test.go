@@ -12,8 +12,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/riskgate/riskgate/internal/shared"
 )
 
 // Docs as tests: every fenced sh block of README.md and docs/*.md runs, one
@@ -41,6 +44,8 @@ const (
 
 // TestMain lets this test binary stand in for riskgate in the docs' shell
 // commands: run as a child with RISKGATE_DOCTEST_MAIN=1, it is riskgate.
+// Otherwise it runs the tests and says how many reference tests skipped
+// (shared.RunTests).
 func TestMain(m *testing.M) {
 	if os.Getenv(doctestMainEnv) == "1" {
 		args := append([]string{"riskgate"}, os.Args[1:]...)
@@ -49,7 +54,7 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(Main(context.Background(), args, os.Stdin, os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	os.Exit(shared.RunTests(m))
 }
 
 // docBlock is one fenced sh block.
@@ -155,8 +160,10 @@ func parseDocMarker(t *testing.T, b *docBlock, text string) {
 	}
 }
 
-// TestDocsCommands runs every unmarked command of README.md and docs/*.md.
+// TestDocsCommands runs every unmarked command of README.md and docs/*.md,
+// each block in a parallel subtest of its own (named file:line).
 func TestDocsCommands(t *testing.T) {
+	t.Parallel()
 	repo, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)
@@ -171,71 +178,83 @@ func TestDocsCommands(t *testing.T) {
 		files = append(files, filepath.Join("docs", filepath.Base(d)))
 	}
 	fix := newDocFixture(t, repo)
-	var ran, skipped, blocks int
-	for _, f := range files {
-		for _, b := range docBlocks(t, repo, f) {
-			blocks++
-			name := fmt.Sprintf("%s:%d", b.File, b.Line)
-			if b.SameAs != "" {
-				want, err := os.ReadFile(filepath.Join(repo, b.SameAs))
-				if err != nil || string(want) != b.Text {
-					t.Errorf("%s: the block is not %s verbatim (%v)", name, b.SameAs, err)
-				}
-				continue
-			}
-			if b.Skip != "" {
-				skipped++
-				continue
-			}
-			if b.Slow && testing.Short() {
-				t.Logf("%s: slow; skipped with -short", name)
-				skipped++
-				continue
-			}
-			dir := t.TempDir()
-			fix.write(t, dir)
-			env := append(os.Environ(), doctestMainEnv+"=1", doctestAppendEnv+"="+b.Append,
-				"PATH="+filepath.Join(dir, "bin")+string(os.PathListSeparator)+os.Getenv("PATH"), "CI=", "GITHUB_ACTIONS=")
-			if err := os.Symlink(self, filepath.Join(dir, "bin", "riskgate")); err != nil {
-				t.Fatal(err)
-			}
-			run := func(c docCommand, exits []int) {
-				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-				defer cancel()
-				cmd := exec.CommandContext(ctx, "sh", "-c", c.Text)
-				cmd.Dir, cmd.Env = dir, env
-				start := time.Now()
-				out, err := cmd.CombinedOutput()
-				code := 0
-				if err != nil {
-					code = -1
-					if ee, ok := err.(*exec.ExitError); ok {
-						code = ee.ExitCode()
+	var ran atomic.Int64
+	var skipped, blocks int
+	t.Run("blocks", func(t *testing.T) { // returns when every block has run
+		for _, f := range files {
+			for _, b := range docBlocks(t, repo, f) {
+				blocks++
+				name := fmt.Sprintf("%s:%d", b.File, b.Line)
+				if b.SameAs != "" {
+					want, err := os.ReadFile(filepath.Join(repo, b.SameAs))
+					if err != nil || string(want) != b.Text {
+						t.Errorf("%s: the block is not %s verbatim (%v)", name, b.SameAs, err)
 					}
+					continue
 				}
-				if !slices.Contains(exits, code) {
-					tail := string(out)
-					if len(tail) > 2000 {
-						tail = "…" + tail[len(tail)-2000:]
-					}
-					t.Errorf("%s:%d: %s\nexit %d, the doc expects %v; output:\n%s", b.File, c.Line, c.Text, code, exits, tail)
+				if b.Skip != "" {
+					skipped++
+					continue
 				}
-				if d := time.Since(start); d > 2*time.Second {
-					t.Logf("%s:%d took %v", b.File, c.Line, d.Round(time.Millisecond))
+				if b.Slow && testing.Short() {
+					t.Logf("%s: slow; skipped with -short", name)
+					skipped++
+					continue
 				}
-			}
-			for _, before := range b.Before {
-				run(docCommand{Line: b.Line - 1, Text: before}, []int{0})
-			}
-			for _, c := range b.Commands {
-				run(c, b.Exits)
-				ran++
+				t.Run(name, func(t *testing.T) {
+					t.Parallel()
+					runDocBlock(t, b, fix, self)
+					ran.Add(int64(len(b.Commands)))
+				})
 			}
 		}
-	}
-	t.Logf("%d sh blocks: %d commands run, %d blocks skipped (marked or -short)", blocks, ran, skipped)
-	if ran == 0 {
+	})
+	t.Logf("%d sh blocks: %d commands run, %d blocks skipped (marked or -short)", blocks, ran.Load(), skipped)
+	if ran.Load() == 0 {
 		t.Fatal("no documented command ran")
+	}
+}
+
+// runDocBlock runs b's commands with sh, in order, from a fresh folder
+// holding the fixture, with self (this test binary) as riskgate on PATH.
+func runDocBlock(t *testing.T, b docBlock, fix *docFixture, self string) {
+	dir := t.TempDir()
+	fix.write(t, dir)
+	env := append(os.Environ(), doctestMainEnv+"=1", doctestAppendEnv+"="+b.Append,
+		"PATH="+filepath.Join(dir, "bin")+string(os.PathListSeparator)+os.Getenv("PATH"), "CI=", "GITHUB_ACTIONS=")
+	if err := os.Symlink(self, filepath.Join(dir, "bin", "riskgate")); err != nil {
+		t.Fatal(err)
+	}
+	run := func(c docCommand, exits []int) {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "sh", "-c", c.Text)
+		cmd.Dir, cmd.Env = dir, env
+		start := time.Now()
+		out, err := cmd.CombinedOutput()
+		code := 0
+		if err != nil {
+			code = -1
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			}
+		}
+		if !slices.Contains(exits, code) {
+			tail := string(out)
+			if len(tail) > 2000 {
+				tail = "…" + tail[len(tail)-2000:]
+			}
+			t.Errorf("%s:%d: %s\nexit %d, the doc expects %v; output:\n%s", b.File, c.Line, c.Text, code, exits, tail)
+		}
+		if d := time.Since(start); d > 2*time.Second {
+			t.Logf("%s:%d took %v", b.File, c.Line, d.Round(time.Millisecond))
+		}
+	}
+	for _, before := range b.Before {
+		run(docCommand{Line: b.Line - 1, Text: before}, []int{0})
+	}
+	for _, c := range b.Commands {
+		run(c, b.Exits)
 	}
 }
 
@@ -243,6 +262,7 @@ func TestDocsCommands(t *testing.T) {
 // is marked skip without a reason (checked by docBlocks); a block of
 // riskgate commands is never skipped.
 func TestDocsMarkers(t *testing.T) {
+	t.Parallel()
 	repo, _ := filepath.Abs("..")
 	docs, _ := filepath.Glob(filepath.Join(repo, "docs", "*.md"))
 	files := []string{"README.md"}

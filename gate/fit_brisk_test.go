@@ -31,6 +31,7 @@ func fitJSON(t *testing.T, args ...string) *fit.Report {
 // (the same fit, differences, P(riskier) and topics at risk for the same
 // seed), and its report names the pool.
 func TestFitLossWeight(t *testing.T) {
+	t.Parallel()
 	data := shared.Path(t, "data/bayesian-risk/rb04.csv")
 	r := fitJSON(t, "--champion", "Champion", "--challenger", "Chal.*", "--loss-weight", "5", "--target-ess", "2000", "--seed", "3", data)
 	if r.LossWeight != 5 || r.Family != "gaussian" || r.BRisk == nil || len(r.BRisk.Challengers) != 4 {
@@ -69,14 +70,59 @@ func TestFitLossWeight(t *testing.T) {
 
 // TestFitSkewNormalFlags runs the skew-normal family (on a small pool, to a
 // small ESS target), the forecasts, the pool sweep and the prior sensitivity
-// through the command and checks the report's shape.
+// through the command and checks the report's shape. Its seven skew-normal
+// fits take 5–6 CPU-seconds: -short runs the same flags on the Gaussian
+// family (TestFitBRiskFlags) and one skew-normal fit (TestFitSkewNormalFamily).
 func TestFitSkewNormalFlags(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("slow: seven skew-normal fits; -short runs TestFitBRiskFlags and TestFitSkewNormalFamily")
+	}
 	pool := fitPool(t, "--n-systems", "8", "--n-topics", "10", "--seed", "4")
 	r := fitJSON(t, "--champion", "s1", "--challenger", "s2", "--challenger", "s3", "--family", "skew_normal", "--loss-weight", "2",
 		"--target-ess", "400", "--forecast", "--pool-sweep", "0,2,10", "--prior-sensitivity", pool)
 	if r.Family != "skew_normal" || r.Method != "general" || r.Alpha == nil || r.Priors["alpha"] != "normal(0, 4)" {
 		t.Errorf("family %s method %s alpha %v priors %v", r.Family, r.Method, r.Alpha, r.Priors)
 	}
+	checkFitExtras(t, r, "brms")
+	if ps := r.PriorSensitivity; ps.Fits[1].Priors["alpha"] != "normal(0, 2)" {
+		t.Errorf("prior sensitivity's second set %+v: want alpha ~ normal(0, 2)", ps.Fits[1])
+	}
+}
+
+// TestFitBRiskFlags: the forecasts, the pool sweep and the prior
+// sensitivity through the command, on the Gaussian family.
+func TestFitBRiskFlags(t *testing.T) {
+	t.Parallel()
+	pool := fitPool(t, "--n-systems", "8", "--n-topics", "10", "--seed", "4")
+	r := fitJSON(t, "--champion", "s1", "--challenger", "s2", "--challenger", "s3", "--loss-weight", "2",
+		"--target-ess", "400", "--forecast", "--pool-sweep", "0,2,10", "--prior-sensitivity", pool)
+	if r.Family != "gaussian" || r.Alpha != nil {
+		t.Errorf("family %s alpha %v", r.Family, r.Alpha)
+	}
+	checkFitExtras(t, r, "rstanarm")
+}
+
+// TestFitSkewNormalFamily: --family skew_normal fits the skew normal with
+// the general sampler and reports its shape α and prior.
+func TestFitSkewNormalFamily(t *testing.T) {
+	t.Parallel()
+	pool := fitPool(t, "--n-systems", "8", "--n-topics", "10", "--seed", "4")
+	r := fitJSON(t, "--champion", "s1", "--challenger", "s2", "--challenger", "s3", "--family", "skew_normal", "--loss-weight", "2",
+		"--target-ess", "400", pool)
+	if r.Family != "skew_normal" || r.Method != "general" || r.Alpha == nil || r.Priors["alpha"] != "normal(0, 4)" {
+		t.Errorf("family %s method %s alpha %v priors %v", r.Family, r.Method, r.Alpha, r.Priors)
+	}
+	if r.Forecasts != nil || r.PoolSweep != nil || r.PriorSensitivity != nil {
+		t.Error("forecasts, pool sweep or prior sensitivity without their flags")
+	}
+}
+
+// checkFitExtras checks the shape of --forecast, --pool-sweep 0,2,10 and
+// --prior-sensitivity on fitPool's 8 systems × 10 topics (5 artifacts), the
+// prior sets starting with first.
+func checkFitExtras(t *testing.T, r *fit.Report, first string) {
+	t.Helper()
 	if len(r.Forecasts) != 8*10 {
 		t.Errorf("%d forecasts, want one per cell (80)", len(r.Forecasts))
 	}
@@ -89,7 +135,7 @@ func TestFitSkewNormalFlags(t *testing.T) {
 		t.Errorf("pool sweep %+v", r.PoolSweep)
 	}
 	ps := r.PriorSensitivity
-	if ps == nil || len(ps.Fits) != 3 || ps.Fits[0].Name != "brms" || ps.Fits[1].Priors["alpha"] != "normal(0, 2)" {
+	if ps == nil || len(ps.Fits) != 3 || ps.Fits[0].Name != first {
 		t.Fatalf("prior sensitivity %+v", ps)
 	}
 	if ps.Robust != (len(ps.Changes) == 0 && ps.Fits[0].Converged && ps.Fits[1].Converged && ps.Fits[2].Converged) {
@@ -98,6 +144,7 @@ func TestFitSkewNormalFlags(t *testing.T) {
 }
 
 func TestFitBRiskErrors(t *testing.T) {
+	t.Parallel()
 	pool := fitPool(t, "--n-systems", "3", "--n-topics", "4", "--seed", "1")
 	for _, tc := range []struct {
 		name string

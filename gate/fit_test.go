@@ -26,6 +26,7 @@ func fitPool(t *testing.T, args ...string) string {
 
 // The JSON report carries every field of the contract, for rb04.csv.
 func TestFitJSONContract(t *testing.T) {
+	t.Parallel()
 	rb04 := shared.Path(t, "data/bayesian-risk/rb04.csv")
 	code, out, errs := runMain(t, "fit", "--champion", "Champion", "--challenger", "Chal.*", "--target-ess", "2000", "--format", "json", rb04)
 	if code != 0 {
@@ -96,6 +97,7 @@ var fitElapsed = regexp.MustCompile(`; [0-9]+ ms|"elapsed_ms": [0-9]+`)
 
 // Whole outputs on a small simulated pool, elapsed time masked.
 func TestFitGolden(t *testing.T) {
+	t.Parallel()
 	pool := fitPool(t, "--n-systems", "6", "--n-topics", "8", "--seed", "5")
 	for _, o := range []string{"table", "md"} {
 		code, out, errs := runMain(t, "fit", "--champion", "s1", "--challenger", "s2", "--challenger", "s3", "--target-ess", "1000", "--format", o, pool)
@@ -108,6 +110,7 @@ func TestFitGolden(t *testing.T) {
 
 // The same seed gives the same report; another seed does not.
 func TestFitDeterministic(t *testing.T) {
+	t.Parallel()
 	pool := fitPool(t, "--n-systems", "5", "--n-topics", "7", "--seed", "9", "--missing", "0.2")
 	run := func(seed string) string {
 		code, out, errs := runMain(t, "fit", "--champion", "s1", "--seed", seed, "--target-ess", "500", "--topics", "keep", "--format", "json", pool)
@@ -128,6 +131,7 @@ func TestFitDeterministic(t *testing.T) {
 // A fit that misses its ESS target is marked in every output format, and
 // the command still succeeds.
 func TestFitNotConvergedIsMarked(t *testing.T) {
+	t.Parallel()
 	pool := fitPool(t, "--n-systems", "5", "--n-topics", "6", "--seed", "2")
 	args := []string{"fit", "--champion", "s1", "--draws", "100", "--warmup", "100", "--target-ess", "1e9", "--max-draws", "150"}
 	for _, o := range []string{"table", "md", "json", "csv"} {
@@ -171,6 +175,7 @@ func TestFitNotConvergedIsMarked(t *testing.T) {
 
 // --draws-out writes every draw, and their means are the report's.
 func TestFitDrawsOut(t *testing.T) {
+	t.Parallel()
 	pool := fitPool(t, "--n-systems", "4", "--n-topics", "5", "--seed", "4")
 	drawsPath := filepath.Join(t.TempDir(), "draws.csv")
 	code, out, errs := runMain(t, "fit", "--champion", "s1", "--chains", "2", "--draws", "300", "--target-ess", "1", "--format", "json", "--draws-out", drawsPath, pool)
@@ -208,6 +213,7 @@ func TestFitDrawsOut(t *testing.T) {
 }
 
 func TestFitErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, content string) string {
 		p := filepath.Join(dir, name)
@@ -248,6 +254,7 @@ func TestFitErrors(t *testing.T) {
 
 // Priors chosen by name change the reported priors and the path.
 func TestFitPriorFlags(t *testing.T) {
+	t.Parallel()
 	pool := fitPool(t, "--n-systems", "4", "--n-topics", "6", "--seed", "3")
 	code, out, errs := runMain(t, "fit", "--champion", "s1", "--target-ess", "400", "--format", "json",
 		"--prior-intercept", "student_t(3, 0.3, 1)", "--prior-sigma", "half_normal(0.5)", "--prior-sd", "half_student_t(3, 2.5)", pool)
@@ -266,6 +273,7 @@ func TestFitPriorFlags(t *testing.T) {
 
 // --output writes the report to a file, and --input-format names the input layout.
 func TestFitOutputFile(t *testing.T) {
+	t.Parallel()
 	pool := fitPool(t, "--n-systems", "4", "--n-topics", "5", "--seed", "6")
 	out := filepath.Join(t.TempDir(), "fit.json")
 	code, stdout, errs := runMain(t, "fit", "--champion", "s1", "--target-ess", "400", "--format", "json", "--input-format", "csv-long", "-o", out, pool)
@@ -282,6 +290,7 @@ func TestFitOutputFile(t *testing.T) {
 // The draws file is what riskgate diagnose reads, and it reproduces the
 // fit's own diagnostics.
 func TestFitDrawsOutThroughDiagnose(t *testing.T) {
+	t.Parallel()
 	pool := fitPool(t, "--n-systems", "4", "--n-topics", "6", "--seed", "7")
 	draws := filepath.Join(t.TempDir(), "draws.csv")
 	code, fitCSV, errs := runMain(t, "fit", "--champion", "s1", "--target-ess", "1000", "--format", "csv", "--draws-out", draws, pool)

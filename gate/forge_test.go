@@ -222,6 +222,7 @@ func firstLine(s string) string {
 // but the file's path, and is refused once a rule result's query or the
 // loss weight is not the file's.
 func TestGoldenResultAgainstItsTrustedPolicy(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join("testdata", "gate", "cheap.result.json.golden")
 	r, err := result.Read(path, []byte(readFile(t, path)))
 	if err != nil {

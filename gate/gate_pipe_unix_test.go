@@ -16,6 +16,7 @@ import (
 // An input through a named pipe (bash's <(command)) is read once: the gate
 // does not open it again to hash it, which would wait for ever.
 func TestGateInputPipe(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(filepath.Join("testdata", "gate_small.csv"))
 	if err != nil {
 		t.Fatal(err)

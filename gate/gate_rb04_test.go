@@ -35,6 +35,7 @@ select: all
 // errors at the policy's ESS of 4000, 3·√(p(1 − p)/4000) (0.010 at
 // p = 0.95), plus 0.001.
 func TestGateRB04Walkthrough(t *testing.T) {
+	t.Parallel()
 	rb04 := shared.Path(t, "data/bayesian-risk/rb04.csv")
 	policy := writeTemp(t, "rb04.yaml", rb04Policy)
 	code, out, stderr := runMain(t, "gate", "--policy", policy, "--format", "json", rb04)

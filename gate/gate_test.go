@@ -2,6 +2,7 @@ package gate
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"encoding/xml"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/riskgate/riskgate/gate/report"
@@ -63,6 +65,7 @@ func readOut(t *testing.T, dir, name string) string {
 // The example's whole output and every report it writes, in golden files;
 // every report is rendered from result.json alone.
 func TestGateExampleGolden(t *testing.T) {
+	t.Parallel()
 	code, stdout, stderr, dir := gateRunOut(t, "--example")
 	if code != exitPass {
 		t.Errorf("exit %d, want 0 (ship candidate-better)\n%s", code, stderr)
@@ -112,6 +115,7 @@ func firstDiff(a, b string) string {
 
 // Each --format on standard output is the file --out writes.
 func TestGateFormatsMatchFiles(t *testing.T) {
+	t.Parallel()
 	policy := filepath.Join("testdata", "gate", "cheap.yaml")
 	for format, file := range map[string]string{"md": "report.md", "json": "result.json", "junit": "junit.xml"} {
 		code, stdout, stderr, dir := gateRunOut(t, "--policy", policy, "--format", format)
@@ -126,6 +130,7 @@ func TestGateFormatsMatchFiles(t *testing.T) {
 
 // A policy without Bayesian rules: every format in golden files, and no MCMC.
 func TestGateCheapPolicyGolden(t *testing.T) {
+	t.Parallel()
 	policy := filepath.Join("testdata", "gate", "cheap.yaml")
 	code, stdout, stderr, dir := gateRunOut(t, "--policy", policy)
 	if code != exitPass || stderr != "" {
@@ -182,6 +187,7 @@ func checkJUnit(t *testing.T, text string, tests, failures, skipped int) {
 // status would have been. Too few topics make a passing rule inconclusive
 // (exit 3) but leave a failing one failing (exit 1).
 func TestGateExitStatuses(t *testing.T) {
+	t.Parallel()
 	small := filepath.Join("testdata", "gate_small.csv")
 	policy := func(body string) string {
 		return writeTemp(t, "policy.yaml", "version: 1\nname: t\nchampion: prod\nchallengers: [\"cand-*\"]\n"+body)
@@ -224,6 +230,7 @@ func slicesContains(s []string, x string) bool {
 
 // Usage, input and policy errors: exit 2 with one line, positioned where it can be.
 func TestGateErrors(t *testing.T) {
+	t.Parallel()
 	small := filepath.Join("testdata", "gate_small.csv")
 	bad := writeTemp(t, "bad.yaml", "version: 1\nname: t\nrules:\n  - {id: x, quantity: bayes.p_beter, at_least: 0.9}\n")
 	for _, c := range []struct {
@@ -251,6 +258,7 @@ func TestGateErrors(t *testing.T) {
 // Flags override the policy's roles, loss weight and seed; the replay
 // command says so, and replaying it gives the same decision.
 func TestGateOverridesAndReplay(t *testing.T) {
+	t.Parallel()
 	small, _ := filepath.Abs(filepath.Join("testdata", "gate_small.csv"))
 	policy, _ := filepath.Abs(filepath.Join("testdata", "gate", "cheap.yaml"))
 	code, out, stderr := runMain(t, "gate", "--policy", policy, "--champion", "art-1", "--challenger", "cand-b", "--loss-weight", "3", "--seed", "9", "--format", "json", small)
@@ -288,6 +296,7 @@ func TestGateOverridesAndReplay(t *testing.T) {
 // The policy's inputs apply unless INPUT arguments and flags override them:
 // the default policy cannot be used without INPUT, cheap.yaml can.
 func TestGatePolicyInputs(t *testing.T) {
+	t.Parallel()
 	code, _, stderr := runMain(t, "gate")
 	if code != exitError || !strings.Contains(stderr, "no INPUT given") {
 		t.Errorf("no inputs: exit %d %q", code, stderr)
@@ -311,18 +320,33 @@ func TestGatePolicyInputs(t *testing.T) {
 	}
 }
 
-// The same inputs, policy and seed give the same result whatever GOMAXPROCS is.
+// exampleArgs is the gate of the example with the progress lines, run once
+// (exampleRun) for the tests that read its result or its progress.
+var exampleArgs = []string{"gate", "--example", "--progress", "--format", "json"}
+
+// exampleRun returns the exit status, standard output and error of
+// riskgate with exampleArgs, at the process's default GOMAXPROCS (the only
+// tests that change it, serial ones, restore it before going on).
+var exampleRun = sync.OnceValues(func() (int, [2]string) {
+	var out, errw bytes.Buffer
+	code := Main(context.Background(), append([]string{"riskgate"}, exampleArgs...), strings.NewReader(""), &out, &errw)
+	return code, [2]string{out.String(), errw.String()}
+})
+
+// The same inputs, policy and seed give the same result whatever GOMAXPROCS
+// is: the example at the default GOMAXPROCS, and at 1 and 2 threads.
 func TestGateDeterministic(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
-	var first string
-	for i, procs := range []int{1, 2} {
-		runtime.GOMAXPROCS(procs)
-		_, out, _ := runMain(t, "gate", "--example", "--format", "json")
-		out = normalizeRun(out, "")
-		if i == 0 {
-			first = out
-		} else if out != first {
-			t.Fatalf("result differs between GOMAXPROCS 1 and %d:\n%s", procs, firstDiff(out, first))
+	_, run := exampleRun() // before GOMAXPROCS changes
+	first, procs := normalizeRun(run[0], ""), runtime.GOMAXPROCS(0)
+	defer runtime.GOMAXPROCS(procs)
+	for _, n := range []int{1, 2} {
+		if n == procs {
+			continue
+		}
+		runtime.GOMAXPROCS(n)
+		_, out, _ := runMain(t, exampleArgs...)
+		if out = normalizeRun(out, ""); out != first {
+			t.Fatalf("result differs between GOMAXPROCS %d and %d:\n%s", procs, n, firstDiff(out, first))
 		}
 	}
 }
@@ -330,6 +354,7 @@ func TestGateDeterministic(t *testing.T) {
 // A fit that does not converge, and a model that cannot be fitted, make the
 // Bayesian rules inconclusive, never passing.
 func TestGateBayesianFailsClosed(t *testing.T) {
+	t.Parallel()
 	small := filepath.Join("testdata", "gate_small.csv")
 	var flat strings.Builder
 	flat.WriteString("system,topic,score\n")
@@ -367,6 +392,7 @@ func TestGateBayesianFailsClosed(t *testing.T) {
 // Cells left missing (--topics keep) are modelled by the Bayesian fit and
 // left out pair by pair in the other analyses.
 func TestGateMissingCells(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(filepath.Join("testdata", "gate_small.csv"))
 	if err != nil {
 		t.Fatal(err)
@@ -409,7 +435,9 @@ func TestGateMissingCells(t *testing.T) {
 // and the BRisk fit at its loss weight 2), then the --risk-sweep's fits and
 // the risk sweep's BCa bounds, which say at which loss weights a rule passes.
 func TestGateProgressLines(t *testing.T) {
-	code, _, stderr := runMain(t, "gate", "--example", "--progress", "--format", "json")
+	t.Parallel()
+	code, run := exampleRun()
+	stderr := run[1]
 	want := "riskgate: running the significance tests…\n" +
 		"riskgate: bootstrapping URisk at loss weight 2…\n" +
 		"riskgate: fitting BRisk at loss weight 2 (44 systems × 50 topics)…\n" +
@@ -429,9 +457,9 @@ func TestGateProgressLines(t *testing.T) {
 // adds 1, 5 and 10 (w = 1 is a BRisk fit too, since the default policy has
 // no raw-score fit); "" adds none; a bad list is a usage error.
 func TestGateRiskSweep(t *testing.T) {
-	weights := func(args ...string) []float64 {
+	t.Parallel()
+	weightsOf := func(code int, out, stderr string) []float64 {
 		t.Helper()
-		code, out, stderr := runMain(t, append([]string{"gate", "--example", "--format", "json"}, args...)...)
 		if code == exitError {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
@@ -445,7 +473,12 @@ func TestGateRiskSweep(t *testing.T) {
 		}
 		return ws
 	}
-	if got := weights(); !slices.Equal(got, []float64{1, 2, 5, 10}) {
+	weights := func(args ...string) []float64 {
+		t.Helper()
+		return weightsOf(runMain(t, append([]string{"gate", "--example", "--format", "json"}, args...)...))
+	}
+	code, run := exampleRun() // the default sweep
+	if got := weightsOf(code, run[0], run[1]); !slices.Equal(got, []float64{1, 2, 5, 10}) {
 		t.Errorf("default sweep: BRisk at %v, want [1 2 5 10]", got)
 	}
 	if got := weights("--risk-sweep", ""); !slices.Equal(got, []float64{2}) {

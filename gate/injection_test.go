@@ -12,13 +12,15 @@ import (
 
 // injectionPool is the payload of issue 17: every challenger's name starts
 // a workflow command.
-func injectionPool(t testing.TB, name string) string {
+func injectionPool(t testing.TB, names ...string) string {
 	r := rand.New(rand.NewPCG(17, 1))
 	var b strings.Builder
 	b.WriteString("system,topic,score\n")
 	for i := 1; i <= 30; i++ {
 		fmt.Fprintf(&b, "production,t%d,0.%d\n", i, r.IntN(90)+10)
-		fmt.Fprintf(&b, "%q,t%d,0.5\n", name, i)
+		for _, name := range names {
+			fmt.Fprintf(&b, "%q,t%d,0.5\n", name, i)
+		}
 	}
 	return writeTemp(t, "inj.csv", b.String())
 }
@@ -38,25 +40,40 @@ func noCommandLines(t testing.TB, what, out string) {
 // line start of standard output or error, in any format, with the default
 // policy (its Bayesian fallback on a pool without artifacts) and a policy
 // without MCMC; bidirectional overrides show as ⟨U+202E⟩ on the terminal.
+// The default policy and compare run once each, over a pool of every name
+// (their fits are the cost); each other command runs once per name.
 func TestWorkflowCommandInjection(t *testing.T) {
+	t.Parallel()
 	cheap := filepath.Join("testdata", "gate", "cheap.yaml")
-	for _, name := range []string{"::stop-commands::pwnd", "::add-mask::secret", "::error title=x::forged", " ::warning::w", "\u202e::error::rtl", "ok\n::error::nl"} {
-		pool := injectionPool(t, name)
-		for _, args := range [][]string{
-			{"gate", "--champion", "production", "--challenger", "*::*", "--topics", "intersect", pool},
-			{"gate", "--policy", cheap, "--champion", "production", "--challenger", "*", "--format", "md", pool},
-			{"gate", "--policy", cheap, "--champion", "production", "--challenger", "*", "--format", "junit", pool},
-			{"gate", "--policy", cheap, "--champion", "production", "--challenger", "*", "--format", "json", pool},
-			{"compare", "--champion", "production", "--challenger", "*", pool},
-			{"gate", "--policy", cheap, "--champion", "nope", pool},
-		} {
-			_, stdout, stderr := runMain(t, args...)
-			noCommandLines(t, fmt.Sprintf("%q %v stdout", name, args[:2]), stdout)
-			noCommandLines(t, fmt.Sprintf("%q %v stderr", name, args[:2]), stderr)
-			if strings.ContainsRune(stdout, '\u202e') && args[len(args)-2] != "json" {
-				t.Errorf("%q: a bidirectional override reached the terminal", name)
-			}
+	names := []string{"::stop-commands::pwnd", "::add-mask::secret", "::error title=x::forged", " ::warning::w", "\u202e::error::rtl", "ok\n::error::nl"}
+	check := func(t *testing.T, what string, args ...string) {
+		_, stdout, stderr := runMain(t, args...)
+		noCommandLines(t, fmt.Sprintf("%s %v stdout", what, args[:2]), stdout)
+		noCommandLines(t, fmt.Sprintf("%s %v stderr", what, args[:2]), stderr)
+		if strings.ContainsRune(stdout, '\u202e') && args[len(args)-2] != "json" {
+			t.Errorf("%s: a bidirectional override reached the terminal", what)
 		}
+	}
+	t.Run("every name", func(t *testing.T) {
+		t.Parallel()
+		pool := injectionPool(t, names...)
+		check(t, "every name", "gate", "--champion", "production", "--challenger", "*::*", "--topics", "intersect", pool)
+		check(t, "every name", "compare", "--champion", "production", "--challenger", "*", pool)
+	})
+	for i, name := range names {
+		t.Run(fmt.Sprint("name", i), func(t *testing.T) {
+			t.Parallel()
+			pool := injectionPool(t, name)
+			what := fmt.Sprintf("%q", name)
+			for _, args := range [][]string{
+				{"gate", "--policy", cheap, "--champion", "production", "--challenger", "*", "--format", "md", pool},
+				{"gate", "--policy", cheap, "--champion", "production", "--challenger", "*", "--format", "junit", pool},
+				{"gate", "--policy", cheap, "--champion", "production", "--challenger", "*", "--format", "json", pool},
+				{"gate", "--policy", cheap, "--champion", "nope", pool},
+			} {
+				check(t, what, args...)
+			}
+		})
 	}
 }
 

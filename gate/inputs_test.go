@@ -14,6 +14,7 @@ import (
 // The shared flags parse, "-" reads the command's stdin, and what alignment
 // changed is noted on the error stream.
 func TestInputOptionsFromCommandLine(t *testing.T) {
+	t.Parallel()
 	in := strings.NewReader("system,topic,score\nA,1,0.5\nA,2,0.6\nB,1,0.7\n")
 	var errw bytes.Buffer
 	s := &streams{In: in, Out: &bytes.Buffer{}, Err: &errw}
@@ -42,6 +43,7 @@ func TestInputOptionsFromCommandLine(t *testing.T) {
 }
 
 func TestInputOptionsDefaultsAndErrors(t *testing.T) {
+	t.Parallel()
 	o := newInputOptions(&streams{In: strings.NewReader("")})
 	cmd := &cli.Command{Name: "x", Flags: o.flags(), Action: func(context.Context, *cli.Command) error { return nil }}
 	if err := cmd.Run(context.Background(), []string{"x"}); err != nil {

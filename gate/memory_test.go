@@ -91,6 +91,7 @@ func completeTable(systems, topics int) *scores.Table {
 // policy with its risk sweep: 2.11 GiB peak); the denial of service of
 // issue 17 (2 × 1,000,000 and 100,000 × 2) does not.
 func TestMemoryEstimateScaleTargets(t *testing.T) {
+	t.Parallel()
 	limit, err := parseMemory("--max-memory", defaultMaxMemory)
 	if err != nil || limit != 4e9 {
 		t.Fatalf("default %v %v", limit, err)
@@ -148,6 +149,7 @@ func TestGateSetsTheMemoryLimit(t *testing.T) {
 }
 
 func TestParseMemory(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]float64{"4GB": 4e9, "512MB": 512e6, "8GiB": 8 << 30, "1.5 GB": 1.5e9, "1000": 1000} {
 		if got, err := parseMemory("--max-memory", in); err != nil || got != want {
 			t.Errorf("%q: %v %v, want %v", in, got, err, want)

@@ -15,6 +15,7 @@ import (
 // atomicfile.Write replaces a file whole with mode 0644; atomicfile.Create
 // refuses an existing file; a failed write leaves the folder as it was.
 func TestAtomicWriters(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "report.txt")
 	text := func(s string) func(io.Writer) error {
@@ -49,6 +50,7 @@ func TestAtomicWriters(t *testing.T) {
 
 // writeOutput sends nothing to standard output when rendering fails.
 func TestWriteOutputStdoutWhole(t *testing.T) {
+	t.Parallel()
 	var out strings.Builder
 	err := writeOutput(&out, "-", func(w io.Writer) error { io.WriteString(w, "half"); return errors.New("boom") })
 	if err == nil || out.Len() != 0 {

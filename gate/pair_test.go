@@ -13,6 +13,7 @@ import (
 // Whole outputs of riskgate pair in every format, paired and unpaired, on a
 // small hand-made table (testdata/pair_small.csv: 12 topics, "other" lacks q07).
 func TestPairGolden(t *testing.T) {
+	t.Parallel()
 	small := filepath.Join("testdata", "pair_small.csv")
 	base := []string{"pair", "--draws", "20000", "--seed", "7"}
 	cases := []struct {
@@ -37,6 +38,7 @@ func TestPairGolden(t *testing.T) {
 
 // The JSON contract: the field names the issue fixes.
 func TestPairJSONContract(t *testing.T) {
+	t.Parallel()
 	code, out, errw := runMain(t, "pair", "--a", "new", "--b", "prod", "--draws", "1000", "--format", "json", filepath.Join("testdata", "pair_small.csv"))
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errw)
@@ -79,6 +81,7 @@ func TestPairJSONContract(t *testing.T) {
 // the 0.002 floor dominates); the full comparison, quantiles included, with
 // the reference's own MCSEs, is bayes.TestSakaiMatchesRstan.
 func TestPairMatchesSakaiReference(t *testing.T) {
+	t.Parallel()
 	data := shared.Path(t, "data/bayesian-risk/rb04.csv")
 	rows := shared.ReadCSV(t, shared.Path(t, "reference/sakai/rb04_sakai.csv"))
 	head := map[string]int{}
@@ -121,6 +124,7 @@ func TestPairMatchesSakaiReference(t *testing.T) {
 
 // Bad input and bad flags: one line on stderr, exit status 2, nothing on stdout.
 func TestPairErrors(t *testing.T) {
+	t.Parallel()
 	small := filepath.Join("testdata", "pair_small.csv")
 	two := writeTemp(t, "two.csv", "system,topic,score\na,t1,0.1\nb,t1,0.2\na,t2,0.3\nb,t2,0.35\n")
 	three := writeTemp(t, "three.csv", "system,topic,score\na,t1,0.1\nb,t1,0.2\na,t2,0.3\nb,t2,0.35\na,t3,0.5\nb,t3,0.45\n")

@@ -28,6 +28,7 @@ const hostile = "@octocat <img src=x> | `rm -rf`"
 
 // A challenger with a hostile name appears inert in every report.
 func TestGateHostileNameEscaped(t *testing.T) {
+	t.Parallel()
 	small, err := os.ReadFile(filepath.Join("testdata", "gate_small.csv"))
 	if err != nil {
 		t.Fatal(err)
@@ -78,6 +79,7 @@ model: {target_ess: 400}
 // A result read from its JSON writes the same JSON; a result of another
 // schema version or of the wrong shape is refused with a position.
 func TestResultJSONRoundTrip(t *testing.T) {
+	t.Parallel()
 	_, _, _, dir := gateRunOut(t, "--policy", filepath.Join("testdata", "gate", "cheap.yaml"))
 	data := readOut(t, dir, "result.json")
 	r, err := result.Read("result.json", []byte(data))

@@ -1,6 +1,8 @@
 package gate
 
 import (
+	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"math"
@@ -9,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf8"
 
@@ -27,16 +30,17 @@ import (
 // Chal. 3. The scores are read from rb04.csv itself; none of this depends on
 // the policy's rules, which only decide the verdict.
 func TestRB04ReviewerReports(t *testing.T) {
+	t.Parallel()
 	rb04 := shared.Path(t, "data/bayesian-risk/rb04.csv")
 	scores := readRB04(t, rb04)
-	dir := t.TempDir()
-	code, stdout, stderr := runMain(t, "gate", "--champion", "Champion", "--challenger", "Chal.*", "--out", dir, rb04)
+	run := defaultGateRB04(t, rb04)
+	code, stdout, stderr := run.code, run.stdout, run.stderr
 	if code != exitPass && code != exitFail && code != exitInconclusive {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
-	md := readOut(t, dir, "report.md")
+	md := run.files["report.md"]
 	var r result.Result
-	if err := json.Unmarshal([]byte(readOut(t, dir, "result.json")), &r); err != nil {
+	if err := json.Unmarshal([]byte(run.files["result.json"]), &r); err != nil {
 		t.Fatal(err)
 	}
 
@@ -113,4 +117,48 @@ func readRB04(t *testing.T, path string) map[string]map[string]float64 {
 		out[rec[0]][rec[1]] = v
 	}
 	return out
+}
+
+// gateRun is what one riskgate gate --out run printed and wrote.
+type gateRun struct {
+	code           int
+	stdout, stderr string
+	files          map[string]string // report.FileNames → content
+}
+
+// rb04Default is the default policy on the paper's data, riskgate gate
+// --champion Champion --challenger 'Chal.*' --out DIR rb04.csv, run once
+// for the tests that read it (TestRB04ReviewerReports,
+// TestDefaultPolicyOnPublicData).
+var rb04Default struct {
+	once sync.Once
+	run  gateRun
+	err  error
+}
+
+// defaultGateRB04 returns rb04Default's run of rb04 (the path of rb04.csv).
+func defaultGateRB04(t *testing.T, rb04 string) gateRun {
+	t.Helper()
+	rb04Default.once.Do(func() {
+		dir, err := os.MkdirTemp("", "riskgate-rb04-")
+		if err != nil {
+			rb04Default.err = err
+			return
+		}
+		defer os.RemoveAll(dir)
+		var out, errw bytes.Buffer
+		code := Main(context.Background(), []string{"riskgate", "gate", "--champion", "Champion", "--challenger", "Chal.*", "--out", dir, rb04},
+			strings.NewReader(""), &out, &errw)
+		run := gateRun{code: code, stdout: out.String(), stderr: errw.String(), files: map[string]string{}}
+		for _, name := range report.FileNames {
+			if data, err := os.ReadFile(filepath.Join(dir, name)); err == nil {
+				run.files[name] = string(data)
+			}
+		}
+		rb04Default.run = run
+	})
+	if rb04Default.err != nil {
+		t.Fatal(rb04Default.err)
+	}
+	return rb04Default.run
 }

@@ -18,6 +18,7 @@ import (
 // set in .out.old-*/set, the new one in .out.tmp-*; the next run, even one
 // that fails, puts the previous set back before it cleans up, and marks it.
 func TestReportSetRecoveredAfterAKillBetweenRenames(t *testing.T) {
+	t.Parallel()
 	out, before := passingSet(t)
 	parent := filepath.Dir(out)
 	aside := filepath.Join(parent, ".out.old-1234567")
@@ -61,6 +62,7 @@ func (fullDisk) Write([]byte) (int, error) { return 0, syscall.ENOSPC }
 // when the run started, or an empty one), so that publish refuses the
 // earlier run's result.json beside it.
 func TestReportSetMarkedOnAFullDisk(t *testing.T) {
+	t.Parallel()
 	start := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	for _, c := range []struct {
 		name       string
@@ -110,6 +112,7 @@ func TestReportSetMarkedOnAFullDisk(t *testing.T) {
 // A run that is killed after it started leaves its folder marked as not
 // finished: publish refuses the earlier result.json there.
 func TestReportSetMarkedWhileTheRunIsUnfinished(t *testing.T) {
+	t.Parallel()
 	out, _ := passingSet(t)
 	set, err := openReportSet(out)
 	if err != nil {

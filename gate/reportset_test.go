@@ -136,6 +136,7 @@ func TestReportSetWriteFailureKeepsThePreviousSet(t *testing.T) {
 // Any run that ends in an error — here an input that does not exist —
 // marks the previous set, so that no PASS stands unqualified beside it.
 func TestReportSetErrorMarksThePreviousSet(t *testing.T) {
+	t.Parallel()
 	out, before := passingSet(t)
 	code, _, stderr := runMain(t, "gate", "--policy", filepath.Join("testdata", "gate", "cheap.yaml"), "--out", out, "no-such-file.csv")
 	if code != exitError {
@@ -223,6 +224,7 @@ func slicesSorted(m map[string][]byte) []string {
 // --out is riskgate's: a folder holding anything else is refused before
 // any work, and left alone; a killed writer's temporary folders are removed.
 func TestReportSetFolderOwnership(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "out")
 	os.MkdirAll(out, 0o755)
 	notes := filepath.Join(out, "notes.txt")
@@ -249,6 +251,7 @@ func TestReportSetFolderOwnership(t *testing.T) {
 
 // publish refuses a result.json with an error marker beside it.
 func TestPublishRefusesAMarkedFolder(t *testing.T) {
+	t.Parallel()
 	out, _ := passingSet(t)
 	runMain(t, "gate", "--policy", filepath.Join("testdata", "gate", "cheap.yaml"), "--out", out, "no-such-file.csv")
 	code, _, stderr := runMain(t, "publish", "--from", filepath.Join(out, "result.json"))

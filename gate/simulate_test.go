@@ -28,6 +28,7 @@ func readCSVFile(t *testing.T, path string) [][]string {
 // The same seed gives byte-identical files; the truth sits beside the pool
 // with the names riskgate fit uses.
 func TestSimulateFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	run := func(name, seed string) (string, string) {
 		out := filepath.Join(dir, name+".csv")
@@ -66,6 +67,7 @@ func TestSimulateFiles(t *testing.T) {
 // --bound clamps to [0, 1]; --missing leaves cells out but keeps every
 // system and topic.
 func TestSimulateBoundAndMissing(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "p.csv")
 	if code, _, errs := runMain(t, "simulate", "--n-systems", "30", "--n-topics", "40", "--sigma", "0.5", "--bound", "--missing", "0.3", "--output", out); code != 0 {
@@ -101,6 +103,7 @@ func TestSimulateBoundAndMissing(t *testing.T) {
 // A simulated pool fitted by riskgate fit: the 95% intervals cover the true
 // effects about 95% of the time.
 func TestSimulateThenFitCoversTruth(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "p.csv")
 	if code, _, errs := runMain(t, "simulate", "--n-systems", "30", "--n-topics", "40", "--seed", "8", "--output", out); code != 0 {
@@ -143,6 +146,7 @@ func TestSimulateThenFitCoversTruth(t *testing.T) {
 }
 
 func TestSimulateErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -164,6 +168,7 @@ func TestSimulateErrors(t *testing.T) {
 // --topics is a mode) are now --n-systems and --n-topics; the old spellings
 // work for one release with a warning (CHANGELOG.md).
 func TestSimulateRenamedFlags(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	newOut, oldOut := filepath.Join(dir, "new.csv"), filepath.Join(dir, "old.csv")
 	code, _, errw := runMain(t, "simulate", "--n-systems", "3", "--n-topics", "4", "--output", newOut)

@@ -150,6 +150,7 @@ func TestPublishRefusesATamperedResult(t *testing.T) {
 // The golden results (the built-in example: MCMC, select: best; cheap:
 // corrections, waivers, an expired one) pass the check as written.
 func TestGoldenResultsCheck(t *testing.T) {
+	t.Parallel()
 	for _, run := range []string{"example", "cheap"} {
 		t.Run(run, func(t *testing.T) { checkGoldenResult(t, run) })
 	}

@@ -10,6 +10,7 @@ import (
 
 // TestHelpVersionCompletion: help, version and completion as gh has them.
 func TestHelpVersionCompletion(t *testing.T) {
+	t.Parallel()
 	_, gateHelp, _ := runMain(t, "gate", "--help")
 	_, validateHelp, _ := runMain(t, "policy", "validate", "--help")
 	_, rootHelp, _ := runMain(t, "--help")
@@ -49,6 +50,7 @@ func TestHelpVersionCompletion(t *testing.T) {
 // did-you-mean, then one line pointing to the command's --help; exit 2 and
 // nothing on standard output.
 func TestUsageErrors(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args       []string
 		want, help string
@@ -80,6 +82,7 @@ func TestUsageErrors(t *testing.T) {
 // printed name (ndcg_cut_10) select the same measure in gate and compare, as
 // --measure or -m; an unknown one gets a did-you-mean.
 func TestMeasureSyntaxEverywhere(t *testing.T) {
+	t.Parallel()
 	const tiny = "../examples/tiny/"
 	in := []string{"--qrels", tiny + "qrels.txt", "--champion", "baseline", "--challenger", "reranker", tiny + "run_a.txt", tiny + "run_b.txt"}
 	measureOf := func(out string) string {
@@ -106,6 +109,7 @@ func TestMeasureSyntaxEverywhere(t *testing.T) {
 // TestOneDefaultPerFlag: every command's help shows at most one default per
 // flag (a usage text saying "default …" hides urfave/cli's own).
 func TestOneDefaultPerFlag(t *testing.T) {
+	t.Parallel()
 	var walk func(path []string, c *cli.Command)
 	walk = func(path []string, c *cli.Command) {
 		_, out, _ := runMain(t, append(append([]string{}, path...), "--help")...)
@@ -127,6 +131,7 @@ func TestOneDefaultPerFlag(t *testing.T) {
 // TestPairRoles: pair takes --challenger/--champion like every command, with
 // -a/-b (Sakai's a and b) as their short forms.
 func TestPairRoles(t *testing.T) {
+	t.Parallel()
 	csv := writeTemp(t, "s.csv", "system,topic,score\nnew,t1,0.5\nnew,t2,0.6\nnew,t3,0.7\nnew,t4,0.2\nprod,t1,0.4\nprod,t2,0.6\nprod,t3,0.5\nprod,t4,0.3\n")
 	_, long, _ := runMain(t, "pair", "--challenger", "new", "--champion", "prod", "--draws", "200", "--format", "json", csv)
 	code, short, errw := runMain(t, "pair", "-a", "new", "-b", "prod", "--draws", "200", "--format", "json", csv)
@@ -138,6 +143,7 @@ func TestPairRoles(t *testing.T) {
 // TestCompareWithoutMeasureName: a CSV without a measure column says so, not
 // "Measure –".
 func TestCompareWithoutMeasureName(t *testing.T) {
+	t.Parallel()
 	csv := writeTemp(t, "s.csv", "system,topic,score\nnew,t1,0.5\nnew,t2,0.6\nnew,t3,0.7\nprod,t1,0.4\nprod,t2,0.6\nprod,t3,0.5\n")
 	code, out, errw := runMain(t, "compare", "--champion", "prod", "--challenger", "new", "--brisk=false", "--samples", "200", csv)
 	if code != 0 || strings.Contains(out, "Measure –") || !strings.Contains(out, "Scores (no measure named in the inputs) over 3 topics") {
@@ -149,6 +155,7 @@ func TestCompareWithoutMeasureName(t *testing.T) {
 // spelling; a measure the file does not hold gets a did-you-mean among those
 // it does.
 func TestMeasureSyntaxInScoreFiles(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	b.WriteString("system,topic,score,measure\n")
 	for _, m := range []string{"ndcg_cut_10", "P_5"} {
@@ -172,6 +179,7 @@ func TestMeasureSyntaxInScoreFiles(t *testing.T) {
 // TestChangelogListsRenames: every flag kept only under an old spelling (a
 // hidden flag) is listed in CHANGELOG.md.
 func TestChangelogListsRenames(t *testing.T) {
+	t.Parallel()
 	log, err := os.ReadFile("../CHANGELOG.md")
 	if err != nil {
 		t.Fatal(err)

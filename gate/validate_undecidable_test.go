@@ -10,6 +10,7 @@ import (
 // by policy validate with file:line:column and exit 2, where the gate would
 // otherwise have been inconclusive at run time; one rule is "1 rule".
 func TestPolicyValidateRefusesUndecidable(t *testing.T) {
+	t.Parallel()
 	const head = "version: 1\nname: p\nrules:\n  - id: perm\n    quantity: tests.permutation.p\n    at_most: 0.05\n"
 	bad := writeTemp(t, "bad.yaml", head+"    alternative: greater\n")
 	code, out, errw := runMain(t, "policy", "validate", bad)

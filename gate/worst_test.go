@@ -13,6 +13,7 @@ import (
 // first, in result.json and the replay command; N < 1 is a usage error.
 // cand-b of the cheap policy's pool loses 4 of its 12 topics.
 func TestGateWorst(t *testing.T) {
+	t.Parallel()
 	policy := filepath.Join("testdata", "gate", "cheap.yaml")
 	for _, c := range []struct {
 		worst  string

@@ -12,6 +12,7 @@ import (
 // against the sign tests of ../shared/reference/r_freq/rb04_pairs.csv
 // (sign_pos, sign_neg, p_sign) to 1e-8 relative.
 func TestSignTestMatchesR(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		k, n int
 		want float64
@@ -40,6 +41,7 @@ func TestSignTestMatchesR(t *testing.T) {
 // testdata/reference.R) gives Z = 2.3094010767585051, p = 0.020921335337793921.
 // Tolerance 1e-12.
 func TestProportionTest(t *testing.T) {
+	t.Parallel()
 	p, err := ProportionTest(160, 140, 200)
 	if err != nil {
 		t.Fatal(err)
@@ -69,6 +71,7 @@ func TestProportionTest(t *testing.T) {
 // 2.0250370845489343, df = 3, p = 0.13599335601467524 ("== paired t over
 // categories ==" of testdata/reference.R); tolerance 1e-12.
 func TestMacroTests(t *testing.T) {
+	t.Parallel()
 	p := Pair{X: []float64{0.6, 0.5, 0.7, 0.4}, Base: []float64{0.5, 0.45, 0.72, 0.3}}
 	sign, err := p.Sign()
 	if err != nil {

@@ -21,6 +21,7 @@ var rLevels = []string{"Chal. 1", "Chal. 2", "Chal. 3", "Chal. 4", "Champion"}
 // to 1e-8 relative against the full-precision values of
 // testdata/reference.R ("== ANOVA over the five systems ==").
 func TestANOVAAgainstR(t *testing.T) {
+	t.Parallel()
 	d := loadRB04(t)
 	s := d.systemsNamed(rLevels...)
 	two, err := s.TwoWayANOVA()
@@ -84,6 +85,7 @@ func TestANOVAAgainstR(t *testing.T) {
 // relative against the full-precision values of testdata/reference.R
 // ("== TukeyHSD two-way and one-way ==").
 func TestTukeyHSDAgainstR(t *testing.T) {
+	t.Parallel()
 	d := loadRB04(t)
 	s := d.systemsNamed(rLevels...)
 	printed := readTukeyTables(t)

@@ -24,6 +24,7 @@ func skewedDiffs(r *rand.Rand, n int, mu float64) []float64 {
 // its Monte Carlo SE (from the stage batches' spread, scaled to B), so that
 // many decisions are close, as calibrate's near-boundary pools are.
 func TestBCaBoundSequentialAgrees(t *testing.T) {
+	t.Parallel()
 	pools := 120
 	if testing.Short() {
 		pools = 20

@@ -16,6 +16,7 @@ import (
 // signed-rank distribution); case B has a zero and ties (the normal
 // approximation with continuity and tie corrections).
 func TestOneSidedPValuesMatchR(t *testing.T) {
+	t.Parallel()
 	cases := map[string]Pair{
 		"A": {X: []float64{0.31, 0.45, 0.12, 0.66, 0.28, 0.52, 0.40, 0.19, 0.73, 0.35},
 			Base: []float64{0.29, 0.41, 0.15, 0.61, 0.20, 0.46, 0.44, 0.10, 0.70, 0.36}},
@@ -64,6 +65,7 @@ func TestOneSidedPValuesMatchR(t *testing.T) {
 // (the precision of the R comparisons; gonum's incomplete beta is good to
 // about 1e-13 even in the far tail, e.g. 2⁻⁶⁰).
 func TestBinomHalfAtMost(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		j, n int
 		want float64

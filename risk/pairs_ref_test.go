@@ -16,6 +16,7 @@ import (
 // Deterministic statistics: 1e-8 relative. Bootstrap endpoints (R's random
 // stream is not reproduced): ±0.005 with the same B.
 func TestPairsAgainstR(t *testing.T) {
+	t.Parallel()
 	d := loadRB04(t)
 	rows := csvRecords(t, "reference/r_freq/rb04_pairs.csv")
 	if len(rows) != 16 {
@@ -99,6 +100,7 @@ func TestPairsAgainstR(t *testing.T) {
 // challengers), TRisk⁻ at w = 5 (±0.002), ZRisk⁻ at w = 6 (the paper's
 // ×(1+α), α = 5) over the champion and the four challengers, and the AP means.
 func TestTable3(t *testing.T) {
+	t.Parallel()
 	d := loadRB04(t)
 	rows := csvRecords(t, "reference/paper/table3.csv")
 	names := append([]string{"Champion"}, challengers...)
@@ -154,6 +156,7 @@ func TestTable3(t *testing.T) {
 // (reference/paper/table3.csv; docs/statistics.md "Checked since this was
 // written").
 func TestGeoRiskPaperColumn(t *testing.T) {
+	t.Parallel()
 	d := loadRB04(t)
 	rows := csvRecords(t, "reference/paper/table3.csv")
 	names := append([]string{"Champion"}, challengers...)

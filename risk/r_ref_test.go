@@ -17,6 +17,7 @@ import (
 // port checked against published q tables; five decimals) and R's ptukey at
 // full precision ("== ptukey / qtukey ==").
 func TestPTukey(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ q, m, df, want float64 }{
 		{3.773, 3, 12, 0.95000}, {2.772, 2, 1e6, 0.95002}, {4.232, 5, 20, 0.95001},
 		{4.653, 10, 60, 0.95062}, {3.0, 2, 10, 0.94011},
@@ -57,6 +58,7 @@ func TestPTukey(t *testing.T) {
 
 // TestQTukey checks R's qtukey ("== ptukey / qtukey ==").
 func TestQTukey(t *testing.T) {
+	t.Parallel()
 	var dev worst
 	for _, c := range []struct{ p, m, df, want float64 }{
 		{0.95, 5, 196, 3.8938098736383693}, {0.95, 5, 245, 3.8865435463317035},
@@ -74,6 +76,7 @@ func TestQTukey(t *testing.T) {
 // TestDistributions checks the t quantiles and tail probability behind the
 // t tests ("== qt / pt ==").
 func TestDistributions(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ got, want float64 }{
 		{tQuantile(0.975, 49), 2.0095752371292397},
 		{tQuantile(0.99375, 49), 2.5932596588441301},
@@ -89,6 +92,7 @@ func TestDistributions(t *testing.T) {
 
 // TestPSignRank checks R's psignrank ("== psignrank ==").
 func TestPSignRank(t *testing.T) {
+	t.Parallel()
 	want := []float64{2.9802322387695299e-08, 1.281499862670898e-06, 0.00081267952919006337, 0.04786673188209533, 0.37549647688865656, 0.843833327293396, 0.99997729063034058}
 	for i, v := range []float64{0, 10, 50, 100, 150, 200, 300} {
 		if got := PSignRank(v, 25); !relClose(got, want[i], 1e-13) {
@@ -111,6 +115,7 @@ func TestPSignRank(t *testing.T) {
 // of R's default wilcox.test(paired = TRUE) on the first topics of rb04
 // ("== wilcox exact ==").
 func TestWilcoxonExact(t *testing.T) {
+	t.Parallel()
 	d := loadRB04(t)
 	p := Pair{X: d.Scores["Chal. 2"][:20], Base: d.Scores["Champion"][:20]}
 	w, err := p.Wilcoxon(WilcoxonAuto)
@@ -130,6 +135,7 @@ func TestWilcoxonExact(t *testing.T) {
 
 // TestCorrections checks R's p.adjust ("== p.adjust ==").
 func TestCorrections(t *testing.T) {
+	t.Parallel()
 	nan := math.NaN()
 	p := []float64{0.01, 0.04, 0.03, 0.005, 0.5, 0.04, nan, 0.2}
 	for _, c := range []struct {
@@ -167,6 +173,7 @@ func TestCorrections(t *testing.T) {
 // TestEffectSizes checks Glass's Δ with either system as the reference and
 // Cohen's d_z against R arithmetic ("== effect sizes ==").
 func TestEffectSizes(t *testing.T) {
+	t.Parallel()
 	d := loadRB04(t)
 	want := map[string][3]float64{
 		"Chal. 1": {0.23952971253203451, 0.21494546743759504, 0.56788344710145577},
@@ -189,6 +196,7 @@ func TestEffectSizes(t *testing.T) {
 // TestTTestLevels checks the t intervals at the Bonferroni level
 // ("== t.test at the Bonferroni level ==").
 func TestTTestLevels(t *testing.T) {
+	t.Parallel()
 	d := loadRB04(t)
 	want := map[string][4]float64{
 		"Chal. 1": {0.017395196432745893, 0.080828803567254109, -0.061389060994658934, 0.15961306099465902},
@@ -212,6 +220,7 @@ func TestTTestLevels(t *testing.T) {
 // R ("== ZRisk / GeoRisk ==") over the champion and challengers and over all
 // 45 systems.
 func TestZRiskGeoRisk(t *testing.T) {
+	t.Parallel()
 	d := loadRB04(t)
 	five := d.systemsNamed("Champion", "Chal. 1", "Chal. 2", "Chal. 3", "Chal. 4")
 	check := func(label string, got, want []float64) {
@@ -254,6 +263,7 @@ func TestZRiskGeoRisk(t *testing.T) {
 // differences at w = 5 and 9,999 replicates t_b = x̄ + ((7919·b mod 10007) −
 // 5003)/10⁵ + (b mod 7)/10³, with L = x − x̄.
 func TestBCaOnFixedReplicates(t *testing.T) {
+	t.Parallel()
 	d := loadRB04(t)
 	x := d.pair("Chal. 3").Adjusted(5)
 	const b = 9999
@@ -286,6 +296,7 @@ func TestBCaOnFixedReplicates(t *testing.T) {
 // (the BCa lower end of Chal. 3 at w = 10 has an SD of about 0.0035 per run);
 // averages show that the two implementations estimate the same quantity.
 func TestBCaExpectationAgainstR(t *testing.T) {
+	t.Parallel()
 	d := loadRB04(t)
 	for _, c := range []struct {
 		name     string
@@ -330,6 +341,7 @@ func TestBCaExpectationAgainstR(t *testing.T) {
 // half the two-sided one when t > 0 (one minus half of it when t < 0), to
 // 1e-12.
 func TestOneSidedTAndCorrelation(t *testing.T) {
+	t.Parallel()
 	d := loadRB04(t)
 	want := map[string][3]float64{ // paired p, Welch p, r
 		"Chal. 1": {0.00010158879236660893, 0.13037980098913024, 0.9260443690721466},
@@ -375,6 +387,7 @@ func TestOneSidedTAndCorrelation(t *testing.T) {
 // samples of sizes 5 and 7 against R ("== Welch t test and Glass's delta of
 // two samples of sizes 5 and 7 ==" of testdata/reference.R), 1e-12 relative.
 func TestTwoSamplesUnequalSizes(t *testing.T) {
+	t.Parallel()
 	s := TwoSamples{X: []float64{0.31, 0.45, 0.12, 0.60, 0.28}, Base: []float64{0.25, 0.41, 0.15, 0.49, 0.20, 0.55, 0.02}}
 	w, err := s.WelchT(0.95)
 	if err != nil {

@@ -58,6 +58,7 @@ func abs(x int) int {
 // (B = 100,000) with the exact permutation p-value, within four binomial
 // standard errors.
 func TestRandomizationAgainstExact(t *testing.T) {
+	t.Parallel()
 	d := loadRB04(t)
 	for _, name := range challengers {
 		p := d.pair(name)
@@ -79,6 +80,7 @@ func TestRandomizationAgainstExact(t *testing.T) {
 // (testdata/reference.R, "== Sakai studentised bootstrap test =="), within
 // four combined binomial standard errors.
 func TestStudentizedBootstrapAgainstR(t *testing.T) {
+	t.Parallel()
 	d := loadRB04(t)
 	want := map[string]float64{"Chal. 1": 0.0025025, "Chal. 2": 0.0024575, "Chal. 3": 0.28741499999999998, "Chal. 4": 0}
 	for name, pr := range want {
@@ -98,6 +100,7 @@ func TestStudentizedBootstrapAgainstR(t *testing.T) {
 // Carterette's algorithm at B = 100,000 (testdata/reference.R, "==
 // randomised Tukey HSD =="), within four combined binomial standard errors.
 func TestRandomizedTukeyAgainstR(t *testing.T) {
+	t.Parallel()
 	d := loadRB04(t)
 	names := []string{"Champion", "Chal. 1", "Chal. 2", "Chal. 3", "Chal. 4"}
 	want := map[[2]string]float64{
@@ -126,6 +129,7 @@ func TestRandomizedTukeyAgainstR(t *testing.T) {
 // pairs as the classical one does: a larger |difference| never gets a larger
 // p-value (the p-values come from one null distribution of the range).
 func TestRandomizedTukeyMonotone(t *testing.T) {
+	t.Parallel()
 	d := loadRB04(t)
 	r, err := d.systemsNamed(d.Systems[:12]...).RandomizedTukeyHSD(2000, 5)
 	if err != nil {
@@ -185,6 +189,7 @@ func TestDeterminism(t *testing.T) {
 // the order statistic itself, rk below 1 or above B the extremes (with the
 // warning flag).
 func TestNormInterCases(t *testing.T) {
+	t.Parallel()
 	t9 := []float64{9, 1, 8, 2, 7, 3, 6, 4, 5} // B = 9: (B+1)α = 10α
 	ends, extreme := normInter(slices.Clone(t9), []float64{0.3, 0.5})
 	if extreme || ends[0] != 3 || ends[1] != 5 {
@@ -205,6 +210,7 @@ func TestNormInterCases(t *testing.T) {
 
 // TestDegenerate covers the documented degenerate cases and input errors.
 func TestDegenerate(t *testing.T) {
+	t.Parallel()
 	base := []float64{0.1, 0.2, 0.3, 0.4}
 	up := []float64{0.2, 0.3, 0.4, 0.5} // every topic +0.1 (in exact arithmetic)
 	same := Pair{X: base, Base: base}
@@ -303,6 +309,7 @@ func TestDegenerate(t *testing.T) {
 
 // TestURiskParts checks URisk = Reward − w·Risk on a hand-made pair.
 func TestURiskParts(t *testing.T) {
+	t.Parallel()
 	p := Pair{X: []float64{0.5, 0.2, 0.4, 0.1}, Base: []float64{0.25, 0.25, 0.5, 0.1}}
 	// Δ = 0.25, −0.05, −0.1, 0: Reward = 0.25/4, Risk = 0.15/4.
 	u, err := p.URisk(3)

@@ -8,7 +8,7 @@ package risk
 // does every case.
 //
 //	RISKGATE_RDIFF_SEED=n   seed (default: random, printed)
-//	RISKGATE_RDIFF_CASES=n  tables (default 200; 40 with -short)
+//	RISKGATE_RDIFF_CASES=n  tables (default 200; -short skips the test unless set)
 //
 // BCa is checked twice: exactly, by R's boot.ci on riskgate's own bootstrap
 // means (with R's t0 = mean(x)), and statistically, riskgate's intervals at
@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -243,6 +244,11 @@ func describeTable(t *rTable) string {
 // TestDifferentialR: see the top of this file. References: R 4.2 stats and
 // boot 1.3, run by testdata/rdiff_compare.R; tolerances with each check.
 func TestDifferentialR(t *testing.T) {
+	t.Parallel()
+	if testing.Short() && os.Getenv("RISKGATE_RDIFF_CASES") == "" {
+		t.Skip("slow: R on random tables (5 CPU-seconds, and R's start-up); the full suite runs it, RISKGATE_RDIFF_CASES=N runs N tables with -short; " +
+			"-short compares every statistic with R's recorded outputs on rb04 (TestPairsAgainstR, TestANOVAAgainstR, TestTukeyHSDAgainstR, …)")
+	}
 	rscript := rdiff.Require(t, "boot")
 	seed := rdiff.Seed(t, "RISKGATE_RDIFF_SEED")
 	cases := rdiff.Cases(t, "RISKGATE_RDIFF_CASES", 200, 40)

@@ -14,7 +14,10 @@ import (
 // gives in reference/scripts/freq_ref.R) with the risk types.
 type rb04 struct{ *shared.Table }
 
-func loadRB04(t testing.TB) rb04 { return rb04{shared.RB04(t)} }
+func loadRB04(t testing.TB) rb04 {
+	t.Helper()
+	return rb04{shared.RB04(t)}
+}
 
 // pair returns the challenger against the Champion.
 func (d rb04) pair(challenger string) Pair {

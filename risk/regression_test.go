@@ -22,6 +22,7 @@ import (
 // seed). Tolerance: the endpoints are order statistics, and discrete here;
 // 5e-5 is half the fourth decimal.
 func TestBCaTiesWithEstimate(t *testing.T) {
+	t.Parallel()
 	p := Pair{X: []float64{.5, .6, .7, .5, .2, 0.30000000000000004, .8}, Base: []float64{0.5, .6, .7, .5, .1, .2, .9}}
 	for seed := uint64(1); seed <= 3; seed++ {
 		r, err := p.BCa(5, BootstrapOptions{B: 100_000, Level: 0.95, Seed: seed})
@@ -46,6 +47,7 @@ func TestBCaTiesWithEstimate(t *testing.T) {
 // 0.99999998453203931 (t −1.999999978947288e-08, df 8). Tolerance 1e-15
 // absolute (the p-value's last digits); 1 − I_{df/(df+t²)} gave exactly 1.
 func TestWelchPNearOne(t *testing.T) {
+	t.Parallel()
 	s := TwoSamples{X: []float64{.1, .2, .3, .4, .5}, Base: []float64{.1, .2, .3, .4, .50000001}}
 	r, err := s.WelchT(0.95)
 	if err != nil {
@@ -66,6 +68,7 @@ func TestWelchPNearOne(t *testing.T) {
 // system SS is exactly 0, the residual SS is noise (9e-33) that riskgate
 // takes as 0, saying so; F is then 0/0 (NaN) or x/0 (+Inf).
 func TestANOVARoundingLevel(t *testing.T) {
+	t.Parallel()
 	s := []float64{.1, .35, .7, .2, .9, .05, .6, .45}
 	shift := func(c float64) []float64 {
 		out := make([]float64, len(s))

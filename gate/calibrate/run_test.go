@@ -6,6 +6,7 @@ import (
 )
 
 func TestWilson(t *testing.T) {
+	t.Parallel()
 	// Wilson's interval, z = 1.959964: for 0 of 500, [0, z²/(n + z²)] =
 	// [0, 0.00762]; for 10 of 20 symmetric about 0.5 with half-width
 	// z√(0.25/20 + z²/1600)/(1 + z²/20) = 0.20086 (Newcombe 1998, method 3).

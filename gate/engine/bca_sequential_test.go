@@ -24,6 +24,7 @@ import (
 // RISKGATE_BCA_AGREE=n sets the number of pools (200 by default; the note of
 // issue 20 gives the figures for 1,000).
 func TestDecideBCaAgreesWithTheGate(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("bootstraps 200 simulated pools twice (about 10 s); skipped in -short")
 	}

@@ -25,6 +25,7 @@ import (
 // their observed mean — so that the observed difference is the truth) and
 // applying each rule, it passes in 80% ± 3% of them.
 func TestTopicsToDecideBySimulation(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(42, 1))
 	const n = 50
 	topics := NumberedNames("t", n)
@@ -110,6 +111,7 @@ rules:
 // of them. The posterior-width approximation (SD ∝ 1/√topics, variances as
 // estimated) and 120 pools allow ±0.12 (about 3 Monte Carlo SEs).
 func TestTopicsToDecideBayesBySimulation(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("skipped in short mode: 120 hierarchical fits (go test without -short runs it)")
 	}

@@ -17,6 +17,7 @@ import (
 // passes only as far as on_insufficient_pool allows (warn), and the result
 // says which model decided.
 func TestFewArtifactsFallback(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(7, 1))
 	topics := NumberedNames("t", 50)
 	tab := scores.NewTable("ap", []string{"prod", "better", "worse", "artifact"}, topics)

@@ -13,6 +13,7 @@ import (
 // against values computed by hand on ten posterior draws of δ_w and on a
 // five-topic pair.
 func TestMarginSemantics(t *testing.T) {
+	t.Parallel()
 	// Ten draws of δ_w = S_challenger − S_champion in the BRisk pool.
 	draws := []float64{-0.09, -0.05, -0.03, -0.025, -0.01, 0.0, 0.01, 0.02, 0.04, 0.06}
 	f := &fitted{res: &result.FitResult{Pool: result.PoolRiskAdjusted, LossWeight: 2, Converged: true}, diffs: map[string][]float64{"c": draws}}

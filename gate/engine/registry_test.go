@@ -19,6 +19,7 @@ import (
 // allows a value of each. A quantity declared in policies and never
 // computed here fails this test.
 func TestEveryQuantityIsComputed(t *testing.T) {
+	t.Parallel()
 	var rules []string
 	for _, q := range policies.Quantities() {
 		for _, params := range parameterVariants(q) {

@@ -24,6 +24,7 @@ import (
 // at most the (k+1)-th smallest difference, at least k when q is above the
 // k-th. Hand-made differences −0.3, −0.2, −0.1, 0.1.
 func TestCountTargetBounds(t *testing.T) {
+	t.Parallel()
 	tab := &bayes.Table{Systems: []string{"champ", "chal"}, Topics: []string{"a", "b", "c", "d"},
 		Scores: [][]float64{{0.5, 0.5, 0.5, 0.5}, {0.2, 0.3, 0.4, 0.6}}}
 	rule := func(b policies.Bound) []*policies.Rule { return []*policies.Rule{{Bound: b}} }
@@ -113,6 +114,7 @@ var agreementEffects = []float64{-0.02, 0, 0.02, 0.03, 0.04, 0.05, 0.1, 0.13, 0.
 // MCSE from the bound (5 pass → fail, 5 fail → pass); 1,516 of the 1,527
 // sequential fits stopped early.
 func TestEngineSequentialAgreement(t *testing.T) {
+	t.Parallel()
 	n := 24
 	if v := os.Getenv("RISKGATE_ENGINE_AGREEMENT"); v != "" {
 		var err error

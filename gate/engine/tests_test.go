@@ -10,6 +10,7 @@ import (
 // testPValue picks risk's p-value for the rule's alternative (risk's own
 // tests check each against R), and refuses a one-sided permutation test.
 func TestTestPValuePicksTheAlternative(t *testing.T) {
+	t.Parallel()
 	p := risk.Pair{X: []float64{0.31, 0.45, 0.12, 0.66, 0.28, 0.52, 0.40, 0.19, 0.73, 0.35},
 		Base: []float64{0.29, 0.41, 0.15, 0.61, 0.20, 0.46, 0.44, 0.10, 0.70, 0.36}}
 	pt, _ := p.PairedT(0.95)

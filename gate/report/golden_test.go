@@ -16,6 +16,7 @@ import (
 // engine and no MCMC fit. The gate package's tests check that a real run
 // writes these same files.
 func TestReportsFromGoldenResults(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join("..", "testdata", "gate")
 	for _, run := range []string{"example", "cheap"} {
 		t.Run(run, func(t *testing.T) {

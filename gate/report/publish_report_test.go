@@ -11,6 +11,7 @@ import (
 )
 
 func TestNewPublishReport(t *testing.T) {
+	t.Parallel()
 	p, err := policies.Parse("policies/gate.yaml", []byte(`version: 1
 name: release-gate
 champion: prod
@@ -75,6 +76,7 @@ rank_by: bayes.diff.mean
 // challenger a passing run did not select is a notice, an error only when
 // the run fails, a warning when it is inconclusive.
 func TestAnnotationLevelFollowsVerdict(t *testing.T) {
+	t.Parallel()
 	p, err := policies.Parse("gate.yaml", []byte("version: 1\nname: g\nchampion: prod\nloss_weight: 5\nrules:\n  - {id: better, quantity: bayes.p_better, at_least: 0.95}\n  - {id: risk, quantity: brisk.p_riskier, at_most: 0.05, severity: warn}\n"))
 	if err != nil {
 		t.Fatal(err)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/riskgate/riskgate/gate/result"
 
+	"github.com/riskgate/riskgate/internal/shared"
 	"github.com/riskgate/riskgate/internal/svgplot"
 )
 
@@ -40,7 +41,7 @@ func chromiumBinary(t *testing.T) string {
 	if os.Getenv("RISKGATE_REQUIRE_CHROMIUM") != "" {
 		t.Fatal(msg + ", and RISKGATE_REQUIRE_CHROMIUM is set")
 	}
-	t.Skip(msg)
+	shared.Skip(t, shared.MissingChromium, msg)
 	return ""
 }
 

@@ -37,6 +37,7 @@ func smallResult() *result.Result {
 }
 
 func TestHTMLReportGolden(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		r    *result.Result
@@ -57,6 +58,7 @@ func TestHTMLReportGolden(t *testing.T) {
 // The same Result gives the same bytes, and so does the Result read back
 // from its result.json (as riskgate publish does).
 func TestHTMLReportDeterministic(t *testing.T) {
+	t.Parallel()
 	r := synthResult(synthConfig{challengers: []string{"Chal. 1", "Chal. 2", hostileName}, artifacts: 20, topics: 30, weights: []float64{2, 5, 10}, seed: 11})
 	a, b := renderHTML(t, r), renderHTML(t, r)
 	if a != b {
@@ -103,6 +105,7 @@ func hostileResult() *result.Result {
 }
 
 func TestHTMLReportEscapesNames(t *testing.T) {
+	t.Parallel()
 	r := hostileResult()
 	page := renderHTML(t, r)
 	lower := strings.ToLower(page)
@@ -135,6 +138,7 @@ func TestHTMLReportEscapesNames(t *testing.T) {
 // The page references nothing outside itself: no src, no link but to an
 // element of the page, no URL in its CSS.
 func TestHTMLReportSelfContained(t *testing.T) {
+	t.Parallel()
 	for name, r := range map[string]*result.Result{"full": smallResult(), "hostile": hostileResult()} {
 		t.Run(name, func(t *testing.T) { checkSelfContained(t, renderHTML(t, r)) })
 	}
@@ -173,6 +177,7 @@ func checkSelfContained(t *testing.T, page string) {
 }
 
 func TestHTMLReportMissingPlots(t *testing.T) {
+	t.Parallel()
 	page := renderHTML(t, synthResult(synthConfig{challengers: []string{"Chal. 1"}, artifacts: 3, topics: 6, noBayes: true, seed: 3}))
 	// Only the difference plot, of observed scores, is drawn without a fit.
 	if n := strings.Count(page, "<svg"); n != 1 || !strings.Contains(figureHTML(t, page, "fig-diff-1"), "<svg") {
@@ -208,6 +213,7 @@ func TestHTMLReportMissingPlots(t *testing.T) {
 // loss weights) and for a pool of 1,000 systems, whose forest plot draws a
 // sample of the artifacts and a summary row but every challenger.
 func TestHTMLReportSizes(t *testing.T) {
+	t.Parallel()
 	rb04 := synthResult(synthConfig{challengers: []string{"Chal. 1", "Chal. 2", "Chal. 3", "Chal. 4"}, artifacts: 40, topics: 50, weights: []float64{2, 5, 10}, seed: 17})
 	page := renderHTML(t, rb04)
 	t.Logf("45 systems × 50 topics, 4 fits: %d bytes", len(page))
@@ -280,6 +286,7 @@ func BenchmarkHTMLReport(b *testing.B) {
 }
 
 func TestSpread(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		n, k int
 		want []int
@@ -306,6 +313,7 @@ func TestSpread(t *testing.T) {
 // The plots' SVG is an element for the page: no XML prologue, our root tag
 // (its aria-label escaped), the font with its fallbacks.
 func TestInlineSVG(t *testing.T) {
+	t.Parallel()
 	p := svgplot.New()
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 1, 0, 1
 	p.Y.Tick.Marker = svgplot.NominalTicks([]string{"a <b>"})
@@ -331,6 +339,7 @@ func TestInlineSVG(t *testing.T) {
 // data), the challengers in data order, the artifacts best first; beyond
 // maxForestArtifacts, artifacts spread by rank and a summary row.
 func TestForestRows(t *testing.T) {
+	t.Parallel()
 	var systems []result.Effect
 	for i := range 100 {
 		systems = append(systems, normalEffect(fmt.Sprintf("a%03d", i), result.RoleArtifact, float64(i), 1))

@@ -62,6 +62,7 @@ func CheckComment(t *testing.T, r *result.Result, md string) mdcheck.Fold {
 
 // The golden runs' comments fit a pull request.
 func TestMarkdownCommentFits(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join("..", "testdata", "gate")
 	for _, run := range []string{"example", "cheap"} {
 		t.Run(run, func(t *testing.T) {
@@ -87,6 +88,7 @@ func TestMarkdownCommentFits(t *testing.T) {
 // and the verdicts' reasons, which quote it in parentheses, are shortened
 // (riskgate 0534896 wrote such a reason 14 times for an inconclusive example).
 func TestMarkdownReasonOnce(t *testing.T) {
+	t.Parallel()
 	same := "the fit did not converge: R-hat 1.2 of sd_topic above 1.01; raise model.target_ess"
 	r := &result.Result{Policy: result.Policy{Name: "p"}, RiskTable: result.RiskTable{LossWeight: 1},
 		Decision: &policies.Decision{Verdict: policies.Inconclusive}}

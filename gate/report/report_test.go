@@ -14,6 +14,7 @@ import (
 
 // Control characters in a name never reach the terminal.
 func TestTextReportControlCharacters(t *testing.T) {
+	t.Parallel()
 	r := &result.Result{Policy: result.Policy{Name: "p"}, Data: result.Data{Champion: "c\x1b[2J"},
 		Decision: &policies.Decision{Verdict: policies.Fail, Reason: "x\rfails", Challengers: []policies.ChallengerDecision{{Name: "a\nb\x07", Verdict: policies.Fail}}}}
 	var b strings.Builder
@@ -25,6 +26,7 @@ func TestTextReportControlCharacters(t *testing.T) {
 
 // Long lists are cut with notes, and the report stays under the limit.
 func TestMarkdownReportLimit(t *testing.T) {
+	t.Parallel()
 	r := &result.Result{Policy: result.Policy{Name: "big"}, Decision: &policies.Decision{Verdict: policies.Fail, Reason: strings.Repeat("why ", 5000)},
 		RiskTable: result.RiskTable{LossWeight: 1}}
 	long := strings.Repeat("<@x|", 40)

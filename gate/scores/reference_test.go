@@ -86,6 +86,7 @@ func TestLoadRB04(t *testing.T) {
 // ../shared/data/trec_eval: */trec_eval{,_v9}/*.txt (v10 and v9 builds, all
 // with -q) and trec_eval_test/upstream_expected/out.* (some without -q).
 func goldenTrecEvalFiles(t *testing.T) []string {
+	t.Helper()
 	root := shared.Path(t, "data/trec_eval")
 	var files []string
 	for _, pattern := range []string{"*/trec_eval/*.txt", "*/trec_eval_v9/*.txt", "trec_eval_test/upstream_expected/out.*"} {

@@ -19,6 +19,7 @@ import (
 // differ from glibc in the last bit on some (counted: the test must be able
 // to fail).
 func TestGlibcMath(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("testdata/glibc_math/glibc_math.txt")
 	if err != nil {
 		t.Fatal(err)
@@ -153,6 +154,7 @@ func bigExp(x *big.Float) *big.Float {
 // TestDoubleDoubleConstants: ln 2 and 1/ln 2 as double-doubles, against 40
 // digits (ln 2 = 0.6931471805599453094172321214581765680755…).
 func TestDoubleDoubleConstants(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		v      dd
 		digits string

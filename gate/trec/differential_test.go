@@ -7,7 +7,7 @@ package trec
 // for byte and the exit status class (0 or an error).
 //
 //	RISKGATE_DIFF_SEED=n   seed (default: random, printed)
-//	RISKGATE_DIFF_CASES=n  cases to compare (default 500; 100 with -short)
+//	RISKGATE_DIFF_CASES=n  cases to compare (default 500; -short skips the test unless set)
 //
 // Every mismatch is shrunk to a minimal input and printed with the command
 // line that reproduces it. Cases where trec_eval itself crashes, or reads
@@ -653,10 +653,11 @@ func deliberateDifference(c *diffCase) (why string, stops bool) {
 // without the option builds it plainly, and rbp is then not compared
 // (rbpUninitialised).
 func buildTrecEval(t *testing.T) string {
+	t.Helper()
 	src := shared.Path(t, "tools/trec_eval")
 	for _, tool := range []string{"make", "gcc"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not installed; skipping the differential test against trec_eval", tool)
+			shared.Skip(t, shared.MissingTrecEval, tool+" is not installed; skipping the differential test against trec_eval")
 		}
 	}
 	dir := t.TempDir()
@@ -708,12 +709,14 @@ func diffSeed(t *testing.T) uint64 {
 // ../shared/tools/trec_eval; tolerance: none (stdout byte for byte, exit
 // status 0 or not).
 func TestDifferentialTrecEval(t *testing.T) {
+	t.Parallel()
+	if testing.Short() && os.Getenv("RISKGATE_DIFF_CASES") == "" {
+		t.Skip("slow: builds trec_eval with gcc and runs both programs on random inputs (6 CPU-seconds); the full suite runs it, " +
+			"RISKGATE_DIFF_CASES=N runs N cases with -short; -short compares with trec_eval's recorded outputs (TestGoldenDatasets, TestUpstreamQuicktest, TestBehaviours)")
+	}
 	bin := buildTrecEval(t)
 	seed := diffSeed(t)
 	want := envInt(t, "RISKGATE_DIFF_CASES", 500)
-	if testing.Short() && os.Getenv("RISKGATE_DIFF_CASES") == "" {
-		want = 100
-	}
 	t.Logf("seed %d (RISKGATE_DIFF_SEED=%d reproduces this run), %d cases", seed, seed, want)
 	d := &diffRunner{trecEval: bin, dir: t.TempDir()}
 	r := rand.New(rand.NewPCG(seed, 0x7265635f6576616c))

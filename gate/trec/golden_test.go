@@ -60,6 +60,7 @@ var goldenCommands = map[string][]string{
 // TestGoldenDatasets reproduces every reference output of trec_eval v10 under
 // ../shared/data/trec_eval/*/trec_eval/ byte for byte (tolerance: none).
 func TestGoldenDatasets(t *testing.T) {
+	t.Parallel()
 	root := shared.Path(t, "data/trec_eval")
 	files, err := filepath.Glob(filepath.Join(root, "*", "trec_eval", "*.txt"))
 	if err != nil || len(files) == 0 {
@@ -109,6 +110,7 @@ func TestGoldenDatasets(t *testing.T) {
 // TestUpstreamQuicktest reproduces trec_eval's own "make quicktest" expected
 // outputs (trec_eval_test/upstream_expected/out.*, commands in the README §3).
 func TestUpstreamQuicktest(t *testing.T) {
+	t.Parallel()
 	root := shared.Path(t, "data/trec_eval")
 	const (
 		qrelsTest     = "trec_eval_test/qrels.txt"
@@ -200,6 +202,7 @@ var knownDivergence = map[string]string{
 // TestBehaviours runs every hand-made case of behaviours/ and requires
 // trec_eval v10's stdout and the same exit status class (0, or fatal).
 func TestBehaviours(t *testing.T) {
+	t.Parallel()
 	root := shared.Path(t, "data/trec_eval/behaviours")
 	dirs, err := filepath.Glob(filepath.Join(root, "[0-9]*"))
 	if err != nil || len(dirs) == 0 {

@@ -8,6 +8,7 @@ import (
 // TestMeasureSyntax: one measure syntax. trec_eval's -m spelling of one value
 // and the name trec_eval prints for it name the same measure, everywhere.
 func TestMeasureSyntax(t *testing.T) {
+	t.Parallel()
 	for _, c := range [][2]string{
 		{"ndcg_cut.10", "ndcg_cut_10"}, {"ndcg_cut_10", "ndcg_cut_10"}, {"P.5", "P_5"}, {"P_5", "P_5"},
 		{"map", "map"}, {"recall.100", "recall_100"}, {"map_cut.5", "map_cut_5"}, {"success.1", "success_1"},

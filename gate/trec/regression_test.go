@@ -48,6 +48,7 @@ const (
 // it in its name. By hand: A = 0.5 + 0.5·1 = 1; B = 0.5⁴ + 0.5·(1 + 0.5²) =
 // 0.6875; mean 0.84375.
 func TestRBPResidParameter(t *testing.T) {
+	t.Parallel()
 	wantEval(t, issue16Qrels, issue16Run, []string{"-q", "-m", "rbp_resid.p=0.5", "qrels", "run"},
 		"rbp_resid_p=0.5       \tA\t1.0000\n"+
 			"rbp_resid_p=0.5       \tB\t0.6875\n"+
@@ -58,6 +59,7 @@ func TestRBPResidParameter(t *testing.T) {
 // C computes, 0.09999999999999998, not 0.1 folded by the compiler: the mean
 // (1 + 0.9⁴ + (1 − p)·1.81)/2 falls on either side of 0.91855.
 func TestRBPResidRounding(t *testing.T) {
+	t.Parallel()
 	wantEval(t, issue16Qrels, issue16Run, []string{"-q", "-m", "rbp_resid", "qrels", "run"},
 		"rbp_resid             \tA\t1.0000\n"+
 			"rbp_resid             \tB\t0.8371\n"+
@@ -67,6 +69,7 @@ func TestRBPResidRounding(t *testing.T) {
 // TestNegativeNaN: G with a negative gain takes log2 of a negative number,
 // which glibc returns as a NaN with the sign bit set, printed "-nan".
 func TestNegativeNaN(t *testing.T) {
+	t.Parallel()
 	wantEval(t, issue16Qrels, issue16Run, []string{"-q", "-m", "G.-1=9", "qrels", "run"},
 		"G_-1=9                \tA\t  -nan\n"+
 			"G_-1=9                \tB\t  -nan\n"+
@@ -87,6 +90,7 @@ func isNegNaN(v float64) bool {
 // forming a topic's ranking, which runid and num_q never ask for; with
 // another measure both inputs are refused.
 func TestDuplicatesWithoutRanking(t *testing.T) {
+	t.Parallel()
 	dupRun := "A Q0 x 1 1 r\nA Q0 x 2 1 r\nB Q0 b1 1 1 r\n"
 	dupQrels := "A 0 a1 1\nA 0 a1 0\nB 0 b1 1\n"
 	want := "runid                 \tall\tr\nnum_q                 \tall\t2\n"
@@ -105,6 +109,7 @@ func TestDuplicatesWithoutRanking(t *testing.T) {
 // yaap by hand at -l 1 (from "1.5"): A has no relevant document retrieved,
 // log(1/2); B has b1 at rank 2, S = 1/2, log(1.5/1.5) = 0.
 func TestTrecEvalOptionValues(t *testing.T) {
+	t.Parallel()
 	wantEval(t, issue16Qrels, issue16Run, []string{"-R", "qrels", "-T", "trec_results", "-N", "-5", "-M", "1.5",
 		"-m", "utility", "-m", "num_ret", "qrels", "run"},
 		"num_ret               \tall\t2\nutility               \tall\t-1.0000\n")
@@ -126,6 +131,7 @@ func TestTrecEvalOptionValues(t *testing.T) {
 // TestJudgedOnly: -J drops documents without a judgment after -M and
 // before scoring: B keeps b1 (1) and b2 (0).
 func TestJudgedOnly(t *testing.T) {
+	t.Parallel()
 	wantEval(t, issue16Qrels, issue16Run, []string{"-q", "-J", "-m", "num_ret", "-m", "relstring", "-m", "P.2", "qrels", "run"},
 		"num_ret               \tA\t0\nP_2                   \tA\t0.0000\nrelstring             \tA\t''\n"+
 			"num_ret               \tB\t2\nP_2                   \tB\t0.5000\nrelstring             \tB\t'10'\n"+
@@ -136,6 +142,7 @@ func TestJudgedOnly(t *testing.T) {
 // trec_eval's comparator falls to the docnos (d11 > d0) and glibc's merge
 // sort puts d11 first.
 func TestNaNScoreRanking(t *testing.T) {
+	t.Parallel()
 	wantEval(t, "101 Q0 d0 1\n", "101 0 d0 4 1 run1\n101 q d11 0 -nan run2\n", []string{"-q", "-m", "relstring", "-m", "map", "qrels", "run"},
 		"map                   \t101\t0.5000\nrelstring             \t101\t'-1'\nmap                   \tall\t0.5000\n")
 }
@@ -145,6 +152,7 @@ func TestNaNScoreRanking(t *testing.T) {
 // hand-traced, [NaN 3 1 2] sorts halves [NaN 3] → [NaN 3] (NaN ≤ 3) and
 // [1 2] → [1 2], then merges NaN, 1, 2, 3.
 func TestGlibcMsort(t *testing.T) {
+	t.Parallel()
 	nan := negNaN
 	s := []float64{nan, 3, 1, 2}
 	glibcMsort(s, make([]float64, 0, len(s)), func(a, b *float64) int {
@@ -166,6 +174,7 @@ func TestGlibcMsort(t *testing.T) {
 // (gain 1) makes max = 1, so gains scale by (g + 1)/2 and the document
 // judged 0 gains 0.5: (1 − 0.9)·0.5 = 0.05.
 func TestRBPUnjudgedLevels(t *testing.T) {
+	t.Parallel()
 	wantEval(t, "10 Q0 2 0\n10 0 14 2\n", "10 Q0 2 7 0 r\n", []string{"-m", "rbp.2=-1", "qrels", "run"},
 		"rbp_2=-1              \tall\t0.0500\n")
 }

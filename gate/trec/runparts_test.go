@@ -35,6 +35,7 @@ func runFingerprint(run *Run, err error) string {
 // parts parsed in parallel, is the run read in one piece (expected: readRun
 // with a chunk larger than the file), errors included.
 func TestReadRunChunks(t *testing.T) {
+	t.Parallel()
 	inputs := []string{
 		fuzzRun,
 		"q1 Q0 a 1 2.5 r\nq1 Q0 b 2 2.5 r\n",
@@ -103,6 +104,7 @@ func (f failingReaderAt) ReadAt(p []byte, off int64) (int, error) {
 // TestReadRunReadError: an error reading the file comes after the errors
 // of the lines read before it, and is returned with the file's name.
 func TestReadRunReadError(t *testing.T) {
+	t.Parallel()
 	broken := errors.New("disk on fire")
 	good, bad := "q1 Q0 a 1 1 r\nq1 Q0 b 1 1 r\nq1 Q0 c", "q1 Q0 a 1 1 r\nq1 Q0 b\nq1 Q0 c"
 	for _, size := range []int{1, 5, 1 << 20} {

@@ -13,6 +13,7 @@ import (
 // TestAtof: C atof semantics, from behaviours/09_score_parsing and glibc's
 // strtod grammar.
 func TestAtof(t *testing.T) {
+	t.Parallel()
 	cases := map[string]float64{
 		"99": 99, "1e2": 100, "0x10": 16, "5abc": 5, "abc": 0, "-1": -1, "+50.5": 50.5,
 		".25e1": 2.5, "1.": 1, "-.5": -0.5, "1e": 1, "1e+": 1, "2e-1x": 0.2, "0x": 0, "0x1p-2": 0.25,
@@ -39,6 +40,7 @@ func TestAtof(t *testing.T) {
 }
 
 func TestAtol(t *testing.T) {
+	t.Parallel()
 	cases := map[string]int64{"1.9": 1, "2abc": 2, "abc": 0, "-1": -1, " +7": 7, "99999999999999999999": math.MaxInt64,
 		"-99999999999999999999": math.MinInt64, "": 0}
 	for s, want := range cases {
@@ -52,6 +54,7 @@ func TestAtol(t *testing.T) {
 // glibc on 2,000,000 doubles (random bit patterns and exact ties) when this
 // was written; these are the cases that matter most.
 func TestFormat(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		v    float64
 		want string
@@ -92,6 +95,7 @@ func TestFormat(t *testing.T) {
 }
 
 func TestParseCommandLine(t *testing.T) {
+	t.Parallel()
 	c, err := ParseCommandLine([]string{"-qc", "-l2", "-M", "100", "-mP.5,10", "-m", "map", "qrels", "run1", "-n", "run2", "--measure=ndcg", "--level_for", "3", "--", "-odd"})
 	if err != nil {
 		t.Fatal(err)
@@ -118,6 +122,7 @@ func TestParseCommandLine(t *testing.T) {
 // TestMeasureNames: the printed names of parameterised measures, as in
 // trec_eval's out.test.meas_params and README §3.
 func TestMeasureNames(t *testing.T) {
+	t.Parallel()
 	ms, err := ParseMeasures([]string{"-m", "Rprec_mult.5.0,0.2,0.35", "ndcg_cut.10,20,23.4", "P.10,5", "utility.2,-1,0,0",
 		"ndcg.1=0.5,2=10,3=1", "set_F.0.5", "iprec_at_recall.123456.789", "P.7", "relstring.20"}[1:])
 	if err != nil {
@@ -157,6 +162,7 @@ func TestMeasureNames(t *testing.T) {
 // before the 0.5 gain: ndcg = 1/(10 + 1/log2 3) = 0.0941 instead of 0.0919
 // (README §4.14, behaviours/14_ndcg_gains).
 func TestGainSortBug(t *testing.T) {
+	t.Parallel()
 	r := &ranking{levels: []levelCount{{0, 1}, {1, 1}, {2, 1}, {3, 1}}, numRelLevels: 4}
 	g := setupGains([]gainPair{{"1", 0.5}, {"2", 10}, {"3", 1}}, r, nil)
 	var order []float64
@@ -193,6 +199,7 @@ func equalFloats(a, b []float64) bool {
 
 // TestInputErrors: every bad input is one *inputerr.Error naming file:line.
 func TestInputErrors(t *testing.T) {
+	t.Parallel()
 	q, err := ReadQrels(strings.NewReader("q1 0 a 1\nq1 0 b 0\nq2 0 a 1\n"), "qrels.txt")
 	if err != nil {
 		t.Fatal(err)
@@ -243,6 +250,7 @@ func TestInputErrors(t *testing.T) {
 
 // TestLongLine: lines longer than the read buffer parse like others.
 func TestLongLine(t *testing.T) {
+	t.Parallel()
 	doc := strings.Repeat("d", 200000)
 	run, err := ReadRun(strings.NewReader("q1 Q0 "+doc+" 1 2 r\nq1 Q0 e 1 1 r"), "run")
 	if err != nil || run.Lines != 2 || string(run.segs[0].docnos.at(run.segs[0].all[0].doc)) != doc {
@@ -251,6 +259,7 @@ func TestLongLine(t *testing.T) {
 }
 
 func TestCountLevels(t *testing.T) {
+	t.Parallel()
 	var js []judgment
 	for i := 0; i < 300; i++ {
 		js = append(js, judgment{rel: int32(i % 150)}, judgment{rel: -1})
@@ -269,6 +278,7 @@ func TestCountLevels(t *testing.T) {
 // TestInterleavedTopics: a run whose topics alternate scores like the same
 // lines grouped by topic (trec_eval ignores line order).
 func TestInterleavedTopics(t *testing.T) {
+	t.Parallel()
 	q, _ := ReadQrels(strings.NewReader("q1 0 a 1\nq1 0 c 1\nq2 0 b 1\n"), "qrels")
 	ms, _ := ParseMeasures([]string{"all_trec"})
 	out := func(text string) string {

@@ -54,6 +54,12 @@ func TestCIWorkflowRunsCIScript(t *testing.T) {
 	if !regexp.MustCompile(`\nactionlint_version=v\d+\.\d+\.\d+\n`).MatchString(ci) || !strings.Contains(ci, "go install \"github.com/rhysd/actionlint/cmd/actionlint@${actionlint_version}\"") {
 		t.Error(".ci/run must install a pinned actionlint through the Go module proxy")
 	}
+	// The suite runs with an explicit timeout and ends with the summary of
+	// skipped tests; pipefail keeps go test's status as the script's.
+	suite := regexp.MustCompile(`(?m)^go test -json -timeout \d+m \./\.\.\. \| go run \./internal/testsummary$`)
+	if !suite.MatchString(ci) || !strings.Contains(ci, "set -o pipefail\n") {
+		t.Error(".ci/run must end with go test -json -timeout Nm ./... | go run ./internal/testsummary, under set -o pipefail")
+	}
 }
 
 // No workflow script may expand ${{ }} itself: untrusted values (branch

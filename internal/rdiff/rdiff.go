@@ -24,6 +24,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/riskgate/riskgate/internal/shared"
 )
 
 // Require returns the path of Rscript, skipping the test with a message when
@@ -32,12 +34,12 @@ func Require(tb testing.TB, packages ...string) string {
 	tb.Helper()
 	path, err := exec.LookPath("Rscript")
 	if err != nil {
-		tb.Skip("Rscript is not installed; skipping the differential test against R (Debian: apt-get install r-base-core r-cran-boot r-cran-posterior)")
+		shared.Skip(tb, shared.MissingR, "Rscript is not installed; skipping the differential test against R (Debian: apt-get install r-base-core r-cran-boot r-cran-posterior)")
 	}
 	for _, p := range packages {
 		cmd := exec.Command(path, "--vanilla", "-e", fmt.Sprintf("suppressPackageStartupMessages(library(%s))", p))
 		if out, err := cmd.CombinedOutput(); err != nil {
-			tb.Skipf("R package %s is not installed (%v: %s); skipping the differential test against R", p, err, strings.TrimSpace(string(out)))
+			shared.Skip(tb, shared.MissingR, fmt.Sprintf("R package %s is not installed (%v: %s); skipping the differential test against R", p, err, strings.TrimSpace(string(out))))
 		}
 	}
 	return path

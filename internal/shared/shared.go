@@ -5,6 +5,7 @@
 package shared
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -39,11 +40,11 @@ func Path(tb testing.TB, rel string) string {
 	tb.Helper()
 	root := Root()
 	if root == "" {
-		tb.Skipf("reference material ../shared is absent (a fresh clone); skipping a test that needs %s", rel)
+		Skip(tb, MissingShared, fmt.Sprintf("reference material ../shared is absent (a fresh clone); skipping a test that needs %s", rel))
 	}
 	p := filepath.Join(root, rel)
 	if _, err := os.Stat(p); err != nil {
-		tb.Skipf("reference file %s is absent: %v", p, err)
+		Skip(tb, MissingShared, fmt.Sprintf("reference file %s is absent: %v", p, err))
 	}
 	return p
 }

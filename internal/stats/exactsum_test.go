@@ -25,6 +25,7 @@ func exactRef(x []float64) (sum, mean float64) {
 // magnitude and sign, and on cancelling ones; both are the same bits for
 // every order of the values.
 func TestExactSum(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
 	for trial := range 20000 {
 		n := 1 + r.IntN(40)
@@ -63,6 +64,7 @@ func TestExactSum(t *testing.T) {
 // bit for bit, on the fixed-point path (scores) and the fallback (values
 // spanning more than 120 bits).
 func TestIndexedMean(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(3, 4))
 	for trial := range 5000 {
 		n := 1 + r.IntN(30)
@@ -109,6 +111,7 @@ func TestIndexedMean(t *testing.T) {
 // (6.938893903907228e-18), the exact mean of the four doubles; summing left
 // to right gives 1.3877787807814457e-17.
 func TestExactMeanIssue16(t *testing.T) {
+	t.Parallel()
 	if got := ExactMean([]float64{0.1, 0.2, -0.3, 0}); got != 0x1p-57 {
 		t.Errorf("ExactMean = %v, want 2^-57", got)
 	}

@@ -10,6 +10,7 @@ import (
 // on data with and without repeated values, and that every selected rank
 // partitions the values around it.
 func TestSelectRanks(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	for trial := range 200 {
 		n := 1 + rng.IntN(3000)

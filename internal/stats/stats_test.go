@@ -7,6 +7,7 @@ import (
 
 // MeanDefined skips the missing values: (1 + 2 + 6)/3 = 3; with none left it is NaN.
 func TestMeanDefined(t *testing.T) {
+	t.Parallel()
 	nan := math.NaN()
 	if got := MeanDefined([]float64{1, nan, 2, 6, nan}); got != 3 {
 		t.Errorf("MeanDefined = %v, want 3", got)

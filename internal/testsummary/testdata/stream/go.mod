@@ -1,0 +1,3 @@
+module stream
+
+go 1.26
