@@ -74,7 +74,6 @@ func newCompareCommand(s *streams) *cli.Command {
 const compareLossWeight = 5
 
 func (o *compareOptions) flags() []cli.Flag {
-	o.Loss.max = 1e6
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "champion", Destination: &o.Champion, Required: true, Usage: "the production system's `NAME`"},
 		&cli.StringSliceFlag{Name: "challenger", Destination: &o.Challengers, Required: true,

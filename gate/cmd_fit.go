@@ -136,8 +136,8 @@ func runFit(ctx context.Context, s *streams, o *fitOptions) error {
 	if err := o.priorFlags().Check(); err != nil {
 		return err
 	}
-	if !(o.LossWeight > 0) || o.LossWeight > 1e6 {
-		return fmt.Errorf("--loss-weight %v: expected a positive number (losses count W times; 1 fits the scores themselves)", o.LossWeight)
+	if err := checkLossWeightFlag("--loss-weight", o.LossWeight); err != nil {
+		return err
 	}
 	fam, err := parseFamily(o.Family)
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -358,20 +357,4 @@ func (o *gateOptions) replayCommand(p *policies.Policy) string {
 		args[i] = escape.Shell(a)
 	}
 	return strings.Join(args, " ")
-}
-
-// parseLossWeights parses a comma-separated list of loss weights (each > 0).
-func parseLossWeights(flag, s string) ([]float64, error) {
-	var ws []float64
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f == "" {
-			continue
-		}
-		w, err := strconv.ParseFloat(f, 64)
-		if err != nil || !(w > 0) || math.IsInf(w, 0) {
-			return nil, fmt.Errorf("%s %q: expected loss weights > 0 separated by commas, e.g. 1,2,5,10", flag, s)
-		}
-		ws = append(ws, w)
-	}
-	return ws, nil
 }

@@ -215,7 +215,7 @@ func TestCompareErrors(t *testing.T) {
 		{[]string{"--champion", "base", "--challenger", "ba*", small}, `--challenger "ba*" matches only the champion`},
 		{[]string{"--champion", "base", "--challenger", "fusion", "--correction", "sidak", small}, `--correction: unknown correction "sidak": expected one of bonferroni, holm, bh, none`},
 		{[]string{"--champion", "base", "--challenger", "fusion", "--alpha", "1", "--loss-weight", "2", small}, "give --loss-weight W or --alpha A"},
-		{[]string{"--champion", "base", "--challenger", "fusion", "--loss-weight", "0", small}, "loss weight 0: expected a positive number"},
+		{[]string{"--champion", "base", "--challenger", "fusion", "--loss-weight", "0", small}, "--loss-weight: must be at least 1 (losses count w times; 1 = no extra weight), got 0"},
 		{[]string{"--champion", "base", "--challenger", "fusion", "--level", "95", small}, "--level 95: expected a confidence level"},
 		{[]string{"--champion", "base", "--challenger", "fusion", "--format", "xml", small}, `--format "xml": expected one of table, md, json, csv`},
 		{[]string{"--champion", "base", "--challenger", "fusion", "--pool", "some", small}, `--pool "some": expected compared or all`},

@@ -237,7 +237,7 @@ func TestGateErrors(t *testing.T) {
 		{[]string{"--champion", "prod", "--challenger", "cand-*", "--format", "csv", small}, `--format "csv": expected one of table, md, json, junit`},
 		{[]string{"--example", small}, "give INPUT files or --example, not both"},
 		{[]string{"--example", "--loss-weight", "2", "--alpha", "1"}, "not both"},
-		{[]string{"--example", "--loss-weight", "-1"}, "loss weight -1: expected a positive number"},
+		{[]string{"--example", "--loss-weight", "-1"}, "--loss-weight: must be at least 1 (losses count w times; 1 = no extra weight), got -1"},
 		{[]string{"--example", "--comment-mode", "sometimes"}, `comment mode "sometimes"`},
 		{[]string{"--champion", "prod", "--challenger", "cand-a", filepath.Join(t.TempDir(), "missing.csv")}, "missing.csv"},
 	} {
@@ -455,5 +455,5 @@ func TestGateRiskSweep(t *testing.T) {
 		t.Errorf("--risk-sweep 3: BRisk at %v, want [2 3]", got)
 	}
 	code, out, stderr := runMain(t, "gate", "--example", "--risk-sweep", "1,x")
-	checkOneLineError(t, code, out, stderr, `--risk-sweep "1,x": expected loss weights > 0`)
+	checkOneLineError(t, code, out, stderr, `--risk-sweep "1,x": expected loss weights ≥ 1`)
 }

@@ -23,8 +23,8 @@ var (
 	nonEmptyString  = obj{"type": "string", "minLength": 1}
 	idSchema        = obj{"type": "string", "pattern": idPattern}
 	numberSchema    = obj{"type": "number"}
-	lossWeightValue = obj{"type": "number", "minimum": 1}
-	alphaValue      = obj{"type": "number", "minimum": 0}
+	lossWeightValue = obj{"type": "number", "minimum": 1, "maximum": MaxLossWeight}
+	alphaValue      = obj{"type": "number", "minimum": 0, "maximum": MaxLossWeight - 1}
 	levelValue      = obj{"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}
 	marginValue     = obj{"type": "number", "minimum": 0, "maximum": 1}
 	ropeValue       = obj{"type": "array", "prefixItems": []any{obj{"type": "number", "maximum": 0}, obj{"type": "number", "minimum": 0}},
