@@ -79,6 +79,7 @@ func scoreRunFiles(b *Builder, job runJob) ([]Source, error) {
 	// to the table in argument order, so the table does not depend on it.
 	type scored struct {
 		system string
+		line   int // of the run_id naming it
 		cells  []runCell
 		source Source
 		err    error
@@ -97,9 +98,13 @@ func scoreRunFiles(b *Builder, job runJob) ([]Source, error) {
 		if err != nil {
 			return scored{err: err}
 		}
-		r := scored{system: run.RunID, source: src}
+		r := scored{system: run.RunID, source: src, line: run.RunIDLine}
 		if r.system == "" {
 			r.system = filepath.Base(path)
+		}
+		// The name is the last data line's run_id: a bad one is that line's.
+		if problem := checkName("run_id (the system name)", r.system); problem != "" {
+			return scored{err: inputerr.At(path, run.RunIDLine, "%s", problem)}
 		}
 		r.source.Run = r.system
 		_, r.err = trec.NewEvaluator(q, ms, opt).Evaluate(run, func(tr *trec.TopicResult) error {
@@ -114,7 +119,7 @@ func scoreRunFiles(b *Builder, job runJob) ([]Source, error) {
 	err = parallel.InOrder(len(paths), runWorkers(), score, func(i int, r scored) error {
 		path := paths[i]
 		if other, dup := seen[r.system]; dup && r.system != "" {
-			return inputerr.At(path, 0, "run name %q is also the name of %s; expected distinct run_id fields", r.system, other)
+			return inputerr.At(path, r.line, "run name %q is also the name of %s; expected distinct run_id fields", r.system, other)
 		}
 		seen[r.system] = path
 		// Cells scored before an error are added first, as when runs were
@@ -133,20 +138,17 @@ func scoreRunFiles(b *Builder, job runJob) ([]Source, error) {
 	return append(sources, qrelsSource), nil
 }
 
-// read opens path as role, gives read its bytes (no line longer than
-// maxLine), and returns the file's source; a file that changed while read
-// is refused (see Source).
+// read opens path as role, gives read its bytes, and returns the file's
+// source; a file that changed while read is refused (see Source). read is
+// gate/trec's reader, which refuses a line longer than linelimit's bound
+// itself, at its line.
 func (o opener) read(path, role string, want fs.FileInfo, read func(io.Reader) error) (Source, error) {
 	t, err := o.open(path, role, want)
 	if err != nil {
 		return Source{}, err
 	}
 	defer t.close()
-	if err := read(newBoundedLines(t, false)); err != nil {
-		var long *lineTooLongError
-		if errors.As(err, &long) {
-			err = inputerr.At(path, long.line, "line longer than %d MB; expected one record per line", maxLine>>20)
-		}
+	if err := read(t); err != nil {
 		return Source{}, t.orChanged(err)
 	}
 	return t.finish()
