@@ -15,7 +15,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
 )
 
 // Issue 23: no command of riskgate prints a Go runtime stack trace, on any

@@ -109,4 +109,3 @@ func (z *countingZero) Read(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
-
