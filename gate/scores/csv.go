@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/riskgate/riskgate/internal/inputerr"
+	"github.com/riskgate/riskgate/internal/linelimit"
 )
 
 // Column roles of the long CSV layout and the header names that give them
@@ -41,7 +42,7 @@ func csvFieldCount(line string) (int, error) {
 // No record may be longer than maxLine bytes: encoding/csv keeps a whole
 // record in memory, so a 70 MB name is refused once 16 MB of it are read.
 func parseCSV(r io.Reader, fs *fileSink, format Format) error {
-	bounded := newBoundedLines(r, true)
+	bounded := linelimit.NewReader(r, true)
 	cr := &csvReader{Reader: csv.NewReader(bounded), bounded: bounded}
 	cr.ReuseRecord = true
 	cr.TrimLeadingSpace = true
@@ -71,12 +72,12 @@ func parseCSV(r io.Reader, fs *fileSink, format Format) error {
 // bound on a record's length.
 type csvReader struct {
 	*csv.Reader
-	bounded *boundedLines
+	bounded *linelimit.Reader
 }
 
 func (cr *csvReader) Read() ([]string, error) {
 	rec, err := cr.Reader.Read()
-	cr.bounded.mark(cr.InputOffset())
+	cr.bounded.Mark(cr.InputOffset())
 	return rec, err
 }
 
@@ -91,9 +92,9 @@ func trimAll(rec []string) []string {
 // csvError turns an encoding/csv error into the one-line input error.
 func csvError(fs *fileSink, cr *csvReader, header []string, err error) error {
 	var pe *csv.ParseError
-	var long *lineTooLongError
+	var long *linelimit.Error
 	if errors.As(err, &long) {
-		return inputerr.At(fs.file, long.line, "record longer than %d MB; expected one record per line", maxLine>>20)
+		return inputerr.At(fs.file, long.Line, "record longer than %d MB; expected one record per line", maxLine>>20)
 	}
 	if !errors.As(err, &pe) {
 		return inputerr.At(fs.file, 0, "read error: %v", err)

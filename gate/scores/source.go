@@ -1,7 +1,6 @@
 package scores
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -266,56 +265,4 @@ func (t *tracked) orChanged(err error) error {
 		return cerr
 	}
 	return err
-}
-
-// boundedLines fails a read once the current line (or, in records mode,
-// the current record, which the caller marks) is longer than maxLine, so
-// that a line of any length costs at most about maxLine bytes of memory
-// before it is refused (a 70 MB name is refused after reading 16 MB of it).
-type boundedLines struct {
-	r       io.Reader
-	records bool  // newlines do not end a record; mark does
-	n       int64 // bytes delivered
-	start   int64 // offset of the current line or record
-	lines   int   // newlines delivered
-}
-
-// lineTooLongError is a line (or CSV record) longer than maxLine bytes.
-type lineTooLongError struct{ line int }
-
-func (e *lineTooLongError) Error() string {
-	return fmt.Sprintf("line %d is longer than %d MB", e.line, maxLine>>20)
-}
-
-func newBoundedLines(r io.Reader, records bool) *boundedLines {
-	return &boundedLines{r: r, records: records}
-}
-
-func (b *boundedLines) Read(p []byte) (int, error) {
-	if b.n-b.start > maxLine {
-		// Everything delivered since start has no newline (line mode), or
-		// the record grew past the bound at the line being read: either
-		// way the line after the last newline delivered.
-		return 0, &lineTooLongError{b.lines + 1}
-	}
-	n, err := b.r.Read(p)
-	if i := bytes.LastIndexByte(p[:n], '\n'); i >= 0 {
-		b.lines += bytes.Count(p[:i+1], []byte{'\n'})
-		if !b.records {
-			b.start = b.n + int64(i+1)
-		}
-	}
-	b.n += int64(n)
-	return n, err
-}
-
-// mark says that a record starts offset bytes into what was delivered.
-func (b *boundedLines) mark(offset int64) { b.start = offset }
-
-// Stat passes the file's Stat through, for gate/trec's table sizing.
-func (b *boundedLines) Stat() (fs.FileInfo, error) {
-	if st, ok := b.r.(interface{ Stat() (fs.FileInfo, error) }); ok {
-		return st.Stat()
-	}
-	return nil, errors.New("not a file")
 }
