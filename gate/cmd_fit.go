@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 
 	"github.com/riskgate/riskgate/gate/engine"
 	"github.com/riskgate/riskgate/gate/fit"
@@ -127,11 +126,8 @@ func runFit(ctx context.Context, s *streams, o *fitOptions) error {
 	if err := reportfmt.CheckFormat(o.Format, reportfmt.Formats); err != nil {
 		return err
 	}
-	if o.Chains < 1 || o.Warmup < 0 || o.Draws < 0 || o.MaxDraws < 0 {
-		return fmt.Errorf("--chains must be at least 1 and --warmup, --draws, --max-draws not negative")
-	}
-	if !(o.TargetESS.Value >= 0) || math.IsInf(o.TargetESS.Value, 0) {
-		return fmt.Errorf("--target-ess %v: expected a number ≥ 0", o.TargetESS.Value)
+	if err := checkSamplerFlags(o.Chains, o.Warmup, o.Draws, o.MaxDraws, o.TargetESS.Value); err != nil {
+		return err
 	}
 	if err := o.priorFlags().Check(); err != nil {
 		return err

@@ -219,7 +219,7 @@ func TestCompareErrors(t *testing.T) {
 		{[]string{"--champion", "base", "--challenger", "fusion", "--level", "95", small}, "--level 95: expected a confidence level"},
 		{[]string{"--champion", "base", "--challenger", "fusion", "--format", "xml", small}, `--format "xml": expected one of table, md, json, csv`},
 		{[]string{"--champion", "base", "--challenger", "fusion", "--pool", "some", small}, `--pool "some": expected compared or all`},
-		{[]string{"--champion", "base", "--challenger", "fusion", "--samples", "10", small}, "--samples 10: expected at least 100"},
+		{[]string{"--champion", "base", "--challenger", "fusion", "--samples", "10", small}, "--samples 10: expected 100 to 10,000,000 replicates"},
 		{[]string{"--champion", "A", "--challenger", "B", one}, "need at least 2 topics scored for every system, have 1"},
 		{[]string{"--champion", "A", "--challenger", "B", "--topics", "keep", one}, "compare needs a score for every system on every topic; 1 cell(s) are missing"},
 		{[]string{"--champion", "base", "--challenger", "fusion"}, "no INPUT given"},

@@ -93,6 +93,13 @@ const (
 	maxMaxDraws  = 1_000_000
 )
 
+// Bounds of a fit's settings, for the command lines that take them as flags
+// (fit, compare) as well as a policy's model.
+const (
+	MaxChains        = maxChains
+	MaxDrawsPerChain = maxMaxDraws
+)
+
 var requirementFields = []field{
 	{name: "min_topics", doc: "fewest topics (after alignment) the rules may be judged on", schema: obj{"type": "integer", "minimum": 0}},
 	{name: "min_artifacts", doc: "fewest artifact systems the Bayesian rules may learn from", schema: obj{"type": "integer", "minimum": 0}},
