@@ -130,3 +130,24 @@ func withFlag(args []string, name, value string) []string {
 	}
 	return append(out, "--"+name+"="+value)
 }
+
+// TestEvalNumericOptionExtremes: riskgate eval takes trec_eval's options
+// raw (SkipFlagParsing: not in the command tree's flags); its numbers -l,
+// -M and -N, read with C's atol, at the same extremes.
+func TestEvalNumericOptionExtremes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 36 child processes")
+	}
+	t.Parallel()
+	dir := childFixture(t)
+	for _, opt := range []string{"-l", "-M", "-N"} {
+		for _, v := range extremes {
+			args := []string{"eval", "-q", "-m", "all_trec", opt, v, "qrels.txt", "r1.run"}
+			name := strings.Join(args, " ")
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				checkCleanEnd(t, name, runChild(t, dir, "", time.Minute, args...), exitPass)
+			})
+		}
+	}
+}
