@@ -405,12 +405,16 @@ func TestGateMissingCells(t *testing.T) {
 
 // --progress writes one line per phase when standard error is not a
 // terminal; without it nothing (TestGateExampleGolden checks stderr is empty).
-// The default policy's rules come first (the paired t test, the BCa bound
-// and the BRisk fit at its loss weight 2), then the --risk-sweep's fits and
-// the risk sweep's BCa bounds, which say at which loss weights a rule passes.
+// The memory estimate comes first (engine.EstimateMemory of the example:
+// the runtime's 60 MB, the draws of the rule's fit and one sweep fit at
+// once, predictive replicates, what the 4 fits keep, the bootstrap), then the default policy's rules (the paired t test,
+// the BCa bound and the BRisk fit at its loss weight 2), then the
+// --risk-sweep's fits and the risk sweep's BCa bounds, which say at which
+// loss weights a rule passes.
 func TestGateProgressLines(t *testing.T) {
 	code, _, stderr := runMain(t, "gate", "--example", "--progress", "--format", "json")
-	want := "riskgate: running the significance tests…\n" +
+	want := "riskgate: memory estimate 82 MB (limit 4 GB)…\n" +
+		"riskgate: running the significance tests…\n" +
 		"riskgate: bootstrapping URisk at loss weight 2…\n" +
 		"riskgate: fitting BRisk at loss weight 2 (44 systems × 50 topics)…\n" +
 		"riskgate: fitting BRisk at loss weight 1 (44 systems × 50 topics)…\n" +

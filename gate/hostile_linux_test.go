@@ -264,3 +264,34 @@ func TestEvalReadsBounded(t *testing.T) {
 		})
 	}
 }
+
+// TestCalibrateRepsBounded: riskgate calibrate --reps is capped, and bounded
+// by the memory estimate as the gate is (issue 23, defect 3: --reps
+// 300000000 died with "fatal error: runtime: out of memory" asking for 343
+// GB, and 100000000 reached 2.8 GB in 8 s with no check).
+func TestCalibrateRepsBounded(t *testing.T) {
+	t.Parallel()
+	dir := childFixture(t)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"calibrate", "--example", "--reps", "300000000"}, "riskgate: --reps 300000000: expected at most 1,000,000 pools per effect\n"},
+		{[]string{"calibrate", "--example", "--reps", "100000000"}, "riskgate: --reps 100000000: expected at most 1,000,000 pools per effect\n"},
+		// 5 effects × 10⁶ pools: 160 MB of verdicts, and one pool being
+		// decided per core (each 7 MB: the example's size, one fit).
+		{[]string{"calibrate", "--example", "--reps", "1000000", "--max-memory", "200MB"},
+			"riskgate: this calibration would need about * MB of memory (mostly the verdicts of 5,000,000 pools: 160 MB), over the limit of 200 MB; raise the limit with --max-memory, or ask for fewer --reps, --effects or --risks\n"},
+	} {
+		name := strings.Join(c.args, " ")
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			r := runChild(t, dir, "", time.Minute, c.args...)
+			checkCleanEnd(t, name, r)
+			head, tail, _ := strings.Cut(c.want, "*")
+			if !strings.HasPrefix(r.stderr, head) || !strings.HasSuffix(r.stderr, tail) || r.elapsed > 20*time.Second {
+				t.Errorf("after %v, stderr %q; want %q within seconds", r.elapsed, r.stderr, c.want)
+			}
+		})
+	}
+}

@@ -55,17 +55,23 @@ func parseCSV(r io.Reader, fs *fileSink, format Format) error {
 	}
 	header = trimAll(header)
 	if format == csvAny {
-		format = CSVWide
-		for _, h := range header {
-			if role := columnRoles[strings.ToLower(h)]; role == colSystem || role == colScore {
-				format = CSVLong
-			}
-		}
+		format = csvLayout(header)
 	}
 	if format == CSVLong {
 		return parseCSVLong(cr, fs, header)
 	}
 	return parseCSVWide(cr, fs, header)
+}
+
+// csvLayout is the layout a CSV header gives: long when it names a system
+// or score column, else wide.
+func csvLayout(header []string) Format {
+	for _, h := range header {
+		if role := columnRoles[strings.ToLower(strings.TrimSpace(h))]; role == colSystem || role == colScore {
+			return CSVLong
+		}
+	}
+	return CSVWide
 }
 
 // csvReader is a csv.Reader that marks where each record ends for the

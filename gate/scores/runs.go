@@ -24,6 +24,8 @@ type runJob struct {
 	qrelsFrom string // where the qrels path was given; "--qrels" when empty
 	measure   string
 	open      opener
+	// budget, when set, is charged as the qrels are read (a pipe).
+	budget *loadBudget
 }
 
 // loadRuns is scoreRunFiles without the sources.
@@ -62,7 +64,7 @@ func scoreRunFiles(b *Builder, job runJob) ([]Source, error) {
 		from = "--qrels"
 	}
 	var q *trec.Qrels
-	qrelsSource, err := job.open.read(job.qrels, RoleQrels, nil, func(r io.Reader) (err error) {
+	qrelsSource, err := job.open.read(job.qrels, RoleQrels, nil, job.budget, func(r io.Reader) (err error) {
 		q, err = trec.ReadQrels(r, job.qrels)
 		return err
 	})
@@ -91,7 +93,7 @@ func scoreRunFiles(b *Builder, job runJob) ([]Source, error) {
 			want = job.want[i]
 		}
 		var run *trec.Run
-		src, err := job.open.read(path, RoleScores, want, func(r io.Reader) (err error) {
+		src, err := job.open.read(path, RoleScores, want, nil, func(r io.Reader) (err error) {
 			run, err = trec.ReadRun(r, path)
 			return err
 		})
@@ -139,15 +141,19 @@ func scoreRunFiles(b *Builder, job runJob) ([]Source, error) {
 }
 
 // read opens path as role, gives read its bytes, and returns the file's
-// source; a file that changed while read is refused (see Source). read is
+// source; a file that changed while read is refused (see Source), and a
+// pipe is charged to budget (when not nil) as it is read. read is
 // gate/trec's reader, which refuses a line longer than linelimit's bound
 // itself, at its line.
-func (o opener) read(path, role string, want fs.FileInfo, read func(io.Reader) error) (Source, error) {
+func (o opener) read(path, role string, want fs.FileInfo, budget *loadBudget, read func(io.Reader) error) (Source, error) {
 	t, err := o.open(path, role, want)
 	if err != nil {
 		return Source{}, err
 	}
 	defer t.close()
+	if budget != nil && !t.src.Regular { // a pipe: charged as read (a file was, by its size)
+		t.budget, t.cost = budget, qrelsByteCost
+	}
 	if err := read(t); err != nil {
 		return Source{}, t.orChanged(err)
 	}

@@ -126,6 +126,11 @@ type tracked struct {
 	want       fs.FileInfo
 	started    bool
 	beforeRead func(path, role string) // see opener
+	// budget, when set, is charged cost bytes per byte read (a pipe, whose
+	// size is not known before), and overBudget is its refusal.
+	budget     *loadBudget
+	cost       float64
+	overBudget error
 }
 
 // opener opens the inputs of one Load to be read once (open).
@@ -193,10 +198,17 @@ func (t *tracked) Read(p []byte) (int, error) {
 			t.beforeRead(t.src.Path, t.src.Role)
 		}
 	}
+	if t.overBudget != nil {
+		return 0, t.overBudget
+	}
 	n, err := t.r.Read(p)
 	if n > 0 {
 		t.h.Write(p[:n])
 		t.src.Bytes += int64(n)
+		if berr := t.budget.charge(t.name(), float64(n)*t.cost); berr != nil {
+			t.overBudget = berr
+			return n, berr
+		}
 	}
 	return n, err
 }
@@ -207,6 +219,14 @@ func (t *tracked) Stat() (fs.FileInfo, error) {
 		return nil, errors.New("not a regular file")
 	}
 	return t.want, nil
+}
+
+// name is the input's name in messages.
+func (t *tracked) name() string {
+	if t.src.Path == "-" {
+		return StdinName
+	}
+	return t.src.Path
 }
 
 func (t *tracked) close() {
@@ -261,6 +281,9 @@ func (t *tracked) check(whole bool) error {
 // did, instead of err: a parse error in a file rewritten while it was read
 // is only a symptom.
 func (t *tracked) orChanged(err error) error {
+	if t.overBudget != nil {
+		return t.overBudget // whatever the parser made of it
+	}
 	if cerr := t.check(false); cerr != nil {
 		return cerr
 	}
