@@ -78,16 +78,18 @@ func numberList(s string) bool {
 // fixture, to which each numeric flag under test is added (replacing the
 // same flag's value here).
 var quickRuns = map[string][]string{
-	"eval":      {"qrels.txt", "r1.run"},
-	"compare":   {"--champion", "base", "--challenger", "fusion", "compare_small.csv"},
-	"fit":       {"--champion", "base", "--challenger", "fusion", "compare_small.csv"},
-	"simulate":  {"--n-systems", "3", "--n-topics", "4", "-o", "sim.csv"},
-	"pair":      {"--champion", "prod", "--challenger", "new", "pair_small.csv"},
-	"classify":  {"--truth", "classify_truth.txt", "--a", "classify_a.txt", "--b", "classify_b.txt"},
-	"gate":      {"--example"},
-	"publish":   {"--from", "example.result.json.golden"},
-	"calibrate": {"--example", "--reps", "2", "--effects", "0", "--risks", "1"},
-	"bench":     {"--quick", "--only", "^nomatch$"},
+	"eval":         {"qrels.txt", "r1.run"},
+	"compare":      {"--champion", "base", "--challenger", "fusion", "compare_small.csv"},
+	"fit":          {"--champion", "base", "--challenger", "fusion", "compare_small.csv"},
+	"simulate":     {"--n-systems", "3", "--n-topics", "4", "-o", "sim.csv"},
+	"pair":         {"--champion", "prod", "--challenger", "new", "pair_small.csv"},
+	"classify":     {"--truth", "classify_truth.txt", "--a", "classify_a.txt", "--b", "classify_b.txt"},
+	"gate":         {"--example"},
+	"publish":      {"--from", "example.result.json.golden"},
+	"calibrate":    {"--example", "--reps", "2", "--effects", "0", "--risks", "1"},
+	"bench":        {"--quick", "--only", "^nomatch$"},
+	"discriminate": {"--qrels", "qrels.txt", "r1.run", "r2.run"},
+	"pool":         {"--pool", "pool-prune"}, // pool prune, of the pool the test adds to the fixture
 }
 
 // TestNumericFlagExtremes: every numeric flag of every command, at its
@@ -99,6 +101,9 @@ func TestNumericFlagExtremes(t *testing.T) {
 	}
 	t.Parallel()
 	dir := childFixture(t)
+	if r := runChild(t, dir, "", time.Minute, "pool", "add", "--pool", "pool-prune", "compare_small.csv"); r.code != 0 {
+		t.Fatalf("pool add: exit %d: %s", r.code, r.stderr)
+	}
 	for _, f := range numericFlags(t) {
 		base, ok := quickRuns[f.command[0]]
 		if !ok {

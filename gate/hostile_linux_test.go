@@ -193,6 +193,10 @@ var readingPaths = [][]string{
 	{"publish", "--from", "example.result.json.golden", "--report-md", "IN"},
 	{"publish", "--from", "example.result.json.golden", "--policy", "IN"},
 	{"bench", "--quick", "--only", "^nomatch$", "--champion", "a", "--challenger", "b", "IN"},
+	{"discriminate", "--measure", "map", "IN"},
+	{"discriminate", "--qrels", "IN", "r1.run", "r2.run"},
+	{"pool", "add", "--pool", "pool-scores", "IN"},
+	{"pool", "add", "--pool", "pool-runs", "--qrels", "IN", "r1.run"},
 }
 
 // TestEveryReadingPathBounded: every command's reading path, on /dev/zero
