@@ -92,9 +92,9 @@ func completeTable(systems, topics int) *scores.Table {
 // 10,000: the fit alone peaks at 1.33 GiB (docs/benchmarks.md), but the
 // gate's topics at risk replicate two systems' 10,000 topics at each of
 // its 14,000 draws (2.24 GB) beside the draws (1.23 GB); its estimate is
-// 4.5 GB and it peaked at 4.3 GB (docs/benchmarks.md, "Memory": issue 23
-// found the estimate of 3 GB that had let it in left the replicates of
-// one system out).
+// 4.5 GB (it peaked at 4.3 GB, measured before the engine of issue 24; the
+// estimate of 3 GB that had let it in left the replicates of one system
+// out).
 func TestMemoryEstimateScaleTargets(t *testing.T) {
 	limit, err := parseMemory("--max-memory", defaultMaxMemory)
 	if err != nil || limit != 4e9 {
