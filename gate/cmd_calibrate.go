@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"time"
 
 	"github.com/riskgate/riskgate/gate/calibrate"
 
 	"github.com/riskgate/riskgate/gate/engine"
 
+	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/internal/progress"
 	"github.com/riskgate/riskgate/internal/reportfmt"
 
@@ -32,12 +34,21 @@ type calibrateOptions struct {
 	Risks     string // comma-separated risk scales
 	MinEffect float64
 	Seed      uint64 // of the simulation; the analyses keep the policy's seed
+	// MaxMemory is the memory budget (--max-memory), as riskgate gate's.
+	MaxMemory string
 	Format    string
 	Output    string
 	Progress  bool
 
-	deps // the clock (waiver expiry in every simulated run)
+	deps // the clock (waiver expiry in every simulated run), the memory limit
+	// estimate is the memory the calibration is estimated to need and
+	// maxMemory the budget, in bytes (resolve).
+	estimate, maxMemory float64
 }
+
+// calibrateFewer is what a calibration over the memory limit could do
+// instead of raising it.
+const calibrateFewer = "ask for fewer --reps, --effects or --risks"
 
 // calibrateFormats are calibrate's output formats.
 var calibrateFormats = []string{"table", "md", "json", "csv", "html"}
@@ -94,6 +105,8 @@ func newCalibrateCommand(s *streams, d deps) *cli.Command {
 		&cli.FloatFlag{Name: "min-effect", Value: 0.05, Destination: &o.MinEffect,
 			Usage: "the smallest `EFFECT` that matters: the ship rate of a challenger this much better, or more, that is not riskier is the power"},
 		&cli.Uint64Flag{Name: "seed", Value: 1, Destination: &o.Seed, Usage: "`SEED` of the simulation (the analyses use the policy's seed, as the gate does)"},
+		&cli.StringFlag{Name: "max-memory", Destination: &o.MaxMemory, Value: defaultMaxMemory,
+			Usage: "refuse, before any heavy work, a calibration estimated to need more than `SIZE` of memory (e.g. 8GB, 512MB)"},
 		formatFlag(&o.Format, calibrateFormats),
 		outputFlag(&o.Output),
 		&cli.BoolFlag{Name: "progress", Destination: &o.Progress,
@@ -115,7 +128,14 @@ func newCalibrateCommand(s *streams, d deps) *cli.Command {
 // runCalibrate is riskgate calibrate: resolve (flags and policy → the
 // pool and the grid), run (calibrate.Run, with progress), emit (the report).
 func runCalibrate(ctx context.Context, o *calibrateOptions, s *streams) error {
-	p, t, c, err := o.resolve(s)
+	maxMemory, err := memoryBudget(o.MaxMemory)
+	if err != nil {
+		return err
+	}
+	// The budget, as the gate's: the garbage collector's limit while the
+	// pool loads (charged to it before it is read), then the estimate's.
+	defer o.setMemoryLimit(o.setMemoryLimit(int64(min(maxMemory, math.MaxInt64/2))))
+	p, t, c, err := o.resolve(s, maxMemory)
 	if err != nil {
 		return err
 	}
@@ -128,8 +148,11 @@ func runCalibrate(ctx context.Context, o *calibrateOptions, s *streams) error {
 
 // resolve checks the flags and loads the policy with the overrides given —
 // exactly as riskgate gate reads them — and the pool: the policy's inputs
-// where the flags leave them unset, or the built-in example.
-func (o *calibrateOptions) resolve(s *streams) (*policies.Policy, *scores.Table, calibrate.Settings, error) {
+// where the flags leave them unset, or the built-in example — within the
+// memory budget; and it refuses a calibration estimated to need more
+// (calibrate.EstimateMemory), making an accepted estimate the garbage
+// collector's limit.
+func (o *calibrateOptions) resolve(s *streams, maxMemory float64) (*policies.Policy, *scores.Table, calibrate.Settings, error) {
 	var c calibrate.Settings
 	if err := reportfmt.CheckFormat(o.Format, calibrateFormats); err != nil {
 		return nil, nil, c, err
@@ -137,8 +160,8 @@ func (o *calibrateOptions) resolve(s *streams) (*policies.Policy, *scores.Table,
 	if o.Reps < 1 {
 		return nil, nil, c, fmt.Errorf("--reps %d: expected 1 or more pools per effect", o.Reps)
 	}
-	if o.Reps > 1<<31 {
-		return nil, nil, c, fmt.Errorf("--reps %d: expected at most %d", o.Reps, 1<<31)
+	if o.Reps > calibrate.MaxReps {
+		return nil, nil, c, fmt.Errorf("--reps %d: expected at most %s pools per effect", o.Reps, numfmt.Thousands(calibrate.MaxReps))
 	}
 	effects, err := calibrate.ParseEffects(o.Effects)
 	if err != nil {
@@ -163,11 +186,18 @@ func (o *calibrateOptions) resolve(s *streams) (*policies.Policy, *scores.Table,
 		t = engine.ExamplePool()
 	} else {
 		o.Input.fromPolicy(p)
+		o.Input.MaxMemory = maxMemory
 		if t, _, err = o.Input.load(s.Err); err != nil {
-			return nil, nil, c, err
+			return nil, nil, c, loadRefusal(err, calibrateFewer)
 		}
 	}
 	c = calibrate.Settings{Reps: o.Reps, Effects: effects, Risks: risks, MinEffect: o.MinEffect, Seed: o.Seed, Now: o.now()}
+	total, parts := calibrate.EstimateMemory(p, t, c)
+	if err := checkMemory("this calibration", total, parts, maxMemory, calibrateFewer); err != nil {
+		return nil, nil, c, err
+	}
+	o.setMemoryLimit(gcLimit(total))
+	o.estimate, o.maxMemory = total, maxMemory
 	return p, t, c, nil
 }
 
@@ -175,6 +205,7 @@ func (o *calibrateOptions) resolve(s *streams) (*policies.Policy, *scores.Table,
 // of the pools decided (one line each with --progress in a log).
 func (o *calibrateOptions) run(ctx context.Context, p *policies.Policy, t *scores.Table, c calibrate.Settings, s *streams) (*calibrate.Report, error) {
 	prog := progress.New(s.Err, o.Progress)
+	prog.Phase(fmt.Sprintf("memory estimate %s (limit %s)", formatMemory(o.estimate), formatMemory(o.maxMemory)))
 	started := time.Now()
 	c.Progress = func(done, total int) {
 		if step := max(1, total/20); done%step == 0 || done == total {

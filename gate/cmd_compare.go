@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 
 	"github.com/riskgate/riskgate/gate/compare"
 	"github.com/riskgate/riskgate/gate/engine"
 
+	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/internal/reportfmt"
 
 	"github.com/riskgate/riskgate/risk"
@@ -74,7 +74,6 @@ func newCompareCommand(s *streams) *cli.Command {
 const compareLossWeight = 5
 
 func (o *compareOptions) flags() []cli.Flag {
-	o.Loss.max = 1e6
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "champion", Destination: &o.Champion, Required: true, Usage: "the production system's `NAME`"},
 		&cli.StringSliceFlag{Name: "challenger", Destination: &o.Challengers, Required: true,
@@ -106,6 +105,10 @@ func (o *compareOptions) flags() []cli.Flag {
 	return append(flags, o.Input.flags()...)
 }
 
+// maxResamples bounds --samples and --tukey-samples: 8 bytes a replicate
+// per challenger and statistic, 10 million of them already minutes of work.
+const maxResamples = 10_000_000
+
 // settings validates the options that do not need the data.
 func (o *compareOptions) settings() (compare.Settings, error) {
 	cfg := compare.Settings{Level: o.Level, PoolAll: o.Pool == "all", Seed: o.Seed, Samples: o.Samples, TukeySamples: o.TukeySamples}
@@ -128,11 +131,11 @@ func (o *compareOptions) settings() (compare.Settings, error) {
 	if err := reportfmt.CheckFormat(o.Format, reportfmt.Formats); err != nil {
 		return cfg, fmt.Errorf("%w (input formats go in --input-format)", err)
 	}
-	if o.Samples < 100 {
-		return cfg, fmt.Errorf("--samples %d: expected at least 100 replicates", o.Samples)
+	if o.Samples < 100 || o.Samples > maxResamples {
+		return cfg, fmt.Errorf("--samples %d: expected 100 to %s replicates", o.Samples, numfmt.Thousands(maxResamples))
 	}
-	if o.TukeySamples < 0 {
-		return cfg, fmt.Errorf("--tukey-samples %d: expected 0 (skip) or more", o.TukeySamples)
+	if o.TukeySamples < 0 || o.TukeySamples > maxResamples {
+		return cfg, fmt.Errorf("--tukey-samples %d: expected 0 (skip) to %s", o.TukeySamples, numfmt.Thousands(maxResamples))
 	}
 	cfg.Brisk = o.BRisk
 	if cfg.Family, err = parseFamily(o.Family); err != nil {
@@ -142,8 +145,8 @@ func (o *compareOptions) settings() (compare.Settings, error) {
 	if cfg.TargetESS == 0 {
 		cfg.TargetESS = defaultTargetESS(cfg.Family)
 	}
-	if !(cfg.TargetESS >= 1) || math.IsInf(cfg.TargetESS, 0) {
-		return cfg, fmt.Errorf("--target-ess %v: expected a number ≥ 1", o.TargetESS)
+	if err := checkTargetESS(cfg.TargetESS, 1, 4, 0); err != nil { // BRisk: 4 chains, drawn to the target
+		return cfg, err
 	}
 	return cfg, nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 
 	"github.com/riskgate/riskgate/gate/engine"
 	"github.com/riskgate/riskgate/gate/fit"
@@ -127,17 +126,14 @@ func runFit(ctx context.Context, s *streams, o *fitOptions) error {
 	if err := reportfmt.CheckFormat(o.Format, reportfmt.Formats); err != nil {
 		return err
 	}
-	if o.Chains < 1 || o.Warmup < 0 || o.Draws < 0 || o.MaxDraws < 0 {
-		return fmt.Errorf("--chains must be at least 1 and --warmup, --draws, --max-draws not negative")
-	}
-	if !(o.TargetESS.Value >= 0) || math.IsInf(o.TargetESS.Value, 0) {
-		return fmt.Errorf("--target-ess %v: expected a number ≥ 0", o.TargetESS.Value)
+	if err := checkSamplerFlags(o.Chains, o.Warmup, o.Draws, o.MaxDraws, o.TargetESS.Value); err != nil {
+		return err
 	}
 	if err := o.priorFlags().Check(); err != nil {
 		return err
 	}
-	if !(o.LossWeight > 0) || o.LossWeight > 1e6 {
-		return fmt.Errorf("--loss-weight %v: expected a positive number (losses count W times; 1 fits the scores themselves)", o.LossWeight)
+	if err := checkLossWeightFlag("--loss-weight", o.LossWeight); err != nil {
+		return err
 	}
 	fam, err := parseFamily(o.Family)
 	if err != nil {

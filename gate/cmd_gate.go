@@ -8,7 +8,6 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -64,6 +63,10 @@ type gateOptions struct {
 	// (writeReportFile).
 	writeReport func(w io.Writer, name string, data []byte) error
 }
+
+// gateFewer is what a gate over the memory limit could do instead of
+// raising it.
+const gateFewer = "gate fewer topics or systems"
 
 // defaultRiskSweep are the loss weights of Benham et al.'s Figure 7.
 const defaultRiskSweep = "1,2,5,10"
@@ -155,6 +158,7 @@ type resolvedGate struct {
 	sources   []scores.Source // what was read, to verify before the reports are written
 	sweep     []float64       // the risk sweep's loss weights
 	maxMemory float64         // the memory budget, in bytes
+	estimate  float64         // the memory the gate is estimated to need, in bytes
 }
 
 // runGate is riskgate gate: resolve (flags and policy → the inputs and
@@ -181,13 +185,19 @@ func runGate(ctx context.Context, o *gateOptions, s *streams) (err error) {
 			}
 		}()
 	}
-	g, err := o.resolve(s)
+	maxMemory, err := memoryBudget(o.MaxMemory)
 	if err != nil {
 		return err
 	}
-	// The budget is also the garbage collector's target, so that garbage
-	// never takes the heap over it while the gate runs and reports.
-	defer o.setMemoryLimit(o.setMemoryLimit(int64(min(g.maxMemory, math.MaxInt64/2))))
+	// The budget is the garbage collector's memory limit while the inputs
+	// load (they are charged to it before they are read:
+	// scores.LoadOptions.MaxMemory), and the estimate once resolve has
+	// accepted it, so that garbage never takes the process over it.
+	defer o.setMemoryLimit(o.setMemoryLimit(int64(min(maxMemory, math.MaxInt64/2))))
+	g, err := o.resolve(s, maxMemory)
+	if err != nil {
+		return err
+	}
 	r, err := o.run(ctx, g, start, s)
 	if err != nil {
 		return err
@@ -197,9 +207,10 @@ func runGate(ctx context.Context, o *gateOptions, s *streams) (err error) {
 }
 
 // resolve checks the flags, loads the policy with the overrides given and
-// the inputs (the policy's where the flags leave them unset), and refuses
-// a gate estimated to need more memory than the budget.
-func (o *gateOptions) resolve(s *streams) (*resolvedGate, error) {
+// the inputs (the policy's where the flags leave them unset) within the
+// memory budget, and refuses a gate estimated to need more memory than the
+// budget; an accepted estimate becomes the garbage collector's limit.
+func (o *gateOptions) resolve(s *streams, maxMemory float64) (*resolvedGate, error) {
 	if err := o.Publish.check(); err != nil {
 		return nil, err
 	}
@@ -219,14 +230,8 @@ func (o *gateOptions) resolve(s *streams) (*resolvedGate, error) {
 	if o.Worst < 1 {
 		return nil, fmt.Errorf("--worst %d: expected a number of topics, at least 1", o.Worst)
 	}
-	g := &resolvedGate{policy: p}
+	g := &resolvedGate{policy: p, maxMemory: maxMemory}
 	if g.sweep, err = parseLossWeights("--risk-sweep", o.RiskSweep.Value); err != nil {
-		return nil, err
-	}
-	if o.MaxMemory == "" {
-		o.MaxMemory = defaultMaxMemory
-	}
-	if g.maxMemory, err = parseMemory("--max-memory", o.MaxMemory); err != nil {
 		return nil, err
 	}
 	if p.Model.Family != policies.Gaussian && !o.RiskSweep.Set {
@@ -236,13 +241,17 @@ func (o *gateOptions) resolve(s *streams) (*resolvedGate, error) {
 		g.tables = engine.Tables{engine.ExamplePool()}
 	} else {
 		o.Input.fromPolicy(p)
+		o.Input.MaxMemory = maxMemory
 		if g.tables, g.alignment, g.sources, err = loadRuleMeasures(p, *o.Input, s.Err); err != nil {
-			return nil, err
+			return nil, loadRefusal(err, gateFewer)
 		}
 	}
-	if err := checkMemory(p, g.tables, g.sweep, g.maxMemory); err != nil {
+	total, parts := engine.EstimateMemory(p, g.tables, g.sweep)
+	if err := checkMemory("this gate", total, parts, maxMemory, gateFewer); err != nil {
 		return nil, err
 	}
+	g.estimate = total
+	o.setMemoryLimit(gcLimit(total))
 	return g, nil
 }
 
@@ -250,6 +259,7 @@ func (o *gateOptions) resolve(s *streams) (*resolvedGate, error) {
 // inputs read, the replay command, the start and the elapsed time.
 func (o *gateOptions) run(ctx context.Context, g *resolvedGate, start time.Time, s *streams) (*result.Result, error) {
 	prog := progress.New(s.Err, o.Progress)
+	prog.Phase(fmt.Sprintf("memory estimate %s (limit %s)", formatMemory(g.estimate), formatMemory(g.maxMemory)))
 	r, err := engine.Run(ctx, g.policy, g.tables, engine.Options{Now: start, Sweep: g.sweep, Worst: o.Worst, Alignment: g.alignment, Example: o.Example, Progress: prog})
 	prog.Done()
 	if err != nil {
@@ -362,22 +372,6 @@ func (o *gateOptions) replayCommand(p *policies.Policy) string {
 		args[i] = escape.Shell(a)
 	}
 	return strings.Join(args, " ")
-}
-
-// parseLossWeights parses a comma-separated list of loss weights (each > 0).
-func parseLossWeights(flag, s string) ([]float64, error) {
-	var ws []float64
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f == "" {
-			continue
-		}
-		w, err := strconv.ParseFloat(f, 64)
-		if err != nil || !(w > 0) || math.IsInf(w, 0) {
-			return nil, fmt.Errorf("%s %q: expected loss weights > 0 separated by commas, e.g. 1,2,5,10", flag, s)
-		}
-		ws = append(ws, w)
-	}
-	return ws, nil
 }
 
 // loadRuleMeasures loads the inputs once for the default measure (the flags'

@@ -16,6 +16,7 @@ import (
 	"github.com/riskgate/riskgate/internal/atomicfile"
 
 	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/urfave/cli/v3"
 )
 
@@ -73,9 +74,16 @@ func newSimulateCommand(s *streams) *cli.Command {
 	}
 }
 
+// maxSimulatedCells bounds a simulated pool: 100 million cells are 800 MB
+// of scores and about 3 GB of CSV.
+const maxSimulatedCells = 100_000_000
+
 func runSimulate(s *streams, o *simulateOptions) error {
 	if o.Systems < 2 || o.Topics < 2 {
 		return fmt.Errorf("--n-systems and --n-topics must be at least 2 (got %d and %d)", o.Systems, o.Topics)
+	}
+	if o.Systems > maxSimulatedCells/2 || o.Topics > maxSimulatedCells/2 || o.Systems*o.Topics > maxSimulatedCells {
+		return fmt.Errorf("--n-systems %d × --n-topics %d: expected at most %s cells (8 bytes each in memory, about 30 written)", o.Systems, o.Topics, numfmt.Thousands(maxSimulatedCells))
 	}
 	for _, v := range []struct {
 		name string

@@ -48,6 +48,7 @@ const (
 // (shared.RunTests).
 func TestMain(m *testing.M) {
 	if os.Getenv(doctestMainEnv) == "1" {
+		limitAddressSpace()
 		args := append([]string{"riskgate"}, os.Args[1:]...)
 		if extra := strings.Fields(os.Getenv(doctestAppendEnv)); len(extra) > 1 && len(args) > 1 && args[1] == extra[0] {
 			args = append(args, extra[1:]...)

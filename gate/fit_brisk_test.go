@@ -151,7 +151,7 @@ func TestFitBRiskErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"loss weight", []string{"--champion", "s1", "--loss-weight", "-1", pool}, "--loss-weight -1"},
+		{"loss weight", []string{"--champion", "s1", "--loss-weight", "-1", pool}, "--loss-weight: must be at least 1 (losses count w times; 1 = no extra weight), got -1"},
 		{"family", []string{"--champion", "s1", "--family", "cauchy", pool}, `--family "cauchy": expected one of gaussian, skew_normal`},
 		{"pool sweep", []string{"--champion", "s1", "--challenger", "s2", "--pool-sweep", "1,x", pool}, "--pool-sweep"},
 		{"sweep without challengers", []string{"--champion", "s1", "--pool-sweep", "1", pool}, "at least one challenger"},

@@ -28,6 +28,9 @@ type inputOptions struct {
 	// Stdin is read for the path "-". Commands set it from their streams
 	// (newInputOptions does); nil falls back to the process's standard input.
 	Stdin io.Reader
+	// MaxMemory, when positive, is the memory loading may take (--max-memory
+	// of gate and calibrate; scores.LoadOptions.MaxMemory).
+	MaxMemory float64
 }
 
 // newInputOptions returns input options that read "-" from the command's streams.
@@ -114,7 +117,7 @@ func (o *inputOptions) loadSources(w io.Writer) (*scores.Table, scores.Alignment
 	if stdin == nil {
 		stdin = os.Stdin
 	}
-	raw, sources, err := scores.LoadSources(o.Paths, scores.LoadOptions{Format: format, Measure: o.Measure.Value, Qrels: o.Qrels.Value, QrelsFrom: o.QrelsFrom, Stdin: stdin})
+	raw, sources, err := scores.LoadSources(o.Paths, scores.LoadOptions{Format: format, Measure: o.Measure.Value, Qrels: o.Qrels.Value, QrelsFrom: o.QrelsFrom, Stdin: stdin, MaxMemory: o.MaxMemory})
 	if err != nil {
 		return nil, scores.Alignment{}, nil, err
 	}

@@ -3,8 +3,6 @@ package gate
 import (
 	"context"
 	"errors"
-	"fmt"
-	"math"
 
 	"github.com/riskgate/riskgate/policies"
 	"github.com/urfave/cli/v3"
@@ -36,8 +34,8 @@ type lossWeightFlags struct {
 	Weight optional[float64] // its value is def when not given
 	Alpha  optional[float64]
 	// def is the command's loss weight when neither flag is given (0 for
-	// none), and max the largest it takes.
-	def, max float64
+	// none).
+	def float64
 }
 
 // flags binds --loss-weight and --alpha, with their usage texts, to l.
@@ -55,8 +53,8 @@ func (l *lossWeightFlags) flags(def float64, weightUsage, alphaUsage string) []c
 }
 
 // resolve is the loss weight — W, or 1 + A, or the command's default —
-// and whether it came as A; set is false when neither flag was given. A
-// weight must be positive and at most the command's max.
+// and whether it came as A; set is false when neither flag was given. It
+// is checked as a policy's loss_weight (or alpha) is.
 func (l lossWeightFlags) resolve() (w float64, fromAlpha, set bool, err error) {
 	switch {
 	case l.Weight.Set && l.Alpha.Set:
@@ -70,8 +68,15 @@ func (l lossWeightFlags) resolve() (w float64, fromAlpha, set bool, err error) {
 	default:
 		w = l.def
 	}
-	if !(w > 0) || w > l.max {
-		return 0, false, false, fmt.Errorf("loss weight %v: expected a positive number (losses count W times; W = 1 + α)", w)
+	// The policy's own check (policies.CheckLossWeight), so that a flag
+	// accepts what a policy file accepts and nothing else.
+	if l.Alpha.Set {
+		err = checkAlphaFlag(l.Alpha.Value)
+	} else {
+		err = checkLossWeightFlag("--loss-weight", w)
+	}
+	if err != nil {
+		return 0, false, false, err
 	}
 	return w, fromAlpha, set, nil
 }
@@ -88,7 +93,6 @@ type policyOverrides struct {
 // flags binds the overriding flags to o, with the command's usage texts of
 // --challenger and --loss-weight.
 func (o *policyOverrides) flags(challengerUsage, weightUsage string) []cli.Flag {
-	o.Loss.max = math.MaxFloat64 // any finite weight
 	return append([]cli.Flag{
 		&cli.StringFlag{Name: "champion", Destination: &o.Champion.Value, Action: o.Champion.given,
 			Usage: "the production system's `NAME`, overriding the policy's"},

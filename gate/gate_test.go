@@ -244,7 +244,7 @@ func TestGateErrors(t *testing.T) {
 		{[]string{"--champion", "prod", "--challenger", "cand-*", "--format", "csv", small}, `--format "csv": expected one of table, md, json, junit`},
 		{[]string{"--example", small}, "give INPUT files or --example, not both"},
 		{[]string{"--example", "--loss-weight", "2", "--alpha", "1"}, "not both"},
-		{[]string{"--example", "--loss-weight", "-1"}, "loss weight -1: expected a positive number"},
+		{[]string{"--example", "--loss-weight", "-1"}, "--loss-weight: must be at least 1 (losses count w times; 1 = no extra weight), got -1"},
 		{[]string{"--example", "--comment-mode", "sometimes"}, `comment mode "sometimes"`},
 		{[]string{"--champion", "prod", "--challenger", "cand-a", filepath.Join(t.TempDir(), "missing.csv")}, "missing.csv"},
 	} {
@@ -431,14 +431,18 @@ func TestGateMissingCells(t *testing.T) {
 
 // --progress writes one line per phase when standard error is not a
 // terminal; without it nothing (TestGateExampleGolden checks stderr is empty).
-// The default policy's rules come first (the paired t test, the BCa bound
-// and the BRisk fit at its loss weight 2), then the --risk-sweep's fits and
-// the risk sweep's BCa bounds, which say at which loss weights a rule passes.
+// The memory estimate comes first (engine.EstimateMemory of the example:
+// the runtime's 60 MB, the draws of the rule's fit and one sweep fit at
+// once, predictive replicates, what the 4 fits keep, the bootstrap), then the default policy's rules (the paired t test,
+// the BCa bound and the BRisk fit at its loss weight 2), then the
+// --risk-sweep's fits and the risk sweep's BCa bounds, which say at which
+// loss weights a rule passes.
 func TestGateProgressLines(t *testing.T) {
 	t.Parallel()
 	code, run := exampleRun()
 	stderr := run[1]
-	want := "riskgate: running the significance tests…\n" +
+	want := "riskgate: memory estimate 82 MB (limit 4 GB)…\n" +
+		"riskgate: running the significance tests…\n" +
 		"riskgate: bootstrapping URisk at loss weight 2…\n" +
 		"riskgate: fitting BRisk at loss weight 2 (44 systems × 50 topics)…\n" +
 		"riskgate: fitting BRisk at loss weight 1 (44 systems × 50 topics)…\n" +
@@ -488,5 +492,5 @@ func TestGateRiskSweep(t *testing.T) {
 		t.Errorf("--risk-sweep 3: BRisk at %v, want [2 3]", got)
 	}
 	code, out, stderr := runMain(t, "gate", "--example", "--risk-sweep", "1,x")
-	checkOneLineError(t, code, out, stderr, `--risk-sweep "1,x": expected loss weights > 0`)
+	checkOneLineError(t, code, out, stderr, `--risk-sweep "1,x": expected loss weights ≥ 1`)
 }

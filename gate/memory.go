@@ -1,14 +1,15 @@
 package gate
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
 
 	"github.com/riskgate/riskgate/gate/engine"
+	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/numfmt"
-	"github.com/riskgate/riskgate/policies"
 )
 
 // defaultMaxMemory is --max-memory's default: a GitHub-hosted Linux runner
@@ -34,6 +35,14 @@ func parseMemory(flag, s string) (float64, error) {
 	return v * f, nil
 }
 
+// memoryBudget is --max-memory's value in bytes (its default when empty).
+func memoryBudget(flag string) (float64, error) {
+	if flag == "" {
+		flag = defaultMaxMemory
+	}
+	return parseMemory("--max-memory", flag)
+}
+
 // formatMemory spells a size in GB or MB, as --max-memory takes it.
 func formatMemory(b float64) string {
 	if b >= 1e9 {
@@ -42,20 +51,50 @@ func formatMemory(b float64) string {
 	return numfmt.G(math.Ceil(b/1e6)) + " MB"
 }
 
-// checkMemory refuses, before any heavy work, a gate whose estimate is over
-// limit: one line naming the estimate and its largest part, the limit and
-// the flag.
-func checkMemory(p *policies.Policy, ts engine.Tables, sweep []float64, limit float64) error {
-	total, parts := engine.EstimateMemory(p, ts, sweep)
-	if total <= limit {
-		return nil
-	}
+// memoryRefusal is the one line that refuses work over the memory limit:
+// what would need how much, its largest part, the limit and the flag.
+func memoryRefusal(what string, need float64, largest engine.MemoryPart, limit float64, fewer string) error {
+	return fmt.Errorf("%s would need about %s of memory (mostly %s: %s), over the limit of %s; raise the limit with --max-memory, or %s",
+		what, formatMemory(need), largest.What, formatMemory(largest.Bytes), formatMemory(limit), fewer)
+}
+
+// largestPart is the largest of parts.
+func largestPart(parts []engine.MemoryPart) engine.MemoryPart {
 	largest := parts[0]
 	for _, part := range parts {
 		if part.Bytes > largest.Bytes {
 			largest = part
 		}
 	}
-	return fmt.Errorf("this gate would need about %s of memory (mostly %s: %s), over the limit of %s; raise the limit with --max-memory, or gate fewer topics or systems",
-		formatMemory(total), largest.What, formatMemory(largest.Bytes), formatMemory(limit))
+	return largest
+}
+
+// checkMemory refuses, before any heavy work, work estimated to need more
+// than limit, with one line (memoryRefusal).
+func checkMemory(what string, total float64, parts []engine.MemoryPart, limit float64, fewer string) error {
+	if total > limit {
+		return memoryRefusal(what, total, largestPart(parts), limit, fewer)
+	}
+	return nil
+}
+
+// gcLimit is the garbage collector's memory limit (debug.SetMemoryLimit)
+// that keeps a process to b bytes of resident memory: b less the
+// executable's pages, which that limit does not count
+// (engine.UnmanagedMemory). The budget is the limit while the inputs load;
+// the estimate, once accepted, from then on, so that garbage never takes
+// the process over it (the estimate is of the resident memory, garbage
+// included: engine.EstimateMemory).
+func gcLimit(b float64) int64 {
+	return int64(min(max(b-engine.UnmanagedMemory, engine.UnmanagedMemory), math.MaxInt64/2))
+}
+
+// loadRefusal is a load that scores.MemoryError refused, as memoryRefusal
+// says it; other errors pass unchanged.
+func loadRefusal(err error, fewer string) error {
+	var me *scores.MemoryError
+	if !errors.As(err, &me) {
+		return err
+	}
+	return memoryRefusal("loading the inputs", me.Need, engine.MemoryPart{What: me.Largest, Bytes: me.Bytes}, me.Limit, fewer)
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -85,11 +84,17 @@ func completeTable(systems, topics int) *scores.Table {
 	return t
 }
 
-// The documented scale targets fit within the default budget: the
-// 1,000 × 10,000 fit (docs/benchmarks.md: 1.33 GiB peak at target ESS
-// 10,000) and the MS MARCO-sized gate (100 runs × 7,000 topics, default
-// policy with its risk sweep: 2.11 GiB peak); the denial of service of
-// issue 17 (2 × 1,000,000 and 100,000 × 2) does not.
+// The documented scale targets fit within the default budget: a 1,000 ×
+// 10,000 gate with the default policy (target ESS 4,000) and the MS
+// MARCO-sized gate (100 runs × 7,000 topics, default policy with its risk
+// sweep: 2.11 GiB peak); the denial of service of issue 17 (2 × 1,000,000
+// and 100,000 × 2) does not. Nor does a 1,000 × 10,000 gate at target ESS
+// 10,000: the fit alone peaks at 1.33 GiB (docs/benchmarks.md), but the
+// gate's topics at risk replicate two systems' 10,000 topics at each of
+// its 14,000 draws (2.24 GB) beside the draws (1.23 GB); its estimate is
+// 4.5 GB (it peaked at 4.3 GB, measured before the engine of issue 24; the
+// estimate of 3 GB that had let it in left the replicates of one system
+// out).
 func TestMemoryEstimateScaleTargets(t *testing.T) {
 	t.Parallel()
 	limit, err := parseMemory("--max-memory", defaultMaxMemory)
@@ -112,7 +117,7 @@ func TestMemoryEstimateScaleTargets(t *testing.T) {
 		systems, topics int
 		fits            bool
 	}{
-		{"1,000 × 10,000 fit, target ESS 10,000", ess10k, 1000, 10_000, true},
+		{"1,000 × 10,000 fit, target ESS 10,000", ess10k, 1000, 10_000, false},
 		{"1,000 × 10,000, default policy", dflt, 1000, 10_000, true},
 		{"MS MARCO-sized gate, default policy", dflt, 100, 7000, true},
 		{"rb04-sized", dflt, 45, 50, true},
@@ -128,7 +133,8 @@ func TestMemoryEstimateScaleTargets(t *testing.T) {
 }
 
 // The gate sets the garbage collector's memory limit to its budget while
-// it runs and reports, and restores the previous limit after.
+// the inputs load, to its estimate while it runs and reports, and restores
+// the previous limit after.
 func TestGateSetsTheMemoryLimit(t *testing.T) {
 	t.Parallel()
 	var limits []int64
@@ -143,8 +149,10 @@ func TestGateSetsTheMemoryLimit(t *testing.T) {
 	if code != exitPass {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if !slices.Equal(limits, []int64{512e6, 12345}) {
-		t.Errorf("memory limits set %v, want [512000000 12345]", limits)
+	// The budget while the inputs load, then the accepted estimate (less
+	// the executable's pages: gcLimit), then the previous limit restored.
+	if len(limits) != 3 || limits[0] != 512e6 || !(limits[1] > 0 && limits[1] < 512e6) || limits[2] != 12345 {
+		t.Errorf("memory limits set %v, want [512000000, the estimate's, 12345]", limits)
 	}
 }
 

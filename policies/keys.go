@@ -23,8 +23,8 @@ var (
 	nonEmptyString  = obj{"type": "string", "minLength": 1}
 	idSchema        = obj{"type": "string", "pattern": idPattern}
 	numberSchema    = obj{"type": "number"}
-	lossWeightValue = obj{"type": "number", "minimum": 1}
-	alphaValue      = obj{"type": "number", "minimum": 0}
+	lossWeightValue = obj{"type": "number", "minimum": 1, "maximum": MaxLossWeight}
+	alphaValue      = obj{"type": "number", "minimum": 0, "maximum": MaxLossWeight - 1}
 	levelValue      = obj{"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}
 	// marginValue is δ in score units (0 to 1) or a share of the champion's
 	// mean on the rule's measure ("2%").
@@ -95,6 +95,13 @@ const (
 	minTargetESS = 100
 	minMaxDraws  = 100
 	maxMaxDraws  = 1_000_000
+)
+
+// Bounds of a fit's settings, for the command lines that take them as flags
+// (fit, compare) as well as a policy's model.
+const (
+	MaxChains        = maxChains
+	MaxDrawsPerChain = maxMaxDraws
 )
 
 var requirementFields = []field{

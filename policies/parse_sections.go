@@ -15,24 +15,29 @@ import (
 
 func (ps *parser) lossWeight(e entry, path string) (float64, bool) {
 	w, ok := ps.number(e, path)
-	if ok && w < 1 {
-		hint := ""
-		if w >= 0 {
-			hint = fmt.Sprintf("; if you meant the extra weight alpha, write alpha: %s (= loss_weight %s)", formatNumber(w), formatNumber(1+w))
-		}
-		ps.errorf(deref(e.val), path, "must be at least 1 (losses count w times; 1 = no extra weight), got %s%s", formatNumber(w), hint)
+	if !ok {
 		return 0, false
 	}
-	return w, ok
+	if problem, alphaHint := CheckLossWeight(w); problem != "" {
+		if alphaHint {
+			problem += fmt.Sprintf("; if you meant the extra weight alpha, write alpha: %s (= loss_weight %s)", formatNumber(w), formatNumber(1+w))
+		}
+		ps.errorf(deref(e.val), path, "%s", problem)
+		return 0, false
+	}
+	return w, true
 }
 
 func (ps *parser) alpha(e entry, path string) (float64, bool) {
 	a, ok := ps.number(e, path)
-	if ok && a < 0 {
-		ps.errorf(deref(e.val), path, "must be at least 0 (losses count 1 + alpha times), got %s", formatNumber(a))
+	if !ok {
 		return 0, false
 	}
-	return a, ok
+	if problem := CheckAlpha(a); problem != "" {
+		ps.errorf(deref(e.val), path, "%s", problem)
+		return 0, false
+	}
+	return a, true
 }
 
 func (ps *parser) inputs(n *yaml.Node) {

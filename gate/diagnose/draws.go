@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/riskgate/riskgate/internal/inputerr"
+	"github.com/riskgate/riskgate/internal/linelimit"
 )
 
 // Draws are MCMC draws of several scalar variables, as read from a CSV file.
@@ -32,7 +33,7 @@ type Draws struct {
 // starting with # are comments. name is used in error messages, which are
 // *inputerr.Error values naming the line.
 func Read(r io.Reader, name string) (*Draws, error) {
-	cr := csv.NewReader(r)
+	cr := csv.NewReader(linelimit.NewReader(r, false))
 	cr.Comment = '#'
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
@@ -208,6 +209,10 @@ func parseDraw(s string) (float64, bool) {
 // csvError turns an encoding/csv error into an input error at its line.
 func csvError(name string, err error) error {
 	var pe *csv.ParseError
+	var long *linelimit.Error
+	if errors.As(err, &long) {
+		return inputerr.At(name, long.Line, "%s", linelimit.Message)
+	}
 	if errors.As(err, &pe) {
 		return inputerr.At(name, pe.Line, "malformed CSV: %v", pe.Err)
 	}

@@ -300,6 +300,28 @@ func (s *slice) describe(f *fitted) {
 	if f.brisk != nil {
 		s.describeTopicsAtRisk(f)
 	}
+	s.release(f)
+}
+
+// release drops a described fit's draws — the fit, its BRisk result and
+// its table — keeping what the result and the evidence read afterwards:
+// its FitResult, each challenger's δ draws and its topics at risk at every
+// level a rule asks for (the evidence asks them at every loss weight of the
+// sweep). A run keeps every fit it makes, the --risk-sweep's too, and so
+// holds one fit's draws at a time beyond the rules' (EstimateMemory); a
+// described fit is never fitted or described again, and a report run has
+// no sequential targets (fitted.read).
+func (s *slice) release(f *fitted) {
+	if f.brisk != nil {
+		for _, q := range s.p.Queries() {
+			if policies.LookupQuantity(q.Quantity).Statistic == policies.StatAtRisk {
+				for _, c := range s.roles.Challengers {
+					f.topicsAtRisk(c, q.Level)
+				}
+			}
+		}
+	}
+	f.fit, f.brisk, f.table = nil, nil, nil
 }
 
 // describeTopicsAtRisk lists each challenger's topics at risk in a BRisk

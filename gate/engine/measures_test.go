@@ -155,7 +155,7 @@ rules:
 	_, parts := EstimateMemory(p, ts, nil)
 	found := false
 	for _, part := range parts {
-		if strings.HasPrefix(part.What, "the summaries of 3 fits") {
+		if strings.HasPrefix(part.What, "what 3 fits keep") {
 			found = true
 		}
 	}

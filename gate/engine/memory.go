@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/policies"
 )
@@ -15,116 +16,186 @@ type MemoryPart struct {
 	Bytes float64
 }
 
-// Constants of the estimate, measured on the development machine
-// (docs/benchmarks.md): the 1,000 × 10,000 fit at target ESS 10,000 (3,500
-// draws per chain) peaked at 1.33 GiB, its draws being 11,004 quantities × 4
-// chains × 3,500 × 8 bytes = 1.23 GB.
+// Constants of the estimates, measured on the development machine
+// (docs/benchmarks.md, "Memory"): the 1,000 × 10,000 fit at target ESS
+// 10,000 (3,500 draws per chain) peaked at 1.33 GiB, its draws being
+// 11,004 quantities × 4 chains × 3,500 × 8 bytes = 1.23 GB; the gate's live
+// heap per kept fit, per cell and per challenger by heap profiles.
 const (
-	memoryBase       = 100e6 // the runtime, the policy, the cheap analyses' small state
+	// RuntimeMemory is the runtime and the binary, the policy, the cheap
+	// analyses' small state.
+	RuntimeMemory = 60e6
+	// UnmanagedMemory is the part of the resident memory the garbage
+	// collector's limit does not count: the executable's pages (riskgate
+	// --version peaks at 15–17 MB resident).
+	UnmanagedMemory  = 20e6
 	cellBytes        = 8 * 3 // a table cell: the loaded table, the aligned one, the analysis copy
 	drawHeadroom     = 1.25  // draws appended when a fit extends towards its target ESS
 	effectBytes      = 256   // one summarised quantity kept in the result (result.Effect)
+	predictionBytes  = 160   // one cell's predictive interval kept in a fit's result (result.Prediction, its slice's growth)
 	reportCellBytes  = 400   // one cell of the champion or a challenger in the result and its reports (scores, predictions, text)
 	bootstrapSamples = 100_000
 )
 
-// EstimateMemory estimates the peak memory, in bytes, of gating t with p
-// beyond the loaded inputs: the table's copies; for each Bayesian fit (one
-// at a time) its draws — every quantity (systems + topics + 4 hyper-
-// parameters, + 1 for the skew normal) × chains × draws per chain, at the
-// draws its target ESS asks for (max(1000, ⌈1.4·target_ess/chains⌉), as
-// bayes.FitHier) with headroom for an extension — the posterior predictive
-// replicates of one system (topics × all draws), and the Schur complement's
-// matrices of an incomplete table; the summaries every fit keeps; the
-// bootstrap replicates; and the result and its reports.
+// EstimateMemory estimates the peak memory, in bytes, of gating ts (one table
+// per measure, the default first) with p,
+// its inputs' loading included: the runtime; the table's copies, and the
+// loaders' state per cell (scores.LoadCellBytes) while it was read; the
+// result and its reports; and the analyses (analysisParts): the bootstrap
+// replicates, and for the Bayesian fits — every fit the rules need and every
+// --risk-sweep weight's — the draws of the rules' fits and of one more, and
+// what each fit keeps to the end.
 //
-// It estimates the live heap; the budget is also the garbage collector's
-// memory limit, which keeps the process near it. Measured (load 8–9): 100
-// systems × 2,000 topics, the default policy, 2 challengers: estimate 318 MB;
-// peak resident 545 MB under the default 4 GB limit (the collector's slack),
-// 402 MB with --max-memory 400MB.
+// It is an estimate of the resident memory, not of the live heap alone: the
+// gate makes it the garbage collector's memory limit (with --max-memory
+// above it), which keeps the process within it. Measured against the peak
+// resident memory of six gate and calibrate runs in docs/benchmarks.md
+// ("Memory": each estimate at least the peak, at most 3 times it).
 func EstimateMemory(p *policies.Policy, ts Tables, sweep []float64) (float64, []MemoryPart) {
 	t := ts[0]
-	systems, topics := float64(len(t.Systems)), float64(len(t.Topics))
+	systems, topics := len(t.Systems), len(t.Topics)
 	challengers := systems - 1
 	if roles, err := p.Roles(t.Systems); err == nil {
-		challengers = float64(len(roles.Challengers))
+		challengers = len(roles.Challengers)
 	}
-	tables := float64(len(ts))
+	cells := float64(systems) * float64(topics)
+	measures := float64(len(ts))
+	table := fmt.Sprintf("the score table (%s systems × %s topics)", numfmt.Thousands(systems), numfmt.Thousands(topics))
+	if len(ts) > 1 {
+		table = fmt.Sprintf("the score tables (%s measures × %s systems × %s topics)", numfmt.Thousands(len(ts)), numfmt.Thousands(systems), numfmt.Thousands(topics))
+	}
 	parts := []MemoryPart{
-		{"the runtime", memoryBase},
-		{fmt.Sprintf("the score table (%s systems × %s topics)", numfmt.Thousands(int(systems)), numfmt.Thousands(int(topics))), systems * topics * cellBytes},
-		{"the result and its reports", (challengers + 1) * topics * reportCellBytes},
+		{"the runtime", RuntimeMemory},
+		{table, measures * cells * cellBytes},
+		{"loading the inputs", measures * cells * scores.LoadCellBytes},
+		{"the result and its reports", float64(challengers+1) * float64(topics) * reportCellBytes},
 	}
-	if tables > 1 {
-		parts[1] = MemoryPart{fmt.Sprintf("the score tables (%s measures × %s systems × %s topics)", numfmt.Thousands(len(ts)), numfmt.Thousands(int(systems)), numfmt.Thousands(int(topics))),
-			tables * systems * topics * cellBytes}
+	parts = append(parts, analysisParts(p, measureNeeds(p, t.Measure), t.Measure, systems, topics, challengers, t.Missing() > 0, sweep, true)...)
+	return sum(parts), parts
+}
+
+// EstimateDecideMemory estimates the memory, in bytes, of one decision
+// (Decide) by p of a complete pool of systems × topics with that many
+// challengers, beyond the runtime (riskgate calibrate's pools):
+// the pool, the bootstrap replicates, and every fit whole (a decision keeps
+// its fits' draws, which its sequential stopping reads).
+func EstimateDecideMemory(p *policies.Policy, systems, topics, challengers int) (float64, []MemoryPart) {
+	parts := []MemoryPart{{fmt.Sprintf("a pool (%s systems × %s topics)", numfmt.Thousands(systems), numfmt.Thousands(topics)), float64(systems) * float64(topics) * cellBytes}}
+	parts = append(parts, analysisParts(p, measureNeeds(p, ""), "", systems, topics, challengers, false, nil, false)...)
+	return sum(parts), parts
+}
+
+// analysisParts are the memory of p's analyses of systems × topics with
+// that many challengers: the bootstrap replicates of BCa and the
+// resampling tests; per Bayesian fit — the raw-score fit, BRisk at each
+// weight the rules use and, for the reports, at each sweep weight — its
+// draws: every quantity (systems + topics + 4 hyperparameters, + 1 for the
+// skew normal) × chains × draws per chain, at the draws its target ESS asks
+// for (max(1000, ⌈1.4·target_ess/chains⌉), as bayes.FitHier) with headroom
+// for an extension; and the Schur complements' matrices of an incomplete
+// table. A run for the reports keeps the rules' fits whole until its result
+// describes them, and a sweep fit until it is described, right after it is
+// made (slice.release); it keeps of each fit to the end its summaries, every challenger's δ draws and the predictive intervals of the
+// champion's and the challengers' cells (with, after each fit, the
+// predictive replicates of two systems: a challenger's topics at risk
+// replicate it and the champion at once, bayes.HierFit.TopicRisks); a
+// decision keeps every fit whole.
+func analysisParts(p *policies.Policy, needs []measureNeed, defaultMeasure string, systems, topics, challengers int, incomplete bool, sweep []float64, report bool) []MemoryPart {
+	var parts []MemoryPart
+	bootstrap := false
+	for _, a := range p.Needs() {
+		if a == policies.AnalysisBCa || a == policies.AnalysisTests {
+			bootstrap = true
+		}
 	}
 	// Every measure's fits: the raw-score fit when a Bayesian rule is on
 	// it, BRisk at each loss weight of a rule on it, and — on the default
 	// measure, whose fits the reports show — the risk sweep's.
-	for _, a := range p.Needs() {
-		if a == policies.AnalysisBCa || a == policies.AnalysisTests {
-			parts = append(parts, MemoryPart{"the bootstrap replicates", challengers * bootstrapSamples * 8 * 2})
-		}
-	}
-	fits := 0.0
-	for _, m := range measureNeeds(p, ts) {
+	fits, ruleFits := 0, 0
+	for _, m := range needs {
 		if m.bayes {
 			fits++
+			ruleFits++
 		}
-		ws := m.brisk
-		if m.measure == t.Measure && len(ws) > 0 {
+		ws := slices.Clone(m.brisk)
+		ruleFits += len(ws)
+		if report && m.measure == defaultMeasure && len(ws) > 0 {
 			for _, w := range sweep {
 				if !slices.Contains(ws, w) {
 					ws = append(ws, w)
 				}
 			}
 		}
-		fits += float64(len(ws))
+		fits += len(ws)
 	}
-	if fits > 0 {
-		m := p.Model
-		chains := float64(max(m.Chains, 1))
-		draws := math.Max(1000, math.Ceil(1.4*float64(m.TargetESS)/chains))
-		quantities := systems + topics + 4
-		if m.Family == policies.SkewNormal {
-			quantities++
+	if bootstrap {
+		parts = append(parts, MemoryPart{"the bootstrap replicates", float64(challengers) * bootstrapSamples * 8 * 2})
+	}
+	if fits == 0 {
+		return parts
+	}
+	m := p.Model
+	chains := float64(max(m.Chains, 1))
+	draws := math.Max(1000, math.Ceil(1.4*float64(m.TargetESS)/chains))
+	quantities := float64(systems + topics + 4)
+	if m.Family == policies.SkewNormal {
+		quantities++
+	}
+	drawBytes := quantities * chains * draws * 8 * drawHeadroom
+	what := fmt.Sprintf("(%s quantities × %s chains × %s draws)", numfmt.Thousands(int(quantities)), numfmt.Thousands(int(chains)), numfmt.Thousands(int(draws)))
+	if report {
+		// The rules' fits are whole until the result describes them; a
+		// fit only the reports need (the sweep's) is described, and its
+		// draws dropped, as soon as it is made.
+		whole := min(fits, ruleFits+1)
+		n := "1 hierarchical fit"
+		if whole > 1 {
+			n = numfmt.Thousands(whole) + " hierarchical fits"
 		}
+		kept := quantities*effectBytes + float64(challengers)*chains*draws*8 + float64(challengers+1)*float64(topics)*predictionBytes
 		parts = append(parts,
-			MemoryPart{fmt.Sprintf("the draws of a hierarchical fit (%s quantities × %s chains × %s draws)", numfmt.Thousands(int(quantities)), numfmt.Thousands(int(chains)), numfmt.Thousands(int(draws))),
-				quantities * chains * draws * 8 * drawHeadroom},
-			MemoryPart{fmt.Sprintf("the predictive replicates (%s topics × %s draws)", numfmt.Thousands(int(topics)), numfmt.Thousands(int(chains*draws))), topics * chains * draws * 8},
-			MemoryPart{fmt.Sprintf("the summaries of %s fits", numfmt.Thousands(int(fits))), fits * quantities * effectBytes},
+			MemoryPart{fmt.Sprintf("the draws of %s at once %s", n, what), float64(whole) * drawBytes},
+			MemoryPart{fmt.Sprintf("the predictive replicates (2 systems × %s topics × %s draws)", numfmt.Thousands(topics), numfmt.Thousands(int(chains*draws))), 2 * float64(topics) * chains * draws * 8},
+			MemoryPart{fmt.Sprintf("what %s fits keep (summaries, δ draws, predictive intervals)", numfmt.Thousands(fits)), float64(fits) * kept},
 		)
-		if t.Missing() > 0 {
-			n := math.Min(systems, topics) + 1
-			parts = append(parts, MemoryPart{"the Schur complements of an incomplete table", 4 * n * n * 8 * chains})
+	} else {
+		n := "1 hierarchical fit"
+		if fits > 1 {
+			n = numfmt.Thousands(fits) + " hierarchical fits"
 		}
+		parts = append(parts, MemoryPart{fmt.Sprintf("the draws of %s %s", n, what), float64(fits) * drawBytes})
 	}
+	if incomplete {
+		n := float64(min(systems, topics) + 1)
+		parts = append(parts, MemoryPart{"the Schur complements of an incomplete table", 4 * n * n * 8 * chains})
+	}
+	return parts
+}
+
+func sum(parts []MemoryPart) float64 {
 	total := 0.0
 	for _, part := range parts {
 		total += part.Bytes
 	}
-	return total, parts
+	return total
 }
 
-// measureNeed is what the rules on one measure fit and bootstrap.
+// measureNeed is what the rules on one measure fit.
 type measureNeed struct {
 	measure string
 	bayes   bool      // the raw-score fit
 	brisk   []float64 // BRisk's loss weights
 }
 
-// measureNeeds lists, per measure of ts that a query reads (the default
-// measure's first), what its rules need.
-func measureNeeds(p *policies.Policy, ts Tables) []measureNeed {
+// measureNeeds lists, per measure a query of p reads (a query without one
+// reads defaultMeasure), what its rules fit.
+func measureNeeds(p *policies.Policy, defaultMeasure string) []measureNeed {
 	var out []measureNeed
 	at := map[string]int{}
 	for _, q := range p.Queries() {
 		m := q.Measure
 		if m == "" {
-			m = ts[0].Measure
+			m = defaultMeasure
 		}
 		i, ok := at[m]
 		if !ok {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/riskgate/riskgate/internal/inputerr"
+	"github.com/riskgate/riskgate/internal/linelimit"
 )
 
 // Column roles of the long CSV layout and the header names that give them
@@ -41,7 +42,7 @@ func csvFieldCount(line string) (int, error) {
 // No record may be longer than maxLine bytes: encoding/csv keeps a whole
 // record in memory, so a 70 MB name is refused once 16 MB of it are read.
 func parseCSV(r io.Reader, fs *fileSink, format Format) error {
-	bounded := newBoundedLines(r, true)
+	bounded := linelimit.NewReader(r, true)
 	cr := &csvReader{Reader: csv.NewReader(bounded), bounded: bounded}
 	cr.ReuseRecord = true
 	cr.TrimLeadingSpace = true
@@ -54,12 +55,7 @@ func parseCSV(r io.Reader, fs *fileSink, format Format) error {
 	}
 	header = trimAll(header)
 	if format == csvAny {
-		format = CSVWide
-		for _, h := range header {
-			if role := columnRoles[strings.ToLower(h)]; role == colSystem || role == colScore {
-				format = CSVLong
-			}
-		}
+		format = csvLayout(header)
 	}
 	if format == CSVLong {
 		return parseCSVLong(cr, fs, header)
@@ -67,16 +63,27 @@ func parseCSV(r io.Reader, fs *fileSink, format Format) error {
 	return parseCSVWide(cr, fs, header)
 }
 
+// csvLayout is the layout a CSV header gives: long when it names a system
+// or score column, else wide.
+func csvLayout(header []string) Format {
+	for _, h := range header {
+		if role := columnRoles[strings.ToLower(strings.TrimSpace(h))]; role == colSystem || role == colScore {
+			return CSVLong
+		}
+	}
+	return CSVWide
+}
+
 // csvReader is a csv.Reader that marks where each record ends for the
 // bound on a record's length.
 type csvReader struct {
 	*csv.Reader
-	bounded *boundedLines
+	bounded *linelimit.Reader
 }
 
 func (cr *csvReader) Read() ([]string, error) {
 	rec, err := cr.Reader.Read()
-	cr.bounded.mark(cr.InputOffset())
+	cr.bounded.Mark(cr.InputOffset())
 	return rec, err
 }
 
@@ -91,9 +98,9 @@ func trimAll(rec []string) []string {
 // csvError turns an encoding/csv error into the one-line input error.
 func csvError(fs *fileSink, cr *csvReader, header []string, err error) error {
 	var pe *csv.ParseError
-	var long *lineTooLongError
+	var long *linelimit.Error
 	if errors.As(err, &long) {
-		return inputerr.At(fs.file, long.line, "record longer than %d MB; expected one record per line", maxLine>>20)
+		return inputerr.At(fs.file, long.Line, "record longer than %d MB; expected one record per line", maxLine>>20)
 	}
 	if !errors.As(err, &pe) {
 		return inputerr.At(fs.file, 0, "read error: %v", err)

@@ -8,10 +8,12 @@ import (
 	"strings"
 
 	"github.com/riskgate/riskgate/internal/inputerr"
+	"github.com/riskgate/riskgate/internal/linelimit"
 )
 
-// maxLine is the longest line the line-oriented parsers accept.
-const maxLine = 16 << 20
+// maxLine is the longest line the line-oriented parsers accept: every
+// input's bound (gate/trec's runs and qrels too).
+const maxLine = linelimit.Max
 
 // lineScanner returns a scanner of r's lines that keeps count of them.
 func lineScanner(r io.Reader) *bufio.Scanner {
@@ -23,7 +25,7 @@ func lineScanner(r io.Reader) *bufio.Scanner {
 // scanError turns a scanner error after line into the one-line input error.
 func scanError(file string, line int, err error) error {
 	if errors.Is(err, bufio.ErrTooLong) {
-		return inputerr.At(file, line+1, "line longer than %d MB; expected one record per line", maxLine>>20)
+		return inputerr.At(file, line+1, "%s", linelimit.Message)
 	}
 	return inputerr.At(file, line+1, "read error: %v", err)
 }

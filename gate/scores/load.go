@@ -64,6 +64,11 @@ type LoadOptions struct {
 	// QrelsFrom says where the Qrels path was given, for messages: a flag
 	// ("--qrels", the default) or a policy key ("policy.yaml:7:3 inputs.qrels").
 	QrelsFrom string
+	// MaxMemory, when positive, is the memory in bytes loading may take:
+	// each input is charged before it is parsed (a regular file by its
+	// size, a pipe as it is read; see budget.go), and a load over it is
+	// refused with a *MemoryError.
+	MaxMemory float64
 
 	// scoreRuns scores the TREC runs of the inputs, all in one call
 	// (scoreRunFiles when nil); a test gives another to see the calls.
@@ -112,6 +117,9 @@ func LoadSources(paths []string, opt LoadOptions) (*Table, []Source, error) {
 	// value trec_eval prints as ndcg_cut_10 in a score file, as in a run.
 	opt.Measure = trec.MeasureName(opt.Measure)
 	l := &loader{opt: opt, b: NewBuilder("")}
+	if opt.MaxMemory > 0 {
+		l.budget = &loadBudget{limit: opt.MaxMemory}
+	}
 	t, err := l.load(paths, format)
 	if err != nil {
 		return nil, nil, err
@@ -155,6 +163,11 @@ func (l *loader) load(paths []string, format Format) (*Table, error) {
 	if len(job.paths) > 0 && l.opt.Qrels == "" {
 		in := inputs[runAt[0]]
 		return nil, inputerr.At(in.name, in.line, "a TREC run line (topic Q0 docno rank score run_id), and no qrels file; expected --qrels FILE to score the runs against, or another format named with --input-format")
+	}
+	if l.budget != nil {
+		if err := l.chargeFiles(inputs, &job); err != nil {
+			return nil, err
+		}
 	}
 
 	sources := make([]Source, len(paths))
@@ -217,6 +230,7 @@ type loader struct {
 	// said), and measureFrom the file that first held it.
 	measure, measureFrom string
 	sources              []Source
+	budget               *loadBudget // nil: no limit
 }
 
 // input is one file, opened and with its format detected.
@@ -233,6 +247,9 @@ type input struct {
 	// first is the regular file when first opened: it must be the same
 	// file, unchanged, when reopened.
 	first fs.FileInfo
+	// cost is the memory loading it takes per byte (byteCost), from the
+	// start of the file that detection read.
+	cost float64
 }
 
 func (in *input) close() {
@@ -258,6 +275,7 @@ func (l *loader) open(path string, forced Format) (*input, error) {
 	}
 	if forced != Auto {
 		in.format = forced
+		in.cost = in.byteCost()
 		return in, nil
 	}
 	first, line, found, empty, err := sniff(in.r)
@@ -278,6 +296,7 @@ func (l *loader) open(path string, forced Format) (*input, error) {
 		return nil, inputerr.At(in.name, line, "cannot tell the format of %s (tried %s); expected %s, or name the format with --input-format",
 			excerpt(first), "jsonl, run, trec_eval, csv-long, csv-wide", expectedAny)
 	}
+	in.cost = in.byteCost()
 	return in, nil
 }
 

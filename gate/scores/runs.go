@@ -24,6 +24,8 @@ type runJob struct {
 	qrelsFrom string // where the qrels path was given; "--qrels" when empty
 	measure   string
 	open      opener
+	// budget, when set, is charged as the qrels are read (a pipe).
+	budget *loadBudget
 }
 
 // loadRuns is scoreRunFiles without the sources.
@@ -62,7 +64,7 @@ func scoreRunFiles(b *Builder, job runJob) ([]Source, error) {
 		from = "--qrels"
 	}
 	var q *trec.Qrels
-	qrelsSource, err := job.open.read(job.qrels, RoleQrels, nil, func(r io.Reader) (err error) {
+	qrelsSource, err := job.open.read(job.qrels, RoleQrels, nil, job.budget, func(r io.Reader) (err error) {
 		q, err = trec.ReadQrels(r, job.qrels)
 		return err
 	})
@@ -79,6 +81,7 @@ func scoreRunFiles(b *Builder, job runJob) ([]Source, error) {
 	// to the table in argument order, so the table does not depend on it.
 	type scored struct {
 		system string
+		line   int // of the run_id naming it
 		cells  []runCell
 		source Source
 		err    error
@@ -90,16 +93,20 @@ func scoreRunFiles(b *Builder, job runJob) ([]Source, error) {
 			want = job.want[i]
 		}
 		var run *trec.Run
-		src, err := job.open.read(path, RoleScores, want, func(r io.Reader) (err error) {
+		src, err := job.open.read(path, RoleScores, want, nil, func(r io.Reader) (err error) {
 			run, err = trec.ReadRun(r, path)
 			return err
 		})
 		if err != nil {
 			return scored{err: err}
 		}
-		r := scored{system: run.RunID, source: src}
+		r := scored{system: run.RunID, source: src, line: run.RunIDLine}
 		if r.system == "" {
 			r.system = filepath.Base(path)
+		}
+		// The name is the last data line's run_id: a bad one is that line's.
+		if problem := checkName("run_id (the system name)", r.system); problem != "" {
+			return scored{err: inputerr.At(path, run.RunIDLine, "%s", problem)}
 		}
 		r.source.Run = r.system
 		_, r.err = trec.NewEvaluator(q, ms, opt).Evaluate(run, func(tr *trec.TopicResult) error {
@@ -114,7 +121,7 @@ func scoreRunFiles(b *Builder, job runJob) ([]Source, error) {
 	err = parallel.InOrder(len(paths), runWorkers(), score, func(i int, r scored) error {
 		path := paths[i]
 		if other, dup := seen[r.system]; dup && r.system != "" {
-			return inputerr.At(path, 0, "run name %q is also the name of %s; expected distinct run_id fields", r.system, other)
+			return inputerr.At(path, r.line, "run name %q is also the name of %s; expected distinct run_id fields", r.system, other)
 		}
 		seen[r.system] = path
 		// Cells scored before an error are added first, as when runs were
@@ -133,20 +140,21 @@ func scoreRunFiles(b *Builder, job runJob) ([]Source, error) {
 	return append(sources, qrelsSource), nil
 }
 
-// read opens path as role, gives read its bytes (no line longer than
-// maxLine), and returns the file's source; a file that changed while read
-// is refused (see Source).
-func (o opener) read(path, role string, want fs.FileInfo, read func(io.Reader) error) (Source, error) {
+// read opens path as role, gives read its bytes, and returns the file's
+// source; a file that changed while read is refused (see Source), and a
+// pipe is charged to budget (when not nil) as it is read. read is
+// gate/trec's reader, which refuses a line longer than linelimit's bound
+// itself, at its line.
+func (o opener) read(path, role string, want fs.FileInfo, budget *loadBudget, read func(io.Reader) error) (Source, error) {
 	t, err := o.open(path, role, want)
 	if err != nil {
 		return Source{}, err
 	}
 	defer t.close()
-	if err := read(newBoundedLines(t, false)); err != nil {
-		var long *lineTooLongError
-		if errors.As(err, &long) {
-			err = inputerr.At(path, long.line, "line longer than %d MB; expected one record per line", maxLine>>20)
-		}
+	if budget != nil && !t.src.Regular { // a pipe: charged as read (a file was, by its size)
+		t.budget, t.cost = budget, qrelsByteCost
+	}
+	if err := read(t); err != nil {
 		return Source{}, t.orChanged(err)
 	}
 	return t.finish()

@@ -1,7 +1,6 @@
 package scores
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -127,6 +126,11 @@ type tracked struct {
 	want       fs.FileInfo
 	started    bool
 	beforeRead func(path, role string) // see opener
+	// budget, when set, is charged cost bytes per byte read (a pipe, whose
+	// size is not known before), and overBudget is its refusal.
+	budget     *loadBudget
+	cost       float64
+	overBudget error
 }
 
 // opener opens the inputs of one Load to be read once (open).
@@ -194,10 +198,17 @@ func (t *tracked) Read(p []byte) (int, error) {
 			t.beforeRead(t.src.Path, t.src.Role)
 		}
 	}
+	if t.overBudget != nil {
+		return 0, t.overBudget
+	}
 	n, err := t.r.Read(p)
 	if n > 0 {
 		t.h.Write(p[:n])
 		t.src.Bytes += int64(n)
+		if berr := t.budget.charge(t.name(), float64(n)*t.cost); berr != nil {
+			t.overBudget = berr
+			return n, berr
+		}
 	}
 	return n, err
 }
@@ -208,6 +219,14 @@ func (t *tracked) Stat() (fs.FileInfo, error) {
 		return nil, errors.New("not a regular file")
 	}
 	return t.want, nil
+}
+
+// name is the input's name in messages.
+func (t *tracked) name() string {
+	if t.src.Path == "-" {
+		return StdinName
+	}
+	return t.src.Path
 }
 
 func (t *tracked) close() {
@@ -262,60 +281,11 @@ func (t *tracked) check(whole bool) error {
 // did, instead of err: a parse error in a file rewritten while it was read
 // is only a symptom.
 func (t *tracked) orChanged(err error) error {
+	if t.overBudget != nil {
+		return t.overBudget // whatever the parser made of it
+	}
 	if cerr := t.check(false); cerr != nil {
 		return cerr
 	}
 	return err
-}
-
-// boundedLines fails a read once the current line (or, in records mode,
-// the current record, which the caller marks) is longer than maxLine, so
-// that a line of any length costs at most about maxLine bytes of memory
-// before it is refused (a 70 MB name is refused after reading 16 MB of it).
-type boundedLines struct {
-	r       io.Reader
-	records bool  // newlines do not end a record; mark does
-	n       int64 // bytes delivered
-	start   int64 // offset of the current line or record
-	lines   int   // newlines delivered
-}
-
-// lineTooLongError is a line (or CSV record) longer than maxLine bytes.
-type lineTooLongError struct{ line int }
-
-func (e *lineTooLongError) Error() string {
-	return fmt.Sprintf("line %d is longer than %d MB", e.line, maxLine>>20)
-}
-
-func newBoundedLines(r io.Reader, records bool) *boundedLines {
-	return &boundedLines{r: r, records: records}
-}
-
-func (b *boundedLines) Read(p []byte) (int, error) {
-	if b.n-b.start > maxLine {
-		// Everything delivered since start has no newline (line mode), or
-		// the record grew past the bound at the line being read: either
-		// way the line after the last newline delivered.
-		return 0, &lineTooLongError{b.lines + 1}
-	}
-	n, err := b.r.Read(p)
-	if i := bytes.LastIndexByte(p[:n], '\n'); i >= 0 {
-		b.lines += bytes.Count(p[:i+1], []byte{'\n'})
-		if !b.records {
-			b.start = b.n + int64(i+1)
-		}
-	}
-	b.n += int64(n)
-	return n, err
-}
-
-// mark says that a record starts offset bytes into what was delivered.
-func (b *boundedLines) mark(offset int64) { b.start = offset }
-
-// Stat passes the file's Stat through, for gate/trec's table sizing.
-func (b *boundedLines) Stat() (fs.FileInfo, error) {
-	if st, ok := b.r.(interface{ Stat() (fs.FileInfo, error) }); ok {
-		return st.Stat()
-	}
-	return nil, errors.New("not a file")
 }

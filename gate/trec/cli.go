@@ -140,7 +140,7 @@ func ParseCommandLine(args []string) (*CommandLine, error) {
 			for j := 1; j < len(a); j++ {
 				o := shortOpt(a[j])
 				if o == nil {
-					return nil, &UsageError{fmt.Sprintf("unknown option -%c", a[j])}
+					return nil, &UsageError{fmt.Sprintf("unknown option %q", "-"+a[j:j+1])}
 				}
 				value := ""
 				if o.hasArg {
@@ -207,11 +207,11 @@ func longOpt(name string) (*optSpec, error) {
 	}
 	switch n {
 	case 0:
-		return nil, &UsageError{fmt.Sprintf("unknown option --%s", name)}
+		return nil, &UsageError{fmt.Sprintf("unknown option %q", "--"+name)}
 	case 1:
 		return match, nil
 	}
-	return nil, &UsageError{fmt.Sprintf("option --%s is ambiguous", name)}
+	return nil, &UsageError{fmt.Sprintf("option %q is ambiguous", "--"+name)}
 }
 
 func (c *CommandLine) apply(o *optSpec, spelled, value string) error {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/riskgate/riskgate/internal/inputerr"
+	"github.com/riskgate/riskgate/internal/linelimit"
 )
 
 const fuzzQrels = "q1 0 a 2\nq1 0 b 0\nq1 0 c -1\nq2 0 a 1\nq3 0 z 0\n"
@@ -69,10 +70,10 @@ func FuzzReadRun(f *testing.F) {
 		run, err := ReadRun(bytes.NewReader(data), "run")
 		// Read in chunks of 5 bytes, or by 3 parsers, the run is the same.
 		want := runFingerprint(run, err)
-		if got := runFingerprint(readRun(bytes.NewReader(data), "run", 5)); got != want {
+		if got := runFingerprint(readRun(bytes.NewReader(data), "run", reading{5, linelimit.Max})); got != want {
 			t.Fatalf("read in chunks:\n%s\nin one piece:\n%s", got, want)
 		}
-		if got := runFingerprint(readRunParts(bytes.NewReader(data), int64(len(data)), "run", 3, 5)); got != want {
+		if got := runFingerprint(readRunParts(bytes.NewReader(data), int64(len(data)), "run", 3, reading{5, linelimit.Max})); got != want {
 			t.Fatalf("read in 3 parts:\n%s\nin one piece:\n%s", got, want)
 		}
 		if err != nil {

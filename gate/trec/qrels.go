@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/riskgate/riskgate/internal/inputerr"
+	"github.com/riskgate/riskgate/internal/linelimit"
 )
 
 // Qrels are relevance judgments: for each topic, documents with a relevance
@@ -82,16 +83,16 @@ func ReadQrelsFile(path string) (*Qrels, error) {
 // fields. A blank line or any other field count is an error, as is an empty
 // file. name labels errors.
 func ReadQrels(r io.Reader, name string) (*Qrels, error) {
-	return readQrels(r, name, runChunkSize)
+	return readQrels(r, name, fileReading())
 }
 
-// readQrels is ReadQrels reading chunks of chunkSize bytes.
-func readQrels(r io.Reader, name string, chunkSize int) (*Qrels, error) {
-	lines := expectedLines(r, 20)
-	p := &qrelsParser{name: name, topicIdx: newInterner(64, 8), lastTopic: -1,
-		docnos: make(docnos, 0, lines*14), // a qrels line is mostly its docno
-		all:    make([]judgment, 0, lines)}
-	if err := readChunks(r, chunkSize, p.parse); err != nil {
+// readQrels is ReadQrels reading as rd says.
+func readQrels(r io.Reader, name string, rd reading) (*Qrels, error) {
+	p := &qrelsParser{name: name, topicIdx: newInterner(64, 8), lastTopic: -1, presize: expectedLines(r, 20)}
+	if err := readChunks(r, rd, p.parse); err != nil {
+		if errors.Is(err, errLineTooLong) {
+			return nil, inputerr.At(name, p.lines+1, "%s", linelimit.Message)
+		}
 		var ie *inputerr.Error
 		if errors.As(err, &ie) {
 			return nil, err
@@ -134,11 +135,19 @@ type qrelsParser struct {
 	afterComment bool
 	lastTopic    int32
 	lastID       []byte
+	// presize is the lines to size the tables for when the first whole
+	// line has been read (a file of one endless line costs its line buffer
+	// only); 0 once sized.
+	presize int
 }
 
 // parse reads whole lines, keeping the growing slices in locals (see
 // runPart.parse).
 func (p *qrelsParser) parse(text []byte) error {
+	if p.presize > 0 {
+		p.docnos, p.all = make(docnos, 0, p.presize*14), make([]judgment, 0, p.presize) // a qrels line is mostly its docno
+		p.presize = 0
+	}
 	all, docs, lines := p.all, p.docnos, p.lines
 	var err error
 	var start, end [4]int
@@ -324,7 +333,7 @@ func expectedLines(r io.Reader, bytesPerLine int64) int {
 	if size == 0 {
 		return 1 << 12
 	}
-	return int(min(size/bytesPerLine+16, 1<<26))
+	return int(min(size/bytesPerLine+16, maxPresized))
 }
 
 // fileSize is the size of r when it is a regular file, else 0.

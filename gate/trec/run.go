@@ -15,6 +15,8 @@ import (
 type Run struct {
 	Name  string // file name, for messages
 	RunID string // run_id field of the last data line, as trec_eval reports it
+	// RunIDLine is the line RunID was read from, the file's last data line.
+	RunIDLine int
 	// topics maps a topic id to its index in bounds and firstLine.
 	topics *interner
 	// segs hold the documents as the parts of the file were read (see
@@ -83,7 +85,7 @@ func ReadRunFile(path string, stdin io.Reader) (*Run, error) {
 	defer f.Close()
 	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
 		if parts := min(int64(runtime.GOMAXPROCS(0)), st.Size()/runPartMin); parts > 1 {
-			return readRunParts(f, st.Size(), path, int(parts), runChunkSize)
+			return readRunParts(f, st.Size(), path, int(parts), fileReading())
 		}
 	}
 	return ReadRun(f, path)
@@ -96,13 +98,13 @@ func ReadRunFile(path string, stdin io.Reader) (*Run, error) {
 // is '#' are skipped. Fewer than six fields, or a file without any data
 // line, is an error. name labels errors.
 func ReadRun(r io.Reader, name string) (*Run, error) {
-	return readRun(r, name, runChunkSize)
+	return readRun(r, name, fileReading())
 }
 
-// readRun is ReadRun reading chunks of chunkSize bytes.
-func readRun(r io.Reader, name string, chunkSize int) (*Run, error) {
+// readRun is ReadRun reading as rd says.
+func readRun(r io.Reader, name string, rd reading) (*Run, error) {
 	p := newRunPart(fileSize(r))
-	p.read(r, chunkSize)
+	p.read(r, rd)
 	return joinParts(name, []*runPart{p})
 }
 

@@ -8,6 +8,7 @@ import (
 	"math"
 
 	"github.com/riskgate/riskgate/internal/inputerr"
+	"github.com/riskgate/riskgate/internal/linelimit"
 )
 
 // Reading a run file: the text is read in chunks of whole lines, each
@@ -24,6 +25,25 @@ var runChunkSize = 1 << 20
 // own (the differential test makes it small to cut files everywhere).
 var runPartMin int64 = 4 << 20
 
+// reading is how a file is read: chunkSize bytes at a time, and no line
+// longer than maxLine bytes (the tests make both small).
+type reading struct {
+	chunkSize, maxLine int
+}
+
+// fileReading is how files are read: 1 MiB at a time, no line longer than
+// linelimit.Max, the bound every riskgate input shares.
+func fileReading() reading { return reading{runChunkSize, linelimit.Max} }
+
+// errLineTooLong is a line longer than reading.maxLine; the reader that
+// meets it knows its number.
+var errLineTooLong = errors.New("line too long")
+
+// maxPresized bounds the lines a table is sized for from a file's size
+// before any line is read (about 230 MB of a run's tables): a file of one
+// enormous line, or of blank lines, must not cost its size in memory.
+const maxPresized = 1 << 23
+
 // runPart is what a stretch of whole lines of a run file holds, its line
 // numbers counted from its first line.
 type runPart struct {
@@ -34,36 +54,50 @@ type runPart struct {
 	lines     int       // physical lines read
 	data      int       // data lines
 	runID     []byte    // of the last data line
+	runIDLine int       // the last data line
 	// The stretch being read: its topic and where it starts in seg.all.
 	topic   int32
 	topicID []byte
 	from    int
 	err     error // the first bad line, or the error reading the file
+	presize int   // lines to size the tables for before the first line; 0 once sized
 }
 
-// newRunPart starts a part of about size bytes (0: unknown).
+// newRunPart starts a part of about size bytes (0: unknown). Its tables
+// are sized for size/30 lines when its first whole line has been read, so
+// that a file of one endless line costs no more than its line buffer.
 func newRunPart(size int64) *runPart {
-	lines := 1 << 12
+	p := &runPart{topics: newInterner(64, 8), topic: -1, presize: 1 << 12}
 	if size > 0 {
-		lines = int(min(size/30+16, 1<<26))
+		p.presize = int(min(size/30+16, maxPresized))
 	}
-	// Docnos take 20–40% of a run line: MS MARCO's 8 bytes of 40, robust03's 14.
-	return &runPart{topics: newInterner(64, 8), topic: -1,
-		seg: segment{all: make([]retrieved, 0, lines), docnos: make(docnos, 0, lines*12)}}
+	return p
 }
 
-// read parses r to its end, chunkSize bytes at a time, or to its first
-// bad line.
-func (p *runPart) read(r io.Reader, chunkSize int) {
-	p.err = readChunks(r, chunkSize, p.parse)
+// sizeTables sizes the part's tables for p.presize lines, once.
+func (p *runPart) sizeTables() {
+	// Docnos take 20–40% of a run line: MS MARCO's 8 bytes of 40, robust03's 14.
+	p.seg.all, p.seg.docnos = make([]retrieved, 0, p.presize), make(docnos, 0, p.presize*12)
+	p.presize = 0
+}
+
+// read parses r to its end, as rd says, or to its first bad line.
+func (p *runPart) read(r io.Reader, rd reading) {
+	p.err = readChunks(r, rd, p.parse)
+	if errors.Is(p.err, errLineTooLong) {
+		p.err = inputerr.At("", p.lines+1, "%s", linelimit.Message)
+	}
 	p.endStretch()
 }
 
 // readChunks passes the text of r to parse in chunks of whole lines of
-// about chunkSize bytes (a final line without '\n' included), reusing one
-// buffer, until the end of r or parse's first error. A read error comes
-// after parse has seen the whole lines read before it.
-func readChunks(r io.Reader, chunkSize int, parse func(text []byte) error) error {
+// about rd.chunkSize bytes (a final line without '\n' included), reusing
+// one buffer, until the end of r or parse's first error. A read error comes
+// after parse has seen the whole lines read before it. A line longer than
+// rd.maxLine (without its '\n') is errLineTooLong, after parse has seen the
+// lines before it, once at most about twice rd.maxLine bytes are held.
+func readChunks(r io.Reader, rd reading, parse func(text []byte) error) error {
+	chunkSize := rd.chunkSize
 	var carry []byte // the start of a line the last chunk cut
 	buf := make([]byte, 0, chunkSize)
 	for {
@@ -88,10 +122,18 @@ func readChunks(r io.Reader, chunkSize int, parse func(text []byte) error) error
 			default:
 				if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
 					text, carry = buf[:i+1], append(carry[:0], buf[i+1:]...)
+				} else if len(buf) > rd.maxLine {
+					return errLineTooLong // buf is one line, its start carried over
 				} else {
 					buf = append(buf, 0)[:len(buf)] // a line longer than the buffer: grow
 				}
 			}
+		}
+		if long := longLine(text, rd.maxLine); long >= 0 {
+			if err := parse(text[:long]); err != nil {
+				return err
+			}
+			return errLineTooLong
 		}
 		if err := parse(text); err != nil {
 			return err // before any read error: it is on an earlier line
@@ -102,12 +144,36 @@ func readChunks(r io.Reader, chunkSize int, parse func(text []byte) error) error
 	}
 }
 
+// longLine returns the offset in text of the first line longer than
+// maxLine bytes (without its '\n'), or -1. Only a text longer than maxLine
+// (read after a long line grew the buffer) can hold one, so the usual
+// chunk costs a comparison.
+func longLine(text []byte, maxLine int) int {
+	if len(text) <= maxLine {
+		return -1
+	}
+	for start := 0; start < len(text); {
+		n := bytes.IndexByte(text[start:], '\n')
+		if n < 0 {
+			n = len(text) - start
+		}
+		if n > maxLine {
+			return start
+		}
+		start += n + 1
+	}
+	return -1
+}
+
 // parse reads whole lines. It keeps the part's slices in locals while it
 // appends to them: a store of a slice into the heap costs a write barrier
 // while the garbage collector runs.
 func (p *runPart) parse(text []byte) error {
+	if p.presize > 0 {
+		p.sizeTables()
+	}
 	all, docs, lines, data := p.seg.all, p.seg.docnos, p.lines, p.data
-	runID := -1 // where the last data line's run_id starts in text
+	runID, runIDLine := -1, 0 // where the last data line's run_id starts in text, and its line
 	var err error
 	var start, end [6]int
 	for pos := 0; pos < len(text); {
@@ -164,11 +230,12 @@ func (p *runPart) parse(text []byte) error {
 		}
 		all = append(all, retrieved{score: atof(text[start[4]:end[4]]), doc: doc, line: uint32(min(lines, math.MaxUint32))})
 		data++
-		runID = start[5]
+		runID, runIDLine = start[5], lines
 	}
 	p.seg.all, p.seg.docnos, p.lines, p.data = all, docs, lines, data
 	if runID >= 0 {
 		p.runID = append(p.runID[:0], text[runID:fieldEnd(text, runID)]...) // the text is reused
+		p.runIDLine = runIDLine
 	}
 	return err
 }
@@ -193,17 +260,17 @@ func (p *runPart) endStretch() {
 // and joinParts joins them in file order, so the run is the one ReadRun
 // reads. After an error in a part, the parts after it may still read f
 // once, and stop.
-func readRunParts(f io.ReaderAt, size int64, name string, parts, chunkSize int) (*Run, error) {
+func readRunParts(f io.ReaderAt, size int64, name string, parts int, rd reading) (*Run, error) {
 	bounds := make([]int64, parts+1)
 	bounds[parts] = size
 	for k := 1; k < parts; k++ {
-		bounds[k] = lineStart(f, size, max(size*int64(k)/int64(parts), bounds[k-1]))
+		bounds[k] = lineStart(f, size, max(size*int64(k)/int64(parts), bounds[k-1]), rd.maxLine)
 	}
 	ps := make([]*runPart, parts)
 	done := make([]chan struct{}, parts)
 	read := func(k int) {
 		defer close(done[k])
-		ps[k].read(io.NewSectionReader(f, bounds[k], bounds[k+1]-bounds[k]), chunkSize)
+		ps[k].read(io.NewSectionReader(f, bounds[k], bounds[k+1]-bounds[k]), rd)
 	}
 	for k := range parts {
 		ps[k], done[k] = newRunPart(bounds[k+1]-bounds[k]), make(chan struct{})
@@ -223,22 +290,25 @@ func readRunParts(f io.ReaderAt, size int64, name string, parts, chunkSize int) 
 
 // lineStart returns the offset of the first line of f that starts at or
 // after off: size when there is none, or when f cannot be read there (the
-// part before then meets the error where it is in the file).
-func lineStart(f io.ReaderAt, size, off int64) int64 {
+// part before then meets the error where it is in the file). It looks at
+// most maxLine + 1 bytes ahead: past them the line through off is too long,
+// and the part before, which ends there, says so.
+func lineStart(f io.ReaderAt, size, off int64, maxLine int) int64 {
 	if off == 0 {
 		return 0
 	}
+	end := min(size, off+int64(maxLine)) // the line through off-1 is longer than maxLine past it
 	var buf [4096]byte
-	for pos := off - 1; pos < size; pos += int64(len(buf)) {
-		n, err := f.ReadAt(buf[:min(int64(len(buf)), size-pos)], pos)
+	for pos := off - 1; pos < end; pos += int64(len(buf)) {
+		n, err := f.ReadAt(buf[:min(int64(len(buf)), end-pos)], pos)
 		if i := bytes.IndexByte(buf[:n], '\n'); i >= 0 {
 			return pos + int64(i) + 1
 		}
 		if err != nil {
-			break
+			return size
 		}
 	}
-	return size
+	return end
 }
 
 // joinParts makes the run of the parts of a file, in file order: the
@@ -280,11 +350,11 @@ func joinParts(name string, parts []*runPart) (*Run, error) {
 			docs[ti] += s.hi - s.lo
 			run.bounds[ti] = docSpan{k, s.lo, s.hi}
 		}
+		if p.data > 0 {
+			run.RunID, run.RunIDLine = string(p.runID), base+p.runIDLine
+		}
 		base += p.lines
 		run.Lines += p.data
-		if p.data > 0 {
-			run.RunID = string(p.runID)
-		}
 	}
 	if run.Lines == 0 {
 		if base == 0 {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/riskgate/riskgate/internal/linelimit"
 )
 
 // runFingerprint is everything ReadRun returns, as text: the error, or the
@@ -66,18 +68,18 @@ func TestReadRunChunks(t *testing.T) {
 		inputs = append(inputs, b.String())
 	}
 	for i, in := range inputs {
-		want := runFingerprint(readRun(strings.NewReader(in), "run", len(in)+1))
+		want := runFingerprint(readRun(strings.NewReader(in), "run", reading{len(in) + 1, linelimit.Max}))
 		for _, size := range []int{1, 2, 3, 7, 16, 64, 1 << 20} {
-			got := runFingerprint(readRun(strings.NewReader(in), "run", size))
+			got := runFingerprint(readRun(strings.NewReader(in), "run", reading{size, linelimit.Max}))
 			if got != want {
 				t.Errorf("input %d, chunks of %d bytes:\n%s\nwant\n%s", i, size, got, want)
 			}
-			got = runFingerprint(readRun(iotest.OneByteReader(strings.NewReader(in)), "run", size))
+			got = runFingerprint(readRun(iotest.OneByteReader(strings.NewReader(in)), "run", reading{size, linelimit.Max}))
 			if got != want {
 				t.Errorf("input %d read a byte at a time, chunks of %d bytes:\n%s\nwant\n%s", i, size, got, want)
 			}
 			for parts := 2; parts <= 5; parts++ {
-				got := runFingerprint(readRunParts(strings.NewReader(in), int64(len(in)), "run", parts, size))
+				got := runFingerprint(readRunParts(strings.NewReader(in), int64(len(in)), "run", parts, reading{size, linelimit.Max}))
 				if got != want {
 					t.Errorf("input %d in %d parts, chunks of %d bytes:\n%s\nwant\n%s", i, parts, size, got, want)
 				}
@@ -109,21 +111,21 @@ func TestReadRunReadError(t *testing.T) {
 	good, bad := "q1 Q0 a 1 1 r\nq1 Q0 b 1 1 r\nq1 Q0 c", "q1 Q0 a 1 1 r\nq1 Q0 b\nq1 Q0 c"
 	for _, size := range []int{1, 5, 1 << 20} {
 		in := io.MultiReader(strings.NewReader(good), iotest.ErrReader(broken))
-		if _, err := readRun(in, "run", size); !errors.Is(err, broken) || !strings.HasPrefix(err.Error(), "run: ") {
+		if _, err := readRun(in, "run", reading{size, linelimit.Max}); !errors.Is(err, broken) || !strings.HasPrefix(err.Error(), "run: ") {
 			t.Errorf("chunks of %d: got %v, want the read error", size, err)
 		}
 		in = io.MultiReader(strings.NewReader(bad), iotest.ErrReader(broken))
-		if _, err := readRun(in, "run", size); err == nil || !strings.HasPrefix(err.Error(), "run:2: 3 fields") {
+		if _, err := readRun(in, "run", reading{size, linelimit.Max}); err == nil || !strings.HasPrefix(err.Error(), "run:2: 3 fields") {
 			t.Errorf("chunks of %d: got %v, want the error of line 2", size, err)
 		}
 		for _, parts := range []int{2, 3} {
 			n := int64(len(good) + 10)
 			f := failingReaderAt{strings.NewReader(good + "\nq1 Q0 d 1 1 r\n"), int64(len(good)), broken}
-			if _, err := readRunParts(f, n, "run", parts, size); !errors.Is(err, broken) || !strings.HasPrefix(err.Error(), "run: ") {
+			if _, err := readRunParts(f, n, "run", parts, reading{size, linelimit.Max}); !errors.Is(err, broken) || !strings.HasPrefix(err.Error(), "run: ") {
 				t.Errorf("chunks of %d, %d parts: got %v, want the read error", size, parts, err)
 			}
 			f = failingReaderAt{strings.NewReader(bad + "\nq1 Q0 d 1 1 r\n"), int64(len(bad)), broken}
-			if _, err := readRunParts(f, n, "run", parts, size); err == nil || !strings.HasPrefix(err.Error(), "run:2: 3 fields") {
+			if _, err := readRunParts(f, n, "run", parts, reading{size, linelimit.Max}); err == nil || !strings.HasPrefix(err.Error(), "run:2: 3 fields") {
 				t.Errorf("chunks of %d, %d parts: got %v, want the error of line 2", size, parts, err)
 			}
 		}

@@ -1,0 +1,72 @@
+package gate
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// pool200x5000 writes a long-format CSV of 200 systems × 5,000 topics
+// (1,000,000 cells, about 19 MB) and returns its path and text.
+func pool200x5000(t *testing.T) (string, string) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("system,topic,score\n")
+	for s := range 200 {
+		for j := range 5000 {
+			fmt.Fprintf(&b, "s%d,t%d,0.%04d\n", s, j, (s*7919+j*104729)%10000)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "pool.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path, b.String()
+}
+
+// allocated runs f and returns the bytes it allocated.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// Issue 23, defect 4: --max-memory 50MB on a 1,000 × 10,000 pool used 329 MB
+// loading it before it refused. The inputs are charged before they are read
+// — a file by its size, at what loading takes per cell (scores.
+// LoadCellBytes) and its cells per byte, from the start detection read — and
+// a pipe as it is read: a pool over the budget is refused having read
+// almost none of it. (Not in parallel: the test counts allocations.)
+func TestGateRefusesALoadOverTheMemoryLimit(t *testing.T) {
+	path, text := pool200x5000(t)
+	want := "loading the inputs would need about 44 MB of memory (mostly " + path + ": 44 MB), over the limit of 10 MB; raise the limit with --max-memory, or gate fewer topics or systems"
+	var code int
+	var out, stderr string
+	n := allocated(func() {
+		code, out, stderr = runMain(t, "gate", "--champion", "s0", "--challenger", "s1", "--max-memory", "10MB", path)
+	})
+	checkOneLineError(t, code, out, stderr, want)
+	if n > 4<<20 {
+		t.Errorf("allocated %d MB before refusing a 19 MB file; want it refused before reading", n>>20)
+	}
+	// From a pipe: refused once what it read passes the limit.
+	n = allocated(func() {
+		code, out, stderr = runMainWithStdin(t, text, "gate", "--champion", "s0", "--challenger", "s1", "--max-memory", "10MB", "-")
+	})
+	checkOneLineError(t, code, out, stderr, "loading the inputs would need about 11 MB of memory (mostly <stdin>: ")
+	if n > 30<<20 { // runMainWithStdin's reader of the whole text, 19 MB, and a few MB read
+		t.Errorf("allocated %d MB before refusing standard input; want it refused a few MB in", n>>20)
+	}
+	if testing.Short() {
+		return
+	}
+	// Within the limit, the same pool loads and goes on to the estimate of
+	// the gate as a whole.
+	code, out, stderr = runMain(t, "gate", "--champion", "s0", "--challenger", "s1", "--max-memory", "100MB", path)
+	checkOneLineError(t, code, out, stderr, "this gate would need about")
+}
