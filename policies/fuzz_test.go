@@ -39,6 +39,12 @@ func FuzzParse(f *testing.F) {
 				if !errors.As(e, &ie) {
 					t.Fatalf("error %v is %T, not *inputerr.Error", e, e)
 				}
+				// Issue 23, defect 11: a problem in the text has a line and a
+				// column (a NUL, invalid UTF-8, a tab); only whole-file ones
+				// (the size, the count of problems not shown) have neither.
+				if (ie.Line < 1 || ie.Column < 1) && !unpositioned(ie.Msg) {
+					t.Fatalf("error %q has no line:column", ie)
+				}
 			}
 			return
 		}
@@ -63,4 +69,10 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("a run with no observations was decided %s", d.Raw)
 		}
 	})
+}
+
+// unpositioned reports whether msg is about the whole policy file, so that it
+// has no line and column.
+func unpositioned(msg string) bool {
+	return strings.HasPrefix(msg, "policy file is larger than") || strings.HasSuffix(msg, "more problems not shown; fix the ones above first")
 }

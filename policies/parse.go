@@ -46,6 +46,9 @@ func Parse(file string, data []byte) (*Policy, error) {
 	if len(data) > MaxSize {
 		return nil, inputerr.At(file, 0, "policy file is larger than %d bytes", MaxSize)
 	}
+	if err := checkText(file, data); err != nil {
+		return nil, err
+	}
 	root, err := decodeYAML(file, data)
 	if err != nil {
 		return nil, err
@@ -79,13 +82,13 @@ func decodeYAML(file string, data []byte) (root *yaml.Node, err error) {
 		if errors.Is(err, io.EOF) {
 			return nil, inputerr.AtCol(file, 1, 1, "the policy is empty; expected a mapping with version, name and rules (riskgate policy init writes a starter)")
 		}
-		return nil, yamlError(file, err)
+		return nil, yamlError(file, data, err)
 	}
 	var next yaml.Node
 	if err := dec.Decode(&next); err == nil {
 		return nil, inputerr.AtCol(file, next.Line, next.Column, "a policy file holds one YAML document, but a second one starts here")
 	} else if !errors.Is(err, io.EOF) {
-		return nil, yamlError(file, err)
+		return nil, yamlError(file, data, err)
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
 		return nil, inputerr.AtCol(file, 1, 1, "the policy is empty; expected a mapping with version, name and rules (riskgate policy init writes a starter)")
@@ -93,7 +96,7 @@ func decodeYAML(file string, data []byte) (root *yaml.Node, err error) {
 	return doc.Content[0], nil
 }
 
-func yamlError(file string, err error) error {
+func yamlError(file string, data []byte, err error) error {
 	msg := err.Error()
 	if m := yamlErrLine.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
@@ -102,9 +105,12 @@ func yamlError(file string, err error) error {
 		if strings.HasPrefix(m[2], "did not find expected") {
 			line++
 		}
-		return inputerr.At(file, line, "invalid YAML: %s", m[2])
+		line, col := yamlPosition(data, line, m[2])
+		return inputerr.AtCol(file, line, col, "invalid YAML: %s", m[2])
 	}
-	return inputerr.At(file, 0, "invalid YAML: %s", strings.TrimPrefix(msg, "yaml: "))
+	msg = strings.TrimPrefix(msg, "yaml: ")
+	line, col := unnumberedPosition(data, msg)
+	return inputerr.AtCol(file, line, col, "invalid YAML: %s", msg)
 }
 
 type parser struct {
