@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/riskgate/riskgate/internal/inputerr"
+	"github.com/riskgate/riskgate/internal/suggest"
 	"gopkg.in/yaml.v3"
 )
 
@@ -272,7 +273,7 @@ func (ps *parser) top(root *yaml.Node) {
 	for i, w := range p.Waivers {
 		if w.Rule != "" && !slices.Contains(ids, w.Rule) && len(ids) > 0 {
 			ps.errorf(&yaml.Node{Line: w.rulePos.Line, Column: w.rulePos.Column}, fmt.Sprintf("waivers[%d].rule", i),
-				"no rule has id %q%s (valid: %s)", w.Rule, didYouMean(w.Rule, ids), strings.Join(ids, ", "))
+				"no rule has id %q%s (valid: %s)", w.Rule, suggest.DidYouMean(w.Rule, ids), strings.Join(ids, ", "))
 		}
 	}
 }

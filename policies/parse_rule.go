@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/riskgate/riskgate/internal/suggest"
 )
 
 // Parsing of the rules list: each rule's keys, its bound checked against the
@@ -54,7 +56,7 @@ func (ps *parser) rule(i int, n *yaml.Node) *Rule {
 	if e, ok := m.get("quantity"); ok {
 		if s, ok := ps.str(e, path+".quantity"); ok {
 			if r.Quantity = LookupQuantity(s); r.Quantity == nil {
-				ps.errorf(deref(e.val), path+".quantity", "unknown quantity %q%s (valid: %s)", clip(s), didYouMean(s, quantityNames()), strings.Join(quantityNames(), ", "))
+				ps.errorf(deref(e.val), path+".quantity", "unknown quantity %q%s (valid: %s)", clip(s), suggest.DidYouMean(s, quantityNames()), strings.Join(quantityNames(), ", "))
 			}
 			r.quantityPos = pos(deref(e.val))
 		}
