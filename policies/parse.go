@@ -106,8 +106,15 @@ func yamlError(file string, data []byte, err error) error {
 		if strings.HasPrefix(m[2], "did not find expected") {
 			line++
 		}
+		detail := ""
+		if slices.Contains(blockContextErrors, m[2]) {
+			if p := problemLine(data, line, msg); p != line {
+				detail = fmt.Sprintf(" (the block it breaks starts at line %d; is this line indented as its siblings are?)", line)
+				line = p
+			}
+		}
 		line, col := yamlPosition(data, line, m[2])
-		return inputerr.AtCol(file, line, col, "invalid YAML: %s", m[2])
+		return inputerr.AtCol(file, line, col, "invalid YAML: %s%s", m[2], detail)
 	}
 	msg = strings.TrimPrefix(msg, "yaml: ")
 	line, col := unnumberedPosition(data, msg)
