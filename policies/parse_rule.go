@@ -110,7 +110,7 @@ func (ps *parser) rule(i int, n *yaml.Node) *Rule {
 		e, _ := m.get(string(bounds[0]))
 		if q != nil {
 			if b, ok := ps.bound(bounds[0], e, path+"."+string(bounds[0]), q); ok {
-				r.Bound = b
+				r.Bound, r.boundPos = b, pos(deref(e.val))
 			}
 		}
 	}
@@ -140,7 +140,7 @@ func (ps *parser) rule(i int, n *yaml.Node) *Rule {
 					}
 					ps.errorf(deref(e.val), ppath, "expected a level between 0 and 1 (e.g. 0.95), got %s%s", formatNumber(v), hint)
 				} else {
-					r.Level = v
+					r.Level, r.levelPos = v, pos(deref(e.val))
 				}
 			}
 		case ParamCorrection:
@@ -205,7 +205,7 @@ func (ps *parser) rule(i int, n *yaml.Node) *Rule {
 				if v < 0 || v > 1 {
 					ps.errorf(deref(e.val), ppath, "expected a margin from 0 to 1 in score units (how far below the champion the challenger's risk-adjusted score may fall, e.g. 0.02) or a share of the champion's mean (e.g. 2%%), got %s", formatNumber(v))
 				} else {
-					r.Margin = v
+					r.Margin, r.marginPos = v, pos(deref(e.val))
 				}
 			}
 		}
