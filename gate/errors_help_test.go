@@ -134,3 +134,25 @@ func TestLaxPolicyLintedInValidateAndGate(t *testing.T) {
 		t.Errorf("gate: exit %d, stderr %q, stdout:\n%s\nwant the lint as a note", code, errw, out)
 	}
 }
+
+// A flag's value that names one of a few (a format, a topic mode, an input
+// format, a likelihood family, a comment mode, a correction) gets the same
+// did-you-mean.
+func TestFlagValuesSuggested(t *testing.T) {
+	t.Parallel()
+	csv := writeTemp(t, "s.csv", "system,topic,score\nnew,t1,0.5\nnew,t2,0.6\nprod,t1,0.4\nprod,t2,0.6\n")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"compare", "--champion", "prod", "--challenger", "new", "--format", "jsno", csv}, `--format "jsno": expected one of table, md, json, csv; did you mean "json"?`},
+		{[]string{"compare", "--champion", "prod", "--challenger", "new", "--topics", "zeros", csv}, `--topics "zeros": expected one of intersect, zero, error, keep; did you mean "zero"?`},
+		{[]string{"compare", "--champion", "prod", "--challenger", "new", "--input-format", "csv-lon", csv}, `did you mean "csv-long"?`},
+		{[]string{"fit", "--champion", "prod", "--family", "gausian", csv}, `did you mean "gaussian"?`},
+		{[]string{"gate", "--example", "--comment-mode", "on-chang"}, `did you mean "on-change"?`},
+		{[]string{"compare", "--champion", "prod", "--challenger", "new", "--correction", "holn", csv}, `unknown correction "holn": expected one of bonferroni, holm, bh, none; did you mean "holm"?`},
+	} {
+		code, out, errw := runMain(t, c.args...)
+		checkOneLineError(t, code, out, errw, c.want)
+	}
+}

@@ -124,7 +124,11 @@ func ParseTopicMode(s string) (TopicMode, error) {
 			return m, nil
 		}
 	}
-	return "", fmt.Errorf("--topics %q: expected one of intersect, zero, error, keep", s)
+	names := make([]string, len(TopicModes))
+	for i, m := range TopicModes {
+		names[i] = string(m)
+	}
+	return "", fmt.Errorf("--topics %q: expected one of %s%s", s, strings.Join(names, ", "), suggest.DidYouMean(s, names))
 }
 
 // Cell names one (system, topic) cell.

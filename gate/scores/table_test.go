@@ -201,7 +201,7 @@ func TestParseTopicMode(t *testing.T) {
 			t.Errorf("%s: %v %v", m, got, err)
 		}
 	}
-	if _, err := ParseTopicMode("Zero"); err == nil || err.Error() != `--topics "Zero": expected one of intersect, zero, error, keep` {
+	if _, err := ParseTopicMode("Zero"); err == nil || err.Error() != `--topics "Zero": expected one of intersect, zero, error, keep; did you mean "zero"?` {
 		t.Errorf("got %v", err)
 	}
 }
