@@ -1,6 +1,10 @@
 package suggest
 
-import "testing"
+import (
+	"slices"
+	"strings"
+	"testing"
+)
 
 // The cases are the mistakes issue 30 (item 5) and the policy tests name:
 // a typo gets the nearest name, an abbreviation the one name it begins, and
@@ -56,4 +60,20 @@ func BenchmarkClosest(b *testing.B) {
 	for b.Loop() {
 		Closest("input.systme-qq", valid)
 	}
+}
+
+// Any word, against any names: no panic, and the answer is "" or one of the
+// names, never the word itself.
+func FuzzClosest(f *testing.F) {
+	f.Add("champ", "champion\nchallenger")
+	f.Add("Champio", "Champion\nChal. 1\nChal. 2")
+	f.Add("", "")
+	f.Add("é\x00", "é\x00x\n\xff")
+	f.Fuzz(func(t *testing.T, word, names string) {
+		valid := strings.Split(names, "\n")
+		got := Closest(word, valid)
+		if got != "" && (!slices.Contains(valid, got) || got == word) {
+			t.Errorf("Closest(%q, %q) = %q", word, valid, got)
+		}
+	})
 }
