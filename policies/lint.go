@@ -98,17 +98,17 @@ func laxRule(r *Rule) []laxness {
 		out = append(out, laxness{r.boundPos, fmt.Sprintf("rule %s passes a challenger whose %s is up to %s: one no better than the champion passes with that probability by chance alone; expected at most %s (0.05, or 0.025 one-sided, is usual)",
 			r.ID, q.Name, formatNumber(b.Value), formatNumber(maxLaxP))})
 	case q.Kind == KindProbability && q.Better == Higher && b.Op == AtLeast && b.Value < minLaxProbability:
-		out = append(out, laxness{r.boundPos, fmt.Sprintf("rule %s passes a challenger with %s at least %s: one that is more probably worse than %s passes; expected at least %s (0.95 is usual)",
-			r.ID, q.Name, formatNumber(b.Value), formatNumber(math.Round((1-b.Value)*1e9)/1e9), formatNumber(minLaxProbability))})
+		out = append(out, laxness{r.boundPos, fmt.Sprintf("rule %s passes a challenger with %s at least %s: one that is worse with a probability up to %s passes; expected at least %s (0.95 is usual)",
+			r.ID, q.Name, formatNumber(b.Value), formatNumber(tidy(1-b.Value)), formatNumber(minLaxProbability))})
 	case q.Kind == KindProbability && q.Better == Lower && b.Op == AtMost && b.Value > 1-minLaxProbability:
-		out = append(out, laxness{r.boundPos, fmt.Sprintf("rule %s passes a challenger with %s at most %s: one that is riskier with that probability passes; expected at most %s (0.05 is usual)",
+		out = append(out, laxness{r.boundPos, fmt.Sprintf("rule %s passes a challenger with %s at most %s: one that is riskier with a probability up to that passes; expected at most %s (0.05 is usual)",
 			r.ID, q.Name, formatNumber(b.Value), formatNumber(1-minLaxProbability))})
 	}
 	// The level of an interval whose end is bounded (not the predictive
 	// interval of topics_at_risk, where a lower level is stricter).
 	if r.Level > 0 && r.Level < minLaxLevel && (q.Statistic == StatLo || q.Statistic == StatHi || q.Statistic == StatROPE) {
-		out = append(out, laxness{r.levelPos, fmt.Sprintf("rule %s bounds the end of a %s%% interval: so narrow an interval ends near the estimate, and a difference that is mostly noise passes; expected a level of at least %s (0.95 is usual)",
-			r.ID, formatNumber(100*r.Level), formatNumber(minLaxLevel))})
+		out = append(out, laxness{r.levelPos, fmt.Sprintf("rule %s decides on a %s%% interval: so narrow an interval ends near the estimate, and a difference that is mostly noise passes; expected a level of at least %s (0.95 is usual)",
+			r.ID, formatNumber(tidy(100*r.Level)), formatNumber(minLaxLevel))})
 	}
 	if r.Margin > maxLaxMargin {
 		out = append(out, laxness{r.marginPos, fmt.Sprintf("rule %s's margin %s lets a challenger that much worse than the champion, in score units, count as not riskier; expected at most %s (the default policy's is 0.02)",
@@ -122,3 +122,7 @@ func laxRule(r *Rule) []laxness {
 func matchesEveryName(glob string) bool {
 	return strings.Trim(glob, "*?") == "" && strings.Count(glob, "?") <= 1 && strings.Contains(glob, "*")
 }
+
+// tidy rounds away the binary noise of a difference or product of decimals
+// (1 − 0.7, 100 × 0.6) for a message.
+func tidy(v float64) float64 { return math.Round(v*1e9) / 1e9 }

@@ -25,12 +25,13 @@ func TestLaxRules(t *testing.T) {
 		{"p at most 0.025", "  - {id: r, quantity: tests.wilcoxon.p, alternative: greater, at_most: 0.025}", ""},
 		{"p at least 0.5", "  - {id: r, quantity: tests.paired_t.p, at_least: 0.5}", ""}, // no evidence of a difference asked: not this lint
 		{"P(better) at least 0.7", "  - {id: r, quantity: bayes.p_better, at_least: 0.7}",
-			"eval.yaml:5:49: rule r passes a challenger with bayes.p_better at least 0.7: one that is more probably worse than 0.3 passes; expected at least 0.8"},
+			"eval.yaml:5:49: rule r passes a challenger with bayes.p_better at least 0.7: one that is worse with a probability up to 0.3 passes; expected at least 0.8"},
 		{"P(better) at least 0.8", "  - {id: r, quantity: bayes.p_better, at_least: 0.8}", ""},
 		{"P(riskier) at most 0.3", "  - {id: r, quantity: brisk.p_riskier, at_most: 0.3}", "eval.yaml:5:49: rule r passes a challenger with brisk.p_riskier at most 0.3"},
 		{"P(riskier) at most 0.2", "  - {id: r, quantity: brisk.p_riskier, at_most: 0.2}", ""},
-		{"BCa at level 0.5", "  - {id: r, quantity: bca.lo, level: 0.5, at_least: 0}", "eval.yaml:5:38: rule r bounds the end of a 50% interval"},
-		{"credible interval at level 0.6", "  - {id: r, quantity: bayes.diff.lo, level: 0.6, at_least: 0}", "eval.yaml:5:45: rule r bounds the end of a 60% interval"},
+		{"BCa at level 0.5", "  - {id: r, quantity: bca.lo, level: 0.5, at_least: 0}", "eval.yaml:5:38: rule r decides on a 50% interval"},
+		{"credible interval at level 0.6", "  - {id: r, quantity: bayes.diff.lo, level: 0.6, at_least: 0}", "eval.yaml:5:45: rule r decides on a 60% interval"},
+		{"ROPE decision at level 0.5", "  - {id: r, quantity: rope.decision, rope: [-0.01, 0.01], level: 0.5, in: [much_better, better]}", "eval.yaml:5:66: rule r decides on a 50% interval"},
 		{"BCa at level 0.8", "  - {id: r, quantity: bca.lo, level: 0.8, at_least: 0}", ""},
 		{"topics at risk at level 0.5", "  - {id: r, quantity: topics_at_risk.count, level: 0.5, at_most: 2}", ""}, // a narrower predictive interval flags more topics: stricter
 		{"margin 0.2", "  - {id: r, quantity: urisk, margin: 0.2, at_least: 0}", "eval.yaml:5:38: rule r's margin 0.2 lets a challenger that much worse"},
