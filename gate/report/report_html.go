@@ -186,7 +186,7 @@ func buildHTMLPage(r *result.Result, lim htmlLimits) *htmlPage {
 		}
 		pg.Notes = append(pg.Notes, htmlpage.Sentence(n, 1000))
 	}
-	pg.ExtraCSS = challengerCSS()
+	pg.ExtraCSS = template.CSS(reportCSS) + challengerCSS()
 	htmlSummary(pg, r, lim)
 	htmlPolicy(pg, r)
 	htmlRules(pg, r, d, lim)
@@ -559,6 +559,14 @@ func htmlProvenance(pg *htmlPage, r *result.Result, lim htmlLimits) {
 
 // htmlTemplate is the page; report.html.tmpl follows the head all pages share.
 //
+// reportCSS is the report's own style beyond the pages' (htmlpage): the
+// summary and the rules fill the page's width, wrap their notes and long
+// names, and show each challenger's and failed rule's why on a row of its
+// own, so that neither scrolls sideways at 1,200 or 800 px.
+//
+//go:embed report.css
+var reportCSS string
+
 //go:embed report.html.tmpl
 var htmlBody string
 
