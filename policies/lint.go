@@ -33,6 +33,11 @@ const (
 	// of the 45 Robust04 systems' mean scores (0.264 to 0.380 in rb04.csv), so
 	// a challenger that much riskier than the champion is not "not riskier".
 	maxLaxMargin = 0.1
+	// maxLaxMarginPercent is the largest relative margin (margin: N%): 35%
+	// of the champion's mean is maxLaxMargin on Robust04's champion (0.1 of
+	// 0.274 in rb04.csv is 36%), five times the default policy's 0.02 there
+	// (7%).
+	maxLaxMarginPercent = 35
 )
 
 // Lax lists what makes the policy lax enough that a reviewer should know,
@@ -113,6 +118,10 @@ func laxRule(r *Rule) []laxness {
 	if r.Margin > maxLaxMargin {
 		out = append(out, laxness{r.marginPos, fmt.Sprintf("rule %s's margin %s lets a challenger that much worse than the champion, in score units, count as not riskier; expected at most %s (the default policy's is 0.02)",
 			r.ID, formatNumber(r.Margin), formatNumber(maxLaxMargin))})
+	}
+	if r.MarginPercent > maxLaxMarginPercent {
+		out = append(out, laxness{r.marginPos, fmt.Sprintf("rule %s's margin %s%% of the champion's mean lets a challenger that much worse count as not riskier; expected at most %d%% (the default policy's 0.02 is about 7%% of Robust04's champion mean)",
+			r.ID, formatNumber(r.MarginPercent), maxLaxMarginPercent)})
 	}
 	return out
 }

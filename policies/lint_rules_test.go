@@ -36,6 +36,8 @@ func TestLaxRules(t *testing.T) {
 		{"topics at risk at level 0.5", "  - {id: r, quantity: topics_at_risk.count, level: 0.5, at_most: 2}", ""}, // a narrower predictive interval flags more topics: stricter
 		{"margin 0.2", "  - {id: r, quantity: urisk, margin: 0.2, at_least: 0}", "eval.yaml:5:38: rule r's margin 0.2 lets a challenger that much worse"},
 		{"margin 0.1", "  - {id: r, quantity: urisk, margin: 0.1, at_least: 0}", ""},
+		{"margin 50%", "  - {id: r, quantity: urisk, margin: 50%, at_least: 0}", "eval.yaml:5:38: rule r's margin 50% of the champion's mean lets a challenger that much worse"},
+		{"margin 35%", "  - {id: r, quantity: urisk, margin: 35%, at_least: 0}", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := mustParse(t, head+c.rule+"\n")

@@ -197,7 +197,7 @@ func (ps *parser) rule(i int, n *yaml.Node) *Rule {
 				if err != nil || !(pct > 0 && pct <= 100) {
 					ps.errorf(v, ppath, "expected a relative margin above 0%% and at most 100%% of the champion's mean (e.g. 2%%), got %q", clip(v.Value))
 				} else {
-					r.MarginPercent = pct
+					r.MarginPercent, r.marginPos = pct, pos(v)
 				}
 				continue
 			}
