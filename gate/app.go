@@ -157,12 +157,26 @@ func exitStatus(ctx context.Context, err error, errw io.Writer) int {
 	var se *statusError
 	if errors.As(err, &se) {
 		if se.Err != nil {
-			fmt.Fprintf(errw, "riskgate: %v\n", se.Err)
+			printError(errw, se.Err)
 		}
 		return se.Code
 	}
-	fmt.Fprintf(errw, "riskgate: %v\n", err)
+	printError(errw, err)
 	return exitError
+}
+
+// printError writes err as lines that each start "riskgate: ": one line, or
+// one per problem of a joined error (errors.Join: every problem of a policy
+// file, every invalid file of policy validate), so that each names its
+// file:line:column after the same prefix.
+func printError(w io.Writer, err error) {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			printError(w, e)
+		}
+		return
+	}
+	fmt.Fprintf(w, "riskgate: %v\n", err)
 }
 
 // statusError ends a command with a specific exit status. Err, when not nil,

@@ -65,7 +65,7 @@ func newPolicyValidateCommand(s *streams) *cli.Command {
 		Usage:     "check policy files",
 		ArgsUsage: "FILE...",
 		Description: "Parses each policy and reports every problem on standard error as one line\n" +
-			"file:line:column: what is wrong (valid: …).\n" +
+			"riskgate: file:line:column: what is wrong (valid: …).\n" +
 			"Valid policies get one line each; likely mistakes (an expired waiver, a two-sided test bounded\n" +
 			"from above) are warnings on standard error. \"-\" reads standard input.\n" +
 			"Exit status: 0 when every policy is valid, 2 otherwise.",
@@ -80,13 +80,14 @@ func runPolicyValidate(s *streams, o policyValidateOptions) error {
 	if len(o.Files) == 0 {
 		return errors.New("policy validate: name at least one policy FILE (\"-\" reads standard input)")
 	}
+	var problems []error
 	invalid := 0
 	for _, f := range o.Files {
 		p, err := readPolicy(s, f)
 		if err != nil {
-			// Like a compiler: one file:line:column line per problem, so that
-			// editors can jump to each; the summary goes through Main.
-			fmt.Fprintln(s.Err, err)
+			// Like a compiler: one line per problem, each naming its
+			// file:line:column; Main prints them, then the count.
+			problems = append(problems, err)
 			invalid++
 			continue
 		}
@@ -102,7 +103,8 @@ func runPolicyValidate(s *streams, o policyValidateOptions) error {
 		printWarnings(s.Err, p, o.Now())
 	}
 	if invalid > 0 {
-		return &statusError{Code: exitError, Err: fmt.Errorf("%d of %d policy files are invalid", invalid, len(o.Files))}
+		problems = append(problems, fmt.Errorf("%d of %d policy files are invalid", invalid, len(o.Files)))
+		return &statusError{Code: exitError, Err: errors.Join(problems...)}
 	}
 	return nil
 }

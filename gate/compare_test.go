@@ -211,8 +211,11 @@ func TestCompareErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--champion", "nobody", "--challenger", "fusion", small}, `champion "nobody" is not in the data; systems are: "base", "fusion", "expand", "old"`},
-		{[]string{"--champion", "base", "--challenger", "z*", small}, `challenger "z*" is not in the data; systems are: "base"`},
+		{[]string{"--champion", "nobody", "--challenger", "fusion", small}, `champion "nobody" is not in the data (systems: "base", "fusion", "expand", "old")`},
+		{[]string{"--champion", "base", "--challenger", "z*", small}, `challenger "z*" is not in the data (systems: "base"`},
+		// The gate's did-you-mean (scores.SystemHint) in every command.
+		{[]string{"--champion", "bas", "--challenger", "fusion", small}, `champion "bas" is not in the data; did you mean "base"? (systems: "base",`},
+		{[]string{"--champion", "base", "--challenger", "fusoin", small}, `--challenger "fusoin" is not in the data; did you mean "fusion"? (systems: "base",`},
 		{[]string{"--champion", "base", "--challenger", "base", small}, `challenger "base" is the champion`},
 		// One glob syntax everywhere (policies.Pattern: * and ?), so "[" is a literal name.
 		{[]string{"--champion", "base", "--challenger", "[", small}, `--challenger "[" is not in the data`},

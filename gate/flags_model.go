@@ -8,6 +8,7 @@ import (
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/policies"
+	"github.com/riskgate/riskgate/internal/suggest"
 )
 
 // The --family and --target-ess flags of the commands that fit the
@@ -19,7 +20,7 @@ const familyFlagUsage = "`FAMILY` of the BRisk model's likelihood: gaussian (rst
 func parseFamily(s string) (bayes.Family, error) {
 	fam, err := bayes.FamilyNamed(s)
 	if err != nil {
-		return nil, fmt.Errorf("--family %q: expected one of %s", s, strings.Join(bayes.FamilyNames, ", "))
+		return nil, fmt.Errorf("--family %q: expected one of %s%s", s, strings.Join(bayes.FamilyNames, ", "), suggest.DidYouMean(s, bayes.FamilyNames))
 	}
 	return fam, nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/riskgate/riskgate/gate/trec"
 	"github.com/riskgate/riskgate/internal/inputerr"
+	"github.com/riskgate/riskgate/internal/suggest"
 )
 
 // Measures of a policy: each rule is judged on one measure (its own
@@ -65,7 +66,7 @@ func (p *Policy) CheckMeasures(present []string) error {
 		}
 		errs = append(errs, inputerr.AtCol(p.File, r.MeasurePos.Line, r.MeasurePos.Column,
 			"rules[%d].measure: no input holds measure %q%s (measures present: %s)", i, clip(r.Measure),
-			didYouMean(r.Measure, present), strings.Join(present, ", ")))
+			suggest.DidYouMean(r.Measure, present), strings.Join(present, ", ")))
 	}
 	if len(errs) == 1 {
 		return errs[0]

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/riskgate/riskgate/internal/inputerr"
+	"github.com/riskgate/riskgate/internal/suggest"
 	"gopkg.in/yaml.v3"
 )
 
@@ -105,8 +106,15 @@ func yamlError(file string, data []byte, err error) error {
 		if strings.HasPrefix(m[2], "did not find expected") {
 			line++
 		}
+		detail := ""
+		if slices.Contains(blockContextErrors, m[2]) {
+			if p := problemLine(data, line, msg); p != line {
+				detail = fmt.Sprintf(" (the block it breaks starts at line %d; is this line indented as its siblings are?)", line)
+				line = p
+			}
+		}
 		line, col := yamlPosition(data, line, m[2])
-		return inputerr.AtCol(file, line, col, "invalid YAML: %s", m[2])
+		return inputerr.AtCol(file, line, col, "invalid YAML: %s%s", m[2], detail)
 	}
 	msg = strings.TrimPrefix(msg, "yaml: ")
 	line, col := unnumberedPosition(data, msg)
@@ -272,7 +280,7 @@ func (ps *parser) top(root *yaml.Node) {
 	for i, w := range p.Waivers {
 		if w.Rule != "" && !slices.Contains(ids, w.Rule) && len(ids) > 0 {
 			ps.errorf(&yaml.Node{Line: w.rulePos.Line, Column: w.rulePos.Column}, fmt.Sprintf("waivers[%d].rule", i),
-				"no rule has id %q%s (valid: %s)", w.Rule, didYouMean(w.Rule, ids), strings.Join(ids, ", "))
+				"no rule has id %q%s (valid: %s)", w.Rule, suggest.DidYouMean(w.Rule, ids), strings.Join(ids, ", "))
 		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/riskgate/riskgate/internal/suggest"
 )
 
 // Parsing of the rules list: each rule's keys, its bound checked against the
@@ -54,7 +56,7 @@ func (ps *parser) rule(i int, n *yaml.Node) *Rule {
 	if e, ok := m.get("quantity"); ok {
 		if s, ok := ps.str(e, path+".quantity"); ok {
 			if r.Quantity = LookupQuantity(s); r.Quantity == nil {
-				ps.errorf(deref(e.val), path+".quantity", "unknown quantity %q%s (valid: %s)", clip(s), didYouMean(s, quantityNames()), strings.Join(quantityNames(), ", "))
+				ps.errorf(deref(e.val), path+".quantity", "unknown quantity %q%s (valid: %s)", clip(s), suggest.DidYouMean(s, quantityNames()), strings.Join(quantityNames(), ", "))
 			}
 			r.quantityPos = pos(deref(e.val))
 		}
@@ -108,7 +110,7 @@ func (ps *parser) rule(i int, n *yaml.Node) *Rule {
 		e, _ := m.get(string(bounds[0]))
 		if q != nil {
 			if b, ok := ps.bound(bounds[0], e, path+"."+string(bounds[0]), q); ok {
-				r.Bound = b
+				r.Bound, r.boundPos = b, pos(deref(e.val))
 			}
 		}
 	}
@@ -138,7 +140,7 @@ func (ps *parser) rule(i int, n *yaml.Node) *Rule {
 					}
 					ps.errorf(deref(e.val), ppath, "expected a level between 0 and 1 (e.g. 0.95), got %s%s", formatNumber(v), hint)
 				} else {
-					r.Level = v
+					r.Level, r.levelPos = v, pos(deref(e.val))
 				}
 			}
 		case ParamCorrection:
@@ -195,7 +197,7 @@ func (ps *parser) rule(i int, n *yaml.Node) *Rule {
 				if err != nil || !(pct > 0 && pct <= 100) {
 					ps.errorf(v, ppath, "expected a relative margin above 0%% and at most 100%% of the champion's mean (e.g. 2%%), got %q", clip(v.Value))
 				} else {
-					r.MarginPercent = pct
+					r.MarginPercent, r.marginPos = pct, pos(v)
 				}
 				continue
 			}
@@ -203,7 +205,7 @@ func (ps *parser) rule(i int, n *yaml.Node) *Rule {
 				if v < 0 || v > 1 {
 					ps.errorf(deref(e.val), ppath, "expected a margin from 0 to 1 in score units (how far below the champion the challenger's risk-adjusted score may fall, e.g. 0.02) or a share of the champion's mean (e.g. 2%%), got %s", formatNumber(v))
 				} else {
-					r.Margin = v
+					r.Margin, r.marginPos = v, pos(deref(e.val))
 				}
 			}
 		}

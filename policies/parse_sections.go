@@ -8,6 +8,8 @@ import (
 
 	"github.com/riskgate/riskgate/gate/trec"
 	"gopkg.in/yaml.v3"
+
+	"github.com/riskgate/riskgate/internal/suggest"
 )
 
 // The sections of a policy below the top level: inputs, model, requirements,
@@ -158,7 +160,7 @@ func (ps *parser) rankBy(e entry) (string, bool) {
 	if q := LookupQuantity(s); q != nil {
 		ps.errorf(v, "rank_by", "cannot rank by %s: it is not a number that is better when higher or lower (valid: %s)", s, strings.Join(valid, ", "))
 	} else {
-		ps.errorf(v, "rank_by", "unknown quantity %q%s (valid: %s)", clip(s), didYouMean(s, valid), strings.Join(valid, ", "))
+		ps.errorf(v, "rank_by", "unknown quantity %q%s (valid: %s)", clip(s), suggest.DidYouMean(s, valid), strings.Join(valid, ", "))
 	}
 	return "", false
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/riskgate/riskgate/internal/golden"
 	"github.com/riskgate/riskgate/internal/inputerr"
+	"github.com/riskgate/riskgate/internal/suggest"
 )
 
 // checkGolden compares got with testdata/<name>, or rewrites it with -update.
@@ -294,8 +295,8 @@ func TestDidYouMean(t *testing.T) {
 		"quantile": "",
 		"x":        "",
 	} {
-		if got := didYouMean(word, valid); got != want {
-			t.Errorf("didYouMean(%q) = %q, want %q", word, got, want)
+		if got := suggest.DidYouMean(word, valid); got != want {
+			t.Errorf("suggest.DidYouMean(%q) = %q, want %q", word, got, want)
 		}
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/riskgate/riskgate/internal/suggest"
 )
 
 // Reading YAML nodes: positions, descriptions of what a node holds, mappings
@@ -122,8 +124,8 @@ func (ps *parser) mapping(n *yaml.Node, path, what string, fields []field) (*map
 		name := kd.Value
 		fi := slices.Index(names, name)
 		if fi < 0 {
-			ps.errorf(k, "", "unknown key %q %s%s (valid: %s)", clip(name), where(path), didYouMean(name, names), strings.Join(names, ", "))
-			if s := suggestion(name, names); s != "" {
+			ps.errorf(k, "", "unknown key %q %s%s (valid: %s)", clip(name), where(path), suggest.DidYouMean(name, names), strings.Join(names, ", "))
+			if s := suggest.Closest(name, names); s != "" {
 				m.misspelt[s] = true
 			}
 			continue
@@ -254,7 +256,7 @@ func (ps *parser) enum(e entry, path string, valid []string) (string, bool) {
 		return "", false
 	}
 	if !slices.Contains(valid, s) {
-		ps.errorf(deref(e.val), path, "unknown value %q%s (valid: %s)", clip(s), didYouMean(s, valid), strings.Join(valid, ", "))
+		ps.errorf(deref(e.val), path, "unknown value %q%s (valid: %s)", clip(s), suggest.DidYouMean(s, valid), strings.Join(valid, ", "))
 		return "", false
 	}
 	return s, true

@@ -170,6 +170,9 @@ type Rule struct {
 	MeasurePos Pos
 
 	idPos, quantityPos Pos
+	// boundPos, levelPos and marginPos are where the bound's value, level
+	// and margin are, for the lint's warnings (zero when not given).
+	boundPos, levelPos, marginPos Pos
 }
 
 // BoundOp is the kind of bound a rule sets.

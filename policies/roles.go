@@ -1,10 +1,9 @@
 package policies
 
 import (
-	"fmt"
 	"slices"
-	"strings"
 
+	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/inputerr"
 )
 
@@ -29,7 +28,7 @@ func (p *Policy) Roles(systems []string) (Roles, error) {
 	}
 	if !slices.Contains(systems, p.Champion) {
 		return Roles{}, inputerr.AtCol(p.File, p.ChampionPos.Line, p.ChampionPos.Column,
-			"champion %q is not in the data%s (systems: %s)%s", clip(p.Champion), didYouMean(p.Champion, systems), listSome(systems, 10), flagHint(p.ChampionPos, "--champion"))
+			"champion %q is not in the data%s%s", clip(p.Champion), scores.SystemHint(p.Champion, systems), flagHint(p.ChampionPos, "--champion"))
 	}
 	r := Roles{Champion: p.Champion}
 	for _, pat := range p.Challengers {
@@ -43,12 +42,8 @@ func (p *Policy) Roles(systems []string) (Roles, error) {
 			}
 		}
 		if n == 0 {
-			hint := ""
-			if !pat.IsGlob() {
-				hint = didYouMean(pat.Text, systems)
-			}
 			return Roles{}, inputerr.AtCol(p.File, pat.Pos.Line, pat.Pos.Column,
-				"challenger %q matches no system in the data other than the champion%s (systems: %s)%s", clip(pat.Text), hint, listSome(systems, 10), flagHint(pat.Pos, "--challenger"))
+				"challenger %q matches no system in the data other than the champion%s%s", clip(pat.Text), scores.SystemHint(pat.Text, systems), flagHint(pat.Pos, "--challenger"))
 		}
 	}
 	for _, s := range systems {
@@ -70,17 +65,4 @@ func flagHint(at Pos, flag string) string {
 		return ""
 	}
 	return "; set it with " + flag
-}
-
-// listSome quotes up to n names and says how many more there are.
-func listSome(names []string, n int) string {
-	var parts []string
-	for i, s := range names {
-		if i == n {
-			parts = append(parts, fmt.Sprintf("… and %d more", len(names)-n))
-			break
-		}
-		parts = append(parts, fmt.Sprintf("%q", clip(s)))
-	}
-	return strings.Join(parts, ", ")
 }

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
+
+	"github.com/riskgate/riskgate/internal/suggest"
 )
 
 // Correction is a multiple-comparison correction over the m challengers
@@ -30,7 +33,8 @@ func ParseCorrection(s string) (Correction, error) {
 	case "BH", "fdr":
 		return BH, nil
 	}
-	return "", fmt.Errorf("unknown correction %q: expected one of bonferroni, holm, bh, none", s)
+	names := []string{"bonferroni", "holm", "bh", "none"}
+	return "", fmt.Errorf("unknown correction %q: expected one of %s%s", s, strings.Join(names, ", "), suggest.DidYouMean(s, names))
 }
 
 // Adjust returns the adjusted p-values of p, R's p.adjust(p, method), with m

@@ -16,6 +16,7 @@ import (
 
 	gh "github.com/google/go-github/v62/github"
 	"github.com/riskgate/riskgate/internal/escape"
+	"github.com/riskgate/riskgate/internal/suggest"
 )
 
 // CommentMode says when the sticky pull-request comment is written.
@@ -46,7 +47,7 @@ func ParseCommentMode(s string) (CommentMode, error) {
 		for i, m := range CommentModes {
 			names[i] = string(m)
 		}
-		return "", fmt.Errorf("comment mode %q: expected one of %s", s, strings.Join(names, ", "))
+		return "", fmt.Errorf("comment mode %q: expected one of %s%s", s, strings.Join(names, ", "), suggest.DidYouMean(s, names))
 	}
 	return m, nil
 }

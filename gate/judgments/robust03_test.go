@@ -196,11 +196,11 @@ type pairOutcome struct {
 	passFull             bool
 	t                    [numVariants]float64 // under the restricted qrels
 	pass                 [numVariants]bool
-	unjudged             int // the challenger's unjudged documents in its top 10, restricted
-	movable              int // the worklist's length
-	judgments            int // labelled until the variants agree (-1: never)
-	decided              bool // and then on the full qrels' verdict
-	standardAt           int  // labelled until the standard verdict is the full qrels' (-1: never)
+	unjudged             int        // the challenger's unjudged documents in its top 10, restricted
+	movable              int        // the worklist's length
+	judgments            int        // labelled until the variants agree (-1: never)
+	decided              bool       // and then on the full qrels' verdict
+	standardAt           int        // labelled until the standard verdict is the full qrels' (-1: never)
 	coverage             [2]float64 // mean judged@10 of challenger and champion, restricted
 	coverageFull         [2]float64
 }

@@ -213,7 +213,7 @@ func topicIntervals(f *result.FitResult) figure {
 	h := 260 + topicAxis(p, names, "topics, hardest to easiest", "topics by rank of the posterior mean, hardest to easiest")
 	p.Add(&svgplot.RefLine{At: 0, Style: svgplot.Dashed(svgplot.Artifact)})
 	p.Add(iv)
-	w := topicPlotWidth(len(keep), 12)
+	w := topicPlotWidth(len(keep), 14)
 	fig.Render(p, w, h, "Topic effects with 95% credible intervals")
 	fig.Wide = w > svgplot.Width
 	fig.Caption = "Posterior topic effects T_t (Benham et al., Figure 4, bottom): dot the posterior mean, thick line the 50% and thin line the 95% credible interval; low effects are hard topics, on which every system scores low."
@@ -468,6 +468,8 @@ func predictivePlot(challenger string, index, colorIndex int, lf labelledFit, ch
 // returned; more are labelled by rank (the axis titled ranked).
 func topicAxis(p *plot.Plot, names []string, named, ranked string) vg.Length {
 	p.X.Min, p.X.Max = -0.7, float64(len(names))-0.3
+	f := svgplot.Font(topicPlotFontSize)
+	p.X.Tick.Label.Font, p.Y.Tick.Label.Font, p.X.Label.TextStyle.Font, p.Y.Label.TextStyle.Font = f, f, f, f
 	if len(names) > maxTopicLabels {
 		p.X.Label.Text = ranked
 		p.X.Tick.Marker = rankTicks{}
@@ -479,8 +481,20 @@ func topicAxis(p *plot.Plot, names []string, named, ranked string) vg.Length {
 	p.X.Tick.Label.XAlign = draw.XRight
 	p.X.Tick.Label.YAlign = draw.YCenter
 	p.X.Tick.Length = 2
-	return vg.Length(6 * longestRunes(names))
+	var longest vg.Length
+	for _, n := range names {
+		longest = max(longest, p.X.Tick.Label.Width(n))
+	}
+	return vg.Length(math.Ceil(float64(longest)))
 }
+
+// topicPlotFontSize is the size of every text of a per-topic plot (the
+// topic names, the scores' ticks, the axes' titles): 13 units of a plot at
+// most svgplot.Width (960) wide, which the page shrinks to fit a narrow
+// window, are at least 10 px on screen down to 800 px windows (760 px of
+// content: 13 × 760/960 = 10.3 px); a wider plot scrolls and is never
+// shrunk. Chromium measures it (TestHTMLReportLayoutInChromium).
+const topicPlotFontSize = 13
 
 // rankTicks labels a topic axis by rank (1-based) every 1, 2 or 5 × 10^k
 // topics, about eight labels in all.
@@ -512,14 +526,6 @@ func topicPlotWidth(n, perTopic int) vg.Length {
 		return svgplot.Width
 	}
 	return vg.Length(max(svgplot.Width, 120+perTopic*n))
-}
-
-func longestRunes(names []string) int {
-	n := 0
-	for _, s := range names {
-		n = max(n, len([]rune(s)))
-	}
-	return n
 }
 
 // labelledFit is a fit with its name in the report and its colour index.

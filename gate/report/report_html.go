@@ -134,7 +134,7 @@ type htmlRuleRow struct {
 	Rule             string
 	Description      string
 	Severity         string
-	Query            string
+	Query            template.HTML // breakable: may wrap after its "(" and each ","
 	Observed         string
 	Unadjusted       string
 	Bound            string
@@ -186,7 +186,7 @@ func buildHTMLPage(r *result.Result, lim htmlLimits) *htmlPage {
 		}
 		pg.Notes = append(pg.Notes, htmlpage.Sentence(n, 1000))
 	}
-	pg.ExtraCSS = challengerCSS()
+	pg.ExtraCSS = template.CSS(reportCSS) + challengerCSS()
 	htmlSummary(pg, r, lim)
 	htmlPolicy(pg, r)
 	htmlRules(pg, r, d, lim)
@@ -233,14 +233,15 @@ func htmlRules(pg *htmlPage, r *result.Result, d *policies.Decision, lim htmlLim
 		if len(pg.Rules) > 0 && len(pg.Rules)+len(c.Rules) > lim.ruleRows {
 			continue
 		}
+		first := len(pg.Rules)
 		for i, rr := range c.Rules {
 			row := htmlRuleRow{
-				First: i == 0, Span: len(c.Rules),
+				First:      i == 0,
 				Challenger: htmlpage.Name(c.Name), Selected: c.Selected,
 				Verdict: string(c.Verdict), VerdictClass: verdictClass(string(c.Verdict)),
 				ChallengerReason: htmlpage.Sentence(c.Reason, 600),
 				Rule:             htmlpage.Name(rr.Rule), Description: htmlpage.Sentence(rr.Description, 600),
-				Severity: string(rr.Severity), Query: htmlpage.Sentence(rr.Query.String(), 200),
+				Severity: string(rr.Severity), Query: breakable(htmlpage.Sentence(rr.Query.String(), 200)),
 				Observed: htmlpage.Sentence(observedText(rr.Observed, rr.Bound), 80),
 				Bound:    htmlpage.Sentence(rr.Bound.String(), 120),
 				Outcome:  string(rr.Outcome), OutcomeClass: verdictClass(string(rr.Outcome)),
@@ -268,6 +269,14 @@ func htmlRules(pg *htmlPage, r *result.Result, d *policies.Decision, lim htmlLim
 				}
 			}
 			pg.Rules = append(pg.Rules, row)
+		}
+		// The challenger's cell spans its rules' rows, and the row of
+		// details (why, waiver) below each rule that has one.
+		for _, row := range pg.Rules[first:] {
+			pg.Rules[first].Span++
+			if row.Why != "" || row.Waiver != "" {
+				pg.Rules[first].Span++
+			}
 		}
 	}
 	pg.RulesLeft = total - len(pg.Rules)
@@ -550,7 +559,25 @@ func htmlProvenance(pg *htmlPage, r *result.Result, lim htmlLimits) {
 
 // htmlTemplate is the page; report.html.tmpl follows the head all pages share.
 //
+// reportCSS is the report's own style beyond the pages' (htmlpage): the
+// summary and the rules fill the page's width, wrap their notes and long
+// names, and show each challenger's and failed rule's why on a row of its
+// own, so that neither scrolls sideways at 1,200 or 800 px.
+//
+//go:embed report.css
+var reportCSS string
+
 //go:embed report.html.tmpl
 var htmlBody string
 
 var htmlTemplate = htmlpage.Template("report", htmlBody)
+
+// breakable is a query for the page: escaped, with a line break allowed
+// (<wbr>) after its "(" and each ",", so that a long query wraps at its
+// parameters instead of widening the rules table past the page.
+func breakable(query string) template.HTML {
+	e := template.HTMLEscapeString(query)
+	e = strings.ReplaceAll(e, "(", "(<wbr>")
+	e = strings.ReplaceAll(e, ",", ",<wbr>")
+	return template.HTML(e)
+}

@@ -25,6 +25,10 @@ type htmlSummaryRow struct {
 	Measures []htmlMeasureRow
 }
 
+// Span is how many rows the challenger's name spans: its numbers, one row
+// per other measure, and its why across the table.
+func (r htmlSummaryRow) Span() int { return 2 + len(r.Measures) }
+
 // htmlMeasureRow is a challenger's change on another measure of the gate.
 type htmlMeasureRow struct{ Label, Means, Diff, DiffPct, WTL string }
 

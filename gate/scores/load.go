@@ -52,7 +52,7 @@ func ParseFormat(s string) (Format, error) {
 	for i, f := range Formats {
 		names[i] = string(f)
 	}
-	return "", fmt.Errorf("--input-format %q: expected one of %s", s, strings.Join(names, ", "))
+	return "", fmt.Errorf("--input-format %q: expected one of %s%s", s, strings.Join(names, ", "), suggest.DidYouMean(s, names))
 }
 
 // LoadOptions control Load.

@@ -9,6 +9,9 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/riskgate/riskgate/internal/escape"
+	"github.com/riskgate/riskgate/internal/suggest"
 )
 
 // Table is a topic × system table of scores of one measure. Scores[s][t] is the
@@ -59,10 +62,35 @@ func (t *Table) Missing() int {
 // Complete reports whether no cell is missing.
 func (t *Table) Complete() bool { return t.Missing() == 0 }
 
-// UnknownSystemError reports a system name that is not in the table, listing the names that are.
+// UnknownSystemError reports a system name that is not in the table, as
+// role (what the name was given for: "champion", "--a"), with SystemHint.
 func (t *Table) UnknownSystemError(role, name string) error {
-	return fmt.Errorf("%s %q is not in the data; systems are: %s", role, name, strings.Join(quoted(t.Systems), ", "))
+	return fmt.Errorf("%s %q is not in the data%s", role, escape.Clip(name, maxNameRunes), SystemHint(name, t.Systems))
 }
+
+// SystemHint is what every message about a name that is no system of the
+// data ends with, whichever command or policy key gave it: a did-you-mean
+// when a system's name is a likely typo or abbreviation of it (never for a
+// glob, which is no misspelt name), then the first maxListed systems —
+// `; did you mean "Champion"? (systems: "a", "b", … and 35 more)`.
+func SystemHint(name string, systems []string) string {
+	hint := ""
+	if !strings.ContainsAny(name, "*?") {
+		hint = suggest.DidYouMean(name, systems)
+	}
+	var some []string
+	for i, s := range systems {
+		if i == maxListed {
+			some = append(some, fmt.Sprintf("… and %d more", len(systems)-maxListed))
+			break
+		}
+		some = append(some, fmt.Sprintf("%q", escape.Clip(s, maxNameRunes)))
+	}
+	return fmt.Sprintf("%s (systems: %s)", hint, strings.Join(some, ", "))
+}
+
+// maxNameRunes is how much of a name a message quotes.
+const maxNameRunes = 60
 
 func quoted(names []string) []string {
 	out := make([]string, len(names))
@@ -96,7 +124,11 @@ func ParseTopicMode(s string) (TopicMode, error) {
 			return m, nil
 		}
 	}
-	return "", fmt.Errorf("--topics %q: expected one of intersect, zero, error, keep", s)
+	names := make([]string, len(TopicModes))
+	for i, m := range TopicModes {
+		names[i] = string(m)
+	}
+	return "", fmt.Errorf("--topics %q: expected one of %s%s", s, strings.Join(names, ", "), suggest.DidYouMean(s, names))
 }
 
 // Cell names one (system, topic) cell.

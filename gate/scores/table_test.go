@@ -201,7 +201,7 @@ func TestParseTopicMode(t *testing.T) {
 			t.Errorf("%s: %v %v", m, got, err)
 		}
 	}
-	if _, err := ParseTopicMode("Zero"); err == nil || err.Error() != `--topics "Zero": expected one of intersect, zero, error, keep` {
+	if _, err := ParseTopicMode("Zero"); err == nil || err.Error() != `--topics "Zero": expected one of intersect, zero, error, keep; did you mean "zero"?` {
 		t.Errorf("got %v", err)
 	}
 }
@@ -216,9 +216,26 @@ func TestSortedTopics(t *testing.T) {
 	}
 }
 
+// Every command's unknown system ends with SystemHint: compare --champion
+// Champio gets the gate's "did you mean" (issue 30, item 5) and the first
+// ten systems, not all 45 of rb04.
 func TestUnknownSystemError(t *testing.T) {
 	tab := NewTable("", []string{"a", "b c"}, nil)
-	if got := tab.UnknownSystemError("champion", "x").Error(); got != `champion "x" is not in the data; systems are: "a", "b c"` {
+	if got := tab.UnknownSystemError("champion", "x").Error(); got != `champion "x" is not in the data (systems: "a", "b c")` {
 		t.Errorf("got %s", got)
+	}
+	systems := []string{"Champion", "Chal. 1", "Chal. 2", "Chal. 3", "Chal. 4"}
+	for i := range 40 {
+		systems = append(systems, fmt.Sprintf("input.run%02d", i))
+	}
+	rb04 := NewTable("", systems, nil)
+	for _, c := range []struct{ role, name, want string }{
+		{"champion", "Champio", `champion "Champio" is not in the data; did you mean "Champion"? (systems: "Champion", "Chal. 1", "Chal. 2", "Chal. 3", "Chal. 4", "input.run00", "input.run01", "input.run02", "input.run03", "input.run04", … and 35 more)`},
+		{"--challenger", "Chal 4", `--challenger "Chal 4" is not in the data; did you mean "Chal. 4"? (systems: "Champion",`},
+		{"--challenger", "Champ*", `--challenger "Champ*" is not in the data (systems: "Champion",`}, // a glob is no typo
+	} {
+		if got := rb04.UnknownSystemError(c.role, c.name).Error(); !strings.HasPrefix(got, c.want) {
+			t.Errorf("%s %q: got %s\nwant %s…", c.role, c.name, got, c.want)
+		}
 	}
 }

@@ -83,9 +83,7 @@ func TestGitLabRecipe(t *testing.T) {
 			if code != c.exit {
 				t.Errorf("job exit %d, want riskgate's %d\n%s", code, c.exit, out)
 			}
-			if got := s.calls("go"); len(got) != 1 || got[0][1] != "github.com/riskgate/riskgate/cmd/riskgate@latest" {
-				t.Errorf("go calls %q", got)
-			}
+			s.checkInstalled(job.Variables["RISKGATE_VERSION"], filepath.Join(s.root, ".local", "bin"))
 			want := []string{"gate", "--policy", "riskgate-policy.yaml", "--out", "riskgate-report", "runs/a.csv"}
 			if got := s.calls("riskgate"); len(got) != 1 || !slices.Equal(got[0], want) {
 				t.Errorf("riskgate calls %q, want %q", got, want)
@@ -115,12 +113,14 @@ func TestJenkinsRecipe(t *testing.T) {
 			t.Errorf("Jenkinsfile lacks %q", want)
 		}
 	}
+	version := jenkinsVersion(t, text)
 	for _, exit := range []int{0, 1, 3} {
 		s := newSandbox(t)
-		env := map[string]string{"RISKGATE_VERSION": "latest", "RISKGATE_POLICY": "policies/release.yaml", "STUB_EXIT": fmt.Sprint(exit)}
+		env := map[string]string{"RISKGATE_VERSION": version, "RISKGATE_POLICY": "policies/release.yaml", "STUB_EXIT": fmt.Sprint(exit)}
 		if code, out := s.run(env, "sh", "-e", "-c", blocks[0][1]); code != 0 {
 			t.Fatalf("install block: exit %d\n%s", code, out)
 		}
+		s.checkInstalled(version, filepath.Join(s.root, ".local", "bin"))
 		// sh(returnStatus: true) runs the block with sh -xe and returns its status.
 		code, out := s.run(env, "sh", "-xe", "-c", blocks[1][1])
 		if code != exit {
@@ -215,6 +215,7 @@ func TestArgoRecipe(t *testing.T) {
 		if curl := s.calls("curl"); len(curl) != 1 || !slices.Contains(curl[0], "https://scores.internal/challenger.csv") {
 			t.Errorf("curl calls %q", curl)
 		}
+		s.checkInstalled(env["RISKGATE_VERSION"], filepath.Join(s.dir, "bin"))
 		if got := s.calls("riskgate"); len(got) != 1 || got[0][len(got[0])-1] != s.dir+"/scores.csv" {
 			t.Errorf("riskgate calls %q", got)
 		}
@@ -261,7 +262,6 @@ func TestShellRecipe(t *testing.T) {
 		{3, "yes", 0, "inconclusive: deploying"},
 	} {
 		s := newSandbox(t)
-		s.installRiskgate()
 		code, out := s.run(map[string]string{"STUB_EXIT": fmt.Sprint(c.exit), "RISKGATE_ALLOW_INCONCLUSIVE": c.allow},
 			"sh", script, "--champion", "bm25", "runs/a b.csv")
 		if code != c.want || !strings.Contains(out, c.wantInOutput) {
@@ -271,5 +271,6 @@ func TestShellRecipe(t *testing.T) {
 		if got := s.calls("riskgate"); len(got) != 1 || !slices.Equal(got[0], want) {
 			t.Errorf("riskgate calls %q", got)
 		}
+		s.checkInstalled(preDeployVersion(t), filepath.Join(s.root, ".cache", "riskgate", preDeployVersion(t)))
 	}
 }

@@ -17,8 +17,13 @@ const fakeToken = "ghs_pipelinesFAKEtoken0123456789abcdefXYZ"
 // stubRiskgate records its arguments (one per line, then a line "--end--")
 // and whether GITHUB_TOKEN was set (never its value), writes the reports into
 // --out, writes the step outputs when run with --github, and exits with
-// $STUB_EXIT.
+// $STUB_EXIT. Asked for its --version (as pre-deploy.sh asks an installed
+// riskgate), it prints "riskgate version $STUB_VERSION" and records nothing.
 const stubRiskgate = `#!/bin/sh
+if [ "$*" = --version ]; then
+	echo "riskgate version ${STUB_VERSION:-v0.0.0-stub}"
+	exit 0
+fi
 log="$STUB_LOG/riskgate.args"
 out=""
 github=no
@@ -77,17 +82,40 @@ install)
 esac
 `
 
-// stubCurl records its arguments, writes --output files, and exits with
-// $STUB_CURL_EXIT.
+// stubCurl records its arguments, writes --output (-o) files, and exits with
+// $STUB_CURL_EXIT. A download of install.sh is recorded apart (in
+// curl-install.args: the recipes' install step) and always succeeds: the
+// file it writes is stubInstall.
 const stubCurl = `#!/bin/sh
+log="$STUB_LOG/curl.args"
+out=""
 prev=""
 for a in "$@"; do
-	printf '%s\n' "$a" >> "$STUB_LOG/curl.args"
-	[ "$prev" = "--output" ] && echo "system,topic,score" > "$a"
+	case "$prev" in --output | -o) out="$a" ;; esac
+	case "$a" in */install.sh) log="$STUB_LOG/curl-install.args" ;; esac
 	prev="$a"
 done
-echo "--end--" >> "$STUB_LOG/curl.args"
+printf '%s\n' "$@" "--end--" >> "$log"
+if [ "$log" = "$STUB_LOG/curl-install.args" ]; then
+	cp "$STUB_DIR/install-stub.sh" "$out"
+	exit 0
+fi
+[ -n "$out" ] && echo "system,topic,score" > "$out"
 exit "${STUB_CURL_EXIT:-0}"
+`
+
+// stubInstall stands for riskgate's install.sh (install.sh -b DIR VERSION):
+// it records its arguments and installs the stub riskgate in DIR.
+const stubInstall = `#!/bin/sh
+printf '%s\n' "$@" "--end--" >> "$STUB_LOG/install.args"
+dir=""
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-b) dir="$2"; shift 2 ;;
+	*) shift ;;
+	esac
+done
+mkdir -p "$dir" && cp "$STUB_DIR/riskgate-stub" "$dir/riskgate" && chmod +x "$dir/riskgate"
 `
 
 // sandbox is a work directory with the stubs first on PATH.
@@ -114,7 +142,7 @@ func newSandbox(t *testing.T) *sandbox {
 			t.Fatal(err)
 		}
 	}
-	for name, text := range map[string]string{"go": stubGo, "curl": stubCurl, "riskgate-stub": stubRiskgate} {
+	for name, text := range map[string]string{"go": stubGo, "curl": stubCurl, "riskgate-stub": stubRiskgate, "install-stub.sh": stubInstall} {
 		if err := os.WriteFile(filepath.Join(s.stubs, name), []byte(text), 0o755); err != nil {
 			t.Fatal(err)
 		}

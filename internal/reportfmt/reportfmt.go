@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/riskgate/riskgate/internal/escape"
+	"github.com/riskgate/riskgate/internal/suggest"
 )
 
 // Formats are the output formats of the report commands (compare, pair,
@@ -24,7 +25,7 @@ func CheckFormat(format string, formats []string) error {
 	if slices.Contains(formats, format) {
 		return nil
 	}
-	return fmt.Errorf("--format %q: expected one of %s", format, strings.Join(formats, ", "))
+	return fmt.Errorf("--format %q: expected one of %s%s", format, strings.Join(formats, ", "), suggest.DidYouMean(format, formats))
 }
 
 // Write renders a report in format, one of Formats: JSON of v

@@ -1,5 +1,7 @@
 // Package suggest finds the word a mistyped one was likely meant to be, for
-// the "did you mean" of policy keys, commands, flags and measure names.
+// the "did you mean" of every name riskgate is given: commands, flags,
+// system names, measure names, policy keys, quantities and values. It is the
+// one mechanism; a caller only phrases the message around its answer.
 package suggest
 
 import (
@@ -16,11 +18,47 @@ func DidYouMean(word string, valid []string) string {
 	return ""
 }
 
-// Closest returns the valid word word is likely a typo of, or "".
+// Closest returns the valid word word is likely an abbreviation or a typo
+// of, or "": the one valid word that word begins, ignoring case (an
+// abbreviation such as --champ for --champion or --draws-o for --draws-out,
+// at least minPrefix runes; none when several begin with it); else the valid
+// word nearest to it by edit distance (ignoring case) when that distance is
+// at most one edit per three runes of word.
 func Closest(word string, valid []string) string {
 	if len(word) > 100 {
 		return "" // no typo of a key is this long; spare the quadratic distance
 	}
+	if s := uniqueExtension(word, valid); s != "" {
+		return s
+	}
+	return closestByEdits(word, valid)
+}
+
+// minPrefix is the fewest runes an abbreviation has: "ch" or "p" could
+// begin too many names to mean one.
+const minPrefix = 3
+
+// uniqueExtension returns the one valid word that begins with word (ignoring
+// case), or "".
+func uniqueExtension(word string, valid []string) string {
+	if len([]rune(word)) < minPrefix {
+		return ""
+	}
+	lw, found := strings.ToLower(word), ""
+	for _, v := range valid {
+		lv := strings.ToLower(v)
+		if lv == lw || !strings.HasPrefix(lv, lw) || v == found {
+			continue
+		}
+		if found != "" {
+			return "" // several: no one name is meant
+		}
+		found = v
+	}
+	return found
+}
+
+func closestByEdits(word string, valid []string) string {
 	best, bestDist := "", -1
 	lw := strings.ToLower(word)
 	for _, v := range valid {
