@@ -7,8 +7,8 @@ import (
 
 	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/internal/numfmt"
-	"github.com/riskgate/riskgate/policies"
 	"github.com/riskgate/riskgate/internal/suggest"
+	"github.com/riskgate/riskgate/policies"
 )
 
 // The --family and --target-ess flags of the commands that fit the
