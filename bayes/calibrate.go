@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/riskgate/riskgate/bayes/posterior"
+	"github.com/riskgate/riskgate/internal/stats"
 	"github.com/riskgate/riskgate/risk"
 	"gonum.org/v1/gonum/integrate/quad"
 )
@@ -44,8 +45,20 @@ type PoolModel struct {
 	// |DiffSkew| is below the skew normal's limit 0.9953 (EstimatePoolModel
 	// caps it at 0.99).
 	DiffSD, DiffSkew float64
+	// ChampionMean is the mean score of the pool's champion (over the topics
+	// it scored): what messages about the champion quote. Simulated
+	// champions draw their system effect around Intercept.
+	ChampionMean float64
 	// Warnings are the estimation's caveats, as data.
 	Warnings []string
+
+	// systemSS and systemDF are the system sum of squares of the ANOVA over
+	// the champion and the artifacts and its degrees of freedom (the
+	// artifacts' number; 0 with none), over nTopics topics: what the pool
+	// says of the system spread (WithPriorSystemSpread).
+	systemSS float64
+	systemDF int
+	nTopics  int
 }
 
 // maxSkew is the largest |skewness| EstimatePoolModel passes on: the skew
@@ -96,7 +109,8 @@ func EstimatePoolModel(t *Table, champion int, challengers []int) (PoolModel, er
 			base = append(base, s)
 		}
 	}
-	if len(base) < 2 {
+	independent := len(base) >= 2 // the champion and at least one artifact
+	if !independent {
 		base = base[:0]
 		for s := range t.Systems {
 			base = append(base, s)
@@ -143,6 +157,11 @@ func EstimatePoolModel(t *Table, champion int, challengers []int) (PoolModel, er
 	}
 	m.SDSystem = component("system", msSys, nT)
 	m.SDTopic = component("topic", msTopic, nS)
+	m.nTopics = len(complete)
+	if independent {
+		m.systemSS, m.systemDF = msSys*(nS-1), len(base)-1
+	}
+	m.ChampionMean = stats.MeanDefined(t.Scores[champion])
 
 	var ss2, ss3 float64
 	n, groups := 0, 0
@@ -220,7 +239,8 @@ func (m PoolModel) Simulate(r *rand.Rand, effect float64, systems, topics []stri
 	}
 	shift, err := m.LatentShift(effect, m.Intercept+champ)
 	if err != nil {
-		return nil, PoolTruth{}, err
+		return nil, PoolTruth{}, fmt.Errorf("%w, as a champion simulated with system effect %+.3g (sd_system %.3g) is; your champion's mean score is %.3g",
+			err, champ, m.SDSystem, m.ChampionMean)
 	}
 	t := &Table{Systems: systems, Topics: topics, Scores: make([][]float64, len(systems))}
 	cells := make([]float64, len(systems)*nT)
@@ -253,7 +273,9 @@ func (m PoolModel) Simulate(r *rand.Rand, effect float64, systems, topics []stri
 // and zero-mean noise u near a bound raises the mean (a challenger with
 // Δ = 0 that only adds noise would look better on average). Both sides are
 // computed by meanClamped; the left side increases with Δ, and Δ is found
-// by bisection to 1e-13. An effect the bounds make impossible is an error.
+// by bisection to 1e-13. An effect the bounds make impossible is an error,
+// which quotes the mean score E[clamp(L)] of such a system (not the pool's
+// champion's, which the callers add).
 func (m PoolModel) LatentShift(effect, championMean float64) (float64, error) {
 	s := math.Hypot(m.SDTopic, m.Sigma)
 	base, _ := meanClamped(championMean, s, 0, 0)
@@ -265,10 +287,10 @@ func (m PoolModel) LatentShift(effect, championMean float64) (float64, error) {
 	}
 	lo, hi := -2-10*(s+m.DiffSD), 2+10*(s+m.DiffSD)
 	if flo, _ := f(lo); flo > 0 {
-		return 0, fmt.Errorf("a true effect of %g is impossible on [0, 1] scores with a champion mean of %.3g", effect, base)
+		return 0, fmt.Errorf("a true effect of %g is impossible on [0, 1] scores for a system of mean score %.3g", effect, base)
 	}
 	if fhi, _ := f(hi); fhi < 0 {
-		return 0, fmt.Errorf("a true effect of %g is impossible on [0, 1] scores with a champion mean of %.3g", effect, base)
+		return 0, fmt.Errorf("a true effect of %g is impossible on [0, 1] scores for a system of mean score %.3g", effect, base)
 	}
 	return bracketedNewton(f, effect, lo, hi, 1e-13), nil
 }

@@ -61,7 +61,12 @@ func (m PoolModel) Truth(effect, w float64) (meanDiff, riskDiff float64, err err
 		ls, lw := normalPieces(mu0, s, 96)
 		shift, err := m.LatentShift(effect, mu0)
 		if err != nil {
-			return math.NaN(), math.NaN(), err
+			side := "above"
+			if hs[i] < 0 {
+				side = "below"
+			}
+			return math.NaN(), math.NaN(), fmt.Errorf("%w, as a champion simulated %.1f SDs of the system spread (sd_system %.3g) %s the pool's mean is; your champion's mean score is %.3g",
+				err, math.Abs(hs[i]), m.SDSystem, side, m.ChampionMean)
 		}
 		var md, rd float64
 		for j := range ls { // L ~ N(mu0, s²)

@@ -25,19 +25,28 @@ func FamilyNamed(name string) (Family, error) {
 // sigma, sd_topic, sd_system and the family's own), as reports show them.
 // Relative priors scale the group SDs by sigma, as rstanarm's decov does.
 func (p HierPriors) Describe(fam Family) map[string]string {
-	m := map[string]string{"intercept": p.Intercept.String(), "sigma": p.Sigma.String()}
+	m := map[string]string{"intercept": priorText(p.Intercept), "sigma": priorText(p.Sigma)}
 	if p.Relative {
-		m["sd_topic"] = "τ·sigma, τ ~ " + p.SDTopic.String()
-		m["sd_system"] = "τ·sigma, τ ~ " + p.SDSystem.String()
+		m["sd_topic"] = "τ·sigma, τ ~ " + priorText(p.SDTopic)
+		m["sd_system"] = "τ·sigma, τ ~ " + priorText(p.SDSystem)
 	} else {
-		m["sd_topic"], m["sd_system"] = p.SDTopic.String(), p.SDSystem.String()
+		m["sd_topic"], m["sd_system"] = priorText(p.SDTopic), priorText(p.SDSystem)
 	}
 	if fam != nil {
 		for _, fp := range fam.Params() {
-			m[fp.Name] = fp.Prior.String()
+			m[fp.Name] = priorText(fp.Prior)
 		}
 	}
 	return m
+}
+
+// priorText is a prior as reports spell it: its distribution, and a named
+// prior's name with it ("ir_pools = gamma(2, 4)").
+func priorText(p Prior) string {
+	if n, ok := p.(Named); ok {
+		return n.Definition()
+	}
+	return p.String()
 }
 
 // WorstConvergence is the smallest bulk- and tail-ESS and the largest R-hat

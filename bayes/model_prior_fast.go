@@ -15,6 +15,8 @@ type priorFn func(x float64) (lp, dlp float64)
 // prior's own LogPDF.
 func compiledPrior(p Prior) priorFn {
 	switch d := p.(type) {
+	case Named:
+		return compiledPrior(d.Prior)
 	case Exponential:
 		logRate := math.Log(d.Rate)
 		return func(x float64) (float64, float64) {

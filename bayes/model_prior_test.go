@@ -96,7 +96,8 @@ func TestParsePrior(t *testing.T) {
 // parses back to the same prior.
 func FuzzParsePrior(f *testing.F) {
 	for _, s := range []string{"normal(0.31, 0.55)", "student_t(3, 0, 2.5)", "exponential(4.6)", "gamma(1,1)",
-		"half_normal(1)", "half_student_t(3, 2.5)", "half_cauchy(2)", "cauchy(0, 1)", "normal(", "(", ")", "gamma(1e308, 1e-308)"} {
+		"half_normal(1)", "half_student_t(3, 2.5)", "half_cauchy(2)", "cauchy(0, 1)", "normal(", "(", ")", "gamma(1e308, 1e-308)",
+		"ir_pools", "IR-POOLS()", "ir_pools(1)"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -30,8 +30,10 @@ type calibrateOptions struct {
 
 	Example   bool
 	Reps      int
-	Effects   string // comma-separated true effects
-	Risks     string // comma-separated risk scales
+	Artifacts optional[int]     // artifacts per simulated pool; the pool's own number when not given
+	SDSystem  optional[float64] // the simulated pools' system spread; estimated when not given
+	Effects   string            // comma-separated true effects
+	Risks     string            // comma-separated risk scales
 	MinEffect float64
 	Seed      uint64 // of the simulation; the analyses keep the policy's seed
 	// MaxMemory is the memory budget (--max-memory), as riskgate gate's.
@@ -82,6 +84,11 @@ better? calibrate answers for your policy on pools like yours:
 
 The shape of the simulated challenger's differences comes from every challenger the
 policy finds in your pool; name one with --challenger to simulate challengers like it.
+--artifacts N simulates pools with N artifacts instead of yours: how the policy would do
+on day one (0) or with a larger pool of earlier runs. With fewer artifacts than the
+policy's requirements.min_artifacts the system spread is not estimated by moments but is
+the posterior median under the day-one prior the gate's Bayesian rules then use
+(ir_pools; docs/fit.md), and the report says so; --sd-system sets it yourself.
 
 Pools are simulated and judged in parallel on every core, each from its own random
 stream PCG(--seed, cell index·2³² + replicate): the output is the same whatever the
@@ -99,6 +106,10 @@ func newCalibrateCommand(s *streams, d deps) *cli.Command {
 	flags = append(flags,
 		&cli.BoolFlag{Name: "example", Destination: &o.Example, Usage: "calibrate on the built-in simulated example pool instead of INPUT files"},
 		&cli.IntFlag{Name: "reps", Value: 500, Destination: &o.Reps, Usage: "`N` simulated pools per effect"},
+		&cli.IntFlag{Name: "artifacts", Destination: &o.Artifacts.Value, Action: o.Artifacts.given, HideDefault: true,
+			Usage: "`N` artifacts in every simulated pool (default: as many as your pool has): how the policy would do with a pool of earlier runs of that size"},
+		&cli.FloatFlag{Name: "sd-system", Destination: &o.SDSystem.Value, Action: o.SDSystem.given, HideDefault: true,
+			Usage: "the system spread `SD` of the simulated pools, instead of your pool's estimate (for a pool too small to estimate it)"},
 		&cli.StringFlag{Name: "effects", Value: calibrate.DefaultEffects, Destination: &o.Effects, Usage: "the challenger's true mean `EFFECTS`, comma-separated, on the score scale"},
 		&cli.StringFlag{Name: "risks", Value: calibrate.DefaultRisks, Destination: &o.Risks,
 			Usage: "`SCALES` of the challenger's per-topic differences relative to your pool's, comma-separated: 1 is your challengers' spread, 2 twice it (more and larger losses at the same mean)"},
@@ -115,7 +126,7 @@ func newCalibrateCommand(s *streams, d deps) *cli.Command {
 	return &cli.Command{
 		Name:        "calibrate",
 		Usage:       "measure a policy's false-ship rate and power on simulated pools like yours",
-		UsageText:   "riskgate calibrate [--policy FILE] [--champion NAME] [--challenger NAME...] [--reps 500] [--effects " + calibrate.DefaultEffects + "] [--risks 0.5,1,2] [--min-effect 0.05] [--seed S] [--format table|md|json|csv|html] [-o FILE] INPUT...\nriskgate calibrate --example [...]",
+		UsageText:   "riskgate calibrate [--policy FILE] [--champion NAME] [--challenger NAME...] [--reps 500] [--artifacts N] [--sd-system SD] [--effects " + calibrate.DefaultEffects + "] [--risks 0.5,1,2] [--min-effect 0.05] [--seed S] [--format table|md|json|csv|html] [-o FILE] INPUT...\nriskgate calibrate --example [...]",
 		Description: calibrateDescription,
 		Flags:       append(flags, o.Input.flags()...),
 		Action: func(ctx context.Context, c *cli.Command) error {
@@ -163,6 +174,12 @@ func (o *calibrateOptions) resolve(s *streams, maxMemory float64) (*policies.Pol
 	if o.Reps > calibrate.MaxReps {
 		return nil, nil, c, fmt.Errorf("--reps %d: expected at most %s pools per effect", o.Reps, numfmt.Thousands(calibrate.MaxReps))
 	}
+	if o.Artifacts.Set && (o.Artifacts.Value < 0 || o.Artifacts.Value > maxCalibrateArtifacts) {
+		return nil, nil, c, fmt.Errorf("--artifacts %d: expected 0 to %d artifacts per simulated pool", o.Artifacts.Value, maxCalibrateArtifacts)
+	}
+	if o.SDSystem.Set && !(o.SDSystem.Value >= 0 && o.SDSystem.Value < 1) {
+		return nil, nil, c, fmt.Errorf("--sd-system %v: expected a standard deviation on the score scale, at least 0 and below 1", o.SDSystem.Value)
+	}
 	effects, err := calibrate.ParseEffects(o.Effects)
 	if err != nil {
 		return nil, nil, c, err
@@ -192,6 +209,12 @@ func (o *calibrateOptions) resolve(s *streams, maxMemory float64) (*policies.Pol
 		}
 	}
 	c = calibrate.Settings{Reps: o.Reps, Effects: effects, Risks: risks, MinEffect: o.MinEffect, Seed: o.Seed, Now: o.now()}
+	if o.Artifacts.Set {
+		c.Artifacts = &o.Artifacts.Value
+	}
+	if o.SDSystem.Set {
+		c.SDSystem = &o.SDSystem.Value
+	}
 	total, parts := calibrate.EstimateMemory(p, t, c)
 	if err := checkMemory("this calibration", total, parts, maxMemory, calibrateFewer); err != nil {
 		return nil, nil, c, err
@@ -200,6 +223,10 @@ func (o *calibrateOptions) resolve(s *streams, maxMemory float64) (*policies.Pol
 	o.estimate, o.maxMemory = total, maxMemory
 	return p, t, c, nil
 }
+
+// maxCalibrateArtifacts bounds --artifacts: a simulated pool holds
+// (artifacts + 2) × topics scores per replicate, in parallel on every core.
+const maxCalibrateArtifacts = 10_000
 
 // run calibrates policy p on pools like t, with a progress line every 5%
 // of the pools decided (one line each with --progress in a log).

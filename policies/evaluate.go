@@ -291,8 +291,8 @@ func unmetReasons(us []Unmet) string {
 // outcome: a requirement that is not met never lets a rule pass, but a rule
 // the evidence available fails still fails (or warns, by severity). A pass
 // becomes inconclusive, or — when the only requirement missing is
-// min_artifacts, so that a Bayesian rule was judged on the model over the
-// champion and the challengers alone — whatever on_insufficient_pool says
+// min_artifacts, so that a Bayesian rule was judged on a model whose system
+// spread has the day-one prior — whatever on_insufficient_pool says
 // (warn by default).
 func (p *Policy) capUnmet(rr *RuleResult, affecting []Unmet) {
 	if len(affecting) == 0 || rr.Outcome == OutcomeInconclusive {
@@ -318,7 +318,7 @@ func (p *Policy) capUnmet(rr *RuleResult, affecting []Unmet) {
 	default:
 		rr.Outcome = OutcomeWarn
 	}
-	rr.Reason += fmt.Sprintf(", on the model over the champion and the challengers alone (%s); a pass on it counts as %s (on_insufficient_pool)", reasons, cap)
+	rr.Reason += fmt.Sprintf(", on the model with the day-one prior on the system spread (%s); a pass on it counts as %s (on_insufficient_pool)", reasons, cap)
 }
 
 // checkObservation returns why an observation cannot be judged ("" if it can):

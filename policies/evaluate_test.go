@@ -224,7 +224,7 @@ rules:
 	if got := outcomes(d.Challengers[0]); got != "w=pass b=warn" || d.Challengers[0].Verdict != Warn {
 		t.Errorf("A: outcomes %s, verdict %s", got, d.Challengers[0].Verdict)
 	}
-	if got := d.Challengers[0].Rules[1].Reason; !strings.HasSuffix(got, "on the model over the champion and the challengers alone (3 artifact systems; the Bayesian rules require at least 10 (requirements.min_artifacts)); a pass on it counts as warn (on_insufficient_pool)") {
+	if got := d.Challengers[0].Rules[1].Reason; !strings.HasSuffix(got, "on the model with the day-one prior on the system spread (3 artifact systems; the Bayesian rules require at least 10 (requirements.min_artifacts)); a pass on it counts as warn (on_insufficient_pool)") {
 		t.Errorf("A's reason %q", got)
 	}
 	if got := outcomes(d.Challengers[1]); got != "w=pass b=fail" || d.Challengers[1].Verdict != Fail {

@@ -206,7 +206,7 @@ func (p *Policy) describeRequirements() string {
 	}
 	text := "The data must have " + joinAnd(parts) + "; otherwise a rule that depends on them cannot pass, though one the evidence there is fails still fails."
 	if rq.MinArtifacts > 0 {
-		text += fmt.Sprintf(" With fewer artifacts the Bayesian rules use the model over the champion and the challengers alone, and a rule it passes counts as %s (on_insufficient_pool).", p.InsufficientPool())
+		text += fmt.Sprintf(" With fewer artifacts the Bayesian rules use the day-one prior on the system spread (ir_pools, from published IR pools) instead of learning it from the pool, and a rule that model passes counts as %s (on_insufficient_pool).", p.InsufficientPool())
 	}
 	return text
 }

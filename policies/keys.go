@@ -68,7 +68,7 @@ var topFields = []field{
 	{name: "select", doc: "best: ship the best passing challenger (by rank_by); all: every challenger must pass; default best", schema: enumSchema([]Select{SelectBest, SelectAll})},
 	{name: "rank_by", doc: "the quantity that orders passing challengers for select: best (higher or lower is better as the quantity says); default mean_diff", schema: enumSchema(rankableNames())},
 	{name: "on_inconclusive", doc: "what an inconclusive gate counts as: fail, warn, pass, or inconclusive (exit status 3); default inconclusive", schema: enumSchema(onInconclusiveValues)},
-	{name: "on_insufficient_pool", doc: "with fewer artifacts than requirements.min_artifacts the Bayesian rules use the model over the champion and challengers alone; a rule that model passes counts as warn (default), inconclusive or fail — one it fails still fails", schema: enumSchema(onInsufficientPoolValues)},
+	{name: "on_insufficient_pool", doc: "with fewer artifacts than requirements.min_artifacts the Bayesian rules take the system spread from the day-one prior (ir_pools, from published IR pools) instead of the pool; a rule that model passes counts as warn (default), inconclusive or fail — one it fails still fails", schema: enumSchema(onInsufficientPoolValues)},
 	{name: "waivers", doc: "time-limited exemptions of one rule for matching challengers", schema: obj{"type": "array", "items": obj{"$ref": "#/$defs/waiver"}}},
 }
 

@@ -58,9 +58,10 @@ type Policy struct {
 	// model.max_rhat are, for the lint's warnings (zero when not given).
 	OnInconclusivePos, MaxRhatPos Pos
 	// OnInsufficientPool caps a Bayesian rule's pass when the pool has fewer
-	// artifacts than requirements.min_artifacts, so that its model was
-	// fitted over the champion and the challengers alone: warn (default),
-	// inconclusive or fail. A rule such a model fails still fails.
+	// artifacts than requirements.min_artifacts, so that its model took the
+	// system spread from the day-one prior (ir_pools) instead of the pool:
+	// warn (default), inconclusive or fail. A rule such a model fails still
+	// fails.
 	OnInsufficientPool Verdict
 	Waivers            []*Waiver
 }

@@ -22,7 +22,8 @@ const MaxReps = 1_000_000
 // runtime; the pool's table and its loading; every pool's verdicts (cells ×
 // reps); and the pools decided at once, one per worker (and the pilot's,
 // before them), each as engine.EstimateDecideMemory: a simulated pool of t's
-// champion, one challenger and artifacts over t's topics, and its fits whole.
+// champion, one challenger and artifacts (t's, or c.Artifacts of them) over
+// t's topics, and its fits whole.
 func EstimateMemory(p *policies.Policy, t *scores.Table, c Settings) (float64, []engine.MemoryPart) {
 	cells := float64(len(c.Effects) * max(len(c.Risks), 1))
 	workers := c.Workers
@@ -32,6 +33,9 @@ func EstimateMemory(p *policies.Policy, t *scores.Table, c Settings) (float64, [
 	systems, topics := len(t.Systems), len(t.Topics)
 	if roles, err := p.Roles(t.Systems); err == nil {
 		systems = len(roles.Artifacts) + 2
+	}
+	if c.Artifacts != nil { // --artifacts sets the simulated pools' size
+		systems = *c.Artifacts + 2
 	}
 	pool, _ := engine.EstimateDecideMemory(p, systems, topics, 1)
 	tableCells := float64(len(t.Systems)) * float64(len(t.Topics))

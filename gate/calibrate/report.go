@@ -86,8 +86,12 @@ type Model struct {
 	Sigma     jsonfloat.Float `json:"sigma"`
 	SDTopic   jsonfloat.Float `json:"sd_topic"`
 	SDSystem  jsonfloat.Float `json:"sd_system"`
-	DiffSD    jsonfloat.Float `json:"diff_sd"`   // SD of the challenger's per-topic differences to the champion
-	DiffSkew  jsonfloat.Float `json:"diff_skew"` // their skewness
+	// SDSystemFrom says where SDSystem comes from when the pool has too few
+	// artifacts to estimate it by moments (the day-one prior's posterior
+	// median); empty for the moments.
+	SDSystemFrom string          `json:"sd_system_from,omitempty"`
+	DiffSD       jsonfloat.Float `json:"diff_sd"`   // SD of the challenger's per-topic differences to the champion
+	DiffSkew     jsonfloat.Float `json:"diff_skew"` // their skewness
 }
 
 // Cell is the pools of one true effect and risk scale: what they were drawn
@@ -158,11 +162,19 @@ func (r *Report) subtitle() []string {
 	return []string{
 		fmt.Sprintf("Policy %q (seed %d) on %s simulated pools per cell (seed %d): champion %s, challenger %s, %s, %s%s.",
 			r.Policy.Name, r.Policy.Seed, numfmt.Thousands(r.Reps), r.Seed, p.Champion, p.Challenger, numfmt.Plural(p.Artifacts, "artifact"), numfmt.Plural(p.Topics, "topic"), measure),
-		fmt.Sprintf("Drawn from your pool's moment estimates: intercept %s, σ %s, sd_topic %s, sd_system %s; challenger − champion per topic: SD %s, skewness %s (from %s).",
-			numfmt.G4(float64(m.Intercept)), numfmt.G4(float64(m.Sigma)), numfmt.G4(float64(m.SDTopic)), numfmt.G4(float64(m.SDSystem)), numfmt.G4(float64(m.DiffSD)), numfmt.G4(float64(m.DiffSkew)),
+		fmt.Sprintf("Drawn from your pool's moment estimates: intercept %s, σ %s, sd_topic %s, sd_system %s%s; challenger − champion per topic: SD %s, skewness %s (from %s).",
+			numfmt.G4(float64(m.Intercept)), numfmt.G4(float64(m.Sigma)), numfmt.G4(float64(m.SDTopic)), numfmt.G4(float64(m.SDSystem)), sdSystemFrom(m.SDSystemFrom), numfmt.G4(float64(m.DiffSD)), numfmt.G4(float64(m.DiffSkew)),
 			numfmt.Plural(p.EstimatedFrom, "challenger")),
 		cellScale + " " + capitalize(r.Harm.Words) + ".",
 	}
+}
+
+// sdSystemFrom is the subtitle's note on where sd_system comes from.
+func sdSystemFrom(from string) string {
+	if from == "" {
+		return ""
+	}
+	return " (not a moment estimate: " + from + ")"
 }
 
 func capitalize(s string) string {

@@ -38,6 +38,14 @@ type Settings struct {
 	Seed      uint64
 	Now       time.Time // waiver expiry in every simulated run
 	Workers   int       // 0: GOMAXPROCS
+	// Artifacts, when set, is the number of artifacts in every simulated
+	// pool (the pool's own first, then more under names of their own);
+	// nil: as many as the pool has.
+	Artifacts *int
+	// SDSystem, when set, is the system spread of the simulated pools,
+	// instead of the pool's estimate (or, for a pool with fewer artifacts
+	// than the policy's min_artifacts, the day-one prior's posterior median).
+	SDSystem *float64
 	// Progress, when set, is told each time a pool has been decided.
 	Progress func(done, total int)
 }
@@ -85,6 +93,30 @@ func Run(ctx context.Context, p *policies.Policy, t *scores.Table, c Settings) (
 	if err != nil {
 		return nil, fmt.Errorf("estimating the pool's parameters: %w", err)
 	}
+	sdSystemFrom, smallPool := "", ""
+	switch n := len(roles.Artifacts); {
+	case c.SDSystem != nil:
+		model.SDSystem, sdSystemFrom = *c.SDSystem, "given (--sd-system)"
+	case n == 0 || n < p.Requirements.MinArtifacts:
+		// Too few systems to estimate the spread by moments (one artifact
+		// gives one difference of two means): the day-one prior the gate's
+		// Bayesian rules use on such a pool, updated by what the pool says.
+		moments := model.SDSystem
+		model = model.WithPriorSystemSpread(bayes.IRPools)
+		sdSystemFrom = fmt.Sprintf("the posterior median under the day-one prior τ_system ~ %s given %s", bayes.IRPools.Definition(), numfmt.Plural(n, "artifact"))
+		smallPool = fmt.Sprintf("your pool has %s, fewer than the %d of requirements.min_artifacts", numfmt.Plural(n, "artifact"), max(1, p.Requirements.MinArtifacts))
+		model.Warnings = append(model.Warnings, fmt.Sprintf("%s: its system spread is not estimated by moments (they give %s) but is %s (sd_system %s, as the gate's Bayesian rules on such a pool; docs/fit.md); with more artifacts (riskgate pool) it is your own systems'",
+			smallPool, numfmt.G4(moments), sdSystemFrom, numfmt.G4(model.SDSystem)))
+	}
+	// fix adds to an error about the simulated champions what a small pool
+	// has to do with it, and how to give calibrate a spread to work with.
+	fix := func(err error) error {
+		if smallPool == "" {
+			return err
+		}
+		return fmt.Errorf("%w — %s, too few to estimate the spread of systems like yours (sd_system %s is the day-one prior's posterior median given them): calibrate on a pool with more artifacts (riskgate pool), or give the spread with --sd-system (rb04's 45 systems: %s)",
+			err, smallPool, numfmt.G4(model.SDSystem), numfmt.G4(rb04SDSystem))
+	}
 	def := riskDefinition(p)
 	// Each cell's truth, computed once: its model, true mean and
 	// risk-adjusted differences, and class.
@@ -101,12 +133,12 @@ func Run(ctx context.Context, p *policies.Policy, t *scores.Table, c Settings) (
 		e, k := c.Effects[i/nr], c.Risks[i%nr]
 		m := model.WithRisk(k)
 		if _, err := m.LatentShift(e, m.Intercept); err != nil {
-			cellErrs[i] = fmt.Errorf("--effects %g at risk %g: %w", e, k, err)
+			cellErrs[i] = fmt.Errorf("--effects %g at risk %g: %w (the pool's mean system; your champion's mean score is %.3g)", e, k, err, m.ChampionMean)
 			return
 		}
 		md, rd, err := m.Truth(e, def.w)
 		if err != nil {
-			cellErrs[i] = fmt.Errorf("effect %g at risk %g: %w", e, k, err)
+			cellErrs[i] = fix(fmt.Errorf("effect %g at risk %g: %w", e, k, err))
 			return
 		}
 		cells[i] = Cell{Effect: jsonfloat.Float(e), Risk: jsonfloat.Float(k), TrueMeanDiff: jsonfloat.Float(md), TrueRiskDiff: jsonfloat.Float(rd)}
@@ -125,7 +157,7 @@ func Run(ctx context.Context, p *policies.Policy, t *scores.Table, c Settings) (
 	// policy judges that challenger: its challenger patterns are replaced
 	// by the name, so patterns naming other challengers do not fail to match.
 	challenger := roles.Challengers[0]
-	systems := append([]string{roles.Champion, challenger}, roles.Artifacts...)
+	systems := append([]string{roles.Champion, challenger}, simulatedArtifacts(t.Systems, roles.Artifacts, c.Artifacts)...)
 	sim := *p
 	sim.Challengers = []policies.Pattern{{Text: challenger}}
 
@@ -173,7 +205,7 @@ func Run(ctx context.Context, p *policies.Policy, t *scores.Table, c Settings) (
 			}
 			if err != nil {
 				errOnce.Do(func() {
-					firstErr = fmt.Errorf("simulated pool %d at effect %g, risk %g: %w", rep+1, float64(cells[cell].Effect), float64(cells[cell].Risk), err)
+					firstErr = fix(fmt.Errorf("simulated pool %d at effect %g, risk %g: %w", rep+1, float64(cells[cell].Effect), float64(cells[cell].Risk), err))
 				})
 				failed.Store(true)
 				return
@@ -194,9 +226,9 @@ func Run(ctx context.Context, p *policies.Policy, t *scores.Table, c Settings) (
 		Effects: jsonfloat.Floats(c.Effects), Risks: jsonfloat.Floats(c.Risks),
 		Policy: Policy{Name: p.Name, File: p.File, SHA256: p.Digest, Seed: p.Seed, OnInconclusive: string(p.OnInconclusive)},
 		Harm:   def.harm(),
-		Pools: Pools{Measure: t.Measure, Champion: roles.Champion, Challenger: challenger, Artifacts: len(roles.Artifacts), Topics: len(t.Topics),
+		Pools: Pools{Measure: t.Measure, Champion: roles.Champion, Challenger: challenger, Artifacts: len(systems) - 2, Topics: len(t.Topics),
 			EstimatedFrom: len(roles.Challengers)},
-		Model:    calibrateModel(model),
+		Model:    calibrateModel(model, sdSystemFrom),
 		Warnings: slices.Clone(model.Warnings),
 	}
 	for i := range cells {
@@ -212,6 +244,11 @@ func Run(ctx context.Context, p *policies.Policy, t *scores.Table, c Settings) (
 	}
 	return rep, nil
 }
+
+// rb04SDSystem is the system spread of rb04's 45 systems by moments
+// (bayes.EstimatePoolModel; R's aov in bayes' rb04Model), quoted to a user
+// whose pool is too small to estimate its own.
+const rb04SDSystem = 0.010376014289387595
 
 // outcome is one simulated pool's decision.
 type outcome struct {
@@ -346,10 +383,27 @@ func (r *Report) summarize() {
 	}
 }
 
-// calibrateModel is the estimated model as the report shows it.
-func calibrateModel(m bayes.PoolModel) Model {
+// calibrateModel is the estimated model as the report shows it; sdSystemFrom
+// says where SD_system came from when not from the moments.
+func calibrateModel(m bayes.PoolModel, sdSystemFrom string) Model {
 	return Model{Intercept: jsonfloat.Float(m.Intercept), Sigma: jsonfloat.Float(m.Sigma), SDTopic: jsonfloat.Float(m.SDTopic), SDSystem: jsonfloat.Float(m.SDSystem),
-		DiffSD: jsonfloat.Float(m.DiffSD), DiffSkew: jsonfloat.Float(m.DiffSkew)}
+		SDSystemFrom: sdSystemFrom, DiffSD: jsonfloat.Float(m.DiffSD), DiffSkew: jsonfloat.Float(m.DiffSkew)}
+}
+
+// simulatedArtifacts are the names of the artifacts of every simulated pool:
+// the pool's own (artifacts), or the first n of them and, beyond, names of
+// their own ("artifact 1", … — none a name of the pool's systems).
+func simulatedArtifacts(systems, artifacts []string, n *int) []string {
+	if n == nil {
+		return artifacts
+	}
+	out := slices.Clone(artifacts[:min(*n, len(artifacts))])
+	for k := 1; len(out) < *n; k++ {
+		if name := fmt.Sprintf("artifact %d", k); !slices.Contains(systems, name) {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // BayesToScores is a simulated pool as the gate's score table (no copy).

@@ -61,9 +61,9 @@ type core struct {
 	// unmet maps an analysis to the requirements it fails. It still runs: a
 	// rule it fails fails, one it passes cannot pass (policies.Evaluate).
 	unmet map[policies.Analysis]string
-	// smallPool says why the Bayesian models are fitted over the champion
-	// and the challengers alone (requirements.min_artifacts unmet); "" when
-	// they learn from the whole pool.
+	// smallPool says why the Bayesian models take the system spread from
+	// the day-one prior (requirements.min_artifacts unmet); "" when they
+	// learn it from the pool.
 	smallPool string
 
 	// readers say how each query is computed, resolved from the settings

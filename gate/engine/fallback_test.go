@@ -12,10 +12,11 @@ import (
 )
 
 // With fewer artifacts than requirements.min_artifacts the Bayesian rules
-// are judged on the model over the champion and the challengers alone: a
-// plainly worse challenger fails (not inconclusive), a plainly better one
-// passes only as far as on_insufficient_pool allows (warn), and the result
-// says which model decided.
+// are judged on the model over every system with the day-one prior on the
+// system spread (bayes.IRPools): a plainly worse challenger fails (not
+// inconclusive), a plainly better one passes only as far as
+// on_insufficient_pool allows (warn), and the result says which prior
+// decided — in the fit's priors, its fallback and one warning.
 func TestFewArtifactsFallback(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(7, 1))
@@ -51,13 +52,17 @@ rules:
 	if got["better"] != policies.Warn || got["worse"] != policies.Fail || res.Verdict() != policies.Fail {
 		t.Errorf("verdicts %v, run %s; want better warn, worse fail, run fail", got, res.Verdict())
 	}
-	if res.Bayes == nil || !strings.HasPrefix(res.Bayes.Fallback, "fitted over the champion and the challengers alone: 1 artifact system") ||
-		len(res.Bayes.Systems) != 3 {
+	if res.Bayes == nil || !strings.HasPrefix(res.Bayes.Fallback, "the system spread has the day-one prior τ_system ~ ir_pools = gamma(2, 4)") ||
+		!strings.HasSuffix(res.Bayes.Fallback, ": 1 artifact system; the Bayesian rules require at least 10 (requirements.min_artifacts)") ||
+		len(res.Bayes.Systems) != 4 {
 		t.Errorf("fit: fallback %q over %d systems", res.Bayes.Fallback, len(res.Bayes.Systems))
+	}
+	if got := res.Bayes.Priors["sd_system"]; got != "τ·sigma, τ ~ ir_pools = gamma(2, 4)" {
+		t.Errorf("sd_system's prior reads %q", got)
 	}
 	n := 0
 	for _, w := range res.Warnings {
-		if strings.HasPrefix(w, "the Bayesian models were fitted over the champion and the challengers alone") {
+		if strings.HasPrefix(w, "the Bayesian models took the system spread from the day-one prior τ_system ~ ir_pools = gamma(2, 4)") {
 			n++
 		}
 	}

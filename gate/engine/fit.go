@@ -77,13 +77,15 @@ func (s *slice) request(a policies.Analysis, w float64) fitRequest {
 		}
 	case policies.AnalysisBRisk:
 		req.res.Pool, req.res.LossWeight = result.PoolRiskAdjusted, w
-		req.opt = s.hierOptions(nil)
-		if s.warmStarts() {
-			req.opt.Sampler.WarmStart = s.set.warm.BRisk[w]
-		}
 		targetsOn = nil
 		if pool, err := bayes.BRiskPool(t, champ, w); err == nil {
 			targetsOn = pool // the risk-adjusted differences
+		}
+		// the priors of the risk-adjusted pool, as BRisk's own (none when
+		// the pool cannot be formed: BRisk then says why)
+		req.opt = s.hierOptions(targetsOn)
+		if s.warmStarts() {
+			req.opt.Sampler.WarmStart = s.set.warm.BRisk[w]
 		}
 	}
 	if s.set.sequential && targetsOn != nil {
@@ -131,11 +133,12 @@ func (c *core) record(a policies.Analysis, f *fitted) {
 	c.ran[a] = true
 }
 
-// hierOptions are the policy's settings of a hierarchical fit — its
+// hierOptions are the policy's settings of a hierarchical fit to t — its
 // family, chains, target ESS, R-hat limit and seed — with the run's
-// workers. With t, the priors are the family's reference priors on t
-// (rstanarm's for the Gaussian, brms's for the skew normal); without, the
-// caller's model chooses them on its own pool.
+// workers, and its priors: the family's reference priors on t (rstanarm's
+// for the Gaussian, brms's for the skew normal), with the day-one prior on
+// the system spread when the pool is too small to learn it
+// (bayes.DayOnePriors). Without t the caller's model chooses them.
 func (c *core) hierOptions(t *bayes.Table) bayes.HierOptions {
 	fam, err := bayes.FamilyNamed(string(c.p.Model.Family))
 	if err != nil {
@@ -151,19 +154,27 @@ func (c *core) hierOptions(t *bayes.Table) bayes.HierOptions {
 	}
 	if t != nil {
 		p := bayes.DefaultPriors(t, fam)
+		if c.smallPool != "" {
+			p = bayes.DayOnePriors(t, fam)
+		}
 		opt.Priors = &p
 	}
 	return opt
 }
 
-// fallback says, for a FitResult, that its model was fitted over the
-// champion and the challengers alone, and why; "" when it was not.
+// fallback says, for a FitResult, that its model took the system spread
+// from the day-one prior because the pool is too small to learn it, and
+// why; "" when it learnt it from the pool.
 func (c *core) fallback() string {
 	if c.smallPool == "" {
 		return ""
 	}
-	return "fitted over the champion and the challengers alone: " + c.smallPool
+	return "the system spread has the day-one prior " + dayOnePrior + ", not one learnt from the pool: " + c.smallPool
 }
+
+// dayOnePrior names the day-one prior on the system spread as reports
+// spell it (bayes.IRPools; docs/fit.md).
+var dayOnePrior = "τ_system ~ " + bayes.IRPools.Definition() + " (published IR pools; docs/fit.md)"
 
 // newFitted is fit f of table t as decisions read it: its FitResult's
 // convergence, family, method, priors and warnings, and each challenger's

@@ -59,8 +59,9 @@ func (c *core) result(d *policies.Decision, o Options) *result.Result {
 		r.BRisk = append(r.BRisk, s.described(s.briskFit(w)))
 	}
 	if c.smallPool != "" && len(r.Fits()) > 0 {
-		r.Warnings = append(r.Warnings, "the Bayesian models were fitted over the champion and the challengers alone ("+c.smallPool+
-			"): a Bayesian rule can still fail, and a pass counts as "+string(c.p.InsufficientPool())+" (on_insufficient_pool)")
+		r.Warnings = append(r.Warnings, "the Bayesian models took the system spread from the day-one prior "+dayOnePrior+
+			", not from the pool ("+c.smallPool+"): a Bayesian rule can still fail, and a pass counts as "+string(c.p.InsufficientPool())+
+			" (on_insufficient_pool); with more artifacts (riskgate pool) they learn it from your own systems")
 	}
 	for _, f := range r.Fits() {
 		what := "Bayesian fit"
@@ -169,7 +170,7 @@ func (c *core) analyses() []result.Analysis {
 		ra := result.Analysis{Name: a, Needed: c.needs[a], Computed: c.ran[a]}
 		switch {
 		case c.needs[a] && c.unmet[a] != "" && a.UsesArtifacts() && c.smallPool != "" && c.unmet[a] == c.smallPool:
-			ra.Reason = "fitted over the champion and the challengers alone (" + c.smallPool + "): its rules can fail, and a pass counts as " + string(c.p.InsufficientPool()) + " (on_insufficient_pool)"
+			ra.Reason = "fitted with the day-one prior on the system spread (" + c.smallPool + "): its rules can fail, and a pass counts as " + string(c.p.InsufficientPool()) + " (on_insufficient_pool)"
 		case c.needs[a] && c.unmet[a] != "":
 			ra.Reason = "data requirements not met (" + c.unmet[a] + "): its rules can fail but cannot pass"
 		case c.failed[a] != "":

@@ -314,21 +314,9 @@ func (s *slice) warn(sy int, what string, warnings []string) {
 	}
 }
 
-// modelTable is the table the Bayesian models are fitted to, with the
-// champion's and the challengers' indexes in it: every system, or — when
-// the pool has fewer artifacts than the policy requires — the champion and
-// the challengers alone.
+// modelTable is the table the Bayesian models are fitted to — every
+// system, a small pool too (its system spread then has the day-one prior:
+// hierOptions) — with the champion's and the challengers' indexes in it.
 func (s *slice) modelTable() (t *bayes.Table, champ int, chals []int) {
-	if s.smallPool == "" {
-		return &bayes.Table{Systems: s.t.Systems, Topics: s.t.Topics, Scores: s.t.Scores}, s.champ, s.chals
-	}
-	t = &bayes.Table{Topics: s.t.Topics}
-	for _, sy := range append([]int{s.champ}, s.chals...) {
-		t.Systems = append(t.Systems, s.t.Systems[sy])
-		t.Scores = append(t.Scores, s.t.Scores[sy])
-	}
-	for i := range s.chals {
-		chals = append(chals, 1+i)
-	}
-	return t, 0, chals
+	return &bayes.Table{Systems: s.t.Systems, Topics: s.t.Topics, Scores: s.t.Scores}, s.champ, s.chals
 }

@@ -305,9 +305,9 @@ type FitResult struct {
 	// Unavailable says why there is no fit (the model could not be fitted);
 	// the other fields are then empty.
 	Unavailable string `json:"unavailable,omitempty"`
-	// Fallback says why the model was fitted over the champion and the
-	// challengers alone (fewer artifacts than requirements.min_artifacts);
-	// empty when it learnt from the whole pool.
+	// Fallback says why the model's system spread has the day-one prior
+	// (bayes.IRPools) instead of one learnt from the pool: fewer artifacts
+	// than requirements.min_artifacts; empty when it learnt it from the pool.
 	Fallback string `json:"fallback,omitempty"`
 
 	Family string            `json:"family,omitempty"` // likelihood: gaussian or skew_normal
