@@ -63,8 +63,8 @@ func newSlice(c *core, key sliceKey, t *scores.Table) *slice {
 }
 
 // gateBootstrapSamples is B of the BCa bootstrap and of the permutation and
-// bootstrap tests, as riskgate compare's default.
-const gateBootstrapSamples = 100_000
+// bootstrap tests: the defaults table's, as riskgate compare's default.
+var gateBootstrapSamples = policies.DefaultSettings().BootstrapSamples
 
 type riskMeasures struct {
 	w       float64

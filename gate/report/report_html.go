@@ -72,6 +72,7 @@ type htmlPage struct {
 	SummaryLeft      int
 	ChampionMeanHead string
 	RiskHead         string
+	PBetterHead      string
 	Regressions      []htmlRegressionRow
 	AtRiskHead       string
 	DiffPlots        []figure
@@ -135,7 +136,7 @@ type htmlRuleRow struct {
 	Description      string
 	Severity         string
 	Query            template.HTML // breakable: may wrap after its "(" and each ","
-	Observed         string
+	Observed         template.HTML // a value with its margin breaks before its "= observed"
 	Unadjusted       string
 	Bound            string
 	Outcome          string
@@ -242,7 +243,7 @@ func htmlRules(pg *htmlPage, r *result.Result, d *policies.Decision, lim htmlLim
 				ChallengerReason: htmlpage.Sentence(c.Reason, 600),
 				Rule:             htmlpage.Name(rr.Rule), Description: htmlpage.Sentence(rr.Description, 600),
 				Severity: string(rr.Severity), Query: breakable(htmlpage.Sentence(rr.Query.String(), 200)),
-				Observed: htmlpage.Sentence(observedText(rr.Observed, rr.Bound), 80),
+				Observed: observedLines(htmlpage.Sentence(result.RuleObserved(rr), 120)),
 				Bound:    htmlpage.Sentence(rr.Bound.String(), 120),
 				Outcome:  string(rr.Outcome), OutcomeClass: verdictClass(string(rr.Outcome)),
 			}
@@ -575,6 +576,14 @@ var htmlTemplate = htmlpage.Template("report", htmlBody)
 // breakable is a query for the page: escaped, with a line break allowed
 // (<wbr>) after its "(" and each ",", so that a long query wraps at its
 // parameters instead of widening the rules table past the page.
+// observedLines escapes a rule's observed text and, when it is "value +
+// margin = observed", breaks it before "= observed": the cell is a numeric
+// one, which does not wrap, and one long line would squeeze the rules
+// table's other columns at 800 px.
+func observedLines(observed string) template.HTML {
+	return template.HTML(strings.ReplaceAll(template.HTMLEscapeString(observed), " = ", "<br>= "))
+}
+
 func breakable(query string) template.HTML {
 	e := template.HTMLEscapeString(query)
 	e = strings.ReplaceAll(e, "(", "(<wbr>")

@@ -217,7 +217,7 @@ func mdSummary(b *strings.Builder, r *result.Result, lim mdLimits) {
 	if len(sum.Rows) == 0 {
 		return
 	}
-	rows := [][]string{{"Challenger", "Mean: " + mdName(r.Data.Champion) + " → challenger", "Δ (Δ%)", "W/T/L", "P(better)", escape.MarkdownText(sum.RiskHead)}}
+	rows := [][]string{{"Challenger", "Mean: " + mdName(r.Data.Champion) + " → challenger", "Δ (Δ%)", "W/T/L", escape.MarkdownText(sum.PBetterHead), escape.MarkdownText(sum.RiskHead)}}
 	for i, row := range sum.Rows {
 		if i >= lim.challengers {
 			break
@@ -315,7 +315,7 @@ func mdRules(b *strings.Builder, r *result.Result, lim mdLimits) {
 				name = mdName(c.Name)
 			}
 			rows = append(rows, []string{name, mdName(rr.Rule), mdSentence(rr.Query.String(), 120),
-				mdCell(observedText(rr.Observed, rr.Bound), 40), mdSentence(rr.Bound.String(), 80),
+				mdCell(result.RuleObserved(rr), 60), mdSentence(rr.Bound.String(), 80),
 				verdictEmoji(string(rr.Outcome)) + " " + string(rr.Outcome)})
 		}
 	}
