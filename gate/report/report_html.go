@@ -100,7 +100,8 @@ type htmlPage struct {
 	Fits         htmlpage.Table
 	Parameters   htmlpage.Table
 	FitWarnings  []string
-	Warnings     []string
+	Warnings     []htmlWarning
+	WarningsHead string // "3 warnings (1 affects no rule)"
 	WarningsLeft int
 
 	Provenance []htmlpage.Pair
@@ -521,14 +522,19 @@ func htmlDiagnostics(pg *htmlPage, r *result.Result, lim htmlLimits) {
 			pg.Parameters.Classes = append(pg.Parameters.Classes, "")
 		}
 	}
-	for i, w := range r.Warnings {
+	pg.WarningsHead = r.WarningsLabel()
+	labels, texts := r.WarningList()
+	for i, w := range texts {
 		if i >= lim.lines {
-			pg.WarningsLeft = len(r.Warnings) - i
+			pg.WarningsLeft = len(texts) - i
 			break
 		}
-		pg.Warnings = append(pg.Warnings, htmlpage.Sentence(w, 1000))
+		pg.Warnings = append(pg.Warnings, htmlWarning{About: htmlpage.Sentence(labels[i], 200), Text: htmlpage.Sentence(w, 1000)})
 	}
 }
+
+// htmlWarning is one warning with what it concerns (result.Result.WarningList).
+type htmlWarning struct{ About, Text string }
 
 func htmlProvenance(pg *htmlPage, r *result.Result, lim htmlLimits) {
 	p := r.Provenance

@@ -559,13 +559,18 @@ func mdDiagnostics(b *strings.Builder, r *result.Result, lim mdLimits) {
 	if len(rows) > 1 {
 		reportfmt.PipeTable(b, mdAlign("llrrrrrrr", rows), rows)
 	}
-	if len(r.Warnings) > 0 {
-		b.WriteString("Warnings:\n\n")
-		for _, w := range r.Warnings[:min(len(r.Warnings), lim.lines)] {
-			b.WriteString("- " + mdSentence(w, lim.text) + "\n")
+	if n := r.WarningsLabel(); n != "" {
+		b.WriteString(n + ", those concerning a rule first:\n\n")
+		labels, texts := r.WarningList()
+		for i, w := range texts[:min(len(texts), lim.lines)] {
+			label := ""
+			if labels[i] != "" {
+				label = "(" + mdSentence(labels[i], 200) + ") "
+			}
+			b.WriteString("- " + label + mdSentence(w, lim.text) + "\n")
 		}
 		b.WriteString("\n")
-		cutNote(b, len(r.Warnings)-min(len(r.Warnings), lim.lines), "warnings")
+		cutNote(b, len(texts)-min(len(texts), lim.lines), "warnings")
 	}
 	b.WriteString("</details>\n\n")
 }

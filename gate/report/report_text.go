@@ -118,8 +118,8 @@ func Text(w io.Writer, r *result.Result, color bool) {
 	for _, n := range d.Notes {
 		fmt.Fprintf(w, "note: %s\n", plainSentence(n))
 	}
-	if n := len(r.Warnings); n > 0 {
-		fmt.Fprintf(w, "%d warning(s); the markdown report (--format md) and result.json list them\n", n)
+	if n := r.WarningsLabel(); n != "" {
+		fmt.Fprintf(w, "%s; the markdown report (--format md) and result.json list them\n", n)
 	}
 }
 
