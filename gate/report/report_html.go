@@ -194,8 +194,18 @@ func buildHTMLPage(r *result.Result, lim htmlLimits) *htmlPage {
 	htmlRules(pg, r, d, lim)
 	pg.Risk = htmlRiskTable(r, lim)
 
-	pg.SystemsFig = systemForest(r.Bayes)
-	pg.TopicsFig = topicIntervals(r.Bayes)
+	// Figure 4 is of the model on the raw scores: the raw-score fit, or
+	// BRisk's at w = 1, the same model on the same scores.
+	raw, rawName := r.RawFit()
+	pg.SystemsFig = systemForest(raw)
+	pg.TopicsFig = topicIntervals(raw)
+	if raw != nil && rawName != result.FitHier {
+		for _, fig := range []*figure{&pg.SystemsFig, &pg.TopicsFig} {
+			if fig.Missing == "" {
+				fig.Caption += " From " + result.FitLabel(rawName) + "."
+			}
+		}
+	}
 	pg.TopicsFig.Legend = nil
 	fits := drawableFits(r)
 	pg.LossWeight = riskByLossWeight(r, fits)

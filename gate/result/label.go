@@ -20,6 +20,33 @@ const (
 	FitBRiskRaw = "brisk(loss_weight=1)"
 )
 
+// RawFit is the hierarchical model on the raw scores, and which fit it is:
+// Bayes (FitHier), or, when no rule needed that fit, BRisk's at w = 1
+// (FitBRiskRaw: the same model on the same scores, which the risk sweep
+// fits); nil when the run has neither. The summary's P(better) and
+// report.html's Figure 4 read it.
+func (r *Result) RawFit() (*FitResult, string) {
+	if r.Bayes != nil {
+		return r.Bayes, FitHier
+	}
+	for _, f := range r.BRisk {
+		if f != nil && f.LossWeight == 1 {
+			return f, FitBRiskRaw
+		}
+	}
+	return nil, ""
+}
+
+// FitLabel names a fit RawFit returns, for a caption: "the hierarchical
+// fit on the raw scores" or "BRisk's fit at w = 1 (the same model on the same
+// scores)".
+func FitLabel(name string) string {
+	if name == FitBRiskRaw {
+		return "BRisk's fit at w = 1 (the same model on the same scores; no rule needed the raw-score fit)"
+	}
+	return "the hierarchical fit on the raw scores"
+}
+
 // PBetterLabel is the head of the summary's P(better) column: "P(better)
 // [hier fit]", "P(better) [BRisk fit, w = 1]", or "P(better)" when no row has
 // one.

@@ -76,14 +76,7 @@ func NewSummary(r *Result) []Summary {
 		rows[sr.Name] = sr
 	}
 	pBetter := map[string]jsonfloat.Float{}
-	raw, rawFit := r.Bayes, FitHier
-	if raw == nil { // BRisk at w = 1 is the same model on the raw scores (the risk sweep fits it)
-		for _, f := range r.BRisk {
-			if f != nil && f.LossWeight == 1 {
-				raw, rawFit = f, FitBRiskRaw
-			}
-		}
-	}
+	raw, rawFit := r.RawFit()
 	if raw != nil && raw.Unavailable == "" && raw.Converged {
 		for _, c := range raw.Comparisons {
 			pBetter[c.Challenger] = c.PBetter
