@@ -52,7 +52,7 @@ func TestWarningsRankedByTheRulesTheyAffect(t *testing.T) {
 		t.Fatalf("warnings %q, details %+v", r.Warnings, r.WarningDetails)
 	}
 	first, last := r.WarningDetails[0], r.WarningDetails[1]
-	if !strings.Contains(first.Text, "Bayesian models were fitted over the champion and the challengers alone") ||
+	if !strings.Contains(first.Text, "the Bayesian models took the system spread from the day-one prior") ||
 		strings.Join(first.Rules, ",") != "few-topics-at-risk" {
 		t.Errorf("first warning %+v: want the small pool's, tied to few-topics-at-risk", first)
 	}
