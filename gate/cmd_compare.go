@@ -7,6 +7,7 @@ import (
 
 	"github.com/riskgate/riskgate/gate/compare"
 	"github.com/riskgate/riskgate/gate/engine"
+	"github.com/riskgate/riskgate/policies"
 
 	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/internal/reportfmt"
@@ -59,7 +60,7 @@ func newCompareCommand(s *streams) *cli.Command {
 	return &cli.Command{
 		Name:        "compare",
 		Usage:       "compare a champion with challengers: risk measures (Table 3 of Benham et al.) and classical tests",
-		UsageText:   "riskgate compare --champion NAME --challenger NAME... [--loss-weight 5] [--level 0.95] [--correction bonferroni] [--format table|md|json|csv] INPUT...",
+		UsageText:   "riskgate compare --champion NAME --challenger NAME... [--loss-weight 2] [--level 0.95] [--correction bonferroni] [--format table|md|json|csv] INPUT...",
 		Description: compareDescription,
 		Flags:       o.flags(),
 		Action: func(ctx context.Context, c *cli.Command) error {
@@ -69,29 +70,29 @@ func newCompareCommand(s *streams) *cli.Command {
 	}
 }
 
-// compareLossWeight is compare's --loss-weight when neither it nor --alpha
-// is given.
-const compareLossWeight = 5
-
 func (o *compareOptions) flags() []cli.Flag {
+	// Without flags, compare computes what the gate computes with the
+	// default policy: the defaults table's loss weight, level, correction,
+	// seed and B.
+	def := policies.DefaultSettings()
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "champion", Destination: &o.Champion, Required: true, Usage: "the production system's `NAME`"},
 		&cli.StringSliceFlag{Name: "challenger", Destination: &o.Challengers, Required: true,
 			Usage: "a challenger's `NAME`, or a glob over system names (* any run of characters, ? one character); repeat for several"},
 	}
-	flags = append(flags, o.Loss.flags(compareLossWeight,
+	flags = append(flags, o.Loss.flags(def.LossWeight,
 		"losses count `W` times in URisk, TRisk, the bootstrap and ZRisk/GeoRisk (W = 1 + α; Benham et al.'s r)",
 		"the loss weight as TREC and Wang et al. write it: W = 1 + `A` (not with --loss-weight)")...)
 	flags = append(flags,
-		&cli.FloatFlag{Name: "level", Value: 0.95, Destination: &o.Level, Usage: "confidence `LEVEL` before correction"},
-		&cli.StringFlag{Name: "correction", Value: string(risk.Bonferroni), Destination: &o.Correction,
+		&cli.FloatFlag{Name: "level", Value: def.Level, Destination: &o.Level, Usage: "confidence `LEVEL` before correction"},
+		&cli.StringFlag{Name: "correction", Value: string(def.Correction), Destination: &o.Correction,
 			Usage: "multiple-comparison `CORRECTION` over the challengers: bonferroni, holm, bh, none"},
 		&cli.StringFlag{Name: "pool", Value: "compared", Destination: &o.Pool,
 			Usage: "`SYSTEMS` for ZRisk, GeoRisk, ANOVA and Tukey HSD: compared (champion and challengers) or all"},
 		formatFlag(&o.Format, reportfmt.Formats),
 		&cli.BoolFlag{Name: "risk-view", Destination: &o.RiskView, Usage: "print table/md with risk-oriented signs (URisk⁻ = −URisk …), as Benham et al.'s Table 3"},
-		&cli.Uint64Flag{Name: "seed", Value: 1, Destination: &o.Seed, Usage: "`SEED` of every randomised procedure"},
-		&cli.IntFlag{Name: "samples", Value: 100_000, Destination: &o.Samples,
+		&cli.Uint64Flag{Name: "seed", Value: def.Seed, Destination: &o.Seed, Usage: "`SEED` of every randomised procedure"},
+		&cli.IntFlag{Name: "samples", Value: def.BootstrapSamples, Destination: &o.Samples,
 			Usage: "`B` bootstrap replicates (BCa, percentile, Sakai's test) and randomisation-test sign flips"},
 		&cli.IntFlag{Name: "tukey-samples", Value: 10_000, Destination: &o.TukeySamples,
 			Usage: "`B` of the randomised Tukey HSD (0 skips it)"},

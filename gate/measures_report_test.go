@@ -41,6 +41,7 @@ inputs:
 rules:
   - {id: ndcg-up, quantity: tests.paired_t.p, alternative: greater, at_most: 0.05}
   - {id: latency-holds, quantity: mean_diff, measure: latency_ms, at_least: -5}
+  - {id: ndcg-holds, quantity: bca.lo, loss_weight: 2, margin: 0.02, at_least: 0}
 `), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +50,10 @@ rules:
 	if code != exitPass && code != exitFail {
 		t.Fatalf("exit %d: %s", code, errw)
 	}
-	for _, want := range []string{"  on latency_ms (lower is better)", "tests.paired_t.p on ndcg_cut_10", "mean_diff on latency_ms (lower is better)"} {
+	// Each label keeps its measure and says how its margin enters
+	// (result.RuleLabel, Result.RiskLabel).
+	for _, want := range []string{"  on latency_ms (lower is better)", "tests.paired_t.p on ndcg_cut_10", "mean_diff on latency_ms (lower is better)",
+		"bca.lo on ndcg_cut_10 + margin 0.02, w = 2", "bca.lo on ndcg_cut_10 + margin 0.02 "} {
 		if !strings.Contains(table, want) {
 			t.Errorf("terminal report lacks %q:\n%s", want, table)
 		}

@@ -150,8 +150,13 @@ type RuleResult struct {
 	Severity      Severity `json:"severity"`
 	Bound         Bound    `json:"bound"`
 	BoundWords    string   `json:"bound_words"` // "at least 0.95"
-	// Observed is the value the bound was applied to (after a correction).
+	// Observed is the value the bound was applied to (after a correction;
+	// with a margin the query adds, the quantity's value plus the margin).
 	Observed Observation `json:"observed"`
+	// BeforeMargin is the quantity's own value when the query adds a margin
+	// to it (Query.MarginAdded): Observed − margin, e.g. the BCa bound
+	// itself; nil otherwise.
+	BeforeMargin *Observation `json:"before_margin,omitempty"`
 	// Unadjusted is the gate's value before a p-value correction; nil without one.
 	Unadjusted *Observation `json:"unadjusted,omitempty"`
 	Correction Correction   `json:"correction,omitempty"`
@@ -372,12 +377,12 @@ func (rr *RuleResult) decide(r *Rule) {
 	default:
 		rr.Outcome = OutcomeFail
 	}
+	if v, _, ok := withoutMargin(rr.Query, rr.Observed, r.Bound); ok {
+		before := Number(v)
+		rr.BeforeMargin = &before
+	}
 	if rr.Reason == "" {
-		shown := rr.Observed.String()
-		if v, ok := rr.Observed.Number(); ok {
-			shown = formatObserved(v, r.Bound)
-		}
-		rr.Reason = "observed " + shown + "; needs " + r.Bound.Words()
+		rr.Reason = "observed " + observedWords(rr.Query, rr.Observed, r.Bound) + "; needs " + r.Bound.Words()
 	}
 }
 

@@ -88,7 +88,7 @@ type core struct {
 type ledger struct {
 	ran      map[policies.Analysis]bool
 	failed   map[policies.Analysis]string
-	warnings []string
+	warnings []warning
 	timings  map[string]int64
 }
 

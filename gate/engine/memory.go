@@ -28,13 +28,12 @@ const (
 	// UnmanagedMemory is the part of the resident memory the garbage
 	// collector's limit does not count: the executable's pages (riskgate
 	// --version peaks at 15–17 MB resident).
-	UnmanagedMemory  = 20e6
-	cellBytes        = 8 * 3 // a table cell: the loaded table, the aligned one, the analysis copy
-	drawHeadroom     = 1.25  // draws appended when a fit extends towards its target ESS
-	effectBytes      = 256   // one summarised quantity kept in the result (result.Effect)
-	predictionBytes  = 160   // one cell's predictive interval kept in a fit's result (result.Prediction, its slice's growth)
-	reportCellBytes  = 400   // one cell of the champion or a challenger in the result and its reports (scores, predictions, text)
-	bootstrapSamples = 100_000
+	UnmanagedMemory = 20e6
+	cellBytes       = 8 * 3 // a table cell: the loaded table, the aligned one, the analysis copy
+	drawHeadroom    = 1.25  // draws appended when a fit extends towards its target ESS
+	effectBytes     = 256   // one summarised quantity kept in the result (result.Effect)
+	predictionBytes = 160   // one cell's predictive interval kept in a fit's result (result.Prediction, its slice's growth)
+	reportCellBytes = 400   // one cell of the champion or a challenger in the result and its reports (scores, predictions, text)
 )
 
 // EstimateMemory estimates the peak memory, in bytes, of gating ts (one table
@@ -129,7 +128,7 @@ func analysisParts(p *policies.Policy, needs []measureNeed, defaultMeasure strin
 		fits += len(ws)
 	}
 	if bootstrap {
-		parts = append(parts, MemoryPart{"the bootstrap replicates", float64(challengers) * bootstrapSamples * 8 * 2})
+		parts = append(parts, MemoryPart{"the bootstrap replicates", float64(challengers) * float64(gateBootstrapSamples) * 8 * 2})
 	}
 	if fits == 0 {
 		return parts

@@ -24,7 +24,10 @@ func (c *core) result(d *policies.Decision, o Options) *result.Result {
 		Tool:          result.Tool{Name: "riskgate", Version: buildinfo.Version()},
 		Policy:        result.NewPolicy(p, c.set.now),
 		Decision:      d,
-		Warnings:      []string{},
+	}
+	var ws []warning
+	for _, w := range p.Warnings(c.set.now) {
+		ws = append(ws, warning{text: w, kind: result.AboutPolicy})
 	}
 	r.Data = result.Data{
 		Measure: s.t.Measure, Champion: c.roles.Champion, Challengers: c.roles.Challengers, Artifacts: c.roles.Artifacts,
@@ -36,7 +39,7 @@ func (c *core) result(d *policies.Decision, o Options) *result.Result {
 	if o.Alignment.Summary() != "" {
 		a := o.Alignment
 		r.Data.Alignment = &a
-		r.Warnings = append(r.Warnings, "inputs: "+a.Summary())
+		ws = append(ws, warning{text: "inputs: " + a.Summary(), kind: result.AboutInputs})
 	}
 	for _, sy := range append([]int{s.champ}, s.chals...) {
 		role := result.RoleChallenger
@@ -59,28 +62,30 @@ func (c *core) result(d *policies.Decision, o Options) *result.Result {
 		r.BRisk = append(r.BRisk, s.described(s.briskFit(w)))
 	}
 	if c.smallPool != "" && len(r.Fits()) > 0 {
-		r.Warnings = append(r.Warnings, "the Bayesian models took the system spread from the day-one prior "+dayOnePrior+
-			", not from the pool ("+c.smallPool+"): a Bayesian rule can still fail, and a pass counts as "+string(c.p.InsufficientPool())+
-			" (on_insufficient_pool); with more artifacts (riskgate pool) they learn it from your own systems")
+		ws = append(ws, warning{text: "the Bayesian models took the system spread from the day-one prior " + dayOnePrior +
+			", not from the pool (" + c.smallPool + "): a Bayesian rule can still fail, and a pass counts as " + string(c.p.InsufficientPool()) +
+			" (on_insufficient_pool); with more artifacts (riskgate pool) they learn it from your own systems",
+			kind: string(policies.AnalysisBayes), about: []about{{analysis: policies.AnalysisBayes}, {analysis: policies.AnalysisBRisk}}})
 	}
 	for _, f := range r.Fits() {
-		what := "Bayesian fit"
+		what, a := "Bayesian fit", about{analysis: policies.AnalysisBayes}
 		if f.Pool == result.PoolRiskAdjusted {
-			what = "BRisk fit at w = " + numfmt.G(f.LossWeight)
+			// A fit of the risk sweep at a weight no rule uses concerns no rule.
+			what, a = "BRisk fit at w = "+numfmt.G(f.LossWeight), about{analysis: policies.AnalysisBRisk, w: f.LossWeight}
 		}
 		if f.Unavailable != "" {
-			r.Warnings = append(r.Warnings, what+": "+f.Unavailable)
+			ws = append(ws, analysisWarning(what+": "+f.Unavailable, a))
 			continue
 		}
 		if !f.Converged {
 			// One line: which check failed, and the setting to change.
-			r.Warnings = append(r.Warnings, what+" did not converge, so its rules are inconclusive: "+f.NotConverged)
+			ws = append(ws, analysisWarning(what+" did not converge, so its rules are inconclusive: "+f.NotConverged, a))
 		}
 		for _, w := range f.Warnings {
-			r.Warnings = append(r.Warnings, what+": "+w)
+			ws = append(ws, analysisWarning(what+": "+w, a))
 		}
 	}
-	r.Warnings = append(r.Warnings, c.warnings...)
+	r.SetWarnings(c.tie(append(ws, c.warnings...)))
 	r.Analyses = c.analyses()
 	r.Provenance = result.Provenance{Inputs: []result.InputFile{}}
 	if c.ran[policies.AnalysisBCa] || c.ran[policies.AnalysisTests] {
@@ -157,7 +162,8 @@ func (s *slice) riskTable() result.RiskTable {
 		rt.Systems = append(rt.Systems, row)
 	}
 	if m.poolErr != nil {
-		s.warnings = append(s.warnings, "ZRisk and GeoRisk: "+m.poolErr.Error())
+		s.warnings = append(s.warnings, analysisWarning("ZRisk and GeoRisk: "+m.poolErr.Error(),
+			about{analysis: policies.AnalysisRisk, quantities: []string{"zrisk", "georisk"}}))
 	}
 	return rt
 }

@@ -58,7 +58,6 @@ func Run(ctx context.Context, p *policies.Policy, t Tables, o Options) (*result.
 	if err := ctx.Err(); err != nil {
 		return nil, err // a cancelled fit is no evidence: no result at all
 	}
-	r.Warnings = append(p.Warnings(o.Now), r.Warnings...)
 	r.Provenance.Timings = c.timings
 	return r, nil
 }

@@ -63,8 +63,8 @@ func newSlice(c *core, key sliceKey, t *scores.Table) *slice {
 }
 
 // gateBootstrapSamples is B of the BCa bootstrap and of the permutation and
-// bootstrap tests, as riskgate compare's default.
-const gateBootstrapSamples = 100_000
+// bootstrap tests: the defaults table's, as riskgate compare's default.
+var gateBootstrapSamples = policies.DefaultSettings().BootstrapSamples
 
 type riskMeasures struct {
 	w       float64
@@ -171,7 +171,7 @@ func (s *slice) risk(w float64) *riskMeasures {
 				continue
 			}
 			m.urisk[c], m.trisk[c] = u, t
-			s.warn(c, "TRisk", t.Warnings)
+			s.warn(c, "TRisk", t.Warnings, about{policies.AnalysisRisk, w, []string{"trisk", "trisk_p"}})
 		}
 		// ZRisk and GeoRisk over the champion and the challengers, on the
 		// topics every one of them was scored on.
@@ -186,7 +186,8 @@ func (s *slice) risk(w float64) *riskMeasures {
 			m.zrisk[sy], m.georisk[sy] = geo.ZRisk.Values[i], geo.Values[i]
 		}
 		for _, msg := range geo.Warnings {
-			s.warnings = append(s.warnings, fmt.Sprintf("ZRisk/GeoRisk at w = %s: %s", numfmt.G(w), msg))
+			s.warnings = append(s.warnings, analysisWarning(fmt.Sprintf("ZRisk/GeoRisk at w = %s: %s", numfmt.G(w), msg),
+				about{policies.AnalysisRisk, w, []string{"zrisk", "georisk"}}))
 		}
 	})
 	s.riskAt[w] = m
@@ -278,7 +279,7 @@ func (s *slice) bcaFor(c int, w, level float64) bcaOutcome {
 		r, err := s.pair(c).BCa(w, risk.BootstrapOptions{B: gateBootstrapSamples, Level: level, Seed: s.p.Seed})
 		o = bcaOutcome{r, err}
 		if err == nil {
-			s.warn(c, "BCa", r.Warnings)
+			s.warn(c, "BCa", r.Warnings, about{analysis: policies.AnalysisBCa, w: w})
 		}
 	})
 	s.bcaAt[key][c] = o
@@ -298,18 +299,19 @@ func (s *slice) test(name string, alt policies.Alternative, c int) testOutcome {
 	s.timed("tests", func() {
 		var warns []string
 		t.p, warns, t.err = testPValue(s.pair(c), name, alt, gateBootstrapSamples, s.p.Seed)
-		s.warn(c, strings.ReplaceAll(name, "_", " ")+" test", warns)
+		s.warn(c, strings.ReplaceAll(name, "_", " ")+" test", warns, about{analysis: policies.AnalysisTests, quantities: []string{"tests." + name + ".p"}})
 	})
 	s.tests[key] = t
 	return t
 }
 
-// warn records the warnings of an analysis of system sy, once each.
-func (s *slice) warn(sy int, what string, warnings []string) {
+// warn records the warnings of an analysis of system sy, once each, with
+// the values they concern.
+func (s *slice) warn(sy int, what string, warnings []string, a about) {
 	for _, w := range warnings {
 		msg := fmt.Sprintf("%s, %s: %s", s.t.Systems[sy], what, w)
-		if !slices.Contains(s.warnings, msg) {
-			s.warnings = append(s.warnings, msg)
+		if !slices.ContainsFunc(s.warnings, func(x warning) bool { return x.text == msg }) {
+			s.warnings = append(s.warnings, analysisWarning(msg, a))
 		}
 	}
 }

@@ -581,7 +581,7 @@ func noRiskFitReason(r *result.Result) string {
 func fitMissing(f *result.FitResult, what string) string {
 	switch {
 	case f == nil:
-		return "No Bayesian fit in this run: no rule of the policy uses a bayes.*, rope.* or brisk.* quantity, so there are no " + what + " to draw."
+		return "No Bayesian fit on the raw scores in this run: no rule of the policy uses a bayes.* or rope.* quantity and no BRisk fit at w = 1 was made (a brisk.* or topics_at_risk rule with the risk sweep makes one), so there are no " + what + " to draw."
 	case f.Unavailable != "":
 		return "No Bayesian fit: " + strings.TrimSuffix(f.Unavailable, ".") + "."
 	case len(f.Systems) == 0:

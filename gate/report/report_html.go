@@ -72,6 +72,7 @@ type htmlPage struct {
 	SummaryLeft      int
 	ChampionMeanHead string
 	RiskHead         string
+	PBetterHead      string
 	Regressions      []htmlRegressionRow
 	AtRiskHead       string
 	DiffPlots        []figure
@@ -99,7 +100,8 @@ type htmlPage struct {
 	Fits         htmlpage.Table
 	Parameters   htmlpage.Table
 	FitWarnings  []string
-	Warnings     []string
+	Warnings     []htmlWarning
+	WarningsHead string // "3 warnings (1 affects no rule)"
 	WarningsLeft int
 
 	Provenance []htmlpage.Pair
@@ -135,7 +137,7 @@ type htmlRuleRow struct {
 	Description      string
 	Severity         string
 	Query            template.HTML // breakable: may wrap after its "(" and each ","
-	Observed         string
+	Observed         template.HTML // a value with its margin breaks before its "= observed"
 	Unadjusted       string
 	Bound            string
 	Outcome          string
@@ -192,8 +194,18 @@ func buildHTMLPage(r *result.Result, lim htmlLimits) *htmlPage {
 	htmlRules(pg, r, d, lim)
 	pg.Risk = htmlRiskTable(r, lim)
 
-	pg.SystemsFig = systemForest(r.Bayes)
-	pg.TopicsFig = topicIntervals(r.Bayes)
+	// Figure 4 is of the model on the raw scores: the raw-score fit, or
+	// BRisk's at w = 1, the same model on the same scores.
+	raw, rawName := r.RawFit()
+	pg.SystemsFig = systemForest(raw)
+	pg.TopicsFig = topicIntervals(raw)
+	if raw != nil && rawName != result.FitHier {
+		for _, fig := range []*figure{&pg.SystemsFig, &pg.TopicsFig} {
+			if fig.Missing == "" {
+				fig.Caption += " From " + result.FitLabel(rawName) + "."
+			}
+		}
+	}
 	pg.TopicsFig.Legend = nil
 	fits := drawableFits(r)
 	pg.LossWeight = riskByLossWeight(r, fits)
@@ -242,7 +254,7 @@ func htmlRules(pg *htmlPage, r *result.Result, d *policies.Decision, lim htmlLim
 				ChallengerReason: htmlpage.Sentence(c.Reason, 600),
 				Rule:             htmlpage.Name(rr.Rule), Description: htmlpage.Sentence(rr.Description, 600),
 				Severity: string(rr.Severity), Query: breakable(htmlpage.Sentence(rr.Query.String(), 200)),
-				Observed: htmlpage.Sentence(observedText(rr.Observed, rr.Bound), 80),
+				Observed: observedLines(htmlpage.Sentence(result.RuleObserved(rr), 120)),
 				Bound:    htmlpage.Sentence(rr.Bound.String(), 120),
 				Outcome:  string(rr.Outcome), OutcomeClass: verdictClass(string(rr.Outcome)),
 			}
@@ -520,14 +532,19 @@ func htmlDiagnostics(pg *htmlPage, r *result.Result, lim htmlLimits) {
 			pg.Parameters.Classes = append(pg.Parameters.Classes, "")
 		}
 	}
-	for i, w := range r.Warnings {
+	pg.WarningsHead = r.WarningsLabel()
+	labels, texts := r.WarningList()
+	for i, w := range texts {
 		if i >= lim.lines {
-			pg.WarningsLeft = len(r.Warnings) - i
+			pg.WarningsLeft = len(texts) - i
 			break
 		}
-		pg.Warnings = append(pg.Warnings, htmlpage.Sentence(w, 1000))
+		pg.Warnings = append(pg.Warnings, htmlWarning{About: htmlpage.Sentence(labels[i], 200), Text: htmlpage.Sentence(w, 1000)})
 	}
 }
+
+// htmlWarning is one warning with what it concerns (result.Result.WarningList).
+type htmlWarning struct{ About, Text string }
 
 func htmlProvenance(pg *htmlPage, r *result.Result, lim htmlLimits) {
 	p := r.Provenance
@@ -575,6 +592,14 @@ var htmlTemplate = htmlpage.Template("report", htmlBody)
 // breakable is a query for the page: escaped, with a line break allowed
 // (<wbr>) after its "(" and each ",", so that a long query wraps at its
 // parameters instead of widening the rules table past the page.
+// observedLines escapes a rule's observed text and, when it is "value +
+// margin = observed", breaks it before "= observed": the cell is a numeric
+// one, which does not wrap, and one long line would squeeze the rules
+// table's other columns at 800 px.
+func observedLines(observed string) template.HTML {
+	return template.HTML(strings.ReplaceAll(template.HTMLEscapeString(observed), " = ", "<br>= "))
+}
+
 func breakable(query string) template.HTML {
 	e := template.HTMLEscapeString(query)
 	e = strings.ReplaceAll(e, "(", "(<wbr>")

@@ -65,7 +65,7 @@ func challengerCSS() template.CSS {
 
 func htmlSummary(pg *htmlPage, r *result.Result, lim htmlLimits) {
 	sum := newSummary(r)
-	pg.RiskHead = sum.RiskHead
+	pg.RiskHead, pg.PBetterHead = sum.RiskHead, sum.PBetterHead
 	pg.ChampionMeanHead = "Mean: " + htmlpage.Name(r.Data.Champion) + " → challenger"
 	colors := challengerIndex(r)
 	whys := map[string]challengerWhy{}

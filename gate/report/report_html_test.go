@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -185,7 +186,7 @@ func TestHTMLReportMissingPlots(t *testing.T) {
 	}
 	for _, want := range []string{
 		`<figure id="fig-systems">`, `<figure id="fig-topics">`, `<figure id="fig-loss-weight">`,
-		"No Bayesian fit in this run: no rule of the policy uses a bayes.*, rope.* or brisk.* quantity, so there are no system effects to draw.",
+		"No Bayesian fit on the raw scores in this run: no rule of the policy uses a bayes.* or rope.* quantity and no BRisk fit at w = 1 was made (a brisk.* or topics_at_risk rule with the risk sweep makes one), so there are no system effects to draw.",
 		"No risk-adjusted (BRisk) fit in this run: no rule of the policy uses a brisk.* or topics_at_risk quantity.",
 		"so there are no predictive intervals to draw.", "so there are no posterior densities to draw.",
 	} {
@@ -364,5 +365,35 @@ func TestForestRows(t *testing.T) {
 	}
 	if rows[len(rows)-2].label != "#100 a000" {
 		t.Errorf("the last artifact drawn is %q, want the worst, #100 a000", rows[len(rows)-2].label)
+	}
+}
+
+// With the default policy no rule needs the raw-score fit, but the risk
+// sweep fits BRisk at w = 1 — the same model on the same scores — so
+// report.html draws Benham et al.'s Figure 4 from it and says so (it said
+// "No Bayesian fit in this run" beside diagnostics listing four BRisk fits:
+// issue 30 item 2).
+func TestHTMLFigure4FromBRiskAtW1(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "gate", "example.result.json.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := result.Read("result.json", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Bayes != nil {
+		t.Fatal("the example's default policy now needs the raw-score fit: this test no longer tests the fallback")
+	}
+	page := renderHTML(t, r)
+	for _, id := range []string{"fig-systems", "fig-topics"} {
+		fig := figureHTML(t, page, id)
+		if !strings.Contains(fig, "<svg") || !strings.Contains(fig, "From BRisk&#39;s fit at w = 1") {
+			t.Errorf("%s is not drawn from BRisk's fit at w = 1:\n%.600s", id, fig)
+		}
+	}
+	if strings.Contains(page, "No Bayesian fit") {
+		t.Error("the page says there is no Bayesian fit")
 	}
 }

@@ -76,7 +76,7 @@ func JUnit(w io.Writer, r *result.Result) error {
 			row := sum.Rows[i]
 			s.Properties = append(s.Properties, junitProperty{"champion_mean", meanText(row.ChampionMean)}, junitProperty{"mean", meanText(row.Mean)},
 				junitProperty{"diff", numfmt.Signed(float64(row.Diff))}, junitProperty{"diff_percent", signedPct(float64(row.DiffPercent))},
-				junitProperty{"wins_ties_losses", wtlText(row)}, junitProperty{"p_better", pBetterText(row)}, junitProperty{"risk: " + sum.RiskHead, sum.riskText(row)})
+				junitProperty{"wins_ties_losses", wtlText(row)}, junitProperty{"p_better: " + sum.PBetterHead, pBetterText(row)}, junitProperty{"risk: " + sum.RiskHead, sum.riskText(row)})
 		}
 		for _, rr := range c.Rules {
 			tc := junitCase{

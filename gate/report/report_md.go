@@ -217,7 +217,7 @@ func mdSummary(b *strings.Builder, r *result.Result, lim mdLimits) {
 	if len(sum.Rows) == 0 {
 		return
 	}
-	rows := [][]string{{"Challenger", "Mean: " + mdName(r.Data.Champion) + " → challenger", "Δ (Δ%)", "W/T/L", "P(better)", escape.MarkdownText(sum.RiskHead)}}
+	rows := [][]string{{"Challenger", "Mean: " + mdName(r.Data.Champion) + " → challenger", "Δ (Δ%)", "W/T/L", escape.MarkdownText(sum.PBetterHead), escape.MarkdownText(sum.RiskHead)}}
 	for i, row := range sum.Rows {
 		if i >= lim.challengers {
 			break
@@ -315,7 +315,7 @@ func mdRules(b *strings.Builder, r *result.Result, lim mdLimits) {
 				name = mdName(c.Name)
 			}
 			rows = append(rows, []string{name, mdName(rr.Rule), mdSentence(rr.Query.String(), 120),
-				mdCell(observedText(rr.Observed, rr.Bound), 40), mdSentence(rr.Bound.String(), 80),
+				mdCell(result.RuleObserved(rr), 60), mdSentence(rr.Bound.String(), 80),
 				verdictEmoji(string(rr.Outcome)) + " " + string(rr.Outcome)})
 		}
 	}
@@ -559,13 +559,18 @@ func mdDiagnostics(b *strings.Builder, r *result.Result, lim mdLimits) {
 	if len(rows) > 1 {
 		reportfmt.PipeTable(b, mdAlign("llrrrrrrr", rows), rows)
 	}
-	if len(r.Warnings) > 0 {
-		b.WriteString("Warnings:\n\n")
-		for _, w := range r.Warnings[:min(len(r.Warnings), lim.lines)] {
-			b.WriteString("- " + mdSentence(w, lim.text) + "\n")
+	if n := r.WarningsLabel(); n != "" {
+		b.WriteString(n + ", those concerning a rule first:\n\n")
+		labels, texts := r.WarningList()
+		for i, w := range texts[:min(len(texts), lim.lines)] {
+			label := ""
+			if labels[i] != "" {
+				label = "(" + mdSentence(labels[i], 200) + ") "
+			}
+			b.WriteString("- " + label + mdSentence(w, lim.text) + "\n")
 		}
 		b.WriteString("\n")
-		cutNote(b, len(r.Warnings)-min(len(r.Warnings), lim.lines), "warnings")
+		cutNote(b, len(texts)-min(len(texts), lim.lines), "warnings")
 	}
 	b.WriteString("</details>\n\n")
 }

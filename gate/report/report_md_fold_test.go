@@ -30,9 +30,12 @@ func CheckComment(t *testing.T, r *result.Result, md string) mdcheck.Fold {
 		t.Error("no worst regressions above the fold")
 	}
 	// The evidence may say at which other loss weights a rule would pass
-	// ("it passes at w = 2"); no other table or figure is for them.
+	// ("it passes at w = 2"), and P(better)'s head names the fit it came
+	// from ("[BRisk fit, w = 1]": the raw-score model); no other table or
+	// figure is for them.
 	w := numfmt.G(r.DecidingLossWeight())
 	above := regexp.MustCompile(`it passes at w = [0-9., ]+`).ReplaceAllString(f.Above, "")
+	above = strings.ReplaceAll(above, result.PBetterLabel([]result.Summary{{PBetterFit: result.FitBRiskRaw}}), "")
 	for _, m := range regexp.MustCompile(`w = ([0-9.]+)`).FindAllStringSubmatch(above, -1) {
 		if m[1] != w {
 			t.Errorf("loss weight %s above the fold; only the deciding w = %s belongs there", m[1], w)

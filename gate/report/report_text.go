@@ -49,7 +49,7 @@ func Text(w io.Writer, r *result.Result, color bool) {
 	// The summary first; the verdict is the last column, so that its
 	// colour codes do not count in any padding.
 	sum := newSummary(r)
-	rows := [][]string{{"challenger", "champion mean", "mean", "Δ", "Δ%", "W/T/L", "P(better)", sum.RiskHead, "verdict"}}
+	rows := [][]string{{"challenger", "champion mean", "mean", "Δ", "Δ%", "W/T/L", sum.PBetterHead, sum.RiskHead, "verdict"}}
 	for _, row := range sum.Rows {
 		verdict := paint(string(row.Verdict), string(row.Verdict))
 		if row.Selected {
@@ -106,7 +106,7 @@ func Text(w io.Writer, r *result.Result, color bool) {
 			if i == 0 {
 				name = escape.PlainName(c.Name)
 			}
-			rows = append(rows, []string{name, escape.PlainName(rr.Rule), escape.PlainName(ruleQuantity(r, rr)), observedText(rr.Observed, rr.Bound), rr.Bound.String(),
+			rows = append(rows, []string{name, escape.PlainName(rr.Rule), escape.PlainName(r.RuleLabel(rr)), result.RuleObserved(rr), rr.Bound.String(),
 				paint(string(rr.Outcome), string(rr.Outcome))})
 		}
 	}
@@ -118,8 +118,8 @@ func Text(w io.Writer, r *result.Result, color bool) {
 	for _, n := range d.Notes {
 		fmt.Fprintf(w, "note: %s\n", plainSentence(n))
 	}
-	if n := len(r.Warnings); n > 0 {
-		fmt.Fprintf(w, "%d warning(s); the markdown report (--format md) and result.json list them\n", n)
+	if n := r.WarningsLabel(); n != "" {
+		fmt.Fprintf(w, "%s; the markdown report (--format md) and result.json list them\n", n)
 	}
 }
 

@@ -20,22 +20,16 @@ import (
 // challenger, with the head of the risk column and each row's risk figure
 // as the rules print it.
 type summary struct {
-	// RiskHead names the risk figure: "P(riskier), w = 5".
-	RiskHead string
-	Rows     []result.Summary
-	risk     map[string]string // challenger → its risk figure
+	// RiskHead names the risk figure: "P(riskier), w = 5" (Result.RiskLabel);
+	// PBetterHead the fit P(better) comes from (result.PBetterLabel).
+	RiskHead, PBetterHead string
+	Rows                  []result.Summary
+	risk                  map[string]string // challenger → its risk figure
 }
 
 func newSummary(r *result.Result) summary {
-	s := summary{RiskHead: "URisk, w = " + numfmt.G(max(r.RiskTable.LossWeight, 1)), risk: map[string]string{}}
+	s := summary{RiskHead: r.RiskLabel(), risk: map[string]string{}}
 	risk := r.RiskRule()
-	if risk != nil {
-		s.RiskHead = quantityLabel(risk.Quantity) + ", w = " + numfmt.G(risk.Query.LossWeight)
-		if len(r.Data.Measures) > 1 && risk.Measure != "" {
-			// A gate of several measures: the risk rule's may not be the row's.
-			s.RiskHead = quantityLabel(risk.Quantity) + " on " + risk.Measure + ", w = " + numfmt.G(risk.Query.LossWeight)
-		}
-	}
 	urisk := map[string]string{}
 	for _, sr := range r.RiskTable.Systems {
 		if sr.URisk != nil {
@@ -57,6 +51,7 @@ func newSummary(r *result.Result) summary {
 			}
 		}
 	}
+	s.PBetterHead = result.PBetterLabel(s.Rows)
 	for _, rs := range s.Rows {
 		switch {
 		case rs.Risk != nil:
@@ -90,19 +85,6 @@ func pBetterText(row result.Summary) string {
 		return "–"
 	}
 	return numfmt.Dash.P(float64(*row.PBetter))
-}
-
-// quantityLabel is a short name of a risk quantity for a column head.
-func quantityLabel(q string) string {
-	switch q {
-	case "brisk.p_riskier":
-		return "P(riskier)"
-	case "urisk":
-		return "URisk"
-	case "trisk":
-		return "TRisk"
-	}
-	return q
 }
 
 // signedPct prints a percentage with its sign, "–" when not finite.
@@ -212,16 +194,4 @@ func measureLabel(m result.MeasureDelta) string {
 // measureWTL prints a measure's wins, ties and losses as wtlText does.
 func measureWTL(m result.MeasureDelta) string {
 	return fmt.Sprintf("%d/%d/%d", m.Wins, m.Ties, m.Losses)
-}
-
-// ruleQuantity is a rule's quantity as the terminal's rules table names it:
-// with its measure when the gate has several ("bca.lo on ndcg_cut_10").
-func ruleQuantity(r *result.Result, rr policies.RuleResult) string {
-	if len(r.Data.Measures) < 2 || rr.Measure == "" {
-		return rr.Quantity
-	}
-	if rr.LowerIsBetter {
-		return rr.Quantity + " on " + rr.Measure + " (lower is better)"
-	}
-	return rr.Quantity + " on " + rr.Measure
 }

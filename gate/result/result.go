@@ -68,8 +68,13 @@ type Result struct {
 	// Warnings are everything a reader should know that is not a verdict:
 	// policy warnings, alignment of the inputs, degenerate statistics,
 	// sampler warnings. Never empty in JSON ([] when there are none).
-	Warnings   []string   `json:"warnings"`
-	Provenance Provenance `json:"provenance"`
+	// Ranked: those tied to rules first, those that affect no rule last
+	// (SetWarnings).
+	Warnings []string `json:"warnings"`
+	// WarningDetails are the same warnings as data, in the same (ranked)
+	// order: what each is about and the rules it concerns (SetWarnings).
+	WarningDetails []Warning  `json:"warning_details,omitempty"`
+	Provenance     Provenance `json:"provenance"`
 	// DecisionSHA256 is the integrity digest of the decision: the SHA-256 of
 	// the canonical JSON of what decides (see DecisionDigest), set by
 	// WriteJSON. riskgate publish refuses a result whose decision no longer

@@ -225,6 +225,7 @@ type ruleResultJSON struct {
 	Bound         boundJSON           `json:"bound"`
 	BoundWords    string              `json:"bound_words"`
 	Observed      observationJSON     `json:"observed"`
+	BeforeMargin  *observationJSON    `json:"before_margin"`
 	Unadjusted    *observationJSON    `json:"unadjusted"`
 	Correction    policies.Correction `json:"correction"`
 	Outcome       policies.Outcome    `json:"outcome"`
@@ -251,7 +252,7 @@ func (d *decisionJSON) decision() *policies.Decision {
 			cd.Rules[j] = policies.RuleResult{
 				Rule: r.Rule, Description: r.Description, Quantity: r.Quantity, Measure: r.Measure, LowerIsBetter: r.LowerIsBetter, Query: r.Query, Severity: r.Severity,
 				Bound: r.Bound.Bound, BoundWords: r.BoundWords, Observed: r.Observed.Observation,
-				Unadjusted: r.Unadjusted.observation(), Correction: r.Correction, Outcome: r.Outcome,
+				BeforeMargin: r.BeforeMargin.observation(), Unadjusted: r.Unadjusted.observation(), Correction: r.Correction, Outcome: r.Outcome,
 				WaivedOutcome: r.WaivedOutcome, Reason: r.Reason, Waiver: r.Waiver,
 			}
 		}

@@ -29,8 +29,10 @@ type Summary struct {
 	Ties        *int            `json:"ties,omitempty"`
 	Losses      *int            `json:"losses,omitempty"`
 	// PBetter is P(δ > 0) in the raw-score fit (or BRisk's at w = 1, the same
-	// model); absent without one, or when it did not converge.
-	PBetter *jsonfloat.Float `json:"p_better,omitempty"`
+	// model); absent without one, or when it did not converge. PBetterFit
+	// names the fit it came from: FitHier or FitBRiskRaw.
+	PBetter    *jsonfloat.Float `json:"p_better,omitempty"`
+	PBetterFit string           `json:"p_better_fit,omitempty"`
 	// RiskRule and Risk are the policy's risk rule (Result.RiskRule) and
 	// what it observed for this challenger; absent when no rule weighs
 	// losses, and the reports then show URisk at the risk table's w.
@@ -74,14 +76,7 @@ func NewSummary(r *Result) []Summary {
 		rows[sr.Name] = sr
 	}
 	pBetter := map[string]jsonfloat.Float{}
-	raw := r.Bayes
-	if raw == nil { // BRisk at w = 1 is the same model on the raw scores (the risk sweep fits it)
-		for _, f := range r.BRisk {
-			if f != nil && f.LossWeight == 1 {
-				raw = f
-			}
-		}
-	}
+	raw, rawFit := r.RawFit()
 	if raw != nil && raw.Unavailable == "" && raw.Converged {
 		for _, c := range raw.Comparisons {
 			pBetter[c.Challenger] = c.PBetter
@@ -103,7 +98,7 @@ func NewSummary(r *Result) []Summary {
 			s.Wins, s.Ties, s.Losses = sr.Wins, sr.Ties, sr.Losses
 		}
 		if p, ok := pBetter[c.Name]; ok {
-			s.PBetter = &p
+			s.PBetter, s.PBetterFit = &p, rawFit
 		}
 		if risk != nil {
 			for _, rr := range c.Rules {
