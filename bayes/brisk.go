@@ -151,18 +151,9 @@ func BRisk(t *Table, champion int, w float64, opt BRiskOptions) (*BRiskResult, e
 	if err != nil {
 		return nil, err
 	}
-	challengers := opt.Challengers
-	if challengers == nil {
-		for s := range t.Systems {
-			if s != champion {
-				challengers = append(challengers, s)
-			}
-		}
-	}
-	for _, c := range challengers {
-		if c < 0 || c >= len(t.Systems) || c == champion {
-			return nil, fmt.Errorf("challenger index %d: not a system other than the champion", c)
-		}
+	challengers, err := briskChallengers(t, champion, opt.Challengers)
+	if err != nil {
+		return nil, err
 	}
 	ho := opt.Hier
 	if ho.Priors == nil {
@@ -378,4 +369,25 @@ func (f *HierFit) ProbBest(systems []int) []float64 {
 		p[i] = float64(c) / n
 	}
 	return p
+}
+
+// briskChallengers are the challengers BRisk and SegmentBRisk compare with the
+// champion: the given system indices, each checked to be a system other than
+// the champion, or every other system when none are given.
+func briskChallengers(t *Table, champion int, given []int) ([]int, error) {
+	if given == nil {
+		var all []int
+		for s := range t.Systems {
+			if s != champion {
+				all = append(all, s)
+			}
+		}
+		return all, nil
+	}
+	for _, c := range given {
+		if c < 0 || c >= len(t.Systems) || c == champion {
+			return nil, fmt.Errorf("challenger index %d: not a system other than the champion", c)
+		}
+	}
+	return given, nil
 }

@@ -150,18 +150,9 @@ func SegmentBRisk(t *Table, label []string, champion int, w float64, opt Segment
 	if err != nil {
 		return nil, err
 	}
-	challengers := opt.Challengers
-	if challengers == nil {
-		for s := range t.Systems {
-			if s != champion {
-				challengers = append(challengers, s)
-			}
-		}
-	}
-	for _, c := range challengers {
-		if c < 0 || c >= len(t.Systems) || c == champion {
-			return nil, fmt.Errorf("challenger index %d: not a system other than the champion", c)
-		}
+	challengers, err := briskChallengers(t, champion, opt.Challengers)
+	if err != nil {
+		return nil, err
 	}
 	fit, err := FitSegments(pool, label, opt.Fit) // priors by default rstanarm's on the pool
 	if err != nil {
