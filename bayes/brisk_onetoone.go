@@ -90,7 +90,7 @@ func OneToOne(x, base []float64, w float64, opt OneToOneOptions) (*OneToOneFit, 
 	if target <= 0 {
 		target = 100 * float64(so.Chains)
 	}
-	f := &HierFit{Method: MethodGeneral, Family: fam, Names: m.Names(), Chains: so.Chains, TargetESS: target}
+	f := &HierFit{Method: MethodGeneral, Family: fam, Names: m.Names(), SamplerRun: SamplerRun{Chains: so.Chains, TargetESS: target}}
 	if err := f.sample(m, so, sampling{maxDraws: opt.MaxDraws}); err != nil {
 		return nil, err
 	}

@@ -116,23 +116,12 @@ type HierOptions struct {
 	Sequential *Sequential
 }
 
-// HierFit is a fitted hierarchical model.
-type HierFit struct {
-	Method  HierMethod // the path that ran
-	Family  Family     // the likelihood
-	Param   MixedParam // the general path's coordinates
-	Priors  HierPriors
-	Systems []string
-	Topics  []string
-	Missing int // missing cells
-	// Names lists the quantities: intercept, sigma, sd_topic, sd_system,
-	// topic[<name>] for every topic, system[<name>] for every system, then
-	// the family's parameters (alpha for the skew normal).
-	Names   []string
+// SamplerRun is what one fit's NUTS sampling, extension and convergence
+// checks produced: the part a HierFit and a SegmentFit share.
+type SamplerRun struct {
 	Sampler *mcmc.NUTS
-	// Convergence holds each quantity's R̂, bulk- and tail-ESS (per Names),
-	// which the convergence checks read. A sequential fit checks only some
-	// quantities (see Sequential); the others' entries are NaN. Describe
+	// Convergence holds each quantity's R̂, bulk- and tail-ESS (per the
+	// fit's Names), which the convergence checks read; the fit's Describe
 	// gives every quantity's full summary.
 	Convergence []posterior.Convergence
 
@@ -148,9 +137,29 @@ type HierFit struct {
 	// is below TargetESS after extension, or any transition diverged.
 	// Nothing downstream may treat a non-converged fit as evidence.
 	Converged bool
-	// Failures are the checks that failed, as data (Warnings has them in words).
+	// Failures are the checks that failed, as data (Warnings has them in
+	// words, with the sampler's other warnings).
 	Failures []ConvergenceFailure
 	Warnings []string
+}
+
+// HierFit is a fitted hierarchical model.
+type HierFit struct {
+	Method  HierMethod // the path that ran
+	Family  Family     // the likelihood
+	Param   MixedParam // the general path's coordinates
+	Priors  HierPriors
+	Systems []string
+	Topics  []string
+	Missing int // missing cells
+	// Names lists the quantities: intercept, sigma, sd_topic, sd_system,
+	// topic[<name>] for every topic, system[<name>] for every system, then
+	// the family's parameters (alpha for the skew normal).
+	Names []string
+	// SamplerRun is what the sampler and the convergence checks produced.
+	// A sequential fit checks only some quantities (see Sequential); the
+	// others' Convergence entries are NaN.
+	SamplerRun
 
 	// Targets are the Sequential targets' estimates from the final draws
 	// (nil without Sequential). StoppedEarly: the fit stopped when they were
@@ -387,7 +396,7 @@ func (h *hierSetup) run() (*HierFit, error) {
 	t, opt, model := h.t, h.opt, h.model
 	so := h.so.WithDefaults()
 	f := &HierFit{Method: h.method, Family: h.fam, Priors: h.priors, Systems: t.Systems, Topics: t.Topics, Names: model.Names(),
-		Chains: so.Chains}
+		SamplerRun: SamplerRun{Chains: so.Chains}}
 	if mm, ok := model.(*MixedModel); ok {
 		f.Param = mm.Param
 	}

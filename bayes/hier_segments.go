@@ -105,28 +105,8 @@ type SegmentFit struct {
 	// topic, system[<s>] for every system and system:segment[<s>:<g>] for
 	// every system and segment (system-major) — rstanarm's b[...] and
 	// MixedModel's layout.
-	Names   []string
-	Sampler *mcmc.NUTS
-	// Convergence holds each quantity's R̂, bulk- and tail-ESS (per
-	// Names), which the convergence checks read; Describe gives every
-	// quantity's full summary.
-	Convergence []posterior.Convergence
-
-	Chains       int
-	Draws        int // post-warmup draws per chain, after any extension
-	Extended     int // draws per chain added to reach TargetESS
-	TargetESS    float64
-	Divergences  int
-	MaxDepthHits int
-	EBFMI        []float64 // per chain
-
-	// Converged is false when any R̂ exceeds RhatMax, any bulk- or tail-ESS
-	// is below TargetESS after extension, or any transition diverged; a fit
-	// that has not converged is no evidence. Failures are the failed checks
-	// as data, Warnings in words (with the sampler's other warnings).
-	Converged bool
-	Failures  []ConvergenceFailure
-	Warnings  []string
+	Names      []string
+	SamplerRun // the sampling and convergence checks (FitHier's, on this model)
 
 	hier *HierFit // the fit that sampled this model (Describe is its)
 }
@@ -311,14 +291,12 @@ func FitSegments(t *Table, label []string, opt SegmentOptions) (*SegmentFit, err
 
 	// The sampling, extension and convergence checks are FitHier's, on this model.
 	h := &HierFit{Method: method, Family: Gaussian{}, Priors: priors.HierPriors, Systems: t.Systems, Topics: t.Topics,
-		Names: model.Names(), Chains: so.Chains, TargetESS: target, model: model}
+		Names: model.Names(), SamplerRun: SamplerRun{Chains: so.Chains, TargetESS: target}, model: model}
 	if err := h.sample(model, so, sampling{maxDraws: opt.MaxDraws, rhatMax: opt.RhatMax, workers: opt.Workers}); err != nil {
 		return nil, err
 	}
 	f := &SegmentFit{Method: method, Priors: priors, Systems: t.Systems, Topics: t.Topics, Segments: segments,
-		TopicSegment: topicSeg, SegmentTopics: size, Names: h.Names, Sampler: h.Sampler, Convergence: h.Convergence,
-		Chains: h.Chains, Draws: h.Draws, Extended: h.Extended, TargetESS: h.TargetESS, Divergences: h.Divergences,
-		MaxDepthHits: h.MaxDepthHits, EBFMI: h.EBFMI, Converged: h.Converged, Failures: h.Failures, Warnings: h.Warnings, hier: h}
+		TopicSegment: topicSeg, SegmentTopics: size, Names: h.Names, SamplerRun: h.SamplerRun, hier: h}
 	for _, row := range t.Scores {
 		for _, v := range row {
 			if math.IsNaN(v) {
