@@ -1,6 +1,7 @@
 package bayes
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -39,7 +40,10 @@ func (m PoolModel) WithRisk(k float64) PoolModel {
 // on ±5 SD (the normal mass beyond, 6·10⁻⁷, is left out and the weights
 // renormalised: no pool is drawn there in practice), z by the 64-point rule
 // of meanClamped.
-func (m PoolModel) Truth(effect, w float64) (meanDiff, riskDiff float64, err error) {
+//
+// Truth takes a few hundred milliseconds; cancelling ctx stops it within one
+// of the 32 S_0 nodes, with ctx's error.
+func (m PoolModel) Truth(ctx context.Context, effect, w float64) (meanDiff, riskDiff float64, err error) {
 	if !(w >= 1) {
 		return math.NaN(), math.NaN(), fmt.Errorf("loss weight %v: expected w ≥ 1", w)
 	}
@@ -56,6 +60,9 @@ func (m PoolModel) Truth(effect, w float64) (meanDiff, riskDiff float64, err err
 	}
 	hs, hw := normalNodes(32, -5, 5)
 	for i := range hs { // S_0 ~ N(0, SD_system²)
+		if err := ctx.Err(); err != nil {
+			return math.NaN(), math.NaN(), err
+		}
 		s0 := m.SDSystem * hs[i]
 		mu0 := m.Intercept + s0
 		ls, lw := normalPieces(mu0, s, 96)

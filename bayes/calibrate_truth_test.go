@@ -1,6 +1,7 @@
 package bayes
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -71,7 +72,7 @@ func truthAgainstMonteCarlo(t *testing.T, m PoolModel, effect, risk float64, poo
 	for k, w := range []float64{1, 1, 2, 5} {
 		mean := sums[k].s / float64(pools)
 		se := math.Sqrt((sums[k].ss/float64(pools) - mean*mean) / float64(pools-1))
-		md, rd, err := mk.Truth(effect, w)
+		md, rd, err := mk.Truth(context.Background(), effect, w)
 		if err != nil {
 			t.Fatal(err)
 		}

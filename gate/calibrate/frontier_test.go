@@ -1,6 +1,7 @@
 package calibrate
 
 import (
+	"context"
 	"encoding/csv"
 	"fmt"
 	"math"
@@ -81,7 +82,7 @@ func TestPolicyFrontier(t *testing.T) {
 	for c := range cells {
 		m := model.WithRisk(risks[c%len(risks)])
 		for _, w := range weights {
-			_, rd, err := m.Truth(effects[c/len(risks)], w)
+			_, rd, err := m.Truth(context.Background(), effects[c/len(risks)], w)
 			if err != nil {
 				t.Fatal(err)
 			}

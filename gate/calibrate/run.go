@@ -136,7 +136,7 @@ func Run(ctx context.Context, p *policies.Policy, t *scores.Table, c Settings) (
 			cellErrs[i] = fmt.Errorf("--effects %g at risk %g: %w (the pool's mean system; your champion's mean score is %.3g)", e, k, err, m.ChampionMean)
 			return
 		}
-		md, rd, err := m.Truth(e, def.w)
+		md, rd, err := m.Truth(ctx, e, def.w)
 		if err != nil {
 			cellErrs[i] = fix(fmt.Errorf("effect %g at risk %g: %w", e, k, err))
 			return
