@@ -31,7 +31,7 @@ func TestInputOptionsFromCommandLine(t *testing.T) {
 			return err
 		},
 	}
-	if err := cmd.Run(context.Background(), []string{"x", "--input-format", "csv-long", "--measure", "map", "--topics", "zero", "-"}); err != nil {
+	if err := cmd.Run(context.Background(), []string{"x", "--input-format", "csv-long", "--unnamed-measure", "map", "--topics", "zero", "-"}); err != nil {
 		t.Fatal(err)
 	}
 	if tab.Measure != "map" || !slices.Equal(tab.Systems, []string{"A", "B"}) || tab.Scores[1][1] != 0 || len(align.FilledCells) != 1 {
@@ -49,7 +49,7 @@ func TestInputOptionsDefaultsAndErrors(t *testing.T) {
 	if err := cmd.Run(context.Background(), []string{"x"}); err != nil {
 		t.Fatal(err)
 	}
-	if o.Format.Value != "auto" || o.Topics.Value != "intersect" || o.Measure.Value != "" || o.Qrels.Value != "" {
+	if o.Format.Value != "auto" || o.Topics.Value != "intersect" || len(o.Measures.Value) != 0 || o.Qrels.Value != "" {
 		t.Errorf("defaults %+v", o)
 	}
 	cases := []struct {
@@ -57,7 +57,7 @@ func TestInputOptionsDefaultsAndErrors(t *testing.T) {
 		want string
 	}{
 		{inputOptions{}, "no INPUT given: name score files (CSV, JSON Lines, trec_eval -q output), TREC runs with --qrels, or - for standard input"},
-		{inputOptions{Paths: []string{"-"}, Format: optional[string]{Value: "xml"}, Topics: optional[string]{Value: "intersect"}}, `--input-format "xml": expected one of auto, run, trec_eval, csv-long, csv-wide, jsonl`},
+		{inputOptions{Paths: []string{"-"}, Format: optional[string]{Value: "xml"}, Topics: optional[string]{Value: "intersect"}}, `--input-format "xml": expected one of auto, run, trec_eval, csv-long, csv-wide, csv-measures, jsonl`},
 		{inputOptions{Paths: []string{"-"}, Format: optional[string]{Value: "auto"}, Topics: optional[string]{Value: "all"}}, `--topics "all": expected one of intersect, zero, error, keep`},
 		{inputOptions{Paths: []string{"-"}, Topics: optional[string]{Value: "error"}, Stdin: strings.NewReader("topic,A,B\n1,0.5,\n")},
 			`system "B" has no scores (--topics error)`},

@@ -233,7 +233,7 @@ func FuzzTrecEval(f *testing.F) {
 	f.Add([]byte("runid\tall\ta\nmap\t1\t0.1\nrunid\tall\tb\nmap\t1\t0.2\nrunid\tall\tb\n"), "")
 	f.Add([]byte("map\t1\t0.1\nmap\tall\t0.1\nmap\t1\t0.2\nrunid\tall\tr\n"), "")
 	f.Fuzz(func(t *testing.T, data []byte, measure string) {
-		tab, err := loadBytes(data, LoadOptions{Format: TrecEval, Measure: measure})
+		tab, err := loadBytes(data, LoadOptions{Format: TrecEval, Measures: []string{measure}})
 		checkOutcome(t, tab, err)
 		if err != nil || tab.Measure == "" || strings.ContainsFunc(tab.Measure, unicode.IsSpace) {
 			return
@@ -256,7 +256,7 @@ func FuzzTrecEval(f *testing.F) {
 				fmt.Fprintf(&buf, "%-22s\tall\t0\n", "num_q")
 			}
 		}
-		again, err := loadBytes(buf.Bytes(), LoadOptions{Format: TrecEval, Measure: measure})
+		again, err := loadBytes(buf.Bytes(), LoadOptions{Format: TrecEval, Measures: []string{measure}})
 		if err != nil {
 			t.Fatalf("reading back %q: %v", buf.Bytes(), err)
 		}

@@ -28,11 +28,13 @@ const (
 	TrecEval Format = "trec_eval" // trec_eval -q output (v9 or v10)
 	CSVLong  Format = "csv-long"  // system,topic,score[,measure] with a header
 	CSVWide  Format = "csv-wide"  // topic column, then one column per system
-	JSONL    Format = "jsonl"     // {"system","topic","measure","score"} per line
+	// CSVMeasures is topic and system columns, then one column per measure.
+	CSVMeasures Format = "csv-measures"
+	JSONL       Format = "jsonl" // {"system","topic","measure","score"} per line
 )
 
 // Formats lists the valid --input-format values in the order the CLI documents them.
-var Formats = []Format{Auto, Run, TrecEval, CSVLong, CSVWide, JSONL}
+var Formats = []Format{Auto, Run, TrecEval, CSVLong, CSVWide, CSVMeasures, JSONL}
 
 // csvAny is what detection says of a CSV file: the header decides long or wide.
 const csvAny Format = "csv"
@@ -57,10 +59,27 @@ func ParseFormat(s string) (Format, error) {
 
 // LoadOptions control Load.
 type LoadOptions struct {
-	Format  Format    // Auto when empty
-	Measure string    // measure to select (or, for runs, to compute); "" = the only one present (map for runs)
-	Qrels   string    // qrels file; required for run files
-	Stdin   io.Reader // read for the path "-"; nil means standard input is not available
+	Format Format // Auto when empty
+	// Measures are the measures wanted, in order, in any spelling of the
+	// registry (trec.MeasureName); empty means every measure the inputs
+	// hold (map for runs). Only these are read, or computed from runs, and
+	// each must be held by some input.
+	Measures []string
+	// UnnamedMeasure names the measure of inputs that name none (a
+	// system,topic,score CSV, a CSV of one column per system); "" leaves it
+	// unnamed, and then Measures cannot select it.
+	UnnamedMeasure string
+	// LowerIsBetter names the measures whose lower values are better
+	// (latency, cost); the Set records their direction.
+	LowerIsBetter []string
+	// SystemPerFile names the system of each file that names none after
+	// the file ("runs/bm25.csv" is bm25): a CSV or TSV without a system
+	// column. It is never assumed: without it, such a file is an error.
+	SystemPerFile bool
+	// Topics aligns the Set (Set.Align); "" leaves it as read.
+	Topics TopicMode
+	Qrels  string    // qrels file; required for run files
+	Stdin  io.Reader // read for the path "-"; nil means standard input is not available
 	// QrelsFrom says where the Qrels path was given, for messages: a flag
 	// ("--qrels", the default) or a policy key ("policy.yaml:7:3 inputs.qrels").
 	QrelsFrom string
@@ -72,7 +91,7 @@ type LoadOptions struct {
 
 	// scoreRuns scores the TREC runs of the inputs, all in one call
 	// (scoreRunFiles when nil); a test gives another to see the calls.
-	scoreRuns func(*Builder, runJob) ([]Source, error)
+	scoreRuns func(*collector, runJob) ([]Source, error)
 	// beforeRead, when not nil, is called before the first read of each
 	// file with its path and role; a test changes a file then.
 	beforeRead func(path, role string)
@@ -81,54 +100,105 @@ type LoadOptions struct {
 // StdinName is how messages name standard input (the path "-").
 const StdinName = "<stdin>"
 
-// Load reads every path into one table of one measure. The format of each
-// file is detected from its content unless opt.Format names one; files of
-// different formats may be mixed. A "-" path reads opt.Stdin (once).
-//
-// Systems and topics keep the order in which the files first name them,
-// except that all TREC runs are scored together at the position of the first
-// one. Cells are not aligned: see Table.Align.
-//
-// Bad input gives an *inputerr.Error naming the file and line.
+// Load reads every path into one table of one measure, unaligned: the
+// measure of opt.Measures (at most one), else the only one the inputs hold.
+// It is LoadSources for callers of one measure.
 func Load(paths []string, opt LoadOptions) (*Table, error) {
-	t, _, err := LoadSources(paths, opt)
-	return t, err
+	if len(opt.Measures) > 1 {
+		return nil, fmt.Errorf("scores.Load reads one measure; %d named (use LoadSources)", len(opt.Measures))
+	}
+	set, _, _, err := LoadSources(paths, opt)
+	if err != nil {
+		return nil, err
+	}
+	return set.Table("")
 }
 
-// LoadSources is Load, also returning what it read: one Source per path, in
-// the order given, then the qrels file when runs were scored with it. Each
-// file is read once, its digest taken from the bytes parsed; a regular file
-// that changes while it is read (size, modification time or identity) is
-// refused with an *inputerr.Error. Call VerifySources on the sources before
-// publishing anything that names them, to refuse a file changed later in
-// the run.
-func LoadSources(paths []string, opt LoadOptions) (*Table, []Source, error) {
+// LoadSources reads every path into a Set of the measures opt.Measures
+// names (every measure the inputs hold when it is empty), aligned as
+// opt.Topics says, and returns what it read: one Source per path, in the
+// order given, then the qrels file when runs were scored with it. The
+// format of each file is detected from its content unless opt.Format names
+// one; files of different formats may be mixed. A "-" path reads opt.Stdin
+// (once).
+//
+// Systems and topics keep the order in which the files first name them (in
+// any measure), except that all TREC runs are scored together at the
+// position of the first one; all of them are evaluated for every measure
+// in one pass over each run file.
+//
+// Each file is read once, its digest taken from the bytes parsed; a
+// regular file that changes while it is read (size, modification time or
+// identity) is refused with an *inputerr.Error. Call VerifySources on the
+// sources before publishing anything that names them, to refuse a file
+// changed later in the run. Bad input gives an *inputerr.Error naming the
+// file and line.
+func LoadSources(paths []string, opt LoadOptions) (*Set, Alignment, []Source, error) {
 	format, err := ParseFormat(string(opt.Format))
 	if err != nil {
-		return nil, nil, err
+		return nil, Alignment{}, nil, err
 	}
 	if len(paths) == 0 {
-		return nil, nil, errors.New("no input files given")
+		return nil, Alignment{}, nil, errors.New("no input files given")
 	}
 	if n := countStdin(paths); n > 1 {
-		return nil, nil, fmt.Errorf("standard input (-) is named %d times; it can be read only once", n)
+		return nil, Alignment{}, nil, fmt.Errorf("standard input (-) is named %d times; it can be read only once", n)
 	}
 	// One measure syntax: trec_eval's -m spelling (ndcg_cut.10) selects the
 	// value trec_eval prints as ndcg_cut_10 in a score file, as in a run.
-	opt.Measure = trec.MeasureName(opt.Measure)
-	l := &loader{opt: opt, b: NewBuilder("")}
+	var wanted []string
+	for _, m := range opt.Measures {
+		if m = trec.MeasureName(m); !slices.Contains(wanted, m) {
+			wanted = append(wanted, m)
+		}
+	}
+	opt.Measures = wanted
+	opt.UnnamedMeasure = trec.MeasureName(opt.UnnamedMeasure)
+	l := &loader{opt: opt, c: newCollector()}
 	if opt.MaxMemory > 0 {
 		l.budget = &loadBudget{limit: opt.MaxMemory}
 	}
-	t, err := l.load(paths, format)
+	set, err := l.load(paths, format)
 	if err != nil {
-		return nil, nil, err
+		return nil, Alignment{}, nil, err
 	}
-	return t, l.sources, nil
+	if err := l.directions(set); err != nil {
+		return nil, Alignment{}, nil, err
+	}
+	var a Alignment
+	if opt.Topics != "" {
+		if set, a, err = set.Align(opt.Topics); err != nil {
+			return nil, a, nil, err
+		}
+	}
+	return set, a, l.sources, nil
+}
+
+// directions gives the Set the direction of each measure named by
+// opt.LowerIsBetter. A name the Set lacks is an error when the Set holds
+// every measure of the inputs (a typo would otherwise leave a cost
+// higher-is-better); when measures were selected it may name one not
+// selected.
+func (l *loader) directions(set *Set) error {
+	for _, name := range l.opt.LowerIsBetter {
+		i := set.index(name)
+		if i < 0 {
+			if len(l.opt.Measures) > 0 {
+				continue
+			}
+			present := set.Measures()
+			return fmt.Errorf("--lower-is-better %q: no input holds that measure%s; they hold %s", name, suggest.DidYouMean(name, present), strings.Join(quoted(present), ", "))
+		}
+		if set.Directions == nil {
+			set.Directions = make([]Direction, len(set.Tables))
+		}
+		set.Directions[i] = LowerIsBetter
+	}
+	return nil
 }
 
 // load reads the paths into the builder, keeping each one's source.
-func (l *loader) load(paths []string, format Format) (*Table, error) {
+func (l *loader) load(paths []string, format Format) (*Set, error) {
 	// Detect every format first: all runs are scored in one call, which
 	// needs their paths, and a mistaken file is reported before any work.
 	inputs := make([]*input, len(paths))
@@ -200,16 +270,34 @@ func (l *loader) load(paths []string, format Format) (*Table, error) {
 		sources[i] = src
 		in.close()
 	}
-	if l.b.Len() == 0 {
+	if l.c.cells() == 0 {
 		return nil, errors.New("the inputs hold no scores")
 	}
 	l.sources = append(sources, qrels...)
-	t := l.b.Table()
-	t.Measure = l.measure
-	if t.Measure == "" {
-		t.Measure = l.opt.Measure
+	for _, m := range l.opt.Measures {
+		if !l.c.has(m) {
+			return nil, &MeasureError{Measure: m, Inputs: paths, Present: l.held}
+		}
 	}
-	return t, nil
+	return l.c.set(l.opt.Measures), nil
+}
+
+// MeasureError is a wanted measure (LoadOptions.Measures) that no input
+// holds.
+type MeasureError struct {
+	Measure string
+	Inputs  []string // the paths read
+	Present []string // the measures they hold, in the order first read
+}
+
+func (e *MeasureError) Error() string {
+	return fmt.Sprintf("measure %q (--measure) is %s", e.Measure, e.Missing())
+}
+
+// Missing says where the measure is missing and what is there instead.
+func (e *MeasureError) Missing() string {
+	return fmt.Sprintf("in none of the inputs (%s)%s; they hold %s",
+		strings.Join(e.Inputs, ", "), suggest.DidYouMean(e.Measure, e.Present), strings.Join(quoted(e.Present), ", "))
 }
 
 func countStdin(paths []string) int {
@@ -224,13 +312,20 @@ func countStdin(paths []string) int {
 
 // loader carries the state shared by the files of one Load.
 type loader struct {
-	opt LoadOptions
-	b   *Builder
-	// measure is the measure the files loaded so far hold ("" while none
-	// said), and measureFrom the file that first held it.
-	measure, measureFrom string
-	sources              []Source
-	budget               *loadBudget // nil: no limit
+	opt     LoadOptions
+	c       *collector
+	sources []Source
+	budget  *loadBudget // nil: no limit
+	// held lists every measure the inputs hold, wanted or not, in the
+	// order first read, for messages.
+	held []string
+}
+
+// hold notes that an input holds measure.
+func (l *loader) hold(measure string) {
+	if !slices.Contains(l.held, measure) {
+		l.held = append(l.held, measure)
+	}
 }
 
 // input is one file, opened and with its format detected.
@@ -275,7 +370,7 @@ func (l *loader) open(path string, forced Format) (*input, error) {
 	}
 	if forced != Auto {
 		in.format = forced
-		in.cost = in.byteCost()
+		in.cost = in.byteCost(l.opt.SystemPerFile)
 		return in, nil
 	}
 	first, line, found, empty, err := sniff(in.r)
@@ -296,7 +391,7 @@ func (l *loader) open(path string, forced Format) (*input, error) {
 		return nil, inputerr.At(in.name, line, "cannot tell the format of %s (tried %s); expected %s, or name the format with --input-format",
 			excerpt(first), "jsonl, run, trec_eval, csv-long, csv-wide", expectedAny)
 	}
-	in.cost = in.byteCost()
+	in.cost = in.byteCost(l.opt.SystemPerFile)
 	return in, nil
 }
 
@@ -388,6 +483,9 @@ func classify(line string) Format {
 	if n, err := csvFieldCount(line); err == nil && n >= 2 {
 		return csvAny
 	}
+	if strings.Count(line, "\t") >= 1 {
+		return csvAny // a TSV header
+	}
 	return Auto
 }
 
@@ -405,42 +503,30 @@ func isNonFinite(s string) bool {
 // isQuoted reports a relstring value such as '1-0.'.
 func isQuoted(s string) bool { return len(s) >= 2 && s[0] == '\'' && s[len(s)-1] == '\'' }
 
-// loadRuns scores the run files, all with one measure, and returns their
-// sources and then the qrels file's.
+// loadRuns scores the run files with every measure wanted (map when none
+// is) and returns their sources and then the qrels file's.
 func (l *loader) loadRuns(job runJob) ([]Source, error) {
-	measure := l.opt.Measure
-	if measure == "" {
-		measure = DefaultRunMeasure
+	job.measures = l.opt.Measures
+	if len(job.measures) == 0 {
+		job.measures = []string{DefaultRunMeasure}
 	}
-	if l.measure != "" && l.measure != measure {
-		return nil, fmt.Errorf("%s holds measure %q but the runs are scored with %q; all inputs must hold one measure (name it with --measure)",
-			l.measureFrom, l.measure, measure)
+	for _, m := range job.measures {
+		l.hold(m)
 	}
-	job.measure = measure
 	score := l.opt.scoreRuns
 	if score == nil {
 		score = scoreRunFiles
 	}
-	sources, err := score(l.b, job)
-	if err != nil {
-		return nil, err
-	}
-	if l.measure == "" {
-		l.measure, l.measureFrom = measure, job.paths[0]
-	}
-	return sources, nil
+	return score(l.c, job)
 }
 
-// parse reads one non-run input into the builder and returns its source.
+// parse reads one non-run input into the collector and returns its source.
 func (l *loader) parse(in *input) (Source, error) {
-	fs := &fileSink{l: l, file: in.name, name: in.path, want: l.opt.Measure}
-	if fs.want == "" {
-		fs.want = l.measure
-	}
+	fs := &fileSink{l: l, file: in.name, name: in.path}
 	var err error
 	switch in.format {
-	case csvAny, CSVLong, CSVWide:
-		err = parseCSV(in.r, fs, in.format)
+	case csvAny, CSVLong, CSVWide, CSVMeasures:
+		err = parseCSV(in.r, fs, in.format, separator(in.r))
 	case JSONL:
 		err = parseJSONL(in.r, fs)
 	case TrecEval:
@@ -457,28 +543,29 @@ func (l *loader) parse(in *input) (Source, error) {
 	return in.t.finish()
 }
 
-// fileSink selects the rows of one measure from one file and adds them to
-// the builder. Rows are labelled (they carry a measure) or not; a file must
-// be one or the other throughout.
+// fileSink selects the rows of the wanted measures from one file and adds
+// them to the collector. Rows are labelled (they carry a measure) or not; a
+// file must be one or the other throughout. An unlabelled row is of
+// LoadOptions.UnnamedMeasure ("" when not named).
 type fileSink struct {
 	l    *loader
 	file string // for messages
 	name string // the path as given, for system names
-	// want is the measure to keep: --measure, else the one of earlier
-	// files, else the first one this file holds.
-	want      string
-	labelled  int8 // 0 = no row yet, 1 = rows carry a measure, -1 = they do not
-	labelLine int  // the first row
-	others    map[string]bool
+	// labelled is 0 before the first row, 1 when rows carry a measure, -1
+	// when they do not; labelLine is the first row.
+	labelled  int8
+	labelLine int
+	held      map[string]bool // the measures the file holds, wanted or not
 	kept      int
 	canon     map[string]string // each measure label as the registry spells it
 }
 
-// keep reports whether the row at line, of the given measure ("" for an
-// unlabelled row), is to be added.
-func (fs *fileSink) keep(measure string, line int) (bool, error) {
-	if measure != "" {
-		measure = fs.canonical(measure)
+// keep returns the measure the row at line is of, given its label ("" for
+// an unlabelled row), and whether the row is to be added.
+func (fs *fileSink) keep(label string, line int) (string, bool, error) {
+	measure := ""
+	if label != "" {
+		measure = fs.canonical(label)
 	}
 	switch {
 	case fs.labelled == 0:
@@ -488,27 +575,37 @@ func (fs *fileSink) keep(measure string, line int) (bool, error) {
 			fs.labelled = 1
 		}
 	case fs.labelled == 1 && measure == "":
-		return false, inputerr.At(fs.file, line, "no measure given; expected one, as line %d gives", fs.labelLine)
+		return "", false, inputerr.At(fs.file, line, "no measure given; expected one, as line %d gives", fs.labelLine)
 	case fs.labelled == -1 && measure != "":
-		return false, inputerr.At(fs.file, line, "measure %q given; expected none, as line %d gives none", measure, fs.labelLine)
+		return "", false, inputerr.At(fs.file, line, "measure %q given; expected none, as line %d gives none", measure, fs.labelLine)
 	}
-	if measure == "" || measure == fs.want {
-		fs.kept++
-		return true, nil
+	want := fs.l.opt.Measures
+	if measure == "" {
+		measure = fs.l.opt.UnnamedMeasure
+		if measure == "" && len(want) > 0 {
+			return "", false, inputerr.At(fs.file, line, "the file names no measure (%s), so it cannot be checked to hold --measure %q; expected a measure column, or its measure named with --unnamed-measure NAME",
+				unnamedKinds, want[0])
+		}
+	} else if !fs.held[measure] {
+		if problem := checkName("measure", measure); problem != "" {
+			return "", false, inputerr.At(fs.file, line, "%s", problem)
+		}
 	}
-	if problem := checkName("measure", measure); problem != "" {
-		return false, inputerr.At(fs.file, line, "%s", problem)
+	if !fs.held[measure] {
+		if fs.held == nil {
+			fs.held = map[string]bool{}
+		}
+		if len(fs.held) >= maxMeasures {
+			return "", false, inputerr.At(fs.file, line, "more than %d measures; expected at most %d", maxMeasures, maxMeasures)
+		}
+		fs.held[measure] = true
+		fs.l.hold(measure)
 	}
-	if fs.want == "" {
-		fs.want = measure
-		fs.kept++
-		return true, nil
+	if len(want) > 0 && !slices.Contains(want, measure) {
+		return measure, false, nil
 	}
-	if fs.others == nil {
-		fs.others = map[string]bool{}
-	}
-	fs.others[measure] = true
-	return false, nil
+	fs.kept++
+	return measure, true, nil
 }
 
 // canonical returns a measure label in the one spelling of measures
@@ -599,45 +696,57 @@ func isDecimal(s string) bool {
 	return i == len(s)
 }
 
-// add adds a kept cell.
-func (fs *fileSink) add(system, topic string, score float64, line int) error {
-	return fs.l.b.Add(system, topic, score, fs.file, line)
-}
-
-// finish checks the measures the file held once it is read whole.
-func (fs *fileSink) finish() error {
-	l := fs.l
-	if fs.labelled != 1 {
-		if fs.kept == 0 {
-			return inputerr.At(fs.file, 0, "no scores in the file; expected at least one row of data")
-		}
-		return nil
-	}
-	var names []string
-	for m := range fs.others {
-		names = append(names, m)
-	}
-	if fs.kept > 0 {
-		names = append(names, fs.want)
-	}
-	slices.Sort(names)
-	present := func() string { return strings.Join(quoted(names), ", ") }
+// systemColumn checks that a file names its systems in a column (has) or
+// that --system-per-file names them after the file, not both.
+func (fs *fileSink) systemColumn(has bool, line int) error {
 	switch {
-	case l.opt.Measure != "" && fs.kept == 0:
-		return inputerr.At(fs.file, 0, "no scores of measure %q (--measure)%s; the file holds %s", l.opt.Measure, suggest.DidYouMean(l.opt.Measure, names), present())
-	case l.opt.Measure != "":
-	case fs.kept > 0 && len(fs.others) > 0, fs.kept == 0 && len(fs.others) > 1:
-		return inputerr.At(fs.file, 0, "the file holds several measures: %s; expected one, or name one with --measure", present())
-	case fs.kept == 0 && len(fs.others) == 1:
-		return inputerr.At(fs.file, 0, "the file holds measure %s but %s holds %q; expected one measure in all inputs (name one present in all with --measure)",
-			present(), l.measureFrom, l.measure)
-	case fs.kept == 0:
-		return inputerr.At(fs.file, 0, "no scores in the file; expected at least one row of data")
-	}
-	if l.measure == "" {
-		l.measure, l.measureFrom = fs.want, fs.file
+	case has && fs.l.opt.SystemPerFile:
+		return inputerr.At(fs.file, line, "the file names its systems in a column; expected none with --system-per-file, which names the system after the file")
+	case !has && !fs.l.opt.SystemPerFile:
+		return inputerr.At(fs.file, line, "no system column; expected one (system, run or name), or --system-per-file to name the system after the file")
 	}
 	return nil
+}
+
+// fileSystem is the system --system-per-file names after the file; "" without it.
+func (fs *fileSink) fileSystem() string {
+	if !fs.l.opt.SystemPerFile {
+		return ""
+	}
+	return systemFromFile(fs.name)
+}
+
+// separator returns the field separator of a CSV or TSV file from its first
+// significant line: a tab when it holds tabs and no comma, else a comma.
+func separator(r *bufio.Reader) rune {
+	first, _, found, _, _ := sniff(r)
+	if found && strings.Contains(first, "\t") && !strings.Contains(first, ",") {
+		return '\t'
+	}
+	return ','
+}
+
+// add adds a kept cell of measure.
+func (fs *fileSink) add(measure, system, topic string, score float64, line int) error {
+	return fs.l.c.add(measure, system, topic, score, fs.file, line)
+}
+
+// finish checks, once the file is read whole, that it held a wanted measure.
+func (fs *fileSink) finish() error {
+	if fs.kept > 0 {
+		return nil
+	}
+	if len(fs.held) == 0 {
+		return inputerr.At(fs.file, 0, "no scores in the file; expected at least one row of data")
+	}
+	var names []string
+	for m := range fs.held {
+		names = append(names, m)
+	}
+	slices.Sort(names)
+	want := fs.l.opt.Measures
+	return inputerr.At(fs.file, 0, "no scores of measure %s (--measure)%s; the file holds %s",
+		strings.Join(quoted(want), ", "), suggest.DidYouMean(want[0], names), strings.Join(quoted(names), ", "))
 }
 
 // systemFromFile names a system after its file: the base name without its
