@@ -374,6 +374,9 @@ func (o *gateOptions) replayCommand(p *policies.Policy) string {
 				args = append(args, f.name, f.value)
 			}
 		}
+		if in.SystemPerFile {
+			args = append(args, "--system-per-file")
+		}
 		args = append(args, in.Paths...)
 	}
 	for i, a := range args {

@@ -27,6 +27,8 @@ type inputOptions struct {
 	UnnamedMeasure optional[string]
 	// LowerIsBetter names the measures whose lower values are better.
 	LowerIsBetter []string
+	// SystemPerFile names the system of a file that names none after the file.
+	SystemPerFile bool
 	Topics        optional[string]
 	// QrelsFrom says where Qrels was given when not by --qrels (a policy's
 	// "policy.yaml:7:3 inputs.qrels"), for the loader's messages.
@@ -68,6 +70,8 @@ func (o *inputOptions) flags() []cli.Flag {
 			Usage: "the `MEASURE` of inputs that name none (a system,topic,score CSV, a CSV of one column per system), so that --measure can select it"},
 		&cli.StringSliceFlag{Name: "lower-is-better", Destination: &o.LowerIsBetter,
 			Usage: "`MEASURE` whose lower values are better (latency, cost, an error rate); repeatable"},
+		&cli.BoolFlag{Name: "system-per-file", Destination: &o.SystemPerFile,
+			Usage: "name the system of each input that names none (a CSV without a system column, ir_measures -q output) after its file"},
 		&cli.StringFlag{Name: "topics", Value: string(scores.Intersect), Destination: &o.Topics.Value, Action: o.Topics.given,
 			Usage: "`MODE` for topics not scored for every system: intersect (drop them), zero (score 0, like trec_eval -c), error, keep (leave missing)"},
 	}
@@ -151,7 +155,7 @@ func (o *inputOptions) loadSet(w io.Writer) (*scores.Set, scores.Alignment, []sc
 		stdin = os.Stdin
 	}
 	set, a, sources, err := scores.LoadSources(o.Paths, scores.LoadOptions{
-		Format: format, Measures: o.Measures.Value, UnnamedMeasure: o.UnnamedMeasure.Value, LowerIsBetter: o.LowerIsBetter,
+		Format: format, Measures: o.Measures.Value, UnnamedMeasure: o.UnnamedMeasure.Value, LowerIsBetter: o.LowerIsBetter, SystemPerFile: o.SystemPerFile,
 		Topics: mode, Qrels: o.Qrels.Value, QrelsFrom: o.QrelsFrom, Stdin: stdin, MaxMemory: o.MaxMemory,
 	})
 	if err != nil {

@@ -31,10 +31,12 @@ const (
 	// CSVMeasures is topic and system columns, then one column per measure.
 	CSVMeasures Format = "csv-measures"
 	JSONL       Format = "jsonl" // {"system","topic","measure","score"} per line
+	// IRMeasures is ir_measures -q output: query_id, measure, value.
+	IRMeasures Format = "ir_measures"
 )
 
 // Formats lists the valid --input-format values in the order the CLI documents them.
-var Formats = []Format{Auto, Run, TrecEval, CSVLong, CSVWide, CSVMeasures, JSONL}
+var Formats = []Format{Auto, Run, TrecEval, IRMeasures, CSVLong, CSVWide, CSVMeasures, JSONL}
 
 // csvAny is what detection says of a CSV file: the header decides long or wide.
 const csvAny Format = "csv"
@@ -148,7 +150,7 @@ func LoadSources(paths []string, opt LoadOptions) (*Set, Alignment, []Source, er
 	// value trec_eval prints as ndcg_cut_10 in a score file, as in a run.
 	var wanted []string
 	for _, m := range opt.Measures {
-		if m = trec.MeasureName(m); !slices.Contains(wanted, m) {
+		if m = trec.MeasureName(m); m != "" && !slices.Contains(wanted, m) {
 			wanted = append(wanted, m)
 		}
 	}
@@ -389,7 +391,7 @@ func (l *loader) open(path string, forced Format) (*input, error) {
 	if in.format == Auto {
 		in.close()
 		return nil, inputerr.At(in.name, line, "cannot tell the format of %s (tried %s); expected %s, or name the format with --input-format",
-			excerpt(first), "jsonl, run, trec_eval, csv-long, csv-wide", expectedAny)
+			excerpt(first), "jsonl, run, trec_eval, ir_measures, csv-long, csv-wide, csv-measures", expectedAny)
 	}
 	in.cost = in.byteCost(l.opt.SystemPerFile)
 	return in, nil
@@ -476,6 +478,9 @@ func classify(line string) Format {
 	if len(f) >= 6 && isNumber(f[3]) && isNumber(f[4]) {
 		return Run
 	}
+	if isIRMeasuresLine(f) {
+		return IRMeasures
+	}
 	if len(f) == 3 && strings.ContainsRune(t, '\t') &&
 		(isNumber(f[2]) || isNonFinite(f[2]) || f[1] == "all" || isQuoted(f[2])) {
 		return TrecEval
@@ -531,6 +536,8 @@ func (l *loader) parse(in *input) (Source, error) {
 		err = parseJSONL(in.r, fs)
 	case TrecEval:
 		err = parseTrecEval(in.r, fs)
+	case IRMeasures:
+		err = parseIRMeasures(in.r, fs)
 	default:
 		err = fmt.Errorf("internal error: no parser for format %q", in.format)
 	}
