@@ -3,6 +3,8 @@ package gate
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -69,5 +71,30 @@ func TestInputOptionsDefaultsAndErrors(t *testing.T) {
 		if err == nil || err.Error() != c.want {
 			t.Errorf("%+v: error %v, want %s", c.o, err, c.want)
 		}
+	}
+}
+
+// The topics-file flag group reads and checks a topics file (issue 26 item 1).
+func TestTopicsFileOptions(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "topics.csv")
+	if err := os.WriteFile(path, []byte("topic,origin\n301,trec\n601,robust03\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := &topicsFileOptions{}
+	cmd := &cli.Command{Name: "x", Flags: o.flags(), Action: func(context.Context, *cli.Command) error { return nil }}
+	if err := cmd.Run(context.Background(), []string{"x", "--topics-file", path}); err != nil {
+		t.Fatal(err)
+	}
+	a, warn, err := o.load([]string{"301"})
+	if err != nil || a.Segment["origin"]["601"] != "robust03" || len(warn) != 1 {
+		t.Errorf("%v %v %q", err, a, warn)
+	}
+	if _, _, err := o.load([]string{"301", "999"}); err == nil || !strings.Contains(err.Error(), `"999"`) {
+		t.Errorf("missing topic: %v", err)
+	}
+	o.Unsegmented = true
+	if a, _, err := o.load([]string{"999"}); err != nil || a.Segment["origin"]["999"] != "unsegmented" {
+		t.Errorf("unsegmented: %v", err)
 	}
 }
