@@ -19,7 +19,7 @@ var robust03Measures = []string{"map", "ndcg_cut.10", "recall.1000"}
 // loadRobust03Runs scores robust03's three public runs against its qrels
 // for every measure of robust03Measures, counting the opens of each file
 // that read it (beforeRead).
-func loadRobust03Runs(t *testing.T, measures []string) (*Set, []Source, map[string]int) {
+func loadRobust03Runs(t testing.TB, measures []string) (*Set, []Source, map[string]int) {
 	t.Helper()
 	dir := shared.Path(t, "data/trec_eval/robust03")
 	var runs []string

@@ -88,6 +88,9 @@ func scoreRunFiles(c *collector, job runJob) ([]Source, error) {
 		system string
 		line   int // of the run_id naming it
 		cells  []runCell
+		// values holds each cell's scores, one per measure: cell i's
+		// score of measure k is values[i*len(measures)+k].
+		values []float64
 		source Source
 		err    error
 	}
@@ -115,11 +118,11 @@ func scoreRunFiles(c *collector, job runJob) ([]Source, error) {
 		}
 		r.source.Run = r.system
 		_, r.err = trec.NewEvaluator(q, ms, opt).Evaluate(run, func(tr *trec.TopicResult) error {
-			cell := runCell{topic: tr.Topic, line: tr.Line, values: make([]float64, len(measures))}
-			for k, m := range measures {
-				cell.values[k], _ = tr.Value(ms, m)
+			for _, m := range measures {
+				v, _ := tr.Value(ms, m)
+				r.values = append(r.values, v)
 			}
-			r.cells = append(r.cells, cell)
+			r.cells = append(r.cells, runCell{topic: tr.Topic, line: tr.Line})
 			return nil
 		})
 		return r
@@ -135,8 +138,8 @@ func scoreRunFiles(c *collector, job runJob) ([]Source, error) {
 		// Cells scored before an error are added first, as when runs were
 		// scored one after another.
 		for k, m := range measures {
-			for _, cell := range r.cells {
-				if err := c.add(m, r.system, cell.topic, cell.values[k], path, cell.line); err != nil {
+			for i, cell := range r.cells {
+				if err := c.add(m, r.system, cell.topic, r.values[i*len(measures)+k], path, cell.line); err != nil {
 					return err
 				}
 			}
@@ -170,12 +173,10 @@ func (o opener) read(path, role string, want fs.FileInfo, budget *loadBudget, re
 	return t.finish()
 }
 
-// runCell is one topic's scores of a run (one per measure), with the line
-// the topic starts at.
+// runCell is one topic of a run, with the line the topic starts at.
 type runCell struct {
-	topic  string
-	values []float64
-	line   int
+	topic string
+	line  int
 }
 
 // runWorkers is how many runs are read and scored at once: one per core, at
