@@ -398,6 +398,12 @@ func loadRuleMeasures(p *policies.Policy, in inputOptions, w io.Writer) (engine.
 	var def string
 	if len(in.Measures.Value) == 1 {
 		def = in.Measures.Value[0]
+	} else if in.Qrels.Value != "" && len(rules) > 0 {
+		// Runs can be scored on any measure: without a named default they
+		// are scored on their default, map, and on every rule's measure.
+		def = scores.DefaultRunMeasure
+	}
+	if def != "" {
 		in.Measures.Value = append([]string{def}, rules...)
 	}
 	set, a, sources, err := in.loadSet(w)

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -8,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/riskgate/riskgate/internal/shared"
 )
 
 // twoMeasureScores is a long CSV of ndcg_cut_10 and latency_ms for prod
@@ -96,5 +99,50 @@ func TestGateRuleMeasureNotInInputs(t *testing.T) {
 	}
 	if n := strings.Count(strings.TrimSpace(errw), "\n"); n != 0 {
 		t.Errorf("error is %d lines, want one:\n%s", n+1, errw)
+	}
+}
+
+// Runs + qrels with rules that name their measures and no default measure
+// named (no inputs.measure, no --measure): the runs are scored on their
+// default, map, and on every rule's measure — the same decision as with
+// inputs.measure: map (a run holds every measure it can be scored on): the
+// same challengers selected, with the same rules, values and outcomes.
+func TestGateRunsScoredOnTheRulesMeasures(t *testing.T) {
+	t.Parallel()
+	dir := shared.Path(t, "data/trec_eval/robust03")
+	runs := []string{filepath.Join(dir, "runs", "NLPR03vb10.run"), filepath.Join(dir, "runs", "pircRBa1.run"), filepath.Join(dir, "runs", "rutcor03100.run")}
+	rules := `loss_weight: 2
+champion: rutcor03100
+challengers: ["*"]
+rules:
+  - {id: q-better, measure: Q, quantity: tests.paired_t.p, alternative: greater, at_most: 0.025}
+  - {id: nerr-guard, quantity: bca.lo, measure: nERR@10, margin: 0.02, at_least: 0}
+`
+	digest := func(policyText string) string {
+		t.Helper()
+		policy := filepath.Join(t.TempDir(), "p.yaml")
+		if err := os.WriteFile(policy, []byte(policyText), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args := append([]string{"gate", "--policy", policy, "--format", "json", "--qrels", filepath.Join(dir, "qrels.txt")}, runs...)
+		status, stdout, stderr := runMain(t, args...)
+		if status != 0 {
+			t.Fatalf("exit %d, want 0\n%s", status, stderr)
+		}
+		var r struct {
+			Decision struct {
+				Selected    json.RawMessage `json:"selected"`
+				Challengers json.RawMessage `json:"challengers"`
+			} `json:"decision"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+			t.Fatal(err)
+		}
+		return string(r.Decision.Selected) + string(r.Decision.Challengers)
+	}
+	without := digest("version: 1\nname: q\n" + rules)
+	with := digest("version: 1\nname: q\ninputs: {measure: map}\n" + rules)
+	if without != with {
+		t.Errorf("decision without a default measure:\n%s\nwith inputs.measure: map:\n%s", without, with)
 	}
 }
