@@ -133,7 +133,7 @@ func loadMeasures(in *inputOptions, measures []string, w io.Writer) ([]discrimin
 		}
 		seen[name] = m
 		one := *in
-		one.Measure.Value = m
+		one.Measures.Value = []string{m}
 		t, _, err := one.load(w)
 		if err != nil {
 			return nil, err

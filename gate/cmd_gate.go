@@ -3,6 +3,7 @@ package gate
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -16,6 +17,7 @@ import (
 	"github.com/riskgate/riskgate/gate/report"
 	"github.com/riskgate/riskgate/gate/result"
 	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/gate/trec"
 	"github.com/riskgate/riskgate/internal/atomicfile"
 	"github.com/riskgate/riskgate/internal/escape"
 	"github.com/riskgate/riskgate/internal/inputerr"
@@ -358,13 +360,22 @@ func (o *gateOptions) replayCommand(p *policies.Policy) string {
 	}
 	if !o.Example {
 		in := o.Input
-		for _, f := range []struct{ flag, value, def string }{
-			{"--input-format", in.Format.Value, string(scores.Auto)}, {"--qrels", in.Qrels.Value, ""},
-			{"--measure", in.Measure.Value, ""}, {"--topics", in.Topics.Value, string(scores.Intersect)},
-		} {
+		type flag struct{ name, value, def string }
+		flags := []flag{{"--input-format", in.Format.Value, string(scores.Auto)}, {"--qrels", in.Qrels.Value, ""}}
+		for _, m := range in.Measures.Value {
+			flags = append(flags, flag{"--measure", m, ""})
+		}
+		flags = append(flags, flag{"--unnamed-measure", in.UnnamedMeasure.Value, ""})
+		for _, m := range in.LowerIsBetter {
+			flags = append(flags, flag{"--lower-is-better", m, ""})
+		}
+		for _, f := range append(flags, flag{"--topics", in.Topics.Value, string(scores.Intersect)}) {
 			if f.value != f.def {
-				args = append(args, f.flag, f.value)
+				args = append(args, f.name, f.value)
 			}
+		}
+		if in.SystemPerFile {
+			args = append(args, "--system-per-file")
 		}
 		args = append(args, in.Paths...)
 	}
@@ -374,30 +385,61 @@ func (o *gateOptions) replayCommand(p *policies.Policy) string {
 	return strings.Join(args, " ")
 }
 
-// loadRuleMeasures loads the inputs once for the default measure (the flags'
-// and inputs.measure, else the inputs' only one) and once more for every
-// other measure a rule names, each aligned as the default's; a rule
-// measure the inputs do not hold is an error at the rule's measure: key.
-//
-// Until every loader returns all its measures at once (scores.Set), each
-// further measure reads the inputs again, so standard input serves one
-// measure only.
+// loadRuleMeasures reads the inputs once (scores.LoadSources of a Set) for
+// the default measure (the flags' and inputs.measure, else the inputs'
+// only one) and every other measure a rule names, and returns one table
+// per measure, the default's first, all aligned together. A rule measure
+// the inputs do not hold is an error at the rule's measure: key.
 func loadRuleMeasures(p *policies.Policy, in inputOptions, w io.Writer) (engine.Tables, scores.Alignment, []scores.Source, error) {
-	t, a, sources, err := in.loadSources(w)
+	rules := p.RuleMeasures()
+	if len(in.Measures.Value) > 1 {
+		return nil, scores.Alignment{}, nil, fmt.Errorf("--measure is given %d times (%s); the gate takes one default measure, and each rule names its own with measure:", len(in.Measures.Value), strings.Join(in.Measures.Value, ", "))
+	}
+	var def string
+	if len(in.Measures.Value) == 1 {
+		def = in.Measures.Value[0]
+	} else if in.Qrels.Value != "" && len(rules) > 0 {
+		// Runs can be scored on any measure: without a named default they
+		// are scored on their default, map, and on every rule's measure.
+		def = scores.DefaultRunMeasure
+	}
+	if def != "" {
+		in.Measures.Value = append([]string{def}, rules...)
+	}
+	set, a, sources, err := in.loadSet(w)
+	if err != nil {
+		var missing *scores.MeasureError
+		if errors.As(err, &missing) && def != "" && trec.MeasureName(missing.Measure) != trec.MeasureName(def) {
+			for _, r := range p.Rules {
+				if r.Measure != "" && trec.MeasureName(r.Measure) == missing.Measure {
+					return nil, a, nil, inputerr.AtCol(p.File, r.MeasurePos.Line, r.MeasurePos.Column, "%s.measure: measure %q is %s", r.ID, r.Measure, missing.Missing())
+				}
+			}
+		}
+		return nil, a, nil, err
+	}
+	if def == "" && len(rules) > 0 {
+		// No default named: the inputs' one measure that no rule names.
+		var others []string
+		for _, m := range set.Measures() {
+			if !slices.Contains(rules, policies.CanonicalMeasure(m)) {
+				others = append(others, m)
+			}
+		}
+		if len(others) == 1 {
+			def = others[0]
+		}
+	}
+	t, err := set.Table(def)
 	if err != nil {
 		return nil, a, nil, err
 	}
 	ts := engine.Tables{t}
-	for _, m := range p.RuleMeasures() {
+	for _, m := range rules {
 		if m == t.Measure || policies.CanonicalMeasure(t.Measure) == m {
 			continue
 		}
-		if slices.Contains(in.Paths, "-") {
-			return nil, a, nil, fmt.Errorf("rule measure %s: standard input can be read for one measure only; give the scores as a file", m)
-		}
-		other := in
-		other.Measure.Value = m
-		mt, _, _, err := other.loadSources(nil)
+		mt, err := set.Table(m)
 		if err != nil {
 			r := ruleNaming(p, m)
 			return nil, a, nil, inputerr.AtCol(p.File, r.MeasurePos.Line, r.MeasurePos.Column, "%s.measure: %v", r.ID, err)

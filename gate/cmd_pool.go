@@ -601,14 +601,11 @@ func rescoreEntries(store *pool.Store, entries []*pool.Entry, qrelsPath string, 
 				holders = append(holders, i)
 			}
 		}
-		raw, sources, err := scores.LoadSources(paths, scores.LoadOptions{Format: scores.Run, Measure: m, Qrels: qrelsPath})
+		set, a, sources, err := scores.LoadSources(paths, scores.LoadOptions{Format: scores.Run, Measures: []string{m}, Qrels: qrelsPath, Topics: mode})
 		if err != nil {
 			return nil, "", err
 		}
-		t, a, err := raw.Align(mode)
-		if err != nil {
-			return nil, "", err
-		}
+		t := set.Tables[0]
 		if msg := a.Summary(); msg != "" {
 			fmt.Fprintf(notes, "riskgate: note: %s: %s\n", measureLabel(m), msg)
 		}

@@ -131,7 +131,7 @@ func TestPoolCommands(t *testing.T) {
 
 	// The stored scores are the loaded ones, bit for bit.
 	for _, m := range []string{"map", "P.5"} {
-		tab, err := scores.Load([]string{"runs/bm25.run", "runs/new-ranker.run", "runs/art-1.run"}, scores.LoadOptions{Qrels: "qrels.txt", Measure: m})
+		tab, err := scores.Load([]string{"runs/bm25.run", "runs/new-ranker.run", "runs/art-1.run"}, scores.LoadOptions{Qrels: "qrels.txt", Measures: []string{m}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -186,7 +186,7 @@ func TestPoolCommands(t *testing.T) {
 		t.Errorf("rescore: %q", out)
 	}
 	store, _ := pool.Open("p")
-	fresh, err := scores.Load([]string{"runs/bm25.run"}, scores.LoadOptions{Qrels: "qrels-v2.txt", Measure: "P.5"})
+	fresh, err := scores.Load([]string{"runs/bm25.run"}, scores.LoadOptions{Qrels: "qrels-v2.txt", Measures: []string{"P.5"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,10 +18,18 @@ import (
 type inputOptions struct {
 	Paths []string // positional INPUT arguments; "-" reads Stdin
 	// The input flags; a policy's inputs fill in those not given (fromPolicy).
-	Format  optional[string]
-	Qrels   optional[string]
-	Measure optional[string]
-	Topics  optional[string]
+	Format optional[string]
+	Qrels  optional[string]
+	// Measures are the measures wanted (--measure, repeatable); a command
+	// of one measure takes at most one.
+	Measures optional[[]string]
+	// UnnamedMeasure names the measure of inputs that name none.
+	UnnamedMeasure optional[string]
+	// LowerIsBetter names the measures whose lower values are better.
+	LowerIsBetter []string
+	// SystemPerFile names the system of a file that names none after the file.
+	SystemPerFile bool
+	Topics        optional[string]
 	// QrelsFrom says where Qrels was given when not by --qrels (a policy's
 	// "policy.yaml:7:3 inputs.qrels"), for the loader's messages.
 	QrelsFrom string
@@ -56,8 +64,14 @@ func (o *inputOptions) flags() []cli.Flag {
 		&cli.StringFlag{Name: "input-format", Value: string(scores.Auto), Destination: &o.Format.Value, Action: o.Format.given,
 			Usage: "input `FORMAT`: " + strings.Join(formats, ", ") + " (auto detects each file's format from its content)"},
 		&cli.StringFlag{Name: "qrels", Destination: &o.Qrels.Value, Action: o.Qrels.given, Usage: "qrels `FILE` to score TREC run inputs against"},
-		&cli.StringFlag{Name: "measure", Aliases: []string{"m"}, Destination: &o.Measure.Value, Action: o.Measure.given,
+		&cli.StringSliceFlag{Name: "measure", Aliases: []string{"m"}, Destination: &o.Measures.Value, Action: o.Measures.given,
 			Usage: "`MEASURE` to use, as trec_eval names it (map, P.10, ndcg_cut.10, ndcg_cut_10), as ir_measures does (nDCG@10, AP) or NTCIREVAL (Q, P+, nERR@10; riskgate help measures); needed when an input holds several; runs default to map"},
+		&cli.StringFlag{Name: "unnamed-measure", Destination: &o.UnnamedMeasure.Value, Action: o.UnnamedMeasure.given,
+			Usage: "the `MEASURE` of inputs that name none (a system,topic,score CSV, a CSV of one column per system), so that --measure can select it"},
+		&cli.StringSliceFlag{Name: "lower-is-better", Destination: &o.LowerIsBetter,
+			Usage: "`MEASURE` whose lower values are better (latency, cost, an error rate); repeatable"},
+		&cli.BoolFlag{Name: "system-per-file", Destination: &o.SystemPerFile,
+			Usage: "name the system of each input that names none (a CSV without a system column, ir_measures -q output) after its file"},
 		&cli.StringFlag{Name: "topics", Value: string(scores.Intersect), Destination: &o.Topics.Value, Action: o.Topics.given,
 			Usage: "`MODE` for topics not scored for every system: intersect (drop them), zero (score 0, like trec_eval -c), error, keep (leave missing)"},
 	}
@@ -84,16 +98,17 @@ func (o *inputOptions) fromPolicy(p *policies.Policy) {
 			o.Qrels.Value = filepath.Join(filepath.Dir(p.File), in.Qrels)
 		}
 	}
-	if !o.Measure.Set && in.Measure != "" {
-		o.Measure.Value = in.Measure
+	if !o.Measures.Set && in.Measure != "" {
+		o.Measures.Value = []string{in.Measure}
 	}
 	if !o.Topics.Set && in.Topics != "" {
 		o.Topics.Value = in.Topics
 	}
 }
 
-// Load reads the inputs into an aligned table and notes on w what alignment
-// changed (dropped or filled topics and systems).
+// load reads the inputs into an aligned table of one measure (--measure,
+// else the only one the inputs hold) and notes on w what alignment changed
+// (dropped or filled topics and systems).
 func (o *inputOptions) load(w io.Writer) (*scores.Table, scores.Alignment, error) {
 	t, a, _, err := o.loadSources(w)
 	return t, a, err
@@ -102,6 +117,28 @@ func (o *inputOptions) load(w io.Writer) (*scores.Table, scores.Alignment, error
 // loadSources is load, also returning what was read (scores.LoadSources):
 // each input's digest is of the very bytes parsed.
 func (o *inputOptions) loadSources(w io.Writer) (*scores.Table, scores.Alignment, []scores.Source, error) {
+	if n := len(o.Measures.Value); n > 1 {
+		return nil, scores.Alignment{}, nil, fmt.Errorf("--measure is given %d times (%s); this command compares one measure", n, strings.Join(o.Measures.Value, ", "))
+	}
+	set, a, sources, err := o.loadSet(w)
+	if err != nil {
+		return nil, a, nil, err
+	}
+	var name string
+	if len(o.Measures.Value) == 1 {
+		name = o.Measures.Value[0]
+	}
+	t, err := set.Table(name)
+	if err != nil {
+		return nil, a, nil, err
+	}
+	return t, a, sources, nil
+}
+
+// loadSet reads the inputs into an aligned Set of the measures wanted
+// (every measure they hold when none is named), noting on w what alignment
+// changed, and returns what was read.
+func (o *inputOptions) loadSet(w io.Writer) (*scores.Set, scores.Alignment, []scores.Source, error) {
 	if len(o.Paths) == 0 {
 		return nil, scores.Alignment{}, nil, fmt.Errorf("no INPUT given: name score files (CSV, JSON Lines, trec_eval -q output), TREC runs with --qrels, or - for standard input")
 	}
@@ -117,16 +154,15 @@ func (o *inputOptions) loadSources(w io.Writer) (*scores.Table, scores.Alignment
 	if stdin == nil {
 		stdin = os.Stdin
 	}
-	raw, sources, err := scores.LoadSources(o.Paths, scores.LoadOptions{Format: format, Measure: o.Measure.Value, Qrels: o.Qrels.Value, QrelsFrom: o.QrelsFrom, Stdin: stdin, MaxMemory: o.MaxMemory})
-	if err != nil {
-		return nil, scores.Alignment{}, nil, err
-	}
-	t, a, err := raw.Align(mode)
+	set, a, sources, err := scores.LoadSources(o.Paths, scores.LoadOptions{
+		Format: format, Measures: o.Measures.Value, UnnamedMeasure: o.UnnamedMeasure.Value, LowerIsBetter: o.LowerIsBetter, SystemPerFile: o.SystemPerFile,
+		Topics: mode, Qrels: o.Qrels.Value, QrelsFrom: o.QrelsFrom, Stdin: stdin, MaxMemory: o.MaxMemory,
+	})
 	if err != nil {
 		return nil, a, nil, err
 	}
 	if msg := a.Summary(); msg != "" && w != nil {
 		fmt.Fprintf(w, "riskgate: note: %s\n", msg)
 	}
-	return t, a, sources, nil
+	return set, a, sources, nil
 }

@@ -3,6 +3,8 @@ package gate
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -31,7 +33,7 @@ func TestInputOptionsFromCommandLine(t *testing.T) {
 			return err
 		},
 	}
-	if err := cmd.Run(context.Background(), []string{"x", "--input-format", "csv-long", "--measure", "map", "--topics", "zero", "-"}); err != nil {
+	if err := cmd.Run(context.Background(), []string{"x", "--input-format", "csv-long", "--unnamed-measure", "map", "--topics", "zero", "-"}); err != nil {
 		t.Fatal(err)
 	}
 	if tab.Measure != "map" || !slices.Equal(tab.Systems, []string{"A", "B"}) || tab.Scores[1][1] != 0 || len(align.FilledCells) != 1 {
@@ -49,7 +51,7 @@ func TestInputOptionsDefaultsAndErrors(t *testing.T) {
 	if err := cmd.Run(context.Background(), []string{"x"}); err != nil {
 		t.Fatal(err)
 	}
-	if o.Format.Value != "auto" || o.Topics.Value != "intersect" || o.Measure.Value != "" || o.Qrels.Value != "" {
+	if o.Format.Value != "auto" || o.Topics.Value != "intersect" || len(o.Measures.Value) != 0 || o.Qrels.Value != "" {
 		t.Errorf("defaults %+v", o)
 	}
 	cases := []struct {
@@ -57,7 +59,7 @@ func TestInputOptionsDefaultsAndErrors(t *testing.T) {
 		want string
 	}{
 		{inputOptions{}, "no INPUT given: name score files (CSV, JSON Lines, trec_eval -q output), TREC runs with --qrels, or - for standard input"},
-		{inputOptions{Paths: []string{"-"}, Format: optional[string]{Value: "xml"}, Topics: optional[string]{Value: "intersect"}}, `--input-format "xml": expected one of auto, run, trec_eval, csv-long, csv-wide, jsonl`},
+		{inputOptions{Paths: []string{"-"}, Format: optional[string]{Value: "xml"}, Topics: optional[string]{Value: "intersect"}}, `--input-format "xml": expected one of auto, run, trec_eval, ir_measures, csv-long, csv-wide, csv-measures, jsonl`},
 		{inputOptions{Paths: []string{"-"}, Format: optional[string]{Value: "auto"}, Topics: optional[string]{Value: "all"}}, `--topics "all": expected one of intersect, zero, error, keep`},
 		{inputOptions{Paths: []string{"-"}, Topics: optional[string]{Value: "error"}, Stdin: strings.NewReader("topic,A,B\n1,0.5,\n")},
 			`system "B" has no scores (--topics error)`},
@@ -69,5 +71,30 @@ func TestInputOptionsDefaultsAndErrors(t *testing.T) {
 		if err == nil || err.Error() != c.want {
 			t.Errorf("%+v: error %v, want %s", c.o, err, c.want)
 		}
+	}
+}
+
+// The topics-file flag group reads and checks a topics file (issue 26 item 1).
+func TestTopicsFileOptions(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "topics.csv")
+	if err := os.WriteFile(path, []byte("topic,origin\n301,trec\n601,robust03\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := &topicsFileOptions{}
+	cmd := &cli.Command{Name: "x", Flags: o.flags(), Action: func(context.Context, *cli.Command) error { return nil }}
+	if err := cmd.Run(context.Background(), []string{"x", "--topics-file", path}); err != nil {
+		t.Fatal(err)
+	}
+	a, warn, err := o.load([]string{"301"})
+	if err != nil || a.Segment["origin"]["601"] != "robust03" || len(warn) != 1 {
+		t.Errorf("%v %v %q", err, a, warn)
+	}
+	if _, _, err := o.load([]string{"301", "999"}); err == nil || !strings.Contains(err.Error(), `"999"`) {
+		t.Errorf("missing topic: %v", err)
+	}
+	o.Unsegmented = true
+	if a, _, err := o.load([]string{"999"}); err != nil || a.Segment["origin"]["999"] != "unsegmented" {
+		t.Errorf("unsegmented: %v", err)
 	}
 }

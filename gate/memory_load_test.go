@@ -70,3 +70,32 @@ func TestGateRefusesALoadOverTheMemoryLimit(t *testing.T) {
 	code, out, stderr = runMain(t, "gate", "--champion", "s0", "--challenger", "s1", "--max-memory", "100MB", path)
 	checkOneLineError(t, code, out, stderr, "this gate would need about")
 }
+
+// The charge of a score set counts every measure's cells: a CSV of one
+// column per measure (system, topic, then 4 measures; 200 × 1,250 rows, so
+// 1,000,000 cells, about 12 MB of text) is charged about 1e6 ×
+// scores.LoadCellBytes = 40 MB, as the same cells in the long layout
+// (TestGateRefusesALoadOverTheMemoryLimit: 44 MB), not a quarter of it.
+func TestGateChargesEveryMeasureOfASet(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString("system,topic,map,ndcg_cut_10,recall_1000,P_10\n")
+	for s := range 200 {
+		for j := range 1250 {
+			v := (s*7919 + j*104729) % 10000
+			fmt.Fprintf(&b, "s%d,t%d,0.%04d,0.%04d,0.%04d,0.%04d\n", s, j, v, (v+1)%10000, (v+2)%10000, (v+3)%10000)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "measures.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := runMain(t, "gate", "--champion", "s0", "--challenger", "s1", "--measure", "map", "--max-memory", "10MB", path)
+	var need, most float64
+	if _, err := fmt.Sscanf(stderr, "riskgate: loading the inputs would need about %g MB of memory (mostly "+path+": %g MB)", &need, &most); err != nil || code != exitError || out != "" {
+		t.Fatalf("exit %d, %v: %s%s", code, err, out, stderr)
+	}
+	if need < 36 || need > 48 {
+		t.Errorf("charged %g MB for 1,000,000 cells of 4 measures; want about 40 MB (every measure's cells at %d bytes)", need, 40)
+	}
+}

@@ -99,7 +99,7 @@ rules:
 // prints the same values at 4 decimals).
 func perTopicQ(t *testing.T, qrels, run string) map[string]float64 {
 	t.Helper()
-	tab, _, err := scores.LoadSources([]string{run}, scores.LoadOptions{Measure: "Q", Qrels: qrels})
+	tab, err := scores.Load([]string{run}, scores.LoadOptions{Measures: []string{"Q"}, Qrels: qrels})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -90,7 +90,7 @@ func TestRobust03ThreeMeasuresSameDecisionFromEveryInput(t *testing.T) {
 	var csv bytes.Buffer
 	csv.WriteString("system,topic,measure,score\n")
 	for _, m := range []string{"map", "ndcg_cut_10", "recall_1000"} {
-		tab, err := scores.Load(runs, scores.LoadOptions{Measure: m, Qrels: filepath.Join(base, "qrels.txt")})
+		tab, err := scores.Load(runs, scores.LoadOptions{Measures: []string{m}, Qrels: filepath.Join(base, "qrels.txt")})
 		if err != nil {
 			t.Fatal(err)
 		}

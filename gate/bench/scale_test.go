@@ -182,7 +182,7 @@ func TestScaleSettingSmall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab, err := scores.Load(runs, scores.LoadOptions{Format: scores.Auto, Qrels: qrels, Measure: "recip_rank"})
+	tab, err := scores.Load(runs, scores.LoadOptions{Format: scores.Auto, Qrels: qrels, Measures: []string{"recip_rank"}})
 	if err != nil {
 		t.Fatal(err)
 	}

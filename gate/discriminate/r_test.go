@@ -64,7 +64,7 @@ func loadInputs(t *testing.T, paths []string, measures ...string) []Input {
 	t.Helper()
 	var out []Input
 	for _, m := range measures {
-		raw, err := scores.Load(paths, scores.LoadOptions{Measure: m})
+		raw, err := scores.Load(paths, scores.LoadOptions{Measures: []string{m}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -42,10 +42,11 @@ func writeRuns(t *testing.T, dir string, n int) (qrels string, runs []string) {
 // returns an entry per system, with the qrels fingerprint the loader read.
 func entriesFromRuns(t *testing.T, qrels string, runs []string) []*Entry {
 	t.Helper()
-	tab, sources, err := scores.LoadSources(runs, scores.LoadOptions{Qrels: qrels, Measure: "map"})
+	set, _, sources, err := scores.LoadSources(runs, scores.LoadOptions{Qrels: qrels, Measures: []string{"map"}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	tab := set.Tables[0]
 	var q Qrels
 	for _, src := range sources {
 		if src.Role == scores.RoleQrels {

@@ -133,3 +133,16 @@ func BenchmarkLoadJSONL(b *testing.B) {
 	}
 	b.ReportMetric(100*1000*float64(b.N)/b.Elapsed().Seconds(), "lines/s")
 }
+
+// BenchmarkLoadRunsMeasures scores robust03's three runs (3 × 100,000
+// lines) for one measure and for three in one pass: the three cost the
+// reading and ranking once, and only the measures' own arithmetic more.
+func BenchmarkLoadRunsMeasures(b *testing.B) {
+	for _, measures := range [][]string{robust03Measures[:1], robust03Measures} {
+		b.Run(strconv.Itoa(len(measures)), func(b *testing.B) {
+			for b.Loop() {
+				loadRobust03Runs(b, measures)
+			}
+		})
+	}
+}

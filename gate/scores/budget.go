@@ -67,19 +67,44 @@ func (b *loadBudget) charge(what string, cost float64) error {
 }
 
 // byteCost is what loading takes per byte of in: its cells per byte, from
-// the start of the file that detection buffered (its lines, and a wide
-// CSV's columns), times LoadCellBytes. A TREC run is charged by runByteCost.
-func (in *input) byteCost() float64 {
+// the start of the file that detection buffered (its lines, and the
+// columns of a CSV of one column per system or per measure: every
+// measure's cells), times LoadCellBytes. A TREC run is charged by
+// runByteCost.
+func (in *input) byteCost(systemPerFile bool) float64 {
 	window, _ := in.r.Peek(in.r.Size()) // at most what detection looked at; a short file is all there is
 	lines := max(bytes.Count(window, []byte{'\n'}), 1)
 	cells := lines
-	if in.format == csvAny || in.format == CSVWide {
-		if header, err := csv.NewReader(strings.NewReader(firstLine(window))).Read(); err == nil &&
-			(in.format == CSVWide || csvLayout(header) == CSVWide) {
-			cells = lines * max(len(header)-1, 1)
+	if in.format == csvAny || in.format == CSVWide || in.format == CSVMeasures {
+		cr := csv.NewReader(strings.NewReader(firstLine(window)))
+		cr.Comma = separator(in.r)
+		if header, err := cr.Read(); err == nil {
+			header = trimAll(header)
+			layout := in.format
+			if layout == csvAny {
+				layout = csvLayout(header, systemPerFile)
+			}
+			switch layout {
+			case CSVWide:
+				cells = lines * max(len(header)-1, 1)
+			case CSVMeasures:
+				cells = lines * max(measureColumns(header), 1)
+			}
 		}
 	}
 	return LoadCellBytes * float64(cells) / float64(max(len(window), 1))
+}
+
+// measureColumns counts the columns of a header that have no role (topic,
+// system, …): a CSV of one column per measure's measures.
+func measureColumns(header []string) int {
+	n := 0
+	for _, h := range header {
+		if _, ok := columnRoles[strings.ToLower(h)]; !ok && h != "" {
+			n++
+		}
+	}
+	return n
 }
 
 func firstLine(b []byte) string {

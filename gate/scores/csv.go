@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/riskgate/riskgate/gate/trec"
 	"github.com/riskgate/riskgate/internal/inputerr"
 	"github.com/riskgate/riskgate/internal/linelimit"
 )
@@ -21,13 +22,13 @@ const (
 )
 
 var columnRoles = map[string]string{
-	"system": colSystem, "run": colSystem, "runid": colSystem, "run_id": colSystem,
+	"system": colSystem, "run": colSystem, "runid": colSystem, "run_id": colSystem, "name": colSystem,
 	"topic": colTopic, "query": colTopic, "qid": colTopic, "query_id": colTopic, "topic_id": colTopic,
-	"score":   colScore,
+	"score": colScore, "value": colScore,
 	"measure": colMeasure,
 }
 
-const longHeaderHelp = "a header naming system (or run, runid), topic (or query, qid) and score columns, and optionally measure"
+const longHeaderHelp = "a header naming system (or run, runid, name), topic (or query, qid) and score (or value) columns, and optionally measure"
 
 // csvFieldCount returns the number of fields of one CSV line.
 func csvFieldCount(line string) (int, error) {
@@ -35,15 +36,18 @@ func csvFieldCount(line string) (int, error) {
 	return len(rec), err
 }
 
-// parseCSV reads a CSV file with a header row. format is CSVLong, CSVWide, or
-// csvAny to let the header decide: a header that names a system or score
-// column is long, any other is wide.
+// parseCSV reads a CSV file (or, with comma '\t', a TSV file) with a
+// header row. format is CSVLong, CSVWide, CSVMeasures, or csvAny to let the
+// header decide: a header naming topic and system columns and no score or
+// measure column is the metric-column layout (CSVMeasures), else one that
+// names a system or score column is long, any other is wide.
 //
 // No record may be longer than maxLine bytes: encoding/csv keeps a whole
 // record in memory, so a 70 MB name is refused once 16 MB of it are read.
-func parseCSV(r io.Reader, fs *fileSink, format Format) error {
+func parseCSV(r io.Reader, fs *fileSink, format Format, comma rune) error {
 	bounded := linelimit.NewReader(r, true)
 	cr := &csvReader{Reader: csv.NewReader(bounded), bounded: bounded}
+	cr.Comma = comma
 	cr.ReuseRecord = true
 	cr.TrimLeadingSpace = true
 	header, err := cr.Read()
@@ -55,23 +59,48 @@ func parseCSV(r io.Reader, fs *fileSink, format Format) error {
 	}
 	header = trimAll(header)
 	if format == csvAny {
-		format = csvLayout(header)
+		format = csvLayout(header, fs.l.opt.SystemPerFile)
+		if format == CSVWide && !fs.l.opt.SystemPerFile && namesMeasures(header[1:]) {
+			return inputerr.At(fs.file, 1, "the columns after the topic name measures (%s), not systems; expected a system column, or --system-per-file to name the system after the file",
+				listNames(header[1:]))
+		}
 	}
-	if format == CSVLong {
+	switch format {
+	case CSVLong:
 		return parseCSVLong(cr, fs, header)
+	case CSVMeasures:
+		return parseCSVMeasures(cr, fs, header)
+	}
+	if fs.l.opt.SystemPerFile {
+		return inputerr.At(fs.file, 1, "a CSV of one column per system names its systems in the header; --system-per-file is for files that name none")
 	}
 	return parseCSVWide(cr, fs, header)
 }
 
-// csvLayout is the layout a CSV header gives: long when it names a system
-// or score column, else wide.
-func csvLayout(header []string) Format {
+// csvLayout is the layout a CSV header gives: one column per measure
+// (isMeasuresHeader), else long when it names a system or score column,
+// else wide.
+func csvLayout(header []string, systemPerFile bool) Format {
+	if isMeasuresHeader(header, systemPerFile) {
+		return CSVMeasures
+	}
 	for _, h := range header {
 		if role := columnRoles[strings.ToLower(strings.TrimSpace(h))]; role == colSystem || role == colScore {
 			return CSVLong
 		}
 	}
 	return CSVWide
+}
+
+// namesMeasures reports whether every name is a measure the registry knows
+// (nDCG@10, recall.100, map): a header of measures, never of systems.
+func namesMeasures(names []string) bool {
+	for _, n := range names {
+		if _, err := trec.CanonicalMeasure(n); err != nil {
+			return false
+		}
+	}
+	return len(names) > 0
 }
 
 // csvReader is a csv.Reader that marks where each record ends for the
@@ -126,11 +155,15 @@ func parseCSVLong(cr *csvReader, fs *fileSink, header []string) error {
 		col[role] = i
 	}
 	for _, role := range []string{colSystem, colTopic, colScore} {
-		if col[role] < 0 {
+		if col[role] < 0 && (role != colSystem || !fs.l.opt.SystemPerFile) {
 			return inputerr.At(fs.file, 1, "no %s column in the header (%s); expected %s", role, excerpt(strings.Join(header, ",")), longHeaderHelp)
 		}
 	}
 	si, ti, ci, mi := col[colSystem], col[colTopic], col[colScore], col[colMeasure]
+	if err := fs.systemColumn(si >= 0, 1); err != nil {
+		return err
+	}
+	system := fs.fileSystem()
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
@@ -146,7 +179,7 @@ func parseCSVLong(cr *csvReader, fs *fileSink, header []string) error {
 				return inputerr.At(fs.file, line, "empty measure; expected a measure name in column %d", mi+1)
 			}
 		}
-		keep, err := fs.keep(measure, line)
+		measure, keep, err := fs.keep(measure, line)
 		if err != nil {
 			return err
 		}
@@ -157,7 +190,10 @@ func parseCSVLong(cr *csvReader, fs *fileSink, header []string) error {
 		if err != nil {
 			return err
 		}
-		if err := fs.add(strings.TrimSpace(rec[si]), strings.TrimSpace(rec[ti]), v, line); err != nil {
+		if si >= 0 {
+			system = strings.TrimSpace(rec[si])
+		}
+		if err := fs.add(measure, system, strings.TrimSpace(rec[ti]), v, line); err != nil {
 			return err
 		}
 	}
@@ -184,11 +220,7 @@ func parseCSVWide(cr *csvReader, fs *fileSink, header []string) error {
 		seen[h] = i + 1
 	}
 	systems := header[1:]
-	for _, name := range systems {
-		if err := fs.l.b.AddSystem(name); err != nil {
-			return err
-		}
-	}
+	declared := false
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
@@ -204,14 +236,28 @@ func parseCSVWide(cr *csvReader, fs *fileSink, header []string) error {
 			if isMissing(cell) {
 				continue
 			}
-			if _, err := fs.keep("", line); err != nil {
+			measure, keep, err := fs.keep("", line)
+			if err != nil {
 				return err
+			}
+			if !keep {
+				return nil // finish says the file lacks the measures wanted
+			}
+			if !declared {
+				// Every column is a system, also one all blank, so
+				// that aligning reports it dropped rather than losing it.
+				for _, name := range systems {
+					if err := fs.l.c.addSystem(measure, name); err != nil {
+						return err
+					}
+				}
+				declared = true
 			}
 			v, err := fs.score(cell, line)
 			if err != nil {
 				return wrapColumn(err, systems[i])
 			}
-			if err := fs.add(systems[i], topic, v, line); err != nil {
+			if err := fs.add(measure, systems[i], topic, v, line); err != nil {
 				return err
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -233,7 +234,7 @@ func FuzzTrecEval(f *testing.F) {
 	f.Add([]byte("runid\tall\ta\nmap\t1\t0.1\nrunid\tall\tb\nmap\t1\t0.2\nrunid\tall\tb\n"), "")
 	f.Add([]byte("map\t1\t0.1\nmap\tall\t0.1\nmap\t1\t0.2\nrunid\tall\tr\n"), "")
 	f.Fuzz(func(t *testing.T, data []byte, measure string) {
-		tab, err := loadBytes(data, LoadOptions{Format: TrecEval, Measure: measure})
+		tab, err := loadBytes(data, LoadOptions{Format: TrecEval, Measures: []string{measure}})
 		checkOutcome(t, tab, err)
 		if err != nil || tab.Measure == "" || strings.ContainsFunc(tab.Measure, unicode.IsSpace) {
 			return
@@ -256,7 +257,7 @@ func FuzzTrecEval(f *testing.F) {
 				fmt.Fprintf(&buf, "%-22s\tall\t0\n", "num_q")
 			}
 		}
-		again, err := loadBytes(buf.Bytes(), LoadOptions{Format: TrecEval, Measure: measure})
+		again, err := loadBytes(buf.Bytes(), LoadOptions{Format: TrecEval, Measures: []string{measure}})
 		if err != nil {
 			t.Fatalf("reading back %q: %v", buf.Bytes(), err)
 		}
@@ -354,5 +355,57 @@ func FuzzDetect(f *testing.F) {
 		// Detection itself is a pure function of the first significant line.
 		line, _, _ := strings.Cut(string(data), "\n")
 		_ = classify(line)
+	})
+}
+
+// checkSet asserts the invariants of any LoadSources result: one-line
+// errors naming standard input; tables that line up, measures distinct.
+func checkSet(t *testing.T, set *Set, err error) {
+	t.Helper()
+	if err != nil {
+		checkOutcome(t, nil, err)
+		return
+	}
+	seen := map[string]bool{}
+	for _, tab := range set.Tables {
+		if seen[tab.Measure] {
+			t.Fatalf("measure %q twice", tab.Measure)
+		}
+		seen[tab.Measure] = true
+		if !slices.Equal(tab.Systems, set.Tables[0].Systems) || !slices.Equal(tab.Topics, set.Tables[0].Topics) {
+			t.Fatalf("%s: tables do not line up", tab.Measure)
+		}
+		checkOutcome(t, tab, nil)
+	}
+}
+
+func loadSetBytes(data []byte, opt LoadOptions) (*Set, error) {
+	opt.Stdin = bytes.NewReader(data)
+	set, _, _, err := LoadSources([]string{"-"}, opt)
+	return set, err
+}
+
+func FuzzCSVMeasures(f *testing.F) {
+	f.Add([]byte(",query_id,system,nDCG@10,R@100,latency_ms\n0,301,bm25,0.5,0.75,12\n1,301,dense,0.625,NA,30\n"), false)
+	f.Add([]byte("qid\trun\tndcg_cut.10\trecall_100\n301\tbm25\t0.5\t0.75\n"), false)
+	f.Add([]byte("query_id,AP,RR\n1,0.5,1\n2,,0.5\n"), true)
+	f.Add([]byte("qid,system,ndcg_cut.10,nDCG@10\n1,a,0.5,0.5\n"), false)
+	f.Fuzz(func(t *testing.T, data []byte, perFile bool) {
+		set, err := loadSetBytes(data, LoadOptions{Format: CSVMeasures, SystemPerFile: perFile})
+		checkSet(t, set, err)
+		set, err = loadSetBytes(data, LoadOptions{SystemPerFile: perFile, Topics: Keep})
+		checkSet(t, set, err)
+	})
+}
+
+func FuzzIRMeasures(f *testing.F) {
+	f.Add([]byte("1\tP@5\t0.6000\n1\tnDCG@10\t0.5134\n2\tP@5\t1.0000\nall\tP@5\t0.8\n"), "")
+	f.Add([]byte("1 P(rel=2)@5 0.2\n2 RR nan\n"), "RR")
+	f.Add([]byte("q1\tAP\t0.5\nq1\tAP\t0.5\n"), "AP")
+	f.Fuzz(func(t *testing.T, data []byte, measure string) {
+		set, err := loadSetBytes(data, LoadOptions{Format: IRMeasures, SystemPerFile: true, Measures: []string{measure}})
+		checkSet(t, set, err)
+		set, err = loadSetBytes(data, LoadOptions{SystemPerFile: true, Topics: Intersect})
+		checkSet(t, set, err)
 	})
 }

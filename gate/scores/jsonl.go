@@ -63,7 +63,7 @@ func parseJSONL(r io.Reader, fs *fileSink) error {
 				return inputerr.At(fs.file, line, `"measure" %s; expected a non-empty string`, why)
 			}
 		}
-		keep, err := fs.keep(measure, line)
+		measure, keep, err := fs.keep(measure, line)
 		if err != nil {
 			return err
 		}
@@ -89,7 +89,7 @@ func parseJSONL(r io.Reader, fs *fileSink) error {
 		if err != nil {
 			return err
 		}
-		if err := fs.add(system, topic, v, line); err != nil {
+		if err := fs.add(measure, system, topic, v, line); err != nil {
 			return err
 		}
 	}

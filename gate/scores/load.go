@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -28,11 +27,15 @@ const (
 	TrecEval Format = "trec_eval" // trec_eval -q output (v9 or v10)
 	CSVLong  Format = "csv-long"  // system,topic,score[,measure] with a header
 	CSVWide  Format = "csv-wide"  // topic column, then one column per system
-	JSONL    Format = "jsonl"     // {"system","topic","measure","score"} per line
+	// CSVMeasures is topic and system columns, then one column per measure.
+	CSVMeasures Format = "csv-measures"
+	JSONL       Format = "jsonl" // {"system","topic","measure","score"} per line
+	// IRMeasures is ir_measures -q output: query_id, measure, value.
+	IRMeasures Format = "ir_measures"
 )
 
 // Formats lists the valid --input-format values in the order the CLI documents them.
-var Formats = []Format{Auto, Run, TrecEval, CSVLong, CSVWide, JSONL}
+var Formats = []Format{Auto, Run, TrecEval, IRMeasures, CSVLong, CSVWide, CSVMeasures, JSONL}
 
 // csvAny is what detection says of a CSV file: the header decides long or wide.
 const csvAny Format = "csv"
@@ -57,10 +60,27 @@ func ParseFormat(s string) (Format, error) {
 
 // LoadOptions control Load.
 type LoadOptions struct {
-	Format  Format    // Auto when empty
-	Measure string    // measure to select (or, for runs, to compute); "" = the only one present (map for runs)
-	Qrels   string    // qrels file; required for run files
-	Stdin   io.Reader // read for the path "-"; nil means standard input is not available
+	Format Format // Auto when empty
+	// Measures are the measures wanted, in order, in any spelling of the
+	// registry (trec.MeasureName); empty means every measure the inputs
+	// hold (map for runs). Only these are read, or computed from runs, and
+	// each must be held by some input.
+	Measures []string
+	// UnnamedMeasure names the measure of inputs that name none (a
+	// system,topic,score CSV, a CSV of one column per system); "" leaves it
+	// unnamed, and then Measures cannot select it.
+	UnnamedMeasure string
+	// LowerIsBetter names the measures whose lower values are better
+	// (latency, cost); the Set records their direction.
+	LowerIsBetter []string
+	// SystemPerFile names the system of each file that names none after
+	// the file ("runs/bm25.csv" is bm25): a CSV or TSV without a system
+	// column. It is never assumed: without it, such a file is an error.
+	SystemPerFile bool
+	// Topics aligns the Set (Set.Align); "" leaves it as read.
+	Topics TopicMode
+	Qrels  string    // qrels file; required for run files
+	Stdin  io.Reader // read for the path "-"; nil means standard input is not available
 	// QrelsFrom says where the Qrels path was given, for messages: a flag
 	// ("--qrels", the default) or a policy key ("policy.yaml:7:3 inputs.qrels").
 	QrelsFrom string
@@ -72,7 +92,7 @@ type LoadOptions struct {
 
 	// scoreRuns scores the TREC runs of the inputs, all in one call
 	// (scoreRunFiles when nil); a test gives another to see the calls.
-	scoreRuns func(*Builder, runJob) ([]Source, error)
+	scoreRuns func(*collector, runJob) ([]Source, error)
 	// beforeRead, when not nil, is called before the first read of each
 	// file with its path and role; a test changes a file then.
 	beforeRead func(path, role string)
@@ -81,54 +101,105 @@ type LoadOptions struct {
 // StdinName is how messages name standard input (the path "-").
 const StdinName = "<stdin>"
 
-// Load reads every path into one table of one measure. The format of each
-// file is detected from its content unless opt.Format names one; files of
-// different formats may be mixed. A "-" path reads opt.Stdin (once).
-//
-// Systems and topics keep the order in which the files first name them,
-// except that all TREC runs are scored together at the position of the first
-// one. Cells are not aligned: see Table.Align.
-//
-// Bad input gives an *inputerr.Error naming the file and line.
+// Load reads every path into one table of one measure, unaligned: the
+// measure of opt.Measures (at most one), else the only one the inputs hold.
+// It is LoadSources for callers of one measure.
 func Load(paths []string, opt LoadOptions) (*Table, error) {
-	t, _, err := LoadSources(paths, opt)
-	return t, err
+	if len(opt.Measures) > 1 {
+		return nil, fmt.Errorf("scores.Load reads one measure; %d named (use LoadSources)", len(opt.Measures))
+	}
+	set, _, _, err := LoadSources(paths, opt)
+	if err != nil {
+		return nil, err
+	}
+	return set.Table("")
 }
 
-// LoadSources is Load, also returning what it read: one Source per path, in
-// the order given, then the qrels file when runs were scored with it. Each
-// file is read once, its digest taken from the bytes parsed; a regular file
-// that changes while it is read (size, modification time or identity) is
-// refused with an *inputerr.Error. Call VerifySources on the sources before
-// publishing anything that names them, to refuse a file changed later in
-// the run.
-func LoadSources(paths []string, opt LoadOptions) (*Table, []Source, error) {
+// LoadSources reads every path into a Set of the measures opt.Measures
+// names (every measure the inputs hold when it is empty), aligned as
+// opt.Topics says, and returns what it read: one Source per path, in the
+// order given, then the qrels file when runs were scored with it. The
+// format of each file is detected from its content unless opt.Format names
+// one; files of different formats may be mixed. A "-" path reads opt.Stdin
+// (once).
+//
+// Systems and topics keep the order in which the files first name them (in
+// any measure), except that all TREC runs are scored together at the
+// position of the first one; all of them are evaluated for every measure
+// in one pass over each run file.
+//
+// Each file is read once, its digest taken from the bytes parsed; a
+// regular file that changes while it is read (size, modification time or
+// identity) is refused with an *inputerr.Error. Call VerifySources on the
+// sources before publishing anything that names them, to refuse a file
+// changed later in the run. Bad input gives an *inputerr.Error naming the
+// file and line.
+func LoadSources(paths []string, opt LoadOptions) (*Set, Alignment, []Source, error) {
 	format, err := ParseFormat(string(opt.Format))
 	if err != nil {
-		return nil, nil, err
+		return nil, Alignment{}, nil, err
 	}
 	if len(paths) == 0 {
-		return nil, nil, errors.New("no input files given")
+		return nil, Alignment{}, nil, errors.New("no input files given")
 	}
 	if n := countStdin(paths); n > 1 {
-		return nil, nil, fmt.Errorf("standard input (-) is named %d times; it can be read only once", n)
+		return nil, Alignment{}, nil, fmt.Errorf("standard input (-) is named %d times; it can be read only once", n)
 	}
 	// One measure syntax: trec_eval's -m spelling (ndcg_cut.10) selects the
 	// value trec_eval prints as ndcg_cut_10 in a score file, as in a run.
-	opt.Measure = trec.MeasureName(opt.Measure)
-	l := &loader{opt: opt, b: NewBuilder("")}
+	var wanted []string
+	for _, m := range opt.Measures {
+		if m = trec.MeasureName(m); m != "" && !slices.Contains(wanted, m) {
+			wanted = append(wanted, m)
+		}
+	}
+	opt.Measures = wanted
+	opt.UnnamedMeasure = trec.MeasureName(opt.UnnamedMeasure)
+	l := &loader{opt: opt, c: newCollector()}
 	if opt.MaxMemory > 0 {
 		l.budget = &loadBudget{limit: opt.MaxMemory}
 	}
-	t, err := l.load(paths, format)
+	set, err := l.load(paths, format)
 	if err != nil {
-		return nil, nil, err
+		return nil, Alignment{}, nil, err
 	}
-	return t, l.sources, nil
+	if err := l.directions(set); err != nil {
+		return nil, Alignment{}, nil, err
+	}
+	var a Alignment
+	if opt.Topics != "" {
+		if set, a, err = set.Align(opt.Topics); err != nil {
+			return nil, a, nil, err
+		}
+	}
+	return set, a, l.sources, nil
+}
+
+// directions gives the Set the direction of each measure named by
+// opt.LowerIsBetter. A name the Set lacks is an error when the Set holds
+// every measure of the inputs (a typo would otherwise leave a cost
+// higher-is-better); when measures were selected it may name one not
+// selected.
+func (l *loader) directions(set *Set) error {
+	for _, name := range l.opt.LowerIsBetter {
+		i := set.index(name)
+		if i < 0 {
+			if len(l.opt.Measures) > 0 {
+				continue
+			}
+			present := set.Measures()
+			return fmt.Errorf("--lower-is-better %q: no input holds that measure%s; they hold %s", name, suggest.DidYouMean(name, present), strings.Join(quoted(present), ", "))
+		}
+		if set.Directions == nil {
+			set.Directions = make([]Direction, len(set.Tables))
+		}
+		set.Directions[i] = LowerIsBetter
+	}
+	return nil
 }
 
 // load reads the paths into the builder, keeping each one's source.
-func (l *loader) load(paths []string, format Format) (*Table, error) {
+func (l *loader) load(paths []string, format Format) (*Set, error) {
 	// Detect every format first: all runs are scored in one call, which
 	// needs their paths, and a mistaken file is reported before any work.
 	inputs := make([]*input, len(paths))
@@ -200,16 +271,34 @@ func (l *loader) load(paths []string, format Format) (*Table, error) {
 		sources[i] = src
 		in.close()
 	}
-	if l.b.Len() == 0 {
+	if l.c.cells() == 0 {
 		return nil, errors.New("the inputs hold no scores")
 	}
 	l.sources = append(sources, qrels...)
-	t := l.b.Table()
-	t.Measure = l.measure
-	if t.Measure == "" {
-		t.Measure = l.opt.Measure
+	for _, m := range l.opt.Measures {
+		if !l.c.has(m) {
+			return nil, &MeasureError{Measure: m, Inputs: paths, Present: l.held}
+		}
 	}
-	return t, nil
+	return l.c.set(l.opt.Measures), nil
+}
+
+// MeasureError is a wanted measure (LoadOptions.Measures) that no input
+// holds.
+type MeasureError struct {
+	Measure string
+	Inputs  []string // the paths read
+	Present []string // the measures they hold, in the order first read
+}
+
+func (e *MeasureError) Error() string {
+	return fmt.Sprintf("measure %q (--measure) is %s", e.Measure, e.Missing())
+}
+
+// Missing says where the measure is missing and what is there instead.
+func (e *MeasureError) Missing() string {
+	return fmt.Sprintf("in none of the inputs (%s)%s; they hold %s",
+		strings.Join(e.Inputs, ", "), suggest.DidYouMean(e.Measure, e.Present), strings.Join(quoted(e.Present), ", "))
 }
 
 func countStdin(paths []string) int {
@@ -224,13 +313,20 @@ func countStdin(paths []string) int {
 
 // loader carries the state shared by the files of one Load.
 type loader struct {
-	opt LoadOptions
-	b   *Builder
-	// measure is the measure the files loaded so far hold ("" while none
-	// said), and measureFrom the file that first held it.
-	measure, measureFrom string
-	sources              []Source
-	budget               *loadBudget // nil: no limit
+	opt     LoadOptions
+	c       *collector
+	sources []Source
+	budget  *loadBudget // nil: no limit
+	// held lists every measure the inputs hold, wanted or not, in the
+	// order first read, for messages.
+	held []string
+}
+
+// hold notes that an input holds measure.
+func (l *loader) hold(measure string) {
+	if !slices.Contains(l.held, measure) {
+		l.held = append(l.held, measure)
+	}
 }
 
 // input is one file, opened and with its format detected.
@@ -275,7 +371,7 @@ func (l *loader) open(path string, forced Format) (*input, error) {
 	}
 	if forced != Auto {
 		in.format = forced
-		in.cost = in.byteCost()
+		in.cost = in.byteCost(l.opt.SystemPerFile)
 		return in, nil
 	}
 	first, line, found, empty, err := sniff(in.r)
@@ -294,9 +390,9 @@ func (l *loader) open(path string, forced Format) (*input, error) {
 	if in.format == Auto {
 		in.close()
 		return nil, inputerr.At(in.name, line, "cannot tell the format of %s (tried %s); expected %s, or name the format with --input-format",
-			excerpt(first), "jsonl, run, trec_eval, csv-long, csv-wide", expectedAny)
+			excerpt(first), "jsonl, run, trec_eval, ir_measures, csv-long, csv-wide, csv-measures", expectedAny)
 	}
-	in.cost = in.byteCost()
+	in.cost = in.byteCost(l.opt.SystemPerFile)
 	return in, nil
 }
 
@@ -381,12 +477,18 @@ func classify(line string) Format {
 	if len(f) >= 6 && isNumber(f[3]) && isNumber(f[4]) {
 		return Run
 	}
+	if isIRMeasuresLine(f) {
+		return IRMeasures
+	}
 	if len(f) == 3 && strings.ContainsRune(t, '\t') &&
 		(isNumber(f[2]) || isNonFinite(f[2]) || f[1] == "all" || isQuoted(f[2])) {
 		return TrecEval
 	}
 	if n, err := csvFieldCount(line); err == nil && n >= 2 {
 		return csvAny
+	}
+	if strings.Count(line, "\t") >= 1 {
+		return csvAny // a TSV header
 	}
 	return Auto
 }
@@ -405,46 +507,36 @@ func isNonFinite(s string) bool {
 // isQuoted reports a relstring value such as '1-0.'.
 func isQuoted(s string) bool { return len(s) >= 2 && s[0] == '\'' && s[len(s)-1] == '\'' }
 
-// loadRuns scores the run files, all with one measure, and returns their
-// sources and then the qrels file's.
+// loadRuns scores the run files with every measure wanted (map when none
+// is) and returns their sources and then the qrels file's.
 func (l *loader) loadRuns(job runJob) ([]Source, error) {
-	measure := l.opt.Measure
-	if measure == "" {
-		measure = DefaultRunMeasure
+	job.measures = l.opt.Measures
+	if len(job.measures) == 0 {
+		job.measures = []string{DefaultRunMeasure}
 	}
-	if l.measure != "" && l.measure != measure {
-		return nil, fmt.Errorf("%s holds measure %q but the runs are scored with %q; all inputs must hold one measure (name it with --measure)",
-			l.measureFrom, l.measure, measure)
+	for _, m := range job.measures {
+		l.hold(m)
 	}
-	job.measure = measure
 	score := l.opt.scoreRuns
 	if score == nil {
 		score = scoreRunFiles
 	}
-	sources, err := score(l.b, job)
-	if err != nil {
-		return nil, err
-	}
-	if l.measure == "" {
-		l.measure, l.measureFrom = measure, job.paths[0]
-	}
-	return sources, nil
+	return score(l.c, job)
 }
 
-// parse reads one non-run input into the builder and returns its source.
+// parse reads one non-run input into the collector and returns its source.
 func (l *loader) parse(in *input) (Source, error) {
-	fs := &fileSink{l: l, file: in.name, name: in.path, want: l.opt.Measure}
-	if fs.want == "" {
-		fs.want = l.measure
-	}
+	fs := &fileSink{l: l, file: in.name, name: in.path}
 	var err error
 	switch in.format {
-	case csvAny, CSVLong, CSVWide:
-		err = parseCSV(in.r, fs, in.format)
+	case csvAny, CSVLong, CSVWide, CSVMeasures:
+		err = parseCSV(in.r, fs, in.format, separator(in.r))
 	case JSONL:
 		err = parseJSONL(in.r, fs)
 	case TrecEval:
 		err = parseTrecEval(in.r, fs)
+	case IRMeasures:
+		err = parseIRMeasures(in.r, fs)
 	default:
 		err = fmt.Errorf("internal error: no parser for format %q", in.format)
 	}
@@ -455,189 +547,6 @@ func (l *loader) parse(in *input) (Source, error) {
 		return Source{}, in.t.orChanged(err)
 	}
 	return in.t.finish()
-}
-
-// fileSink selects the rows of one measure from one file and adds them to
-// the builder. Rows are labelled (they carry a measure) or not; a file must
-// be one or the other throughout.
-type fileSink struct {
-	l    *loader
-	file string // for messages
-	name string // the path as given, for system names
-	// want is the measure to keep: --measure, else the one of earlier
-	// files, else the first one this file holds.
-	want      string
-	labelled  int8 // 0 = no row yet, 1 = rows carry a measure, -1 = they do not
-	labelLine int  // the first row
-	others    map[string]bool
-	kept      int
-	canon     map[string]string // each measure label as the registry spells it
-}
-
-// keep reports whether the row at line, of the given measure ("" for an
-// unlabelled row), is to be added.
-func (fs *fileSink) keep(measure string, line int) (bool, error) {
-	if measure != "" {
-		measure = fs.canonical(measure)
-	}
-	switch {
-	case fs.labelled == 0:
-		fs.labelLine = line
-		fs.labelled = -1
-		if measure != "" {
-			fs.labelled = 1
-		}
-	case fs.labelled == 1 && measure == "":
-		return false, inputerr.At(fs.file, line, "no measure given; expected one, as line %d gives", fs.labelLine)
-	case fs.labelled == -1 && measure != "":
-		return false, inputerr.At(fs.file, line, "measure %q given; expected none, as line %d gives none", measure, fs.labelLine)
-	}
-	if measure == "" || measure == fs.want {
-		fs.kept++
-		return true, nil
-	}
-	if problem := checkName("measure", measure); problem != "" {
-		return false, inputerr.At(fs.file, line, "%s", problem)
-	}
-	if fs.want == "" {
-		fs.want = measure
-		fs.kept++
-		return true, nil
-	}
-	if fs.others == nil {
-		fs.others = map[string]bool{}
-	}
-	fs.others[measure] = true
-	return false, nil
-}
-
-// canonical returns a measure label in the one spelling of measures
-// (trec.MeasureName: nDCG@10 and ndcg_cut.10 are ndcg_cut_10), so that
-// --measure and the files name a measure however each spells it.
-func (fs *fileSink) canonical(label string) string {
-	c, ok := fs.canon[label]
-	if !ok {
-		if fs.canon == nil {
-			fs.canon = map[string]string{}
-		}
-		c = label
-		if len(label) <= MaxNameBytes {
-			c = trec.MeasureName(label)
-		}
-		if len(fs.canon) < 1000 { // a file of many measures is refused anyway
-			fs.canon[label] = c
-		}
-	}
-	return c
-}
-
-// score parses a score, refusing anything but a finite decimal number.
-func (fs *fileSink) score(text string, line int) (float64, error) {
-	v, problem := parseScore(text)
-	if problem != "" {
-		return 0, inputerr.At(fs.file, line, "%s; expected a finite number", problem)
-	}
-	return v, nil
-}
-
-// parseScore parses a decimal number ([+-]digits[.digits][e[+-]digits]),
-// or says what is wrong with text. Go's extensions (hexadecimal, digit
-// underscores) are refused: in a score table they are typos.
-func parseScore(text string) (float64, string) {
-	t := strings.TrimSpace(text)
-	if t == "" {
-		return 0, "empty score"
-	}
-	if !isDecimal(t) {
-		switch {
-		case !isNonFinite(t):
-			return 0, fmt.Sprintf("score %s is not a number", excerpt(t))
-		case strings.HasSuffix(strings.ToLower(t), "nan"):
-			return 0, fmt.Sprintf("score %s is NaN", excerpt(t))
-		}
-		return 0, fmt.Sprintf("score %s is infinite", excerpt(t))
-	}
-	v, err := strconv.ParseFloat(t, 64)
-	if err != nil || math.IsInf(v, 0) {
-		return 0, fmt.Sprintf("score %s is out of range", excerpt(t))
-	}
-	return v, ""
-}
-
-// isDecimal reports whether s is [+-]digits[.digits][(e|E)[+-]digits] with
-// at least one digit before the exponent.
-func isDecimal(s string) bool {
-	i := 0
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		i++
-	}
-	digits := 0
-	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-		digits++
-	}
-	if i < len(s) && s[i] == '.' {
-		for i++; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-			digits++
-		}
-	}
-	if digits == 0 {
-		return false
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		exp := 0
-		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-			exp++
-		}
-		if exp == 0 {
-			return false
-		}
-	}
-	return i == len(s)
-}
-
-// add adds a kept cell.
-func (fs *fileSink) add(system, topic string, score float64, line int) error {
-	return fs.l.b.Add(system, topic, score, fs.file, line)
-}
-
-// finish checks the measures the file held once it is read whole.
-func (fs *fileSink) finish() error {
-	l := fs.l
-	if fs.labelled != 1 {
-		if fs.kept == 0 {
-			return inputerr.At(fs.file, 0, "no scores in the file; expected at least one row of data")
-		}
-		return nil
-	}
-	var names []string
-	for m := range fs.others {
-		names = append(names, m)
-	}
-	if fs.kept > 0 {
-		names = append(names, fs.want)
-	}
-	slices.Sort(names)
-	present := func() string { return strings.Join(quoted(names), ", ") }
-	switch {
-	case l.opt.Measure != "" && fs.kept == 0:
-		return inputerr.At(fs.file, 0, "no scores of measure %q (--measure)%s; the file holds %s", l.opt.Measure, suggest.DidYouMean(l.opt.Measure, names), present())
-	case l.opt.Measure != "":
-	case fs.kept > 0 && len(fs.others) > 0, fs.kept == 0 && len(fs.others) > 1:
-		return inputerr.At(fs.file, 0, "the file holds several measures: %s; expected one, or name one with --measure", present())
-	case fs.kept == 0 && len(fs.others) == 1:
-		return inputerr.At(fs.file, 0, "the file holds measure %s but %s holds %q; expected one measure in all inputs (name one present in all with --measure)",
-			present(), l.measureFrom, l.measure)
-	case fs.kept == 0:
-		return inputerr.At(fs.file, 0, "no scores in the file; expected at least one row of data")
-	}
-	if l.measure == "" {
-		l.measure, l.measureFrom = fs.want, fs.file
-	}
-	return nil
 }
 
 // systemFromFile names a system after its file: the base name without its

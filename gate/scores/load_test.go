@@ -53,10 +53,11 @@ func TestLoadFormats(t *testing.T) {
 		{"long_quoted.csv", "system,topic,score\n\"Run, with comma\",\"301\",\" 0.5 \"\n", LoadOptions{}, "", []string{"Run, with comma/301=0.5"}},
 		{"long_crlf_bom.csv", "\ufeffsystem,topic,score\r\nA,301,0.5\r\n\r\nA,302,-1.5e-1\r\n", LoadOptions{}, "",
 			[]string{"A/301=0.5", "A/302=-0.15"}},
-		{"long_measure.csv", "system,topic,measure,score\nA,1,map,0.5\nA,1,P_10,0.3\nB,1,map,0.7\n", LoadOptions{Measure: "P_10"}, "P_10",
+		{"long_measure.csv", "system,topic,measure,score\nA,1,map,0.5\nA,1,P_10,0.3\nB,1,map,0.7\n", LoadOptions{Measures: []string{"P_10"}}, "P_10",
 			[]string{"A/1=0.3"}},
 		{"long_one_measure.csv", "measure,system,topic,score\nndcg,A,1,0.5\n", LoadOptions{}, "ndcg", []string{"A/1=0.5"}},
-		{"long_measure_flag.csv", "system,topic,score\nA,1,0.5\n", LoadOptions{Measure: "ndcg"}, "ndcg", []string{"A/1=0.5"}},
+		{"long_unnamed_measure.csv", "system,topic,score\nA,1,0.5\n", LoadOptions{UnnamedMeasure: "ndcg"}, "ndcg", []string{"A/1=0.5"}},
+		{"long_unnamed_measure_wanted.csv", "system,topic,score\nA,1,0.5\n", LoadOptions{UnnamedMeasure: "nDCG", Measures: []string{"ndcg"}}, "ndcg", []string{"A/1=0.5"}},
 		{"wide.csv", "topic,bm25,dpr\n301,0.5,0.6\n302,,0.7\n303,NA,0.8\n", LoadOptions{}, "",
 			[]string{"bm25/301=0.5", "dpr/301=0.6", "dpr/302=0.7", "dpr/303=0.8"}},
 		{"wide_blank_column.csv", "topic,A,B\n1,0.5,\n2,0.6,NA\n", LoadOptions{}, "", []string{"A/1=0.5", "A/2=0.6"}}, // B listed, no cells
@@ -66,16 +67,16 @@ func TestLoadFormats(t *testing.T) {
 		{"rows.jsonl", "{\"system\":\"A\",\"topic\":301,\"score\":0.5}\n\n   \n{\"topic\":\"302\",\"system\":\"A\",\"score\":1e-1,\"note\":1}\r\n", LoadOptions{}, "",
 			[]string{"A/301=0.5", "A/302=0.1"}},
 		{"measures.jsonl", `{"system":"A","topic":"1","measure":"map","score":0.5}` + "\n" + `{"system":"A","topic":"1","measure":"P_5","score":0.2}`,
-			LoadOptions{Measure: "map"}, "map", []string{"A/1=0.5"}},
+			LoadOptions{Measures: []string{"map"}}, "map", []string{"A/1=0.5"}},
 		// Rows of another measure between the wanted ones are skipped, not the end of the file.
 		{"interleaved.jsonl", `{"system":"A","topic":"1","measure":"map","score":0.5}` + "\n" + `{"system":"A","topic":"1","measure":"P_5","score":0.2}` + "\n" +
 			`{"system":"A","topic":"2","measure":"map","score":0.7}` + "\n" + `{"system":"B","topic":"1","measure":"map","score":0.1}`,
-			LoadOptions{Measure: "map"}, "map", []string{"A/1=0.5", "A/2=0.7", "B/1=0.1"}},
+			LoadOptions{Measures: []string{"map"}}, "map", []string{"A/1=0.5", "A/2=0.7", "B/1=0.1"}},
 		{"numeric_system.jsonl", `{"system":7,"topic":-1.5,"score":-0}`, LoadOptions{}, "", []string{"7/-1.5=-0"}},
 		{"null_measure.jsonl", `{"system":"A","topic":"1","measure":null,"score":1}`, LoadOptions{}, "", []string{"A/1=1"}},
 		{"te.txt", "map                   \t301\t0.5000\nP_10                  \t301\t0.3000\nrelstring             \t301\t'10'\n" +
 			"map                   \t302\t0.2500\nrunid                 \tall\tmyrun\nmap                   \tall\t0.3750\n",
-			LoadOptions{Measure: "map"}, "map", []string{"myrun/301=0.5", "myrun/302=0.25"}},
+			LoadOptions{Measures: []string{"map"}}, "map", []string{"myrun/301=0.5", "myrun/302=0.25"}},
 		{"te_counts.txt", "num_ret               \t301\t1000\nnum_ret               \t302\t17\n", LoadOptions{}, "num_ret",
 			[]string{"te_counts/301=1000", "te_counts/302=17"}},
 		{"te_spaces.txt", "map 301 0.5\n", LoadOptions{Format: TrecEval}, "map", []string{"te_spaces/301=0.5"}},
@@ -118,7 +119,7 @@ func TestClassify(t *testing.T) {
 		{"system,topic,score", csvAny},
 		{"topic,a b,c 1", csvAny},
 		{`"topic","a"`, csvAny},
-		{"system\ttopic\tscore", Auto},
+		{"system\ttopic\tscore", csvAny}, // a TSV header
 		{"hello", Auto},
 		{`"unterminated,quote`, Auto},
 	}
@@ -197,11 +198,11 @@ func TestLoadErrors(t *testing.T) {
 
 		// Missing columns, keys, names.
 		{name: "missing topic column", files: map[string]string{"a.csv": "system,score\nA,1\n"},
-			want: `a.csv:1: no topic column in the header ("system,score"); expected a header naming system (or run, runid), topic (or query, qid) and score columns, and optionally measure`},
-		{name: "missing score column", files: map[string]string{"a.csv": "run,qid,map\nA,1,0.5\n"},
-			want: `a.csv:1: no score column in the header ("run,qid,map"); expected a header naming system (or run, runid), topic (or query, qid) and score columns, and optionally measure`},
+			want: `a.csv:1: no topic column in the header ("system,score"); expected a header naming system (or run, runid, name), topic (or query, qid) and score (or value) columns, and optionally measure`},
+		{name: "missing score column", files: map[string]string{"a.csv": "run,qid\nA,1\n"},
+			want: `a.csv:1: no score column in the header ("run,qid"); expected a header naming system (or run, runid, name), topic (or query, qid) and score (or value) columns, and optionally measure`},
 		{name: "missing system column forced", files: map[string]string{"a.csv": "topic,x\n1,0.5\n"}, opt: LoadOptions{Format: CSVLong},
-			want: `a.csv:1: no system column in the header ("topic,x"); expected a header naming system (or run, runid), topic (or query, qid) and score columns, and optionally measure`},
+			want: `a.csv:1: no system column in the header ("topic,x"); expected a header naming system (or run, runid, name), topic (or query, qid) and score (or value) columns, and optionally measure`},
 		{name: "column given twice", files: map[string]string{"a.csv": "run,System,topic,score\n"},
 			want: `a.csv:1: columns 1 ("run") and 2 ("System") both give the system; expected one`},
 		{name: "wide duplicate system", files: map[string]string{"w.csv": "topic,A,B,A\n"},
@@ -269,13 +270,13 @@ func TestLoadErrors(t *testing.T) {
 
 		// Formats.
 		{name: "unknown format", files: map[string]string{"x.txt": "\n# note\nhello world\n"},
-			want: `x.txt:3: cannot tell the format of "hello world" (tried jsonl, run, trec_eval, csv-long, csv-wide); ` + anyFormat + `, or name the format with --input-format`},
-		{name: "tab-separated", files: map[string]string{"x.tsv": "system\ttopic\tscore\n"},
-			want: `x.tsv:1: cannot tell the format of "system\ttopic\tscore" (tried jsonl, run, trec_eval, csv-long, csv-wide); ` + anyFormat + `, or name the format with --input-format`},
+			want: `x.txt:3: cannot tell the format of "hello world" (tried jsonl, run, trec_eval, ir_measures, csv-long, csv-wide, csv-measures); ` + anyFormat + `, or name the format with --input-format`},
+		{name: "tab-separated, header only", files: map[string]string{"x.tsv": "system\ttopic\tscore\n"},
+			want: `x.tsv: no scores in the file; expected at least one row of data`},
 		{name: "long line cut", files: map[string]string{"x.txt": strings.Repeat("ab", 40)},
-			want: `x.txt:1: cannot tell the format of "abababababababababababababababababababab"… (tried jsonl, run, trec_eval, csv-long, csv-wide); ` + anyFormat + `, or name the format with --input-format`},
+			want: `x.txt:1: cannot tell the format of "abababababababababababababababababababab"… (tried jsonl, run, trec_eval, ir_measures, csv-long, csv-wide, csv-measures); ` + anyFormat + `, or name the format with --input-format`},
 		{name: "bad --input-format", files: map[string]string{}, paths: []string{"a"}, opt: LoadOptions{Format: "csv"}, notLine: true,
-			want: `--input-format "csv": expected one of auto, run, trec_eval, csv-long, csv-wide, jsonl`},
+			want: `--input-format "csv": expected one of auto, run, trec_eval, ir_measures, csv-long, csv-wide, csv-measures, jsonl`},
 		{name: "no such file", files: map[string]string{}, paths: []string{"nope.csv"},
 			want: `nope.csv: cannot open: no such file or directory`},
 		{name: "run without qrels", files: map[string]string{"r.run": "# comment\n301 Q0 d1 1 2.5 myrun\n"},
@@ -289,16 +290,12 @@ func TestLoadErrors(t *testing.T) {
 		{name: "no paths", files: map[string]string{}, paths: []string{}, notLine: true, want: `no input files given`},
 
 		// Measures.
-		{name: "several measures", files: map[string]string{"a.csv": "system,topic,measure,score\nA,1,map,0.5\nA,1,P_10,0.3\nA,1,ndcg,0.3\nA,2,map,0.3\n"},
-			want: `a.csv: the file holds several measures: "P_10", "map", "ndcg"; expected one, or name one with --measure`},
-		{name: "measure absent", files: map[string]string{"t.txt": "map\t1\t0.5\nP_10\t1\t0.5\n"}, opt: LoadOptions{Measure: "ndcg"},
+		{name: "measure absent", files: map[string]string{"t.txt": "map\t1\t0.5\nP_10\t1\t0.5\n"}, opt: LoadOptions{Measures: []string{"ndcg"}},
 			want: `t.txt: no scores of measure "ndcg" (--measure); the file holds "P_10", "map"`},
-		{name: "files disagree", files: map[string]string{"t.txt": "map\t1\t0.5\n", "j.jsonl": `{"system":"A","topic":1,"measure":"P_10","score":1}`},
-			paths: []string{"t.txt", "j.jsonl"},
-			want:  `j.jsonl: the file holds measure "P_10" but t.txt holds "map"; expected one measure in all inputs (name one present in all with --measure)`},
-		{name: "files disagree, second has several", files: map[string]string{"t.txt": "map\t1\t0.5\n", "u.txt": "P_5\t1\t0.5\nndcg\t1\t0.5\n"},
-			paths: []string{"t.txt", "u.txt"},
-			want:  `u.txt: the file holds several measures: "P_5", "ndcg"; expected one, or name one with --measure`},
+		{name: "measure of an unnamed file", files: map[string]string{"a.csv": "system,topic,score\nA,1,0.5\n"}, opt: LoadOptions{Measures: []string{"ndcg"}},
+			want: `a.csv:2: the file names no measure (a system,topic,score CSV or JSON Lines without a measure, or a CSV of one column per system), so it cannot be checked to hold --measure "ndcg"; expected a measure column, or its measure named with --unnamed-measure NAME`},
+		{name: "unnamed measure not wanted", files: map[string]string{"a.csv": "system,topic,score\nA,1,0.5\n"}, opt: LoadOptions{Measures: []string{"ndcg"}, UnnamedMeasure: "map"},
+			want: `a.csv: no scores of measure "ndcg" (--measure); the file holds "map"`},
 
 		// Standard input.
 		{name: "stdin twice", files: map[string]string{}, paths: []string{"-", "-"}, notLine: true,
@@ -375,7 +372,8 @@ func TestLoadMixed(t *testing.T) {
 		"c.txt":   "map\t2\t0.2\nrelstring\t2\t'1'\nrunid\tall\tC\n",
 		"d.csv":   "qid,D,E\n1,0.7,0.8\n",
 	})
-	tab, err := Load([]string{"a.csv", "b.jsonl", "c.txt", "d.csv"}, LoadOptions{})
+	// The unnamed measure of the CSV files is named to join the labelled ones.
+	tab, err := Load([]string{"a.csv", "b.jsonl", "c.txt", "d.csv"}, LoadOptions{UnnamedMeasure: "map"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -394,12 +392,14 @@ func TestLoadRuns(t *testing.T) {
 		systemsBefore  int
 	}
 	var calls []call
-	scoreRuns := func(b *Builder, job runJob) ([]Source, error) {
-		calls = append(calls, call{job.paths, job.qrels, job.measure, b.Systems()})
+	scoreRuns := func(c *collector, job runJob) ([]Source, error) {
+		calls = append(calls, call{job.paths, job.qrels, strings.Join(job.measures, ","), c.systemCount()})
 		var sources []Source
 		for _, p := range job.paths {
-			if err := b.Add("run:"+p, "1", 0.5, p, 1); err != nil {
-				return nil, err
+			for _, m := range job.measures {
+				if err := c.add(m, "run:"+p, "1", 0.5, p, 1); err != nil {
+					return nil, err
+				}
 			}
 			sources = append(sources, Source{Role: RoleScores, Path: p})
 		}
@@ -412,7 +412,8 @@ func TestLoadRuns(t *testing.T) {
 		"r2":    "1 Q0 d 1 1 r2\n",
 		"m.txt": "ndcg\t1\t0.5\n",
 	})
-	tab, err := Load([]string{"a.csv", "r1", "b.csv", "r2"}, LoadOptions{Qrels: "q", scoreRuns: scoreRuns})
+	// The CSV files name no measure: --unnamed-measure names theirs.
+	tab, err := Load([]string{"a.csv", "r1", "b.csv", "r2"}, LoadOptions{Qrels: "q", UnnamedMeasure: "map", scoreRuns: scoreRuns})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -422,21 +423,24 @@ func TestLoadRuns(t *testing.T) {
 	if !slices.Equal(tab.Systems, []string{"A", "run:r1", "run:r2", "B"}) || tab.Measure != "map" {
 		t.Errorf("systems %q measure %q", tab.Systems, tab.Measure)
 	}
-	// Forced: every path is a run, scored with --measure.
+	// Unnamed CSV measures and the runs' map are two measures.
+	_, err = Load([]string{"a.csv", "r1"}, LoadOptions{Qrels: "q", scoreRuns: scoreRuns})
+	if want := `the inputs hold 2 measures ("", "map"); name one with --measure`; err == nil || err.Error() != want {
+		t.Errorf("error %v, want %s", err, want)
+	}
+	// Forced: every path is a run, scored with every measure wanted in one call.
 	calls = nil
-	if _, err := Load([]string{"a.csv"}, LoadOptions{Qrels: "q", Format: Run, Measure: "P_10", scoreRuns: scoreRuns}); err != nil || calls[0].measure != "P_10" {
+	set, _, _, err := LoadSources([]string{"a.csv"}, LoadOptions{Qrels: "q", Format: Run, Measures: []string{"P.10", "ndcg_cut_10"}, scoreRuns: scoreRuns})
+	if err != nil || len(calls) != 1 || calls[0].measure != "P_10,ndcg_cut_10" || !slices.Equal(set.Measures(), []string{"P_10", "ndcg_cut_10"}) {
 		t.Errorf("forced run: %v %+v", err, calls)
 	}
-	// A labelled file of another measure disagrees with the runs' default.
-	_, err = Load([]string{"m.txt", "r1"}, LoadOptions{Qrels: "q", scoreRuns: scoreRuns})
-	if want := `m.txt holds measure "ndcg" but the runs are scored with "map"; all inputs must hold one measure (name it with --measure)`; err == nil || err.Error() != want {
+	// A labelled file of another measure than the runs' default: two
+	// measures, which the Set's alignment refuses as no system has both.
+	_, _, _, err = LoadSources([]string{"m.txt", "r1"}, LoadOptions{Qrels: "q", Topics: Intersect, scoreRuns: scoreRuns})
+	if want := `system "m" has no score of measure "map" but has scores of "ndcg"; expected every system scored on every measure (select measures with --measure)`; err == nil || err.Error() != want {
 		t.Errorf("error %v, want %s", err, want)
 	}
-	_, err = Load([]string{"r1", "m.txt"}, LoadOptions{Qrels: "q", scoreRuns: scoreRuns})
-	if want := `m.txt: the file holds measure "ndcg" but r1 holds "map"; expected one measure in all inputs (name one present in all with --measure)`; err == nil || err.Error() != want {
-		t.Errorf("error %v, want %s", err, want)
-	}
-	if _, err := Load([]string{"m.txt", "r1"}, LoadOptions{Qrels: "q", Measure: "ndcg", scoreRuns: scoreRuns}); err != nil {
+	if _, err := Load([]string{"m.txt", "r1"}, LoadOptions{Qrels: "q", Measures: []string{"ndcg"}, scoreRuns: scoreRuns}); err != nil {
 		t.Error(err)
 	}
 	// The real scorer's error (no qrels file q) comes through.

@@ -23,7 +23,7 @@ func TestMeasureSpellings(t *testing.T) {
 		{"nDCG@10", "ndcg_cut_10", "bm25/t1=0.5 bm25/t2=0.25 new/t1=0.75 new/t2=0.5"},
 		{"AP", "map", "bm25/t1=0.1 bm25/t2=0.2 new/t1=0.3 new/t2=0.4"},
 	} {
-		tab, err := Load([]string{"irm.csv", "te.csv"}, LoadOptions{Measure: c.measure})
+		tab, err := Load([]string{"irm.csv", "te.csv"}, LoadOptions{Measures: []string{c.measure}})
 		if err != nil {
 			t.Errorf("--measure %s: %v", c.measure, err)
 			continue
@@ -37,7 +37,7 @@ func TestMeasureSpellings(t *testing.T) {
 		t.Errorf("a file of Q-measure: %v, %v; want a table of Q", tab, err)
 	}
 	// Did-you-mean lists the measures present, as the registry spells them.
-	_, err = Load([]string{"irm.csv"}, LoadOptions{Measure: "ndcg_cut.20"})
+	_, err = Load([]string{"irm.csv"}, LoadOptions{Measures: []string{"ndcg_cut.20"}})
 	if err == nil || !strings.Contains(err.Error(), `did you mean "ndcg_cut_10"?`) || !strings.Contains(err.Error(), `"map", "ndcg_cut_10"`) {
 		t.Errorf("--measure ndcg_cut.20 on a file of nDCG@10 and AP: %v", err)
 	}

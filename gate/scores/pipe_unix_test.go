@@ -63,7 +63,7 @@ func TestLoadRefusesFileReplacedByPipe(t *testing.T) {
 			t.Skipf("no named pipes here: %v", err)
 		}
 	}
-	_, _, err := LoadSources([]string{"a.csv"}, LoadOptions{beforeRead: replace})
+	_, _, _, err := LoadSources([]string{"a.csv"}, LoadOptions{beforeRead: replace})
 	if err == nil || err.Error() != "a.csv: the file changed during the run (the path now names something other than a regular file); expected it unchanged until riskgate ends" {
 		t.Errorf("error %v", err)
 	}

@@ -22,21 +22,29 @@ type runJob struct {
 	want      []fs.FileInfo
 	qrels     string
 	qrelsFrom string // where the qrels path was given; "--qrels" when empty
-	measure   string
-	open      opener
+	// measures are the printed names of the values to score (map, P_10,
+	// ndcg_cut_10, …), each a table; at least one.
+	measures []string
+	open     opener
 	// budget, when set, is charged as the qrels are read (a pipe).
 	budget *loadBudget
 }
 
-// loadRuns is scoreRunFiles without the sources.
+// loadRuns is scoreRunFiles of one measure into b, without the sources.
 func loadRuns(b *Builder, paths []string, qrels, measure string) error {
-	_, err := scoreRunFiles(b, runJob{paths: paths, qrels: qrels, measure: measure})
+	if measure == "" {
+		measure = DefaultRunMeasure
+	}
+	c := newCollector()
+	c.builders[measure], c.measures = b, []string{measure}
+	_, err := scoreRunFiles(c, runJob{paths: paths, qrels: qrels, measures: []string{measure}})
 	return err
 }
 
-// scoreRunFiles scores TREC run files against the qrels file with the named
-// trec_eval measure (its printed name: map, P_10, ndcg_cut_10, …; "" is map)
-// and adds one system per run to b. Scoring is trec_eval's with its default
+// scoreRunFiles scores TREC run files against the qrels file with the
+// measures of the job (each as trec_eval prints it: map, P_10, ndcg_cut_10,
+// …; or NTCIREVAL's), all in one evaluation of each run, and adds one system
+// per run to each measure's table of c. Scoring is trec_eval's with its default
 // relevance level 1 and without -c: each qrels topic the run retrieved
 // documents for gets a cell (file:line of the topic's first run line); run
 // topics not in the qrels are ignored, and qrels topics the run lacks are
@@ -47,17 +55,14 @@ func loadRuns(b *Builder, paths []string, qrels, measure string) error {
 // Every file is read once, through a tracked reader (see Source), and no
 // line may be longer than maxLine. The sources returned are the runs', in
 // order, then the qrels file's.
-func scoreRunFiles(b *Builder, job runJob) ([]Source, error) {
-	paths, measure := job.paths, job.measure
+func scoreRunFiles(c *collector, job runJob) ([]Source, error) {
+	paths, measures := job.paths, job.measures
 	if job.qrels == "" {
 		return nil, fmt.Errorf("TREC run inputs need a qrels file (--qrels)")
 	}
-	ms, err := trec.MeasureForName(measure)
+	ms, err := trec.MeasuresForNames(measures)
 	if err != nil {
 		return nil, err
-	}
-	if measure == "" {
-		measure = "map"
 	}
 	from := job.qrelsFrom
 	if from == "" {
@@ -83,6 +88,9 @@ func scoreRunFiles(b *Builder, job runJob) ([]Source, error) {
 		system string
 		line   int // of the run_id naming it
 		cells  []runCell
+		// values holds each cell's scores, one per measure: cell i's
+		// score of measure k is values[i*len(measures)+k].
+		values []float64
 		source Source
 		err    error
 	}
@@ -110,8 +118,11 @@ func scoreRunFiles(b *Builder, job runJob) ([]Source, error) {
 		}
 		r.source.Run = r.system
 		_, r.err = trec.NewEvaluator(q, ms, opt).Evaluate(run, func(tr *trec.TopicResult) error {
-			v, _ := tr.Value(ms, measure)
-			r.cells = append(r.cells, runCell{tr.Topic, v, tr.Line})
+			for _, m := range measures {
+				v, _ := tr.Value(ms, m)
+				r.values = append(r.values, v)
+			}
+			r.cells = append(r.cells, runCell{topic: tr.Topic, line: tr.Line})
 			return nil
 		})
 		return r
@@ -126,9 +137,11 @@ func scoreRunFiles(b *Builder, job runJob) ([]Source, error) {
 		seen[r.system] = path
 		// Cells scored before an error are added first, as when runs were
 		// scored one after another.
-		for _, c := range r.cells {
-			if err := b.Add(r.system, c.topic, c.value, path, c.line); err != nil {
-				return err
+		for k, m := range measures {
+			for i, cell := range r.cells {
+				if err := c.add(m, r.system, cell.topic, r.values[i*len(measures)+k], path, cell.line); err != nil {
+					return err
+				}
 			}
 		}
 		sources = append(sources, r.source)
@@ -160,10 +173,9 @@ func (o opener) read(path, role string, want fs.FileInfo, budget *loadBudget, re
 	return t.finish()
 }
 
-// runCell is one topic's score of a run, with the line it starts at.
+// runCell is one topic of a run, with the line the topic starts at.
 type runCell struct {
 	topic string
-	value float64
 	line  int
 }
 

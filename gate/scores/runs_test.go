@@ -158,12 +158,12 @@ func TestLoadTrecEvalOutputEqualsScoredRuns(t *testing.T) {
 			continue
 		}
 		for _, m := range []string{"map", "P_10", "ndcg_cut_10", "bpref"} {
-			fromOutput, err := Load([]string{golden}, LoadOptions{Format: TrecEval, Measure: m})
+			fromOutput, err := Load([]string{golden}, LoadOptions{Format: TrecEval, Measures: []string{m}})
 			if err != nil {
 				t.Fatalf("%s: %v", golden, err)
 			}
 			fromRun, err := Load([]string{filepath.Join(dataset, "runs", runName+".run")},
-				LoadOptions{Qrels: filepath.Join(dataset, "qrels.txt"), Measure: m})
+				LoadOptions{Qrels: filepath.Join(dataset, "qrels.txt"), Measures: []string{m}})
 			if err != nil {
 				t.Fatalf("%s: %v", runName, err)
 			}

@@ -33,10 +33,11 @@ func TestLoadSourcesDigests(t *testing.T) {
 	inDir(t, sourceFiles)
 	stdin := "\ufeffsystem,topic,score\nS,q1,0.5\n"
 	paths := []string{"a.csv", "r.run", "w.csv", "b.jsonl", "c.txt", "-"}
-	tab, sources, err := LoadSources(paths, LoadOptions{Qrels: "q.qrels", Measure: "map", Stdin: strings.NewReader(stdin)})
+	set, _, sources, err := LoadSources(paths, LoadOptions{Qrels: "q.qrels", Measures: []string{"map"}, UnnamedMeasure: "map", Stdin: strings.NewReader(stdin)})
 	if err != nil {
 		t.Fatal(err)
 	}
+	tab := set.Tables[0]
 	if len(tab.Systems) != 6 {
 		t.Errorf("systems %q", tab.Systems)
 	}
@@ -63,7 +64,7 @@ func TestLoadSourcesDigests(t *testing.T) {
 		t.Errorf("unchanged files: %v", err)
 	}
 	// Without runs the qrels file is not read, and not a source.
-	_, sources, err = LoadSources([]string{"a.csv"}, LoadOptions{Qrels: "q.qrels"})
+	_, _, sources, err = LoadSources([]string{"a.csv"}, LoadOptions{Qrels: "q.qrels"})
 	if err != nil || len(sources) != 1 {
 		t.Errorf("%v, %+v; want one source", err, sources)
 	}
@@ -157,7 +158,7 @@ func TestLoadRefusesFileChangedWhileRead(t *testing.T) {
 						}
 					}
 				}
-				_, _, err := LoadSources(c.paths, LoadOptions{Qrels: "q.qrels", Measure: "map", beforeRead: change})
+				_, _, _, err := LoadSources(c.paths, LoadOptions{Qrels: "q.qrels", Measures: []string{"map"}, UnnamedMeasure: "map", beforeRead: change})
 				if opened < c.opening {
 					t.Fatalf("%s opened %d times, want at least %d", c.target, opened, c.opening)
 				}
@@ -187,7 +188,7 @@ func TestVerifySources(t *testing.T) {
 		t.Run(ch.name, func(t *testing.T) {
 			inDir(t, sourceFiles)
 			backdate(t, "a.csv")
-			_, sources, err := LoadSources([]string{"w.csv", "a.csv", "-"}, LoadOptions{Stdin: strings.NewReader("topic,S\nq1,1\n")})
+			_, _, sources, err := LoadSources([]string{"w.csv", "a.csv", "-"}, LoadOptions{Stdin: strings.NewReader("topic,S\nq1,1\n")})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -135,6 +135,8 @@ func ParseTopicMode(s string) (TopicMode, error) {
 type Cell struct {
 	System string `json:"system"`
 	Topic  string `json:"topic"`
+	// Measure is the cell's measure when the inputs hold several; "" otherwise.
+	Measure string `json:"measure,omitempty"`
 }
 
 // Alignment records what aligning a table changed, so that reports can say it.
@@ -201,77 +203,11 @@ func listFilled(cells []Cell) string {
 // are an error. A result with no system or no topic left is an error: there
 // is nothing to analyse.
 func (t *Table) Align(mode TopicMode) (*Table, Alignment, error) {
-	a := Alignment{Mode: mode}
-	switch mode {
-	case Intersect, Zero, Fail, Keep:
-	default:
-		return nil, a, fmt.Errorf("unknown topic mode %q: expected one of intersect, zero, error, keep", mode)
+	s, a, err := SetOf(t).Align(mode)
+	if err != nil {
+		return nil, a, err
 	}
-	var keepSys []int
-	for s, row := range t.Scores {
-		if slices.ContainsFunc(row, func(v float64) bool { return !math.IsNaN(v) }) {
-			keepSys = append(keepSys, s)
-		} else {
-			a.DroppedSystems = append(a.DroppedSystems, t.Systems[s])
-		}
-	}
-	if mode == Fail && len(a.DroppedSystems) > 0 {
-		return nil, a, fmt.Errorf("system %q has no scores (--topics error)", a.DroppedSystems[0])
-	}
-	if len(keepSys) == 0 {
-		return nil, a, fmt.Errorf("the inputs hold no scores")
-	}
-	if mode == Fail {
-		if missing := t.Missing(); missing > 0 {
-			for _, s := range keepSys {
-				if i := slices.IndexFunc(t.Scores[s], math.IsNaN); i >= 0 {
-					return nil, a, fmt.Errorf("system %q has no score for topic %q, and %d cell(s) are missing in all (--topics error; use intersect, zero or keep)",
-						t.Systems[s], t.Topics[i], missing)
-				}
-			}
-		}
-	}
-
-	keepTopic := make([]bool, len(t.Topics))
-	var topics []string
-	for i, name := range t.Topics {
-		keepTopic[i] = mode != Intersect || !slices.ContainsFunc(keepSys, func(s int) bool { return math.IsNaN(t.Scores[s][i]) })
-		if keepTopic[i] {
-			topics = append(topics, name)
-		} else {
-			a.DroppedTopics = append(a.DroppedTopics, name)
-		}
-	}
-	if len(topics) == 0 {
-		return nil, a, fmt.Errorf("no topic is scored for every system, so --topics intersect leaves nothing (%d systems, %d topics); try --topics zero or keep", len(keepSys), len(t.Topics))
-	}
-
-	systems := make([]string, len(keepSys))
-	for j, s := range keepSys {
-		systems[j] = t.Systems[s]
-	}
-	out := NewTable(t.Measure, systems, topics)
-	for j, s := range keepSys {
-		col := 0
-		for i, keep := range keepTopic {
-			if !keep {
-				continue
-			}
-			v := t.Scores[s][i]
-			if math.IsNaN(v) {
-				switch mode {
-				case Zero:
-					v = 0
-					a.FilledCells = append(a.FilledCells, Cell{t.Systems[s], t.Topics[i]})
-				case Keep:
-					a.MissingCells++
-				}
-			}
-			out.Scores[j][col] = v
-			col++
-		}
-	}
-	return out, a, nil
+	return s.Tables[0], a, nil
 }
 
 // SortedTopics returns the topic names in byte order (trec_eval's order).

@@ -75,7 +75,7 @@ func TestAlignModes(t *testing.T) {
 			mode: Zero, systems: []string{"A", "B", "C"}, topics: []string{"t1", "t2", "t3", "t4"},
 			scores: [][]float64{{.1, .2, .3, .4}, {.5, 0, .6, .7}, {.8, .9, 0, 0}},
 			align: Alignment{Mode: Zero, DroppedSystems: []string{"D"},
-				FilledCells: []Cell{{"B", "t2"}, {"C", "t3"}, {"C", "t4"}}},
+				FilledCells: []Cell{{System: "B", Topic: "t2"}, {System: "C", Topic: "t3"}, {System: "C", Topic: "t4"}}},
 			summary: `dropped 1 system(s) with no scores: "D"; ` +
 				`scored 3 missing cell(s) as 0 (--topics zero): "B" on "t2"; "C" on "t3", "t4"`,
 		},
@@ -180,7 +180,7 @@ func TestSummaryCutsLongLists(t *testing.T) {
 	for i := range 12 {
 		topics = append(topics, fmt.Sprint(i))
 		systems = append(systems, fmt.Sprint("s", i))
-		cells = append(cells, Cell{fmt.Sprint("s", i), "1"}, Cell{fmt.Sprint("s", i), "2"})
+		cells = append(cells, Cell{System: fmt.Sprint("s", i), Topic: "1"}, Cell{System: fmt.Sprint("s", i), Topic: "2"})
 	}
 	a := Alignment{DroppedTopics: topics, DroppedSystems: systems, FilledCells: cells}
 	want := `dropped 12 system(s) with no scores: "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", … (12 in all); ` +

@@ -28,9 +28,10 @@ import (
 // Two runs of one name, and a runid line that names no run, are errors.
 func parseTrecEval(r io.Reader, fs *fileSink) error {
 	type cell struct {
-		topic string
-		score float64
-		line  int
+		measure string
+		topic   string
+		score   float64
+		line    int
 	}
 	var (
 		pending []cell // the kept cells of the current run
@@ -61,7 +62,7 @@ func parseTrecEval(r io.Reader, fs *fileSink) error {
 			named[name] = nameLine
 		}
 		for _, c := range pending {
-			if err := fs.add(name, c.topic, c.score, c.line); err != nil {
+			if err := fs.add(c.measure, name, c.topic, c.score, c.line); err != nil {
 				return err
 			}
 		}
@@ -123,7 +124,7 @@ func parseTrecEval(r io.Reader, fs *fileSink) error {
 		if measure == "relstring" || strings.HasPrefix(measure, "relstring_") || measure == "runid" {
 			continue
 		}
-		keep, err := fs.keep(measure, line)
+		measure, keep, err := fs.keep(measure, line)
 		if err != nil {
 			return err
 		}
@@ -134,7 +135,7 @@ func parseTrecEval(r io.Reader, fs *fileSink) error {
 		if err != nil {
 			return err
 		}
-		pending = append(pending, cell{topic, v, line})
+		pending = append(pending, cell{measure, topic, v, line})
 	}
 	if err := sc.Err(); err != nil {
 		return scanError(fs.file, line, err)

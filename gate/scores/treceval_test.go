@@ -38,11 +38,11 @@ func TestTrecEvalMultiRunGolden(t *testing.T) {
 			}
 			inDir(t, map[string]string{"runs.txt": all.String()})
 			for _, m := range []string{"map", "ndcg_cut_10", "P_10"} {
-				got, err := Load([]string{"runs.txt"}, LoadOptions{Measure: m})
+				got, err := Load([]string{"runs.txt"}, LoadOptions{Measures: []string{m}})
 				if err != nil {
 					t.Fatal(err)
 				}
-				want, err := Load(alone, LoadOptions{Measure: m})
+				want, err := Load(alone, LoadOptions{Measures: []string{m}})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -88,7 +88,7 @@ func TestTrecEvalMultiRunLayouts(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			// The file is named as a run would be, to tell its name from a runid.
 			inDir(t, map[string]string{"NLPR03vb10.run.txt": c.text})
-			tab, err := Load([]string{"NLPR03vb10.run.txt"}, LoadOptions{Format: TrecEval, Measure: "map"})
+			tab, err := Load([]string{"NLPR03vb10.run.txt"}, LoadOptions{Format: TrecEval, Measures: []string{"map"}})
 			if c.err != "" {
 				if err == nil || !strings.HasPrefix(err.Error(), "NLPR03vb10.run.txt"+c.err) {
 					t.Fatalf("error\n%v\nwant one starting\nNLPR03vb10.run.txt%s", err, c.err)

@@ -494,6 +494,25 @@ func MeasureForName(name string) (*Measures, error) {
 	return MeasureForTrecName(r.trec)
 }
 
+// MeasuresForNames is MeasureForName for several per-topic values, in one
+// set, so that one evaluation of a run gives every one of them. Each name is
+// read as MeasureForName reads it; a name given twice is evaluated twice.
+func MeasuresForNames(names []string) (*Measures, error) {
+	out := &Measures{}
+	for _, name := range names {
+		ms, err := MeasureForName(name)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range ms.list {
+			c := *m
+			out.add(&c)
+		}
+		out.ntcir = out.ntcir || ms.ntcir
+	}
+	return out, nil
+}
+
 // MeasureForTrecName is MeasureForName for trec_eval's spellings only: the
 // per-topic value trec_eval prints as name (map, P_10, ndcg_cut_10,
 // iprec_at_recall_0.10, utility_2,-1,0,0, ndcg_1=3,2=9 …) or its -m
