@@ -200,7 +200,7 @@ func runGate(ctx context.Context, o *gateOptions, s *streams) (err error) {
 	// scores.LoadOptions.MaxMemory), and the estimate once resolve has
 	// accepted it, so that garbage never takes the process over it.
 	defer o.setMemoryLimit(o.setMemoryLimit(int64(min(maxMemory, math.MaxInt64/2))))
-	g, err := o.resolve(s, maxMemory)
+	g, err := o.resolve(ctx, s, maxMemory)
 	if err != nil {
 		return err
 	}
@@ -219,7 +219,7 @@ func runGate(ctx context.Context, o *gateOptions, s *streams) (err error) {
 // the inputs (the policy's where the flags leave them unset) within the
 // memory budget, and refuses a gate estimated to need more memory than the
 // budget; an accepted estimate becomes the garbage collector's limit.
-func (o *gateOptions) resolve(s *streams, maxMemory float64) (*resolvedGate, error) {
+func (o *gateOptions) resolve(ctx context.Context, s *streams, maxMemory float64) (*resolvedGate, error) {
 	if err := o.Publish.check(); err != nil {
 		return nil, err
 	}
@@ -257,7 +257,7 @@ func (o *gateOptions) resolve(s *streams, maxMemory float64) (*resolvedGate, err
 		if g.tables, g.alignment, g.sources, err = loadRuleMeasures(p, *o.Input, s.Err); err != nil {
 			return nil, loadRefusal(err, gateFewer)
 		}
-		if g.tables, g.pool, err = o.Pool.joinPool(p, g.tables, g.sources, o.Input, o.now()); err != nil {
+		if g.tables, g.pool, err = o.Pool.joinPool(ctx, p, g.tables, g.sources, o.Input, o.now()); err != nil {
 			return nil, err
 		}
 	}

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -59,13 +57,6 @@ type gatePool struct {
 	record []*pool.Entry
 }
 
-// poolMissing reports a pool folder that does not exist or is empty: a
-// pool --record will create.
-func poolMissing(dir string) bool {
-	entries, err := os.ReadDir(dir)
-	return errors.Is(err, fs.ErrNotExist) || err == nil && len(entries) == 0
-}
-
 // dir is the pool's folder: --pool, else the policy's inputs.pool; "" none.
 func (o *gatePoolOptions) dir(p *policies.Policy) string {
 	if o.Dir.Set {
@@ -86,7 +77,7 @@ func (o *gatePoolOptions) dir(p *policies.Policy) string {
 // inputs.pool_mismatch: refuse makes a fingerprint mismatch an error. An
 // input stored with other scores is a warning (the input is used), or an
 // error with --record, which could not store it.
-func (o *gatePoolOptions) joinPool(p *policies.Policy, ts engine.Tables, sources []scores.Source, in *inputOptions, at time.Time) (engine.Tables, *gatePool, error) {
+func (o *gatePoolOptions) joinPool(ctx context.Context, p *policies.Policy, ts engine.Tables, sources []scores.Source, in *inputOptions, at time.Time) (engine.Tables, *gatePool, error) {
 	dir := o.dir(p)
 	if dir == "" {
 		if o.Record || o.PromoteOnPass || o.Label != "" {
@@ -112,17 +103,19 @@ func (o *gatePoolOptions) joinPool(p *policies.Policy, ts engine.Tables, sources
 	}
 	ref := pool.TableFingerprints(t, roles.Champion, qrels.SHA256)
 	gp.use = &result.PoolUse{Dir: dir, Qrels: digestOrUnknown(qrels.SHA256), Topics: ref.Topics, NTopics: ref.NTopics, Artifacts: []string{}, Excluded: []result.PoolExclusion{}}
-	var entries []*pool.Entry
-	if poolMissing(dir) && o.Record {
-		gp.warnings = append(gp.warnings, fmt.Sprintf("pool %s: empty; --record creates it (no stored artifact this time)", escape.Printable(dir)))
-	} else {
-		store, err := pool.Open(dir)
-		if err != nil {
-			return nil, nil, err
-		}
-		if entries, err = store.Entries(pool.ReadOptions{}); err != nil {
-			return nil, nil, fmt.Errorf("%w; restore it (git, the CI cache) or remove it: riskgate pool rm --pool %s SYSTEM", err, escape.Shell(dir))
-		}
+	open := pool.Open
+	if o.Record {
+		// Day one: --record makes the pool it will record into (another
+		// gate may be making it at the same time: Create is safe for that).
+		open = func(dir string) (*pool.Store, error) { return pool.Create(ctx, dir) }
+	}
+	store, err := open(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	entries, err := store.Entries(pool.ReadOptions{})
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w; restore it (git, the CI cache) or remove it: riskgate pool rm --pool %s SYSTEM", err, escape.Shell(dir))
 	}
 	gp.use.Stored = len(entries)
 	kept, out := pool.Partition(entries, pool.Filter{Measures: ts.Measures(), Match: &ref, Exclude: t.Systems})
