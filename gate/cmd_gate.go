@@ -99,6 +99,12 @@ the same DIR at once exits 2, and a run ending in an error writes DIR/error.json
 the previous run's reports. --github publishes to GitHub
 (see riskgate publish --help).
 
+--pool DIR (or the policy's inputs.pool) adds the systems stored in a run history (riskgate
+pool) as artifacts: those scored against the champion's qrels and on its topic set; the
+others are left out with a warning naming each (or refused: inputs.pool_mismatch: refuse).
+--record then stores the champion and the challengers in it, whatever the verdict, and
+--promote-on-pass makes the one challenger a pass selected the champion (docs/pool.md).
+
 --example gates a built-in simulated pool (champion "production", challengers
 "candidate-better", "candidate-risky", "candidate-equivalent", 40 artifacts, 50 topics)
 with the default policy, or with --policy.

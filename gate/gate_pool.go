@@ -14,6 +14,7 @@ import (
 	"github.com/riskgate/riskgate/gate/result"
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/escape"
+	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/policies"
 	"github.com/urfave/cli/v3"
 )
@@ -153,7 +154,7 @@ func (o *gatePoolOptions) joinPool(ctx context.Context, p *policies.Policy, ts e
 		gp.use.Artifacts = append(gp.use.Artifacts, e.System)
 	}
 	if len(taken) > 0 && qrels.SHA256 == "" {
-		gp.warnings = append(gp.warnings, fmt.Sprintf("pool %s: the champion's qrels are unknown (score files without --qrels): the %d stored systems taken, whose qrels are unknown too, were matched on their topic set only", escape.Printable(dir), len(taken)))
+		gp.warnings = append(gp.warnings, fmt.Sprintf("pool %s: the champion's qrels are unknown (score files without --qrels): %s taken, whose qrels are unknown too, matched on the topic set only", escape.Printable(dir), numfmt.Plural(len(taken), "stored system")))
 	}
 	return withArtifacts(ts, taken), gp, nil
 }

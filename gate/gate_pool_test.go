@@ -2,8 +2,11 @@ package gate
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -14,6 +17,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/riskgate/riskgate/gate/engine"
 	"github.com/riskgate/riskgate/gate/pool"
 )
 
@@ -398,5 +402,163 @@ func TestGatePoolFlagsNeedEachOther(t *testing.T) {
 		if status != exitError || !strings.Contains(errOut, c.want) {
 			t.Errorf("%q: exit %d, %q; want exit 2 saying %q", c.args, status, errOut, c.want)
 		}
+	}
+}
+
+// storeScores stores the CSV file's systems in the pool (riskgate pool add).
+func storeScores(t *testing.T, poolDir string, files ...string) {
+	t.Helper()
+	if status, _, errOut := runMain(t, append([]string{"pool", "add", "--pool", poolDir}, files...)...); status != 0 {
+		t.Fatalf("pool add: exit %d: %s", status, errOut)
+	}
+}
+
+// An input stored in the pool with other scores: the input is used and a
+// warning names it; --record, which could not store it, refuses the gate.
+// The same scores stored: not a word.
+func TestGatePoolInputStoredWithOtherScores(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	files := simulatedReleases(t, dir, 3, 11)
+	data, err := os.ReadFile(files["s1"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	f := strings.Split(lines[1], ",")
+	f[2] = "0.123456" // one score of s1 changed
+	lines[1] = strings.Join(f, ",")
+	other := filepath.Join(dir, "s1-other.csv")
+	if err := os.WriteFile(other, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	same, changed := filepath.Join(dir, "same"), filepath.Join(dir, "changed")
+	storeScores(t, same, files["s1"], files["s3"])
+	storeScores(t, changed, other, files["s3"])
+	args := func(poolDir string, extra ...string) []string {
+		return append(append([]string{"gate", "--policy", writeCheapPolicy(t, dir), "--champion", "s1", "--challenger", "s2", "--format", "json", "--pool", poolDir}, extra...), files["s1"], files["s2"])
+	}
+
+	status, out, errOut := runMain(t, args(same)...)
+	if status != 0 {
+		t.Fatalf("exit %d: %s", status, errOut)
+	}
+	if r := parseGateJSON(t, out); slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.Contains(w, `"s1"`) }) || !slices.Equal(r.Data.Artifacts, []string{"s3"}) {
+		t.Errorf("the input stored with its own scores: warnings %q, artifacts %v; want none about s1, and [s3]", r.Warnings, r.Data.Artifacts)
+	}
+
+	status, out, errOut = runMain(t, args(changed)...)
+	if status != 0 {
+		t.Fatalf("exit %d: %s", status, errOut)
+	}
+	r := parseGateJSON(t, out)
+	if ws := poolWarnings(r, changed); len(ws) != 2 || !strings.Contains(ws[0], `the input "s1" is used`) || !strings.Contains(ws[0], "0.123456 stored") {
+		t.Errorf("warnings %q; want one naming the input s1 and the stored score that differs (and one on the unknown qrels)", ws)
+	}
+
+	status, out, errOut = runMain(t, args(changed, "--record")...)
+	if status != exitError || out != "" || !strings.Contains(errOut, "--record") || !strings.Contains(errOut, `"s1"`) {
+		t.Errorf("--record over other stored scores: exit %d, stdout %q, stderr %q; want exit 2 naming s1", status, out, errOut)
+	}
+}
+
+// poolWarnings are r's warnings about the pool in dir, each about the inputs.
+func poolWarnings(r gateJSON, dir string) []string {
+	var out []string
+	for _, w := range r.WarningDetails {
+		if strings.HasPrefix(w.Text, "pool "+dir+":") && w.About == "inputs" {
+			out = append(out, w.Text)
+		}
+	}
+	return out
+}
+
+func writeCheapPolicy(t *testing.T, dir string) string {
+	t.Helper()
+	policy := filepath.Join(dir, "cheap.yaml")
+	if err := os.WriteFile(policy, []byte("version: 1\nname: cheap\nrules:\n  - {id: no-worse, quantity: mean_diff, at_least: -1}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return policy
+}
+
+// A stored system whose name a challenger pattern matches joins as nothing:
+// never a challenger of a gate that did not name it as an input.
+func TestGatePoolChallengerNameLeftOut(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	files := simulatedReleases(t, dir, 4, 5)
+	poolDir := filepath.Join(dir, "pool")
+	storeScores(t, poolDir, files["s3"], files["s4"])
+	status, out, errOut := runMain(t, "gate", "--policy", writeCheapPolicy(t, dir), "--champion", "s1", "--challenger", "s?",
+		"--format", "json", "--pool", poolDir, files["s1"], files["s2"])
+	if status != 0 {
+		t.Fatalf("exit %d: %s", status, errOut)
+	}
+	r := parseGateJSON(t, out)
+	if len(r.Data.Artifacts) != 0 || r.Data.Pool == nil || len(r.Data.Pool.Excluded) != 2 || r.Data.Pool.Excluded[0].Reason != "challenger-name" {
+		t.Errorf("artifacts %v, data.pool %+v; want s3 and s4 left out as challenger-name", r.Data.Artifacts, r.Data.Pool)
+	}
+	if ws := poolWarnings(r, poolDir); len(ws) != 2 || !strings.Contains(ws[0], `"s3"`) || !strings.Contains(ws[1], `"s4"`) {
+		t.Errorf("warnings %q; want one per stored system left out", ws)
+	}
+}
+
+// The memory estimate counts the pool's artifacts: it is the engine's
+// estimate of the joined tables, above that of the inputs alone.
+func TestGatePoolMemoryEstimateCountsArtifacts(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	files := simulatedReleases(t, dir, 10, 13)
+	poolDir := filepath.Join(dir, "pool")
+	var stored []string
+	for k := 3; k <= 10; k++ {
+		stored = append(stored, files[fmt.Sprintf("s%02d", k)])
+	}
+	storeScores(t, poolDir, stored...)
+	estimate := func(extra ...string) (*resolvedGate, float64) {
+		var g *resolvedGate
+		s := &streams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard}
+		cmd := newGateCommand(s, testDeps(), func(ctx context.Context, o *gateOptions) error {
+			var err error
+			g, err = o.resolve(ctx, s, 4e9)
+			return err
+		})
+		if err := cmd.Run(context.Background(), append(append([]string{"gate", "--champion", "s01", "--challenger", "s02"}, extra...), files["s01"], files["s02"])); err != nil {
+			t.Fatal(err)
+		}
+		return g, g.estimate
+	}
+	_, alone := estimate()
+	g, withPool := estimate("--pool", poolDir)
+	if n := len(g.tables[0].Systems); n != 10 {
+		t.Fatalf("%d systems in the gate with the pool, want 10", n)
+	}
+	if want, _ := engine.EstimateMemory(g.policy, g.tables, g.sweep); withPool != want || withPool <= alone {
+		t.Errorf("estimate with the pool's 8 artifacts %.0f B (the engine's for the joined tables %.0f B), alone %.0f B", withPool, want, alone)
+	}
+}
+
+// --record stores nothing when --out's report set was not written: the
+// gate ended in an error, and standard error says why nothing was stored.
+func TestGatePoolRecordsNothingWithoutReports(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	files := simulatedReleases(t, dir, 2, 17)
+	poolDir := filepath.Join(dir, "pool")
+	failWrite := func(o *gateOptions) {
+		o.writeReport = func(io.Writer, string, []byte) error { return errors.New("no space left on device") }
+	}
+	status, _, errOut := runGateWith(t, context.Background(), failWrite, "--policy", writeCheapPolicy(t, dir), "--champion", "s1", "--challenger", "s2",
+		"--out", filepath.Join(dir, "report"), "--pool", poolDir, "--record", files["s1"], files["s2"])
+	if status != exitError || !strings.Contains(errOut, "nothing recorded") {
+		t.Errorf("exit %d, stderr %q; want exit 2 saying nothing was recorded", status, errOut)
+	}
+	store, err := pool.Open(poolDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if entries, err := store.Entries(pool.ReadOptions{}); err != nil || len(entries) != 0 {
+		t.Errorf("the pool holds %d systems (%v) after a gate whose reports were not written", len(entries), err)
 	}
 }
