@@ -16,9 +16,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/riskgate/riskgate/gate/engine"
 	"github.com/riskgate/riskgate/gate/pool"
+	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/policies"
 )
 
 // loopPolicy is a fast policy whose decision depends on the artifacts: a
@@ -560,5 +563,57 @@ func TestGatePoolRecordsNothingWithoutReports(t *testing.T) {
 	}
 	if entries, err := store.Entries(pool.ReadOptions{}); err != nil || len(entries) != 0 {
 		t.Errorf("the pool holds %d systems (%v) after a gate whose reports were not written", len(entries), err)
+	}
+}
+
+// BenchmarkGatePoolJoin is what --pool adds to a gate: reading a pool of
+// 100 stored systems of 250 topics, checking their fingerprints against the
+// champion's, and joining them to the inputs' table.
+func BenchmarkGatePoolJoin(b *testing.B) {
+	const systems, topics = 100, 250
+	dir := b.TempDir()
+	r := rand.New(rand.NewPCG(29, 100))
+	var names, ids []string
+	for s := range systems + 2 {
+		names = append(names, fmt.Sprintf("sys-%03d", s))
+	}
+	for j := range topics {
+		ids = append(ids, fmt.Sprint(301+j))
+	}
+	all := scores.NewTable("map", names, ids)
+	for s := range all.Scores {
+		for j := range all.Scores[s] {
+			all.Scores[s][j] = r.Float64()
+		}
+	}
+	ctx := context.Background()
+	store, err := pool.Create(ctx, filepath.Join(dir, "pool"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var entries []*pool.Entry
+	for _, name := range names[2:] {
+		e, err := pool.NewEntry(all, name, pool.Recording{Role: pool.Artifact})
+		if err != nil {
+			b.Fatal(err)
+		}
+		entries = append(entries, e)
+	}
+	if _, err := store.Record(ctx, entries...); err != nil {
+		b.Fatal(err)
+	}
+	inputs := scores.NewTable("map", names[:2], ids)
+	copy(inputs.Scores[0], all.Scores[0])
+	copy(inputs.Scores[1], all.Scores[1])
+	p := policies.Default()
+	p.Champion, p.Challengers = names[0], []policies.Pattern{{Text: names[1]}}
+	o := gatePoolOptions{Dir: optional[string]{Value: store.Dir(), Set: true}}
+	in := &inputOptions{}
+	b.ResetTimer()
+	for b.Loop() {
+		ts, gp, err := o.joinPool(ctx, p, engine.Tables{inputs}, nil, in, time.Time{})
+		if err != nil || len(ts[0].Systems) != systems+2 || len(gp.use.Artifacts) != systems {
+			b.Fatalf("%v: %d systems", err, len(ts[0].Systems))
+		}
 	}
 }
