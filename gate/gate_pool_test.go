@@ -377,6 +377,15 @@ func TestGatePoolExcludesOtherQrels(t *testing.T) {
 		t.Errorf("data.pool = %+v, want art-other excluded for other-qrels of 2 stored", p)
 	}
 
+	// The reports' first lines say where the artifacts came from.
+	for format, want := range map[string]string{"md": "1 artifact(s) (1 from the pool " + poolDir + ", 1 left out) ·", "table": "1 artifact(s) (1 from the pool " + poolDir + ", 1 left out), "} {
+		fargs := slices.Clone(args)
+		fargs[slices.Index(fargs, "json")] = format
+		if _, out, _ := runMain(t, append([]string{fargs[0], "--policy", policy}, fargs[1:]...)...); !strings.Contains(out, want) {
+			t.Errorf("--format %s does not say %q:\n%.600s", format, want, out)
+		}
+	}
+
 	refuse := filepath.Join(dir, "refuse.yaml")
 	if err := os.WriteFile(refuse, []byte("version: 1\nname: q\ninputs: {pool_mismatch: refuse}\n"+rules), 0o644); err != nil {
 		t.Fatal(err)
