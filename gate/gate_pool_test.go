@@ -626,3 +626,27 @@ func BenchmarkGatePoolJoin(b *testing.B) {
 		}
 	}
 }
+
+// The policy's inputs.pool is a folder relative to the policy file's, and
+// --pool replaces it.
+func TestGatePoolFromPolicy(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	files := simulatedReleases(t, dir, 3, 19)
+	storeScores(t, filepath.Join(dir, "history"), files["s3"])
+	policy := filepath.Join(dir, "p.yaml")
+	if err := os.WriteFile(policy, []byte("version: 1\nname: p\ninputs: {pool: history}\nrules:\n  - {id: no-worse, quantity: mean_diff, at_least: -1}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	status, out, errOut := runMain(t, "gate", "--policy", policy, "--champion", "s1", "--challenger", "s2", "--format", "json", files["s1"], files["s2"])
+	if status != 0 {
+		t.Fatalf("exit %d: %s", status, errOut)
+	}
+	if r := parseGateJSON(t, out); !slices.Equal(r.Data.Artifacts, []string{"s3"}) {
+		t.Errorf("artifacts %v, want [s3] from the policy's pool", r.Data.Artifacts)
+	}
+	status, _, errOut = runMain(t, "gate", "--policy", policy, "--pool", filepath.Join(dir, "elsewhere"), "--champion", "s1", "--challenger", "s2", files["s1"], files["s2"])
+	if status != exitError || !strings.Contains(errOut, "elsewhere") {
+		t.Errorf("--pool over the policy's: exit %d, %q; want exit 2 about the folder --pool names", status, errOut)
+	}
+}
