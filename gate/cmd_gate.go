@@ -253,8 +253,8 @@ func (o *gateOptions) resolve(ctx context.Context, s *streams, maxMemory float64
 		g.sweep = nil // a skew-normal fit takes seconds: sweep only when asked
 	}
 	switch {
-	case o.Example && (o.Pool.Dir.Set || o.Pool.Record):
-		return nil, fmt.Errorf("--example gates the built-in pool; --pool and --record take INPUT files")
+	case o.Example && o.Pool.given():
+		return nil, fmt.Errorf("--example gates the built-in pool; --pool, --record, --label and --promote-on-pass take INPUT files")
 	case o.Example:
 		g.tables = engine.Tables{engine.ExamplePool()}
 	default:

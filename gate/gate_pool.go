@@ -45,6 +45,11 @@ func (o *gatePoolOptions) flags() []cli.Flag {
 	}
 }
 
+// given reports whether any of the flags was given.
+func (o *gatePoolOptions) given() bool {
+	return o.Dir.Set || o.Record || o.Label != "" || o.PromoteOnPass
+}
+
 // gatePool is the run history of one gate: where it is, what the gate took
 // from it, and the entries --record will store.
 type gatePool struct {

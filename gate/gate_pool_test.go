@@ -415,6 +415,9 @@ func TestGatePoolFlagsNeedEachOther(t *testing.T) {
 			t.Errorf("%q: exit %d, %q; want exit 2 saying %q", c.args, status, errOut, c.want)
 		}
 	}
+	if status, _, errOut := runMain(t, "gate", "--example", "--label", "x"); status != exitError || !strings.Contains(errOut, "--label and --promote-on-pass take INPUT files") {
+		t.Errorf("--example --label: exit %d, %q; want exit 2", status, errOut)
+	}
 }
 
 // storeScores stores the CSV file's systems in the pool (riskgate pool add).
