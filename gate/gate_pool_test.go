@@ -653,3 +653,32 @@ func TestGatePoolFromPolicy(t *testing.T) {
 		t.Errorf("--pool over the policy's: exit %d, %q; want exit 2 about the folder --pool names", status, errOut)
 	}
 }
+
+// A damaged entry stops the gate: exit 2, one line naming the file and what
+// to do; never read in part.
+func TestGatePoolDamagedEntryRefused(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	files := simulatedReleases(t, dir, 3, 23)
+	poolDir := filepath.Join(dir, "pool")
+	storeScores(t, poolDir, files["s3"])
+	entries, err := filepath.Glob(filepath.Join(poolDir, "systems", "*.entry"))
+	if err != nil || len(entries) != 1 {
+		t.Fatalf("entries %v (%v)", entries, err)
+	}
+	data, err := os.ReadFile(entries[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	damaged := bytes.Replace(data, []byte("topic \"t01\" 0"), []byte("topic \"t01\" 1"), 1) // a score edited by hand
+	if bytes.Equal(damaged, data) {
+		t.Fatalf("no score of t01 to edit in %s", data)
+	}
+	if err := os.WriteFile(entries[0], damaged, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	status, out, errOut := runMain(t, "gate", "--policy", writeCheapPolicy(t, dir), "--champion", "s1", "--challenger", "s2", "--pool", poolDir, files["s1"], files["s2"])
+	if status != exitError || out != "" || !strings.Contains(errOut, entries[0]) || !strings.Contains(errOut, "pool rm") || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+		t.Errorf("a damaged entry: exit %d, stdout %q, stderr %q; want exit 2 and one line naming %s", status, out, errOut, entries[0])
+	}
+}
