@@ -55,6 +55,8 @@ type gateOptions struct {
 	Example  bool
 	Progress bool
 	Publish  *publishOptions
+	// Pool is the run history: --pool, --record (gate_pool.go).
+	Pool gatePoolOptions
 
 	// Dependencies: the process's (newGateCommand), or a test's.
 	deps
@@ -97,6 +99,12 @@ the same DIR at once exits 2, and a run ending in an error writes DIR/error.json
 the previous run's reports. --github publishes to GitHub
 (see riskgate publish --help).
 
+--pool DIR (or the policy's inputs.pool) adds the systems stored in a run history (riskgate
+pool) as artifacts: those scored against the champion's qrels and on its topic set; the
+others are left out with a warning naming each (or refused: inputs.pool_mismatch: refuse).
+--record then stores the champion and the challengers in it, whatever the verdict, and
+--promote-on-pass makes the one challenger a pass selected the champion (docs/pool.md).
+
 --example gates a built-in simulated pool (champion "production", challengers
 "candidate-better", "candidate-risky", "candidate-equivalent", 40 artifacts, 50 topics)
 with the default policy, or with --policy.
@@ -135,6 +143,7 @@ func newGateCommand(s *streams, d deps, runF func(context.Context, *gateOptions)
 		&cli.BoolFlag{Name: "verbose", Destination: &o.Publish.Verbose, Usage: "with --github, log each GitHub API request (never the token)"},
 	)
 	flags = append(flags, o.Input.flags()...)
+	flags = append(flags, o.Pool.flags()...)
 	flags = append(flags, o.Publish.flags()...)
 	return &cli.Command{
 		Name:        "gate",
@@ -161,6 +170,7 @@ type resolvedGate struct {
 	sweep     []float64       // the risk sweep's loss weights
 	maxMemory float64         // the memory budget, in bytes
 	estimate  float64         // the memory the gate is estimated to need, in bytes
+	pool      *gatePool       // the run history (--pool); nil when none
 }
 
 // runGate is riskgate gate: resolve (flags and policy → the inputs and
@@ -196,7 +206,7 @@ func runGate(ctx context.Context, o *gateOptions, s *streams) (err error) {
 	// scores.LoadOptions.MaxMemory), and the estimate once resolve has
 	// accepted it, so that garbage never takes the process over it.
 	defer o.setMemoryLimit(o.setMemoryLimit(int64(min(maxMemory, math.MaxInt64/2))))
-	g, err := o.resolve(s, maxMemory)
+	g, err := o.resolve(ctx, s, maxMemory)
 	if err != nil {
 		return err
 	}
@@ -205,6 +215,9 @@ func runGate(ctx context.Context, o *gateOptions, s *streams) (err error) {
 		return err
 	}
 	written, err = o.emit(ctx, r, g, set, s)
+	if g.pool != nil && o.Pool.Record {
+		err = o.recordAfter(ctx, g.pool, r, set != nil && !written, err, s)
+	}
 	return err
 }
 
@@ -212,7 +225,7 @@ func runGate(ctx context.Context, o *gateOptions, s *streams) (err error) {
 // the inputs (the policy's where the flags leave them unset) within the
 // memory budget, and refuses a gate estimated to need more memory than the
 // budget; an accepted estimate becomes the garbage collector's limit.
-func (o *gateOptions) resolve(s *streams, maxMemory float64) (*resolvedGate, error) {
+func (o *gateOptions) resolve(ctx context.Context, s *streams, maxMemory float64) (*resolvedGate, error) {
 	if err := o.Publish.check(); err != nil {
 		return nil, err
 	}
@@ -239,13 +252,19 @@ func (o *gateOptions) resolve(s *streams, maxMemory float64) (*resolvedGate, err
 	if p.Model.Family != policies.Gaussian && !o.RiskSweep.Set {
 		g.sweep = nil // a skew-normal fit takes seconds: sweep only when asked
 	}
-	if o.Example {
+	switch {
+	case o.Example && o.Pool.given():
+		return nil, fmt.Errorf("--example gates the built-in pool; --pool, --record, --label and --promote-on-pass take INPUT files")
+	case o.Example:
 		g.tables = engine.Tables{engine.ExamplePool()}
-	} else {
+	default:
 		o.Input.fromPolicy(p)
 		o.Input.MaxMemory = maxMemory
 		if g.tables, g.alignment, g.sources, err = loadRuleMeasures(p, *o.Input, s.Err); err != nil {
 			return nil, loadRefusal(err, gateFewer)
+		}
+		if g.tables, g.pool, err = o.Pool.joinPool(ctx, p, g.tables, g.sources, o.Input, o.now()); err != nil {
+			return nil, err
 		}
 	}
 	total, parts := engine.EstimateMemory(p, g.tables, g.sweep)
@@ -262,10 +281,17 @@ func (o *gateOptions) resolve(s *streams, maxMemory float64) (*resolvedGate, err
 func (o *gateOptions) run(ctx context.Context, g *resolvedGate, start time.Time, s *streams) (*result.Result, error) {
 	prog := progress.New(s.Err, o.Progress)
 	prog.Phase(fmt.Sprintf("memory estimate %s (limit %s)", formatMemory(g.estimate), formatMemory(g.maxMemory)))
-	r, err := engine.Run(ctx, g.policy, g.tables, engine.Options{Now: start, Sweep: g.sweep, Worst: o.Worst, Alignment: g.alignment, Example: o.Example, Progress: prog})
+	eo := engine.Options{Now: start, Sweep: g.sweep, Worst: o.Worst, Alignment: g.alignment, Example: o.Example, Progress: prog}
+	if g.pool != nil {
+		eo.InputWarnings = g.pool.warnings
+	}
+	r, err := engine.Run(ctx, g.policy, g.tables, eo)
 	prog.Done()
 	if err != nil {
 		return nil, err
+	}
+	if g.pool != nil {
+		r.Data.Pool = g.pool.use
 	}
 	r.DryRun = o.DryRun
 	r.Provenance.Inputs = result.NewInputFiles(g.sources)
@@ -376,6 +402,9 @@ func (o *gateOptions) replayCommand(p *policies.Policy) string {
 		}
 		if in.SystemPerFile {
 			args = append(args, "--system-per-file")
+		}
+		if o.Pool.Dir.Set {
+			args = append(args, "--pool", o.Pool.Dir.Value)
 		}
 		args = append(args, in.Paths...)
 	}

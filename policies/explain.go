@@ -182,6 +182,13 @@ func (p *Policy) describeInputs() string {
 	default:
 		parts = append(parts, "Topics not scored by every system are dropped.")
 	}
+	if in.Pool != "" {
+		mismatch := "left out with a warning that names them"
+		if in.PoolMismatch == PoolRefuse {
+			mismatch = "refused: the gate stops with an error naming them"
+		}
+		parts = append(parts, fmt.Sprintf("Pool: the systems stored in %s (relative to the policy file's folder; --pool replaces it) join as artifacts; those scored against other qrels or another topic set than the champion are %s.", in.Pool, mismatch))
+	}
 	parts = append(parts, "Flags --input-format, --qrels, --measure and --topics override these.")
 	return strings.Join(parts, " ")
 }

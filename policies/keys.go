@@ -79,6 +79,8 @@ var inputFields = []field{
 	{name: "measure", doc: "the measure of the rules that name none, in trec_eval's, ir_measures' or NTCIREVAL's spelling: map, ndcg_cut_10, nDCG@10, Q, nERR@10 (riskgate help measures; --measure)", schema: stringSchema},
 	{name: "topics", doc: "topics not scored for every system: intersect, zero, error or keep (--topics)", schema: enumSchema(TopicModes)},
 	{name: "lower_is_better", doc: "measures of which a lower score is better (latency, cost, an error rate; --lower-is-better): every quantity of a rule on one is of the improvement, champion − challenger", schema: stringList(1)},
+	{name: "pool", doc: "the run history folder (riskgate pool; relative to the policy file's folder) whose stored systems join the gate as artifacts (--pool)", schema: stringSchema},
+	{name: "pool_mismatch", doc: "a stored system scored against other qrels or another topic set than the champion: exclude it with a warning naming it (default), or refuse the gate", schema: enumSchema(PoolMismatches)},
 }
 
 var modelFields = []field{

@@ -76,6 +76,12 @@ func (ps *parser) inputs(n *yaml.Node) {
 	if e, ok := m.get("topics"); ok {
 		in.Topics, _ = ps.enum(e, "inputs.topics", TopicModes)
 	}
+	if e, ok := m.get("pool"); ok {
+		in.Pool, _ = ps.str(e, "inputs.pool")
+	}
+	if e, ok := m.get("pool_mismatch"); ok {
+		in.PoolMismatch, _ = ps.enum(e, "inputs.pool_mismatch", PoolMismatches)
+	}
 }
 
 func (ps *parser) model(n *yaml.Node) {

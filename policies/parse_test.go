@@ -159,6 +159,9 @@ func TestParseFields(t *testing.T) {
 	if p.Inputs.Format != "csv-long" || p.Inputs.Qrels != "q.txt" || p.Inputs.Measure != "ndcg_cut_10" || p.Inputs.Topics != "zero" {
 		t.Errorf("inputs = %+v", p.Inputs)
 	}
+	if p.Inputs.Pool != "history" || p.PoolPath() != "dir/history" || p.Inputs.PoolMismatch != PoolRefuse {
+		t.Errorf("inputs.pool %q (path %q), pool_mismatch %q", p.Inputs.Pool, p.PoolPath(), p.Inputs.PoolMismatch)
+	}
 	if p.LossWeight != 2.5 || !p.FromAlpha || p.Seed != 18446744073709551615 {
 		t.Errorf("loss weight %v (alpha %v), seed %d", p.LossWeight, p.FromAlpha, p.Seed)
 	}

@@ -81,6 +81,34 @@ type Inputs struct {
 	LowerIsBetter []string
 	// QrelsPos is where inputs.qrels is, for the loader's messages.
 	QrelsPos Pos
+	// Pool is the run history (docs/pool.md) whose stored systems join the
+	// gate as artifacts; relative to the policy file's folder (PoolPath).
+	// Empty: none, unless --pool names one.
+	Pool string
+	// PoolMismatch says what the gate does with a stored system scored
+	// against other qrels or another topic set than the champion:
+	// PoolExclude (default) leaves it out with a warning naming it,
+	// PoolRefuse refuses the gate.
+	PoolMismatch string
+}
+
+// What inputs.pool_mismatch accepts.
+const (
+	PoolExclude = "exclude"
+	PoolRefuse  = "refuse"
+)
+
+// PoolMismatches are the values inputs.pool_mismatch accepts, the default first.
+var PoolMismatches = []string{PoolExclude, PoolRefuse}
+
+// PoolPath is inputs.pool as a path: relative to the policy file's folder
+// (as InputPaths); "" when the policy names no pool.
+func (p *Policy) PoolPath() string {
+	path := p.Inputs.Pool
+	if path == "" || filepath.IsAbs(path) || p.File == "" || p.File == StarterName {
+		return path
+	}
+	return filepath.Join(filepath.Dir(p.File), path)
 }
 
 // InputFormats and TopicModes are the values inputs.format and inputs.topics

@@ -68,7 +68,7 @@ var sampleValues = map[string]string{
 	"top.challengers": "[x]", "top.loss_weight": "2", "top.alpha": "1", "top.seed": "7", "top.model": "{}",
 	"top.requirements": "{}", "top.rules": "[{id: r, quantity: wins, at_least: 1}]", "top.select": "all",
 	"top.rank_by": "mean", "top.on_inconclusive": "fail", "top.on_insufficient_pool": "inconclusive", "top.waivers": "[]",
-	"inputs.paths": "[a.csv]", "inputs.format": "jsonl", "inputs.qrels": "q", "inputs.measure": "map", "inputs.topics": "keep", "inputs.lower_is_better": "[latency_ms]",
+	"inputs.paths": "[a.csv]", "inputs.format": "jsonl", "inputs.qrels": "q", "inputs.measure": "map", "inputs.topics": "keep", "inputs.lower_is_better": "[latency_ms]", "inputs.pool": "history", "inputs.pool_mismatch": "refuse",
 	"model.family": "skew_normal", "model.chains": "2", "model.target_ess": "1000", "model.max_rhat": "1.05", "model.max_draws": "5000", "model.early_stop": "false",
 	"requirements.min_topics": "10", "requirements.min_artifacts": "5", "requirements.min_topic_coverage": "0.5",
 	"rule.id": "r", "rule.quantity": "bayes.p_better", "rule.description": "d", "rule.severity": "warn", "rule.measure": "nDCG@10",

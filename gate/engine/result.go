@@ -41,6 +41,9 @@ func (c *core) result(d *policies.Decision, o Options) *result.Result {
 		r.Data.Alignment = &a
 		ws = append(ws, warning{text: "inputs: " + a.Summary(), kind: result.AboutInputs})
 	}
+	for _, w := range o.InputWarnings {
+		ws = append(ws, warning{text: w, kind: result.AboutInputs})
+	}
 	for _, sy := range append([]int{s.champ}, s.chals...) {
 		role := result.RoleChallenger
 		if sy == s.champ {

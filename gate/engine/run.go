@@ -32,6 +32,10 @@ type Options struct {
 	Worst int
 	// Progress, when not nil, is told each analysis as it starts.
 	Progress Progress
+	// InputWarnings are warnings the caller raised about the inputs (the
+	// run history's systems left out: gate --pool); like the alignment's,
+	// each concerns every rule.
+	InputWarnings []string
 }
 
 // Run applies the policy p to the score table t: the core's decision

@@ -34,9 +34,9 @@ func Text(w io.Writer, r *result.Result, color bool) {
 	if r.DryRun {
 		head += fmt.Sprintf(" (dry run: would exit %d)", r.ExitStatus())
 	}
-	fmt.Fprintf(w, "%s  policy %s; champion %s; %d challenger(s), %d artifact(s), %d topic(s)\n",
+	fmt.Fprintf(w, "%s  policy %s; champion %s; %d challenger(s), %d artifact(s)%s, %d topic(s)\n",
 		paint(bold(head), string(r.Verdict())), escape.PlainName(r.Policy.Name), escape.PlainName(r.Data.Champion),
-		len(r.Data.Challengers), len(r.Data.Artifacts), len(r.Data.Topics))
+		len(r.Data.Challengers), len(r.Data.Artifacts), poolNote(r, escape.PlainName), len(r.Data.Topics))
 	fmt.Fprintf(w, "%s\n", plainSentence(shortReason(r, d.Reason)))
 	if len(d.Selected) > 0 {
 		names := make([]string, len(d.Selected))

@@ -195,3 +195,25 @@ func measureLabel(m result.MeasureDelta) string {
 func measureWTL(m result.MeasureDelta) string {
 	return fmt.Sprintf("%d/%d/%d", m.Wins, m.Ties, m.Losses)
 }
+
+// poolNote says, after a gate's count of artifacts, how many came from its
+// run history (gate --pool) and how many stored systems it left out (its
+// own inputs aside): " (8 from the pool ./pool, 1 left out)"; "" without
+// a pool. name escapes the folder for the report.
+func poolNote(r *result.Result, name func(string) string) string {
+	p := r.Data.Pool
+	if p == nil {
+		return ""
+	}
+	out := 0
+	for _, x := range p.Excluded {
+		if x.Reason != "in-inputs" {
+			out++
+		}
+	}
+	note := fmt.Sprintf(" (%d from the pool %s", len(p.Artifacts), name(p.Dir))
+	if out > 0 {
+		note += fmt.Sprintf(", %d left out", out)
+	}
+	return note + ")"
+}

@@ -214,6 +214,41 @@ type Data struct {
 	// Scores are the per-topic scores of the champion and the challengers,
 	// aligned with Topics (NaN/null where missing).
 	Scores []SystemScores `json:"scores"`
+	// Pool is the run history the artifacts were taken from (gate --pool);
+	// absent when none.
+	Pool *PoolUse `json:"pool,omitempty"`
+}
+
+// PoolUse says which stored systems of a run history (docs/pool.md) a gate
+// took as artifacts, against which fingerprints, and which it left out.
+type PoolUse struct {
+	Dir string `json:"dir"`
+	// Qrels is the SHA-256 of the qrels the champion was scored against,
+	// which every stored system must share; "unknown" when none was given
+	// (then only the topic sets are compared, for systems whose qrels are
+	// unknown too).
+	Qrels string `json:"qrels"`
+	// Topics is the fingerprint of the champion's topic set (pool.
+	// TopicSetSHA256), which every stored system must share, and NTopics
+	// its size.
+	Topics  string `json:"topics"`
+	NTopics int    `json:"n_topics"`
+	// Stored counts the systems the pool held; Artifacts are those taken,
+	// in data order; Excluded those left out, each with its reason.
+	Stored    int             `json:"stored"`
+	Artifacts []string        `json:"artifacts"`
+	Excluded  []PoolExclusion `json:"excluded"`
+}
+
+// PoolExclusion is a stored system a gate left out of its pool.
+type PoolExclusion struct {
+	System string `json:"system"`
+	// Reason is one of pool.Reason's values (other-qrels, unknown-qrels,
+	// other-topics, no-measure, in-inputs) or "challenger-name" (a stored
+	// system a challenger pattern matches: stored systems join only as
+	// artifacts).
+	Reason string `json:"reason"`
+	Detail string `json:"detail"` // every reason, in words
 }
 
 // SystemScores are one system's scores, aligned with Data.Topics.
