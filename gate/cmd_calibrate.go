@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/riskgate/riskgate/gate/calibrate"
@@ -15,7 +16,6 @@ import (
 	"github.com/riskgate/riskgate/internal/progress"
 	"github.com/riskgate/riskgate/internal/reportfmt"
 
-	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/policies"
 	"github.com/urfave/cli/v3"
 )
@@ -146,11 +146,11 @@ func runCalibrate(ctx context.Context, o *calibrateOptions, s *streams) error {
 	// The budget, as the gate's: the garbage collector's limit while the
 	// pool loads (charged to it before it is read), then the estimate's.
 	defer o.setMemoryLimit(o.setMemoryLimit(int64(min(maxMemory, math.MaxInt64/2))))
-	p, t, c, err := o.resolve(s, maxMemory)
+	p, ts, c, err := o.resolve(s, maxMemory)
 	if err != nil {
 		return err
 	}
-	rep, err := o.run(ctx, p, t, c, s)
+	rep, err := o.run(ctx, p, ts, c, s)
 	if err != nil {
 		return err
 	}
@@ -163,7 +163,7 @@ func runCalibrate(ctx context.Context, o *calibrateOptions, s *streams) error {
 // memory budget; and it refuses a calibration estimated to need more
 // (calibrate.EstimateMemory), making an accepted estimate the garbage
 // collector's limit.
-func (o *calibrateOptions) resolve(s *streams, maxMemory float64) (*policies.Policy, *scores.Table, calibrate.Settings, error) {
+func (o *calibrateOptions) resolve(s *streams, maxMemory float64) (*policies.Policy, engine.Tables, calibrate.Settings, error) {
 	var c calibrate.Settings
 	if err := reportfmt.CheckFormat(o.Format, calibrateFormats); err != nil {
 		return nil, nil, c, err
@@ -198,15 +198,27 @@ func (o *calibrateOptions) resolve(s *streams, maxMemory float64) (*policies.Pol
 	if err != nil {
 		return nil, nil, c, err
 	}
-	var t *scores.Table
-	if o.Example {
-		t = engine.ExamplePool()
-	} else {
+	var ts engine.Tables
+	switch {
+	case o.Example && len(p.RuleMeasures()) > 0:
+		return nil, nil, c, fmt.Errorf("--example is a pool of one measure, and the policy's rules name measures (%s): calibrate it on inputs that hold them", strings.Join(p.RuleMeasures(), ", "))
+	case o.Example:
+		ts = engine.Tables{engine.ExamplePool()}
+	case len(p.RuleMeasures()) > 0:
+		// Every measure the rules use, read once, as the gate reads them.
 		o.Input.fromPolicy(p)
 		o.Input.MaxMemory = maxMemory
-		if t, _, err = o.Input.load(s.Err); err != nil {
+		if ts, _, _, err = loadRuleMeasures(p, *o.Input, s.Err); err != nil {
 			return nil, nil, c, loadRefusal(err, calibrateFewer)
 		}
+	default:
+		o.Input.fromPolicy(p)
+		o.Input.MaxMemory = maxMemory
+		t, _, err := o.Input.load(s.Err)
+		if err != nil {
+			return nil, nil, c, loadRefusal(err, calibrateFewer)
+		}
+		ts = engine.Tables{t}
 	}
 	c = calibrate.Settings{Reps: o.Reps, Effects: effects, Risks: risks, MinEffect: o.MinEffect, Seed: o.Seed, Now: o.now()}
 	if o.Artifacts.Set {
@@ -215,13 +227,13 @@ func (o *calibrateOptions) resolve(s *streams, maxMemory float64) (*policies.Pol
 	if o.SDSystem.Set {
 		c.SDSystem = &o.SDSystem.Value
 	}
-	total, parts := calibrate.EstimateMemory(p, t, c)
+	total, parts := calibrate.EstimateMemory(p, ts, c)
 	if err := checkMemory("this calibration", total, parts, maxMemory, calibrateFewer); err != nil {
 		return nil, nil, c, err
 	}
 	o.setMemoryLimit(gcLimit(total))
 	o.estimate, o.maxMemory = total, maxMemory
-	return p, t, c, nil
+	return p, ts, c, nil
 }
 
 // maxCalibrateArtifacts bounds --artifacts: a simulated pool holds
@@ -230,7 +242,7 @@ const maxCalibrateArtifacts = 10_000
 
 // run calibrates policy p on pools like t, with a progress line every 5%
 // of the pools decided (one line each with --progress in a log).
-func (o *calibrateOptions) run(ctx context.Context, p *policies.Policy, t *scores.Table, c calibrate.Settings, s *streams) (*calibrate.Report, error) {
+func (o *calibrateOptions) run(ctx context.Context, p *policies.Policy, ts engine.Tables, c calibrate.Settings, s *streams) (*calibrate.Report, error) {
 	prog := progress.New(s.Err, o.Progress)
 	prog.Phase(fmt.Sprintf("memory estimate %s (limit %s)", formatMemory(o.estimate), formatMemory(o.maxMemory)))
 	started := time.Now()
@@ -239,7 +251,7 @@ func (o *calibrateOptions) run(ctx context.Context, p *policies.Policy, t *score
 			prog.Phase(progress.Bar("deciding simulated pools", done, total, time.Since(started)))
 		}
 	}
-	rep, err := calibrate.Run(ctx, p, t, c)
+	rep, err := calibrate.Run(ctx, p, ts, c)
 	prog.Done()
 	return rep, err
 }
