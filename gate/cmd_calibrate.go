@@ -32,10 +32,13 @@ type calibrateOptions struct {
 	Reps      int
 	Artifacts optional[int]     // artifacts per simulated pool; the pool's own number when not given
 	SDSystem  optional[float64] // the simulated pools' system spread; estimated when not given
-	Effects   string            // comma-separated true effects
-	Risks     string            // comma-separated risk scales
-	MinEffect float64
-	Seed      uint64 // of the simulation; the analyses keep the policy's seed
+	// GuardrailEffect is the true effect of every measure but the primary
+	// in the effects axis's cells of a policy of several measures [0].
+	GuardrailEffect optional[float64]
+	Effects         string // comma-separated true effects
+	Risks           string // comma-separated risk scales
+	MinEffect       float64
+	Seed            uint64 // of the simulation; the analyses keep the policy's seed
 	// MaxMemory is the memory budget (--max-memory), as riskgate gate's.
 	MaxMemory string
 	Format    string
@@ -90,6 +93,15 @@ policy's requirements.min_artifacts the system spread is not estimated by moment
 the posterior median under the day-one prior the gate's Bayesian rules then use
 (ir_pools; docs/fit.md), and the report says so; --sd-system sets it yourself.
 
+A policy whose rules use several measures (a primary that must improve, guardrails that
+must not regress) is calibrated on pools resampled from your data instead: your topics
+drawn with replacement, each with every system's scores on every measure (so the pools
+keep how your measures move together), the challenger the champion shifted per measure
+plus one of your challengers' centred improvements on the topic. Its cells are --effects
+on the primary measure (every other measure at --guardrail-effect, 0 by default) and one
+cell at the null edge of each fail rule, the other measures clearly passing; each cell
+also gives the ship rate of the primary rules alone and which rule blocked how many pools.
+
 Pools are simulated and judged in parallel on every core, each from its own random
 stream PCG(--seed, cell index·2³² + replicate): the output is the same whatever the
 number of cores. --format html writes a page with the operating-characteristic curves
@@ -110,6 +122,8 @@ func newCalibrateCommand(s *streams, d deps) *cli.Command {
 			Usage: "`N` artifacts in every simulated pool (default: as many as your pool has): how the policy would do with a pool of earlier runs of that size"},
 		&cli.FloatFlag{Name: "sd-system", Destination: &o.SDSystem.Value, Action: o.SDSystem.given, HideDefault: true,
 			Usage: "the system spread `SD` of the simulated pools, instead of your pool's estimate (for a pool too small to estimate it)"},
+		&cli.FloatFlag{Name: "guardrail-effect", Destination: &o.GuardrailEffect.Value, Action: o.GuardrailEffect.given, HideDefault: true,
+			Usage: "for a policy of several measures, the true `EFFECT` on every measure but the primary in the cells of --effects, each in its own units, in its improving direction (default 0: unchanged)"},
 		&cli.StringFlag{Name: "effects", Value: calibrate.DefaultEffects, Destination: &o.Effects, Usage: "the challenger's true mean `EFFECTS`, comma-separated, on the score scale"},
 		&cli.StringFlag{Name: "risks", Value: calibrate.DefaultRisks, Destination: &o.Risks,
 			Usage: "`SCALES` of the challenger's per-topic differences relative to your pool's, comma-separated: 1 is your challengers' spread, 2 twice it (more and larger losses at the same mean)"},
@@ -126,7 +140,7 @@ func newCalibrateCommand(s *streams, d deps) *cli.Command {
 	return &cli.Command{
 		Name:        "calibrate",
 		Usage:       "measure a policy's false-ship rate and power on simulated pools like yours",
-		UsageText:   "riskgate calibrate [--policy FILE] [--champion NAME] [--challenger NAME...] [--reps 500] [--artifacts N] [--sd-system SD] [--effects " + calibrate.DefaultEffects + "] [--risks 0.5,1,2] [--min-effect 0.05] [--seed S] [--format table|md|json|csv|html] [-o FILE] INPUT...\nriskgate calibrate --example [...]",
+		UsageText:   "riskgate calibrate [--policy FILE] [--champion NAME] [--challenger NAME...] [--reps 500] [--artifacts N] [--sd-system SD] [--effects " + calibrate.DefaultEffects + "] [--risks 0.5,1,2] [--min-effect 0.05] [--seed S] [--format table|md|json|csv|html] [-o FILE] INPUT...\nriskgate calibrate --policy FILE [--guardrail-effect E] [...] INPUT... (a policy of several measures)\nriskgate calibrate --example [...]",
 		Description: calibrateDescription,
 		Flags:       append(flags, o.Input.flags()...),
 		Action: func(ctx context.Context, c *cli.Command) error {
@@ -226,6 +240,15 @@ func (o *calibrateOptions) resolve(s *streams, maxMemory float64) (*policies.Pol
 	}
 	if o.SDSystem.Set {
 		c.SDSystem = &o.SDSystem.Value
+	}
+	if o.GuardrailEffect.Set {
+		if len(ts) == 1 {
+			return nil, nil, c, fmt.Errorf("--guardrail-effect %v: the policy's rules use one measure (%s); it sets the effect on the other measures of a policy of several", o.GuardrailEffect.Value, ts[0].Measure)
+		}
+		if v := o.GuardrailEffect.Value; math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, nil, c, fmt.Errorf("--guardrail-effect %v: expected a finite number", v)
+		}
+		c.GuardrailEffect = o.GuardrailEffect.Value
 	}
 	total, parts := calibrate.EstimateMemory(p, ts, c)
 	if err := checkMemory("this calibration", total, parts, maxMemory, calibrateFewer); err != nil {

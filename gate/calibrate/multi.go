@@ -158,7 +158,7 @@ func runMeasures(ctx context.Context, p *policies.Policy, ts engine.Tables, c Se
 		Harm:   def,
 		Pools: Pools{Measure: w.measures[w.primary], Champion: roles.Champion, Challenger: challenger, Artifacts: len(roles.Artifacts), Topics: w.topics(),
 			EstimatedFrom: len(roles.Challengers)},
-		Resampling: w.describe(),
+		Resampling: w.describe(c.GuardrailEffect),
 		Cells:      cells,
 		Warnings:   []string{},
 	}
@@ -179,19 +179,19 @@ func (g multiCell) name() string {
 
 // cells are the grid of a calibration of several measures and each cell's
 // truth and class: first --effects × --risks on the primary measure with
-// every other measure unchanged (true effect 0), effect-major; then, for
+// every other measure at GuardrailEffect (0: unchanged), effect-major; then, for
 // each fail rule (rules of the same null edge together) and each risk
 // scale, the cell at its null edge with every other measure clearly
 // passing (passingSEs beyond each of its rules' edges).
 func (w *resampled) cells(c Settings) ([]Cell, []multiCell, error) {
 	var grid []multiCell
-	unchanged := make(map[float64][]float64)
+	unchanged := make(map[float64][]float64) // every measure but the primary at GuardrailEffect
 	for _, r := range c.Risks {
 		s := make([]float64, len(w.measures))
 		for m := range s {
 			var err error
-			if s[m], err = w.solve(m, r, 0, 0); err != nil {
-				return nil, nil, err
+			if s[m], err = w.solve(m, r, 0, c.GuardrailEffect); err != nil {
+				return nil, nil, fmt.Errorf("--guardrail-effect %g at risk %g: %w", c.GuardrailEffect, r, err)
 			}
 		}
 		unchanged[r] = s
@@ -352,8 +352,8 @@ func (w *resampled) harm(p *policies.Policy) Harm {
 }
 
 // describe is the population as the report shows it.
-func (w *resampled) describe() *Resampling {
-	r := &Resampling{Topics: w.topics(), Challengers: w.challengers(), PassingSEs: passingSEs}
+func (w *resampled) describe(guardrailEffect float64) *Resampling {
+	r := &Resampling{Topics: w.topics(), Challengers: w.challengers(), PassingSEs: passingSEs, GuardrailEffect: jsonfloat.Float(guardrailEffect)}
 	for m, name := range w.measures {
 		var rules []string
 		for _, fr := range w.rules {

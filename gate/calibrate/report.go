@@ -196,6 +196,9 @@ type Resampling struct {
 	// PassingSEs is how far beyond its rules' null edges, in standard
 	// errors, a measure is put in the cells at another rule's null edge.
 	PassingSEs float64 `json:"passing_ses"`
+	// GuardrailEffect is the true effect of every measure but the primary
+	// in the cells of the effects axis.
+	GuardrailEffect jsonfloat.Float `json:"guardrail_effect"`
 }
 
 // ResampledMeasure is one measure of the population.

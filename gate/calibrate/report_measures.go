@@ -17,7 +17,7 @@ import (
 
 // cellScaleMeasures says what a cell of several measures is.
 const cellScaleMeasures = "A cell's true effect on a measure is the challenger's expected improvement over the champion on it (for a lower-is-better measure, the champion's score minus the challenger's) over the population of your topics; " +
-	"a cell of the effects axis moves the primary measure alone (every other measure's true effect 0); a cell at a rule's null edge puts that rule's measure at the edge of its null hypothesis and every other measure " +
+	"a cell of the effects axis moves the primary measure, every other measure at the guardrail effect (0 unless --guardrail-effect gives another); a cell at a rule's null edge puts that rule's measure at the edge of its null hypothesis and every other measure " +
 	"clearly passing; its risk scales the spread of the challenger's per-topic improvements; ship = the gate passes (with or without warnings) and exits 0; " +
 	"primary alone = the ship rate of the rules on the primary measure alone, on the same pools; blocked by = pools each fail rule failed (the gate stops at the first analysis that fails the challenger, cheapest first)."
 
@@ -50,8 +50,8 @@ func (r *Report) subtitleMeasures() []string {
 	return []string{
 		fmt.Sprintf("Policy %q (seed %d) on %s pools per cell (seed %d) resampled from your data: champion %s, challenger %s, %s, %s of %s.",
 			r.Policy.Name, r.Policy.Seed, numfmt.Thousands(r.Reps), r.Seed, p.Champion, p.Challenger, numfmt.Plural(p.Artifacts, "artifact"), numfmt.Plural(p.Topics, "topic"), strings.Join(ms, ", ")),
-		fmt.Sprintf("Each pool draws your topics with replacement, each with every system's scores on every measure; the challenger is the champion shifted per measure, plus the centred improvement of one of your %s on the drawn topic. Improvements' SD: %s; between-measure correlation: %s.",
-			numfmt.Plural(rs.Challengers, "challenger"), strings.Join(sds, ", "), strings.Join(corr, ", ")),
+		fmt.Sprintf("Each pool draws your topics with replacement, each with every system's scores on every measure; the challenger is the champion shifted per measure, plus the centred improvement of one of your %s on the drawn topic. Improvements' SD: %s; between-measure correlation: %s. Guardrail effect in the cells of the effects axis: %s.",
+			numfmt.Plural(rs.Challengers, "challenger"), strings.Join(sds, ", "), strings.Join(corr, ", "), numfmt.G(float64(rs.GuardrailEffect))),
 		cellScaleMeasures + " " + capitalize(r.Harm.Words) + ".",
 	}
 }
@@ -124,12 +124,13 @@ func (r *Report) rowsMeasures() ([][]string, string) {
 }
 
 // writeCSVMeasures is the CSV of a calibration of several measures: a row
-// per cell, a column per measure's truth and per fail rule's blocked count.
+// per cell (its --effects value, or the rules at whose null edge it is), a
+// column per measure's true effect and per fail rule's blocked count.
 func (r *Report) writeCSVMeasures(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	head := []string{"cell", "null_edge_of", "risk"}
+	head := []string{"effect", "null_edge_of", "risk"}
 	for m, rm := range r.Resampling.Measures {
-		head = append(head, "effect_"+rm.Measure)
+		head = append(head, "true_effect_"+rm.Measure)
 		if r.riskColumn(m) {
 			head = append(head, "true_risk_diff_"+rm.Measure)
 		}
@@ -142,8 +143,12 @@ func (r *Report) writeCSVMeasures(w io.Writer) error {
 		}
 	}
 	cw.Write(head)
-	for i, c := range r.Cells {
-		row := []string{strconv.Itoa(i + 1), strings.Join(c.Edge, " "), numfmt.CSV(c.Risk)}
+	for _, c := range r.Cells {
+		effect := "" // a null edge's cell is off the effects axis
+		if c.Edge == nil {
+			effect = numfmt.CSV(c.Effect)
+		}
+		row := []string{effect, strings.Join(c.Edge, " "), numfmt.CSV(c.Risk)}
 		for m, mt := range c.Measures {
 			row = append(row, numfmt.CSV(mt.Effect))
 			if r.riskColumn(m) {

@@ -46,6 +46,10 @@ type Settings struct {
 	// instead of the pool's estimate (or, for a pool with fewer artifacts
 	// than the policy's min_artifacts, the day-one prior's posterior median).
 	SDSystem *float64
+	// GuardrailEffect is, for a policy of several measures, the true effect
+	// on every measure but the primary in the cells of Effects (each in its
+	// units and improving direction); 0: unchanged.
+	GuardrailEffect float64
 	// Progress, when set, is told each time a pool has been decided.
 	Progress func(done, total int)
 }
