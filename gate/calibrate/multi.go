@@ -163,6 +163,9 @@ func runMeasures(ctx context.Context, p *policies.Policy, ts engine.Tables, c Se
 		Warnings:   []string{},
 	}
 	rep.summarize()
+	if len(roles.Challengers) > 1 {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("your pool has %d challengers; each simulated pool has one (%s), carrying the improvements of all of them, judged alone: a policy's corrections over several challengers, and select: best among them, are not exercised", len(roles.Challengers), challenger))
+	}
 	return rep, nil
 }
 
@@ -189,6 +192,9 @@ func (w *resampled) cells(c Settings) ([]Cell, []multiCell, error) {
 	for _, r := range c.Risks {
 		s := make([]float64, len(w.measures))
 		for m := range s {
+			if m == w.primary { // the axis's own, below
+				continue
+			}
 			var err error
 			if s[m], err = w.solve(m, r, 0, c.GuardrailEffect); err != nil {
 				return nil, nil, fmt.Errorf("--guardrail-effect %g at risk %g: %w", c.GuardrailEffect, r, err)
@@ -295,13 +301,13 @@ func (w *resampled) cell(g multiCell, minEffect float64) Cell {
 				continue
 			}
 			if !fr.risk {
-				harmful = harmful || mean <= classTolerance
+				harmful = harmful || mean <= fr.mean+classTolerance
 				continue
 			}
-			g, _ := w.truth(m, g.shifts[m], g.risk, fr.w)
-			harmful = harmful || g <= -fr.delta+classTolerance
+			rd, _ := w.truth(m, g.shifts[m], g.risk, fr.w)
+			harmful = harmful || rd <= -fr.delta+classTolerance
 			if mt.TrueRiskDiff == nil {
-				lw, v := jsonfloat.Float(fr.w), jsonfloat.Float(g)
+				lw, v := jsonfloat.Float(fr.w), jsonfloat.Float(rd)
 				mt.LossWeight, mt.TrueRiskDiff = &lw, &v
 			}
 		}
@@ -343,8 +349,8 @@ func (w *resampled) harm(p *policies.Policy) Harm {
 				what = "a true mean effect on " + w.measures[fr.m]
 			}
 			parts = append(parts, fmt.Sprintf("%s of %s or less (the null of rule %s)", what, minus(fr.delta), fr.id))
-		} else if fr.m != w.primary {
-			parts = append(parts, fmt.Sprintf("a true mean effect of 0 or less on %s (the null of rule %s)", w.measures[fr.m], fr.id))
+		} else if fr.m != w.primary || fr.mean > 0 {
+			parts = append(parts, fmt.Sprintf("a true mean effect of %s or less on %s (the null of rule %s)", numfmt.G(fr.mean), w.measures[fr.m], fr.id))
 		}
 	}
 	h.Words = "harmful: " + strings.Join(parts, "; or ")

@@ -59,8 +59,9 @@ type resampled struct {
 // failRule is one fail-severity rule of the policy and the null
 // hypothesis it tests on its measure: for a rule whose quantity takes a
 // margin (a non-inferiority rule: bca.lo, urisk, brisk.*), "the true
-// risk-adjusted improvement at loss weight w is −δ or less"; for any other
-// (a superiority rule: a test's p-value, P(better)), "the true mean
+// risk-adjusted improvement at loss weight w is −δ or less"; for mean_diff
+// at_least v, "the true mean improvement is v or less"; for any other (a
+// superiority rule: a test's p-value, P(better)), "the true mean
 // improvement is 0 or less".
 type failRule struct {
 	id    string
@@ -69,6 +70,7 @@ type failRule struct {
 	risk  bool
 	w     float64 // loss weight of a non-inferiority rule
 	delta float64 // its absolute margin δ (a relative one resolved on the data's champion)
+	mean  float64 // the mean improvement at the null edge of a rule on the mean
 }
 
 // edge is the true value of the rule's statistic at its null edge.
@@ -76,7 +78,7 @@ func (r failRule) edge() float64 {
 	if r.risk {
 		return -r.delta
 	}
-	return 0
+	return r.mean
 }
 
 // newResampled checks and prepares the population from the data's tables
@@ -148,6 +150,9 @@ func newResampled(p *policies.Policy, ts engine.Tables, roles policies.Roles) (*
 		}
 		q := p.Query(r)
 		fr := failRule{id: r.ID, index: i, m: m, risk: r.Quantity.Accepts(policies.ParamMargin)}
+		if r.Quantity.Name == "mean_diff" && r.Bound.Op == policies.AtLeast {
+			fr.mean = r.Bound.Value
+		}
 		if fr.risk {
 			fr.w = q.LossWeight
 			if fr.w == 0 {

@@ -20,7 +20,7 @@ import (
 // robust03Tables are robust03's three runs on map, ndcg_cut_10 and
 // recall_1000 (trec_eval -q's per-topic values in ../shared), one table per
 // measure, map's first.
-func robust03Tables(t *testing.T) engine.Tables {
+func robust03Tables(t testing.TB) engine.Tables {
 	t.Helper()
 	dir := shared.Path(t, "data/trec_eval/robust03/trec_eval")
 	var files []string
@@ -36,7 +36,7 @@ func robust03Tables(t *testing.T) engine.Tables {
 
 // robust03Policy is the three-measure policy of gate's robust03 test: map
 // must improve, ndcg_cut_10 and recall_1000 must not regress beyond 0.02.
-func robust03Policy(t *testing.T) *policies.Policy {
+func robust03Policy(t testing.TB) *policies.Policy {
 	t.Helper()
 	p, err := policies.Parse("robust03.yaml", []byte(`version: 1
 name: robust03-three-measures
@@ -182,5 +182,96 @@ func TestRunMeasuresBitIdenticalAcrossGOMAXPROCS(t *testing.T) {
 	one, two := run(1), run(2)
 	if !bytes.Equal(one, two) {
 		t.Errorf("GOMAXPROCS 1 and 2 give different reports:\n%s\n%s", one, two)
+	}
+}
+
+// A lower-is-better measure (a latency) is shifted its way and not
+// clamped: at a guardrail effect of +5 (5 ms faster) the simulated
+// challenger's latency is 5 ms below the champion's on average over the
+// pools (within 4 Monte Carlo SE), while its map effect is the cell's.
+func TestResamplingLowerIsBetter(t *testing.T) {
+	t.Parallel()
+	systems, topics := []string{"prod", "new", "old"}, engine.NumberedNames("t", 40)
+	ap, ms := scores.NewTable("map", systems, topics), scores.NewTable("latency_ms", systems, topics)
+	rng := Stream(3, 0, 0)
+	for i := range systems {
+		for j := range topics {
+			ap.Scores[i][j] = min(1, max(0, 0.3+0.1*rng.NormFloat64()))
+			ms.Scores[i][j] = 80 + 10*rng.NormFloat64()
+		}
+	}
+	p, err := policies.Parse("p.yaml", []byte(`version: 1
+name: latency
+champion: prod
+challengers: [new]
+inputs: {measure: map, lower_is_better: [latency_ms]}
+rules:
+  - {id: better, quantity: tests.paired_t.p, alternative: greater, at_most: 0.025}
+  - {id: not-slower, quantity: mean_diff, measure: latency_ms, at_least: -2}
+  - {id: not-much-slower, quantity: bca.lo, measure: latency_ms, loss_weight: 1, margin: 5%, at_least: 0}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := engine.Tables{ap, ms}
+	roles, err := p.Roles(systems)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := newResampled(p, ts, roles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !w.bounded[0] || w.bounded[1] || w.lower[0] || !w.lower[1] {
+		t.Fatalf("bounded %v, lower %v: expected map bounded and higher-is-better, latency_ms unbounded and lower-is-better", w.bounded, w.lower)
+	}
+	cells, grid, err := w.cells(Settings{Effects: []float64{0.03}, Risks: []float64{1}, GuardrailEffect: 5, MinEffect: 0.02})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cells[0].Measures[1].Effect; math.Abs(float64(got)-5) > 1e-9 {
+		t.Errorf("latency effect %v, expected 5 (exact: unclamped)", got)
+	}
+	if len(cells) != 4 || cells[0].Class != ClassBeneficial || cells[1].Edge[0] != "better" || cells[2].Edge[0] != "not-slower" || cells[3].Edge[0] != "not-much-slower" ||
+		cells[2].Class != ClassHarmful || cells[3].Class != ClassHarmful {
+		t.Errorf("cells %+v", cells)
+	}
+	if got := float64(cells[2].Measures[1].Effect); math.Abs(got+2) > 1e-9 {
+		t.Errorf("the null edge of not-slower: latency effect %v, expected −2 (2 ms slower)", got)
+	}
+	// 5% of the champion's mean latency.
+	if got, want := float64(cells[3].Measures[1].Effect), -0.05*stats.Mean(ms.Scores[0]); math.Abs(got-want) > 1e-9 {
+		t.Errorf("the null edge of not-much-slower: latency effect %v, expected %v", got, want)
+	}
+	var diffs []float64
+	for rep := range 400 {
+		pool := w.simulate(Stream(1, 0, rep), grid[0].shifts, 1, systems, topics)
+		diffs = append(diffs, stats.Mean(pool[1].Scores[1])-stats.Mean(pool[1].Scores[0]))
+	}
+	mean, se := stats.Mean(diffs), math.Sqrt(stats.Variance(diffs)/400)
+	if math.Abs(mean+5) > 4*se {
+		t.Errorf("the challenger's latency minus the champion's: %.3f ± %.3f over the pools, expected −5", mean, se)
+	}
+}
+
+// BenchmarkResampledPool draws one pool of robust03's three measures (100
+// topics, champion and challenger) at a cell's shifts: calibrate's cost per
+// pool before the decision.
+func BenchmarkResampledPool(b *testing.B) {
+	ts := robust03Tables(b)
+	p := robust03Policy(b)
+	roles, err := p.Roles(ts[0].Systems)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w, err := newResampled(p, ts, roles)
+	if err != nil {
+		b.Fatal(err)
+	}
+	shifts := []float64{0.05, 0, 0}
+	systems, topics := []string{roles.Champion, roles.Challengers[0]}, engine.NumberedNames("t", w.topics())
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		w.simulate(Stream(1, 0, i), shifts, 1, systems, topics)
 	}
 }
