@@ -107,6 +107,9 @@ func operatingCharacteristic(r *Report) htmlpage.Figure {
 	p.X.Min, p.X.Max = xr.Padded(0.06)
 	p.Y.Min, p.Y.Max = -0.02, 1.02
 	p.X.Label.Text = "true effect of the challenger (its expected score minus the champion's)"
+	if r.Resampling != nil {
+		p.X.Label.Text = fmt.Sprintf("true effect of the challenger on %s (its expected score minus the champion's; other measures at %s)", r.Pools.Measure, numfmt.G(float64(r.Resampling.GuardrailEffect)))
+	}
 	p.Y.Label.Text = "share of pools in which the gate ships it"
 	p.Add(&svgplot.RefLine{At: 0, Vertical: true, Style: svgplot.Dashed(svgplot.Reference)}, &svgplot.RefLine{At: float64(r.MinEffect), Vertical: true, Style: svgplot.Dashed(svgplot.Champion)},
 		&svgplot.RefLine{At: 0.05, Style: svgplot.Dashed(svgplot.AtRisk)}, &svgplot.RefLine{At: 0.8, Style: svgplot.Dashed(svgplot.Artifact)})
