@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/riskgate/riskgate/gate/calibrate"
@@ -15,7 +16,6 @@ import (
 	"github.com/riskgate/riskgate/internal/progress"
 	"github.com/riskgate/riskgate/internal/reportfmt"
 
-	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/policies"
 	"github.com/urfave/cli/v3"
 )
@@ -32,10 +32,13 @@ type calibrateOptions struct {
 	Reps      int
 	Artifacts optional[int]     // artifacts per simulated pool; the pool's own number when not given
 	SDSystem  optional[float64] // the simulated pools' system spread; estimated when not given
-	Effects   string            // comma-separated true effects
-	Risks     string            // comma-separated risk scales
-	MinEffect float64
-	Seed      uint64 // of the simulation; the analyses keep the policy's seed
+	// GuardrailEffect is the true effect of every measure but the primary
+	// in the effects axis's cells of a policy of several measures [0].
+	GuardrailEffect optional[float64]
+	Effects         string // comma-separated true effects
+	Risks           string // comma-separated risk scales
+	MinEffect       float64
+	Seed            uint64 // of the simulation; the analyses keep the policy's seed
 	// MaxMemory is the memory budget (--max-memory), as riskgate gate's.
 	MaxMemory string
 	Format    string
@@ -90,6 +93,15 @@ policy's requirements.min_artifacts the system spread is not estimated by moment
 the posterior median under the day-one prior the gate's Bayesian rules then use
 (ir_pools; docs/fit.md), and the report says so; --sd-system sets it yourself.
 
+A policy whose rules use several measures (a primary that must improve, guardrails that
+must not regress) is calibrated on pools resampled from your data instead: your topics
+drawn with replacement, each with every system's scores on every measure (so the pools
+keep how your measures move together), the challenger the champion shifted per measure
+plus one of your challengers' centred improvements on the topic. Its cells are --effects
+on the primary measure (every other measure at --guardrail-effect, 0 by default) and one
+cell at the null edge of each fail rule, the other measures clearly passing; each cell
+also gives the ship rate of the primary rules alone and which rule blocked how many pools.
+
 Pools are simulated and judged in parallel on every core, each from its own random
 stream PCG(--seed, cell index·2³² + replicate): the output is the same whatever the
 number of cores. --format html writes a page with the operating-characteristic curves
@@ -110,6 +122,8 @@ func newCalibrateCommand(s *streams, d deps) *cli.Command {
 			Usage: "`N` artifacts in every simulated pool (default: as many as your pool has): how the policy would do with a pool of earlier runs of that size"},
 		&cli.FloatFlag{Name: "sd-system", Destination: &o.SDSystem.Value, Action: o.SDSystem.given, HideDefault: true,
 			Usage: "the system spread `SD` of the simulated pools, instead of your pool's estimate (for a pool too small to estimate it)"},
+		&cli.FloatFlag{Name: "guardrail-effect", Destination: &o.GuardrailEffect.Value, Action: o.GuardrailEffect.given, HideDefault: true,
+			Usage: "for a policy of several measures, the true `EFFECT` on every measure but the primary in the cells of --effects, each in its own units, in its improving direction (default 0: unchanged)"},
 		&cli.StringFlag{Name: "effects", Value: calibrate.DefaultEffects, Destination: &o.Effects, Usage: "the challenger's true mean `EFFECTS`, comma-separated, on the score scale"},
 		&cli.StringFlag{Name: "risks", Value: calibrate.DefaultRisks, Destination: &o.Risks,
 			Usage: "`SCALES` of the challenger's per-topic differences relative to your pool's, comma-separated: 1 is your challengers' spread, 2 twice it (more and larger losses at the same mean)"},
@@ -126,7 +140,7 @@ func newCalibrateCommand(s *streams, d deps) *cli.Command {
 	return &cli.Command{
 		Name:        "calibrate",
 		Usage:       "measure a policy's false-ship rate and power on simulated pools like yours",
-		UsageText:   "riskgate calibrate [--policy FILE] [--champion NAME] [--challenger NAME...] [--reps 500] [--artifacts N] [--sd-system SD] [--effects " + calibrate.DefaultEffects + "] [--risks 0.5,1,2] [--min-effect 0.05] [--seed S] [--format table|md|json|csv|html] [-o FILE] INPUT...\nriskgate calibrate --example [...]",
+		UsageText:   "riskgate calibrate [--policy FILE] [--champion NAME] [--challenger NAME...] [--reps 500] [--artifacts N] [--sd-system SD] [--effects " + calibrate.DefaultEffects + "] [--risks 0.5,1,2] [--min-effect 0.05] [--seed S] [--format table|md|json|csv|html] [-o FILE] INPUT...\nriskgate calibrate --policy FILE [--guardrail-effect E] [...] INPUT... (a policy of several measures)\nriskgate calibrate --example [...]",
 		Description: calibrateDescription,
 		Flags:       append(flags, o.Input.flags()...),
 		Action: func(ctx context.Context, c *cli.Command) error {
@@ -146,11 +160,11 @@ func runCalibrate(ctx context.Context, o *calibrateOptions, s *streams) error {
 	// The budget, as the gate's: the garbage collector's limit while the
 	// pool loads (charged to it before it is read), then the estimate's.
 	defer o.setMemoryLimit(o.setMemoryLimit(int64(min(maxMemory, math.MaxInt64/2))))
-	p, t, c, err := o.resolve(s, maxMemory)
+	p, ts, c, err := o.resolve(s, maxMemory)
 	if err != nil {
 		return err
 	}
-	rep, err := o.run(ctx, p, t, c, s)
+	rep, err := o.run(ctx, p, ts, c, s)
 	if err != nil {
 		return err
 	}
@@ -163,7 +177,7 @@ func runCalibrate(ctx context.Context, o *calibrateOptions, s *streams) error {
 // memory budget; and it refuses a calibration estimated to need more
 // (calibrate.EstimateMemory), making an accepted estimate the garbage
 // collector's limit.
-func (o *calibrateOptions) resolve(s *streams, maxMemory float64) (*policies.Policy, *scores.Table, calibrate.Settings, error) {
+func (o *calibrateOptions) resolve(s *streams, maxMemory float64) (*policies.Policy, engine.Tables, calibrate.Settings, error) {
 	var c calibrate.Settings
 	if err := reportfmt.CheckFormat(o.Format, calibrateFormats); err != nil {
 		return nil, nil, c, err
@@ -198,15 +212,27 @@ func (o *calibrateOptions) resolve(s *streams, maxMemory float64) (*policies.Pol
 	if err != nil {
 		return nil, nil, c, err
 	}
-	var t *scores.Table
-	if o.Example {
-		t = engine.ExamplePool()
-	} else {
+	var ts engine.Tables
+	switch {
+	case o.Example && len(p.RuleMeasures()) > 0:
+		return nil, nil, c, fmt.Errorf("--example is a pool of one measure, and the policy's rules name measures (%s): calibrate it on inputs that hold them", strings.Join(p.RuleMeasures(), ", "))
+	case o.Example:
+		ts = engine.Tables{engine.ExamplePool()}
+	case len(p.RuleMeasures()) > 0:
+		// Every measure the rules use, read once, as the gate reads them.
 		o.Input.fromPolicy(p)
 		o.Input.MaxMemory = maxMemory
-		if t, _, err = o.Input.load(s.Err); err != nil {
+		if ts, _, _, err = loadRuleMeasures(p, *o.Input, s.Err); err != nil {
 			return nil, nil, c, loadRefusal(err, calibrateFewer)
 		}
+	default:
+		o.Input.fromPolicy(p)
+		o.Input.MaxMemory = maxMemory
+		t, _, err := o.Input.load(s.Err)
+		if err != nil {
+			return nil, nil, c, loadRefusal(err, calibrateFewer)
+		}
+		ts = engine.Tables{t}
 	}
 	c = calibrate.Settings{Reps: o.Reps, Effects: effects, Risks: risks, MinEffect: o.MinEffect, Seed: o.Seed, Now: o.now()}
 	if o.Artifacts.Set {
@@ -215,13 +241,22 @@ func (o *calibrateOptions) resolve(s *streams, maxMemory float64) (*policies.Pol
 	if o.SDSystem.Set {
 		c.SDSystem = &o.SDSystem.Value
 	}
-	total, parts := calibrate.EstimateMemory(p, t, c)
+	if o.GuardrailEffect.Set {
+		if len(ts) == 1 {
+			return nil, nil, c, fmt.Errorf("--guardrail-effect %v: the policy's rules use one measure (%s); it sets the effect on the other measures of a policy of several", o.GuardrailEffect.Value, ts[0].Measure)
+		}
+		if v := o.GuardrailEffect.Value; math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, nil, c, fmt.Errorf("--guardrail-effect %v: expected a finite number", v)
+		}
+		c.GuardrailEffect = o.GuardrailEffect.Value
+	}
+	total, parts := calibrate.EstimateMemory(p, ts, c)
 	if err := checkMemory("this calibration", total, parts, maxMemory, calibrateFewer); err != nil {
 		return nil, nil, c, err
 	}
 	o.setMemoryLimit(gcLimit(total))
 	o.estimate, o.maxMemory = total, maxMemory
-	return p, t, c, nil
+	return p, ts, c, nil
 }
 
 // maxCalibrateArtifacts bounds --artifacts: a simulated pool holds
@@ -230,7 +265,7 @@ const maxCalibrateArtifacts = 10_000
 
 // run calibrates policy p on pools like t, with a progress line every 5%
 // of the pools decided (one line each with --progress in a log).
-func (o *calibrateOptions) run(ctx context.Context, p *policies.Policy, t *scores.Table, c calibrate.Settings, s *streams) (*calibrate.Report, error) {
+func (o *calibrateOptions) run(ctx context.Context, p *policies.Policy, ts engine.Tables, c calibrate.Settings, s *streams) (*calibrate.Report, error) {
 	prog := progress.New(s.Err, o.Progress)
 	prog.Phase(fmt.Sprintf("memory estimate %s (limit %s)", formatMemory(o.estimate), formatMemory(o.maxMemory)))
 	started := time.Now()
@@ -239,7 +274,7 @@ func (o *calibrateOptions) run(ctx context.Context, p *policies.Policy, t *score
 			prog.Phase(progress.Bar("deciding simulated pools", done, total, time.Since(started)))
 		}
 	}
-	rep, err := calibrate.Run(ctx, p, t, c)
+	rep, err := calibrate.Run(ctx, p, ts, c)
 	prog.Done()
 	return rep, err
 }

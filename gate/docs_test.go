@@ -304,6 +304,11 @@ func newDocFixture(t *testing.T, repo string) *docFixture {
 		f.links[d] = filepath.Join(repo, d)
 	}
 	f.links["gate/testdata"] = filepath.Join(repo, "gate", "testdata")
+	// robust03's trec_eval -q outputs (docs/calibrate.md, several measures),
+	// from ../shared, when present.
+	if root := shared.Root(); root != "" {
+		f.links["robust03"] = filepath.Join(root, "data", "trec_eval", "robust03", "trec_eval")
+	}
 
 	// Long-format scores of one measure, 30 topics; and the same per system.
 	topics := make([]string, 30)

@@ -559,7 +559,7 @@ func benchCalibPool() *scores.Table {
 
 func benchCalibrate(ctx context.Context, p *policies.Policy, t *scores.Table, reps int, scale float64) func() (Outcome, error) {
 	return func() (Outcome, error) {
-		r, err := calibrate.Run(ctx, p, t, calibrate.Settings{Reps: reps, Effects: benchCalibEffects(), MinEffect: 0.01, Seed: 1, Now: time.Now()})
+		r, err := calibrate.Run(ctx, p, engine.Tables{t}, calibrate.Settings{Reps: reps, Effects: benchCalibEffects(), MinEffect: 0.01, Seed: 1, Now: time.Now()})
 		if err != nil {
 			return Outcome{}, err
 		}

@@ -33,7 +33,7 @@ func TestRunBitIdenticalAcrossGOMAXPROCS(t *testing.T) {
 	}
 	run := func(procs int) []byte {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-		r, err := Run(context.Background(), p, BayesToScores(pool), Settings{Reps: 2, Effects: []float64{0, 0.15}, Risks: []float64{1, 2},
+		r, err := Run(context.Background(), p, engine.Tables{BayesToScores(pool)}, Settings{Reps: 2, Effects: []float64{0, 0.15}, Risks: []float64{1, 2},
 			MinEffect: 0.05, Seed: 9, Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
 		if err != nil {
 			t.Fatal(err)

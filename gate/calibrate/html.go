@@ -42,8 +42,8 @@ func WriteHTML(w io.Writer, r *Report) error {
 	for _, s := range r.subtitle() {
 		page.Subtitle = append(page.Subtitle, htmlpage.Sentence(s, 1000))
 	}
-	rows := r.rows()
-	page.Rates = htmlpage.Table{Align: "rrrrlrrrrrr", Head: rows[0], Rows: rows[1:]}
+	rows, align := r.rows()
+	page.Rates = htmlpage.Table{Align: align, Head: rows[0], Rows: rows[1:]}
 	for _, c := range r.Cells {
 		class := ""
 		if c.Class == ClassHarmful {
@@ -51,13 +51,23 @@ func WriteHTML(w io.Writer, r *Report) error {
 		}
 		page.Rates.Classes = append(page.Rates.Classes, class)
 	}
-	m := r.Model
-	page.Model = []htmlpage.Pair{
-		{Key: "intercept β0", Value: numfmt.G4(float64(m.Intercept))}, {Key: "σ (residual)", Value: numfmt.G4(float64(m.Sigma))},
-		{Key: "sd_topic", Value: numfmt.G4(float64(m.SDTopic))}, {Key: "sd_system", Value: numfmt.G4(float64(m.SDSystem))},
-		{Key: "challenger − champion: SD", Value: numfmt.G4(float64(m.DiffSD))}, {Key: "challenger − champion: skewness", Value: numfmt.G4(float64(m.DiffSkew))},
-		{Key: "policy file", Value: htmlpage.Name(r.Policy.File)}, {Key: "policy SHA-256", Value: r.Policy.SHA256},
+	if m := r.Model; m != nil {
+		page.Model = []htmlpage.Pair{
+			{Key: "intercept β0", Value: numfmt.G4(float64(m.Intercept))}, {Key: "σ (residual)", Value: numfmt.G4(float64(m.Sigma))},
+			{Key: "sd_topic", Value: numfmt.G4(float64(m.SDTopic))}, {Key: "sd_system", Value: numfmt.G4(float64(m.SDSystem))},
+			{Key: "challenger − champion: SD", Value: numfmt.G4(float64(m.DiffSD))}, {Key: "challenger − champion: skewness", Value: numfmt.G4(float64(m.DiffSkew))},
+		}
 	}
+	if rs := r.Resampling; rs != nil {
+		page.Model = append(page.Model, htmlpage.Pair{Key: "resampled", Value: fmt.Sprintf("%s with every measure, %s", numfmt.Plural(rs.Topics, "topic"), numfmt.Plural(rs.Challengers, "challenger"))})
+		for a, m := range rs.Measures {
+			page.Model = append(page.Model, htmlpage.Pair{Key: m.Measure + ": improvements' SD", Value: numfmt.G4(float64(m.DiffSD))})
+			for b := a + 1; b < len(rs.Measures); b++ {
+				page.Model = append(page.Model, htmlpage.Pair{Key: "correlation " + m.Measure + "–" + rs.Measures[b].Measure, Value: numfmt.Dash.Fixed(float64(rs.Correlation[a][b]), 3)})
+			}
+		}
+	}
+	page.Model = append(page.Model, htmlpage.Pair{Key: "policy file", Value: htmlpage.Name(r.Policy.File)}, htmlpage.Pair{Key: "policy SHA-256", Value: r.Policy.SHA256})
 	for _, s := range r.Warnings {
 		page.Warnings = append(page.Warnings, htmlpage.Sentence(s, 1000))
 	}
@@ -81,7 +91,7 @@ func operatingCharacteristic(r *Report) htmlpage.Figure {
 		var xs, ys []float64
 		iv := &svgplot.Intervals{Vertical: true, Width: vg.Points(1.2), Radius: vg.Points(3)}
 		for _, c := range r.Cells {
-			if c.Risk != risk {
+			if c.Risk != risk || c.Edge != nil { // a null edge's cell is off the effects axis
 				continue
 			}
 			x := float64(c.Effect)
@@ -97,6 +107,9 @@ func operatingCharacteristic(r *Report) htmlpage.Figure {
 	p.X.Min, p.X.Max = xr.Padded(0.06)
 	p.Y.Min, p.Y.Max = -0.02, 1.02
 	p.X.Label.Text = "true effect of the challenger (its expected score minus the champion's)"
+	if r.Resampling != nil {
+		p.X.Label.Text = fmt.Sprintf("true effect of the challenger on %s (its expected score minus the champion's; other measures at %s)", r.Pools.Measure, numfmt.G(float64(r.Resampling.GuardrailEffect)))
+	}
 	p.Y.Label.Text = "share of pools in which the gate ships it"
 	p.Add(&svgplot.RefLine{At: 0, Vertical: true, Style: svgplot.Dashed(svgplot.Reference)}, &svgplot.RefLine{At: float64(r.MinEffect), Vertical: true, Style: svgplot.Dashed(svgplot.Champion)},
 		&svgplot.RefLine{At: 0.05, Style: svgplot.Dashed(svgplot.AtRisk)}, &svgplot.RefLine{At: 0.8, Style: svgplot.Dashed(svgplot.Artifact)})
@@ -123,6 +136,9 @@ func heatMap(r *Report) htmlpage.Figure {
 	}
 	hm := &heat{}
 	for i, c := range r.Cells {
+		if c.Edge != nil { // after the grid's cells: a null edge's, off the grid
+			break
+		}
 		hm.cells = append(hm.cells, heatCell{x: float64(i / len(r.Risks)), y: float64(i % len(r.Risks)), rate: float64(c.ShipRate), harmful: c.Class == ClassHarmful})
 	}
 	p := svgplot.New()

@@ -6,12 +6,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riskgate/riskgate/gate/engine"
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/policies"
 )
 
-// A policy of several measures is refused, not decided on a pool of one.
-func TestSeveralMeasuresRefused(t *testing.T) {
+// A policy of several measures given a table of one is refused, not
+// decided on a pool that lacks its guardrail's measure.
+func TestSeveralMeasuresNeedTheirTables(t *testing.T) {
 	t.Parallel()
 	p, err := policies.Parse("p.yaml", []byte(`version: 1
 name: two
@@ -25,8 +27,8 @@ rules:
 		t.Fatal(err)
 	}
 	tab := scores.NewTable("map", []string{"a", "b"}, []string{"1", "2", "3"})
-	_, err = Run(context.Background(), p, tab, Settings{Reps: 2, Effects: []float64{0}, Seed: 1, Now: time.Now()})
-	if err == nil || !strings.Contains(err.Error(), "calibrating a policy of several measures is not supported yet") {
+	_, err = Run(context.Background(), p, engine.Tables{tab}, Settings{Reps: 2, Effects: []float64{0}, Seed: 1, Now: time.Now()})
+	if err == nil || !strings.Contains(err.Error(), "the policy's rules use measures (ndcg_cut_10) the inputs were not read for") {
 		t.Errorf("got %v", err)
 	}
 }

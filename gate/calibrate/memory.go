@@ -23,8 +23,10 @@ const MaxReps = 1_000_000
 // reps); and the pools decided at once, one per worker (and the pilot's,
 // before them), each as engine.EstimateDecideMemory: a simulated pool of t's
 // champion, one challenger and artifacts (t's, or c.Artifacts of them) over
-// t's topics, and its fits whole.
-func EstimateMemory(p *policies.Policy, t *scores.Table, c Settings) (float64, []engine.MemoryPart) {
+// t's topics, and its fits whole; with several measures (ts), a table of
+// each per pool.
+func EstimateMemory(p *policies.Policy, ts engine.Tables, c Settings) (float64, []engine.MemoryPart) {
+	t := ts[0]
 	cells := float64(len(c.Effects) * max(len(c.Risks), 1))
 	workers := c.Workers
 	if workers <= 0 {
@@ -38,7 +40,11 @@ func EstimateMemory(p *policies.Policy, t *scores.Table, c Settings) (float64, [
 		systems = *c.Artifacts + 2
 	}
 	pool, _ := engine.EstimateDecideMemory(p, systems, topics, 1)
-	tableCells := float64(len(t.Systems)) * float64(len(t.Topics))
+	// Several measures: one table of each per pool, and the data's kept
+	// once more, per measure, as the population the pools are drawn from.
+	measures := float64(len(ts))
+	pool *= measures
+	tableCells := measures * float64(len(t.Systems)) * float64(len(t.Topics))
 	parts := []engine.MemoryPart{
 		{What: "the runtime", Bytes: engine.RuntimeMemory},
 		{What: "your pool and its loading", Bytes: tableCells * (8*2 + scores.LoadCellBytes)},

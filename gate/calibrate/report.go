@@ -27,9 +27,14 @@ type Report struct {
 	Tool          string `json:"tool_version"`
 	Policy        Policy `json:"policy"`
 	Pools         Pools  `json:"pools"`
-	Model         Model  `json:"model"`
-	Reps          int    `json:"reps"` // simulated pools per cell
-	Seed          uint64 `json:"seed"`
+	// Model is the parametric model of a one-measure calibration; nil for
+	// one of several measures, whose pools are resampled (Resampling).
+	Model *Model `json:"model,omitempty"`
+	// Resampling describes the population of a calibration of several
+	// measures; nil for one measure.
+	Resampling *Resampling `json:"resampling,omitempty"`
+	Reps       int         `json:"reps"` // simulated pools per cell
+	Seed       uint64      `json:"seed"`
 	// MinEffect is the smallest effect that matters: a cell at or above it
 	// that is not harmful is beneficial, and its ship rate is power.
 	MinEffect jsonfloat.Float `json:"min_effect"`
@@ -130,14 +135,90 @@ type Cell struct {
 	// RawInconclusiveRate is the share of pools the gate found inconclusive
 	// before on_inconclusive mapped them.
 	RawInconclusiveRate jsonfloat.Float `json:"raw_inconclusive_rate"`
+
+	// A calibration of several measures adds the following (nil otherwise).
+	// Edge names the rules at whose null edge the cell is (the other
+	// measures clearly passing); nil for a cell of the effects axis, whose
+	// Effect is on the primary measure with every other measure unchanged.
+	Edge []string `json:"null_edge_of,omitempty"`
+	// Measures are the cell's truth on every measure.
+	Measures []MeasureTruth `json:"measures,omitempty"`
+	// PrimaryAlone is the ship rate of the policy's rules on the primary
+	// measure alone, on the same pools: the power without the guardrails.
+	PrimaryAlone *Rate `json:"ship_rate_primary_alone,omitempty"`
+	// BlockedBy counts, for every fail rule, the pools it blocked: it
+	// failed, or was inconclusive in a pool the gate found inconclusive.
+	// The gate decides in order of cost and stops at the first analysis
+	// that fails the challenger, so a rule of a later analysis is counted
+	// only in pools the earlier ones let through: the rule that stopped it.
+	BlockedBy []RuleCount `json:"blocked_by,omitempty"`
+}
+
+// MeasureTruth is a cell's truth on one measure, in the improvement
+// direction (for a lower-is-better measure, champion − challenger): the
+// true mean effect, the shift that gives it, and, when a non-inferiority
+// rule judges the measure, the true risk-adjusted effect at that rule's
+// loss weight.
+type MeasureTruth struct {
+	Measure      string           `json:"measure"`
+	Effect       jsonfloat.Float  `json:"effect"`
+	Shift        jsonfloat.Float  `json:"shift"`
+	LossWeight   *jsonfloat.Float `json:"loss_weight,omitempty"`
+	TrueRiskDiff *jsonfloat.Float `json:"true_risk_diff,omitempty"`
+}
+
+// Rate is a proportion of a cell's pools and its Monte Carlo standard
+// error √(p(1 − p)/reps).
+type Rate struct {
+	Rate jsonfloat.Float `json:"rate"`
+	SE   jsonfloat.Float `json:"se"`
+}
+
+// RuleCount is how many of a cell's pools a fail rule blocked.
+type RuleCount struct {
+	Rule    string          `json:"rule"`
+	Measure string          `json:"measure"`
+	Count   int             `json:"count"`
+	Rate    jsonfloat.Float `json:"rate"`
+}
+
+// Resampling is the population the pools of a calibration of several
+// measures are resampled from (resample.go): the data's topics, each with
+// every system's scores on every measure, and its challengers' centred
+// improvements over the champion.
+type Resampling struct {
+	Topics      int                `json:"topics"`
+	Challengers int                `json:"challengers"` // whose improvements the simulated challenger carries
+	Measures    []ResampledMeasure `json:"measures"`
+	// Correlation is the between-measure correlation of the data's centred
+	// improvements, pooled over its challengers: what the pools keep.
+	Correlation [][]jsonfloat.Float `json:"correlation"`
+	// PassingSEs is how far beyond its rules' null edges, in standard
+	// errors, a measure is put in the cells at another rule's null edge.
+	PassingSEs float64 `json:"passing_ses"`
+	// GuardrailEffect is the true effect of every measure but the primary
+	// in the cells of the effects axis.
+	GuardrailEffect jsonfloat.Float `json:"guardrail_effect"`
+}
+
+// ResampledMeasure is one measure of the population.
+type ResampledMeasure struct {
+	Measure       string          `json:"measure"`
+	Primary       bool            `json:"primary,omitempty"`
+	LowerIsBetter bool            `json:"lower_is_better,omitempty"`
+	Bounded       bool            `json:"bounded"` // clamped to [0, 1]
+	FailRules     []string        `json:"fail_rules"`
+	DiffSD        jsonfloat.Float `json:"diff_sd"` // SD of the centred improvements
 }
 
 // Figure is a headline rate, the cell it is of, and its standard error.
 type Figure struct {
 	Effect jsonfloat.Float `json:"effect"`
-	Risk   jsonfloat.Float `json:"risk"`
-	Rate   jsonfloat.Float `json:"rate"`
-	SE     jsonfloat.Float `json:"se"`
+	// Edge names the rules at whose null edge the cell is (several measures).
+	Edge []string        `json:"null_edge_of,omitempty"`
+	Risk jsonfloat.Float `json:"risk"`
+	Rate jsonfloat.Float `json:"rate"`
+	SE   jsonfloat.Float `json:"se"`
 }
 
 // cellScale says what a cell is, for every format.
@@ -154,6 +235,9 @@ func (r *Report) Write(w io.Writer, format string) error {
 
 // subtitle is the sentences under the title: the policy, pools and model.
 func (r *Report) subtitle() []string {
+	if r.Resampling != nil {
+		return r.subtitleMeasures()
+	}
 	m, p := r.Model, r.Pools
 	measure := ""
 	if p.Measure != "" {
@@ -184,8 +268,11 @@ func capitalize(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// rows is the table of rates, one row per cell.
-func (r *Report) rows() [][]string {
+// rows is the table of rates, one row per cell, and its column alignment.
+func (r *Report) rows() ([][]string, string) {
+	if r.Resampling != nil {
+		return r.rowsMeasures()
+	}
 	st := numfmt.Dash
 	rows := [][]string{{"effect", "risk", "true mean", "true risk-adj. (w=" + numfmt.G(float64(r.Harm.LossWeight)) + ")", "class",
 		"pass", "warn", "fail", "inconclusive", "ship ± SE", "95% interval"}}
@@ -195,7 +282,7 @@ func (r *Report) rows() [][]string {
 			st.Fixed(float64(c.ShipRate), 3) + " ± " + st.Fixed(float64(c.SE), 3),
 			st.Interval(float64(c.ShipCI95[0]), float64(c.ShipCI95[1]), 3)})
 	}
-	return rows
+	return rows, "rrrrlrrrrrr"
 }
 
 // headlines are the worst false-ship rate and the worst power.
@@ -203,12 +290,12 @@ func (r *Report) headlines() []string {
 	var out []string
 	st := numfmt.Dash
 	if f := r.FalseShip; f != nil {
-		out = append(out, fmt.Sprintf("Worst false-ship rate (a harmful challenger ships): %s ± %s, at effect %s, risk %s.",
-			st.Fixed(float64(f.Rate), 3), st.Fixed(float64(f.SE), 3), numfmt.G(float64(f.Effect)), numfmt.G(float64(f.Risk))))
+		out = append(out, fmt.Sprintf("Worst false-ship rate (a harmful challenger ships): %s ± %s, %s.",
+			st.Fixed(float64(f.Rate), 3), st.Fixed(float64(f.SE), 3), where(float64(f.Effect), f.Edge, float64(f.Risk))))
 	}
 	if p := r.Power; p != nil {
-		out = append(out, fmt.Sprintf("Worst power (a beneficial challenger, at least %s better, ships): %s ± %s, at effect %s, risk %s.",
-			numfmt.G(float64(r.MinEffect)), st.Fixed(float64(p.Rate), 3), st.Fixed(float64(p.SE), 3), numfmt.G(float64(p.Effect)), numfmt.G(float64(p.Risk))))
+		out = append(out, fmt.Sprintf("Worst power (a beneficial challenger, at least %s better, ships): %s ± %s, %s.",
+			numfmt.G(float64(r.MinEffect)), st.Fixed(float64(p.Rate), 3), st.Fixed(float64(p.SE), 3), where(float64(p.Effect), p.Edge, float64(p.Risk))))
 	}
 	return out
 }
@@ -218,7 +305,8 @@ func (r *Report) writeText(w io.Writer, md bool) error {
 	if err := reportfmt.Title(w, md, "riskgate calibrate", reportfmt.EscapeIf(md, strings.TrimSuffix(strings.Join(sub[:2], " "), "."))); err != nil {
 		return err
 	}
-	if err := reportfmt.Table(w, md, "rrrrlrrrrrr", r.rows()); err != nil {
+	rows, align := r.rows()
+	if err := reportfmt.Table(w, md, align, rows); err != nil {
 		return err
 	}
 	if !md {
@@ -235,6 +323,9 @@ func (r *Report) writeText(w io.Writer, md bool) error {
 }
 
 func (r *Report) writeCSV(w io.Writer) error {
+	if r.Resampling != nil {
+		return r.writeCSVMeasures(w)
+	}
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"effect", "risk", "true_mean_diff", "true_risk_diff", "class", "reps", "pass_rate", "warn_rate", "fail_rate", "inconclusive_rate",
 		"ship_rate", "se", "ship_lo95", "ship_hi95", "raw_inconclusive_rate"})

@@ -25,7 +25,7 @@ func TestReportGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Run(context.Background(), p, engine.ExamplePool(), Settings{Reps: 12, Effects: []float64{0, 0.02},
+	rep, err := Run(context.Background(), p, engine.Tables{engine.ExamplePool()}, Settings{Reps: 12, Effects: []float64{0, 0.02},
 		Risks: []float64{1, 2}, MinEffect: 0.02, Seed: 9, Now: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)})
 	if err != nil {
 		t.Fatal(err)

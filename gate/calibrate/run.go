@@ -46,6 +46,10 @@ type Settings struct {
 	// instead of the pool's estimate (or, for a pool with fewer artifacts
 	// than the policy's min_artifacts, the day-one prior's posterior median).
 	SDSystem *float64
+	// GuardrailEffect is, for a policy of several measures, the true effect
+	// on every measure but the primary in the cells of Effects (each in its
+	// units and improving direction); 0: unchanged.
+	GuardrailEffect float64
 	// Progress, when set, is told each time a pool has been decided.
 	Progress func(done, total int)
 }
@@ -71,14 +75,28 @@ func PilotStream(seed uint64) *rand.Rand {
 // champion, the first challenger (the only one: each pool judges one
 // challenger) and every artifact of t, under their names, and t's topics.
 // Cancelling ctx stops the simulation; Run then returns its error.
-func Run(ctx context.Context, p *policies.Policy, t *scores.Table, c Settings) (*Report, error) {
+//
+// A policy whose rules use several measures is given one table per measure
+// (engine.Tables, the default measure's first, as the gate reads them) and
+// is calibrated on pools resampled from them (runMeasures); a one-measure
+// policy on ts[0], on pools of the parametric model.
+func Run(ctx context.Context, p *policies.Policy, ts engine.Tables, c Settings) (*Report, error) {
 	if len(c.Risks) == 0 {
 		c.Risks = []float64{1}
 	}
-	if ms := p.RuleMeasures(); len(ms) > 0 {
-		// Its simulated pools are of one measure: a policy whose rules name
-		// others would be decided on data it does not simulate.
-		return nil, fmt.Errorf("calibrate simulates pools of one measure, and the policy's rules name measures (%s): calibrating a policy of several measures is not supported yet; calibrate each rule's measure with a one-measure policy", strings.Join(ms, ", "))
+	if len(ts) == 0 {
+		return nil, fmt.Errorf("calibrate: no score table")
+	}
+	if len(ts) > 1 {
+		return runMeasures(ctx, p, ts, c)
+	}
+	return runOne(ctx, p, ts[0], c)
+}
+
+// runOne is Run for a policy of one measure, on table t.
+func runOne(ctx context.Context, p *policies.Policy, t *scores.Table, c Settings) (*Report, error) {
+	if ms := p.RuleMeasures(); len(ms) > 1 || (len(ms) == 1 && policies.CanonicalMeasure(t.Measure) != ms[0] && t.Measure != ms[0]) {
+		return nil, fmt.Errorf("the policy's rules use measures (%s) the inputs were not read for: give calibrate one table per measure", strings.Join(ms, ", "))
 	}
 	roles, err := p.Roles(t.Systems)
 	if err != nil {
@@ -178,49 +196,23 @@ func Run(ctx context.Context, p *policies.Policy, t *scores.Table, c Settings) (
 		}
 	}
 
-	n := len(cells) * c.Reps
-	outcomes := make([]outcome, n)
-	var (
-		done     atomic.Int64
-		failed   atomic.Bool
-		errOnce  sync.Once
-		firstErr error
-	)
-	parallel.For(n, c.Workers, func() func(int) {
-		return func(job int) {
-			if failed.Load() {
-				return
-			}
-			if err := ctx.Err(); err != nil {
-				errOnce.Do(func() { firstErr = err })
-				failed.Store(true)
-				return
-			}
-			cell, rep := job/c.Reps, job%c.Reps
-			pool, _, err := models[cell].Simulate(Stream(c.Seed, cell, rep), float64(cells[cell].Effect), systems, t.Topics)
-			var d *policies.Decision
-			if err == nil {
-				st := &scores.Table{Measure: t.Measure, Systems: pool.Systems, Topics: pool.Topics, Scores: pool.Scores}
-				d, err = engine.DecideWith(ctx, &sim, engine.Tables{st}, dopt)
-			}
-			if err != nil {
-				errOnce.Do(func() {
-					firstErr = fix(fmt.Errorf("simulated pool %d at effect %g, risk %g: %w", rep+1, float64(cells[cell].Effect), float64(cells[cell].Risk), err))
-				})
-				failed.Store(true)
-				return
-			}
-			outcomes[job] = outcome{verdict: d.Verdict, raw: d.Raw}
-			if c.Progress != nil {
-				c.Progress(int(done.Add(1)), n)
-			}
+	outcomes := make([]outcome, len(cells)*c.Reps)
+	err = decidePools(ctx, c, len(outcomes), func(job int) error {
+		cell, rep := job/c.Reps, job%c.Reps
+		pool, _, err := models[cell].Simulate(Stream(c.Seed, cell, rep), float64(cells[cell].Effect), systems, t.Topics)
+		var d *policies.Decision
+		if err == nil {
+			st := &scores.Table{Measure: t.Measure, Systems: pool.Systems, Topics: pool.Topics, Scores: pool.Scores}
+			d, err = engine.DecideWith(ctx, &sim, engine.Tables{st}, dopt)
 		}
+		if err != nil {
+			return fix(fmt.Errorf("simulated pool %d at effect %g, risk %g: %w", rep+1, float64(cells[cell].Effect), float64(cells[cell].Risk), err))
+		}
+		outcomes[job] = outcome{verdict: d.Verdict, raw: d.Raw}
+		return nil
 	})
-	if firstErr != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err() // interrupted: not a pool's fault
-		}
-		return nil, firstErr
+	if err != nil {
+		return nil, err
 	}
 	rep := &Report{SchemaVersion: SchemaVersion, Tool: buildinfo.Version(), Reps: c.Reps, Seed: c.Seed, MinEffect: jsonfloat.Float(c.MinEffect),
 		Effects: jsonfloat.Floats(c.Effects), Risks: jsonfloat.Floats(c.Risks),
@@ -243,6 +235,42 @@ func Run(ctx context.Context, p *policies.Policy, t *scores.Table, c Settings) (
 		rep.Warnings = append(rep.Warnings, "your pool has missing cells; the simulated pools are complete")
 	}
 	return rep, nil
+}
+
+// decidePools runs decide(job) for every job of n — a simulated pool each —
+// on c.Workers goroutines, telling c.Progress as each is done. It stops at
+// the first error (or when ctx is cancelled) and returns it; a cancelled
+// context's error wins over a pool's, which it may have caused.
+func decidePools(ctx context.Context, c Settings, n int, decide func(job int) error) error {
+	var (
+		done     atomic.Int64
+		failed   atomic.Bool
+		errOnce  sync.Once
+		firstErr error
+	)
+	parallel.For(n, c.Workers, func() func(int) {
+		return func(job int) {
+			if failed.Load() {
+				return
+			}
+			err := ctx.Err()
+			if err == nil {
+				err = decide(job)
+			}
+			if err != nil {
+				errOnce.Do(func() { firstErr = err })
+				failed.Store(true)
+				return
+			}
+			if c.Progress != nil {
+				c.Progress(int(done.Add(1)), n)
+			}
+		}
+	})
+	if firstErr != nil && ctx.Err() != nil {
+		return ctx.Err() // interrupted: not a pool's fault
+	}
+	return firstErr
 }
 
 // rb04SDSystem is the system spread of rb04's 45 systems by moments
@@ -376,17 +404,17 @@ func (r *Report) summarize() {
 		}
 	}
 	if fs != nil {
-		r.FalseShip = &Figure{Effect: fs.Effect, Risk: fs.Risk, Rate: fs.ShipRate, SE: fs.SE}
+		r.FalseShip = &Figure{Effect: fs.Effect, Edge: fs.Edge, Risk: fs.Risk, Rate: fs.ShipRate, SE: fs.SE}
 	}
 	if pw != nil {
-		r.Power = &Figure{Effect: pw.Effect, Risk: pw.Risk, Rate: pw.ShipRate, SE: pw.SE}
+		r.Power = &Figure{Effect: pw.Effect, Edge: pw.Edge, Risk: pw.Risk, Rate: pw.ShipRate, SE: pw.SE}
 	}
 }
 
 // calibrateModel is the estimated model as the report shows it; sdSystemFrom
 // says where SD_system came from when not from the moments.
-func calibrateModel(m bayes.PoolModel, sdSystemFrom string) Model {
-	return Model{Intercept: jsonfloat.Float(m.Intercept), Sigma: jsonfloat.Float(m.Sigma), SDTopic: jsonfloat.Float(m.SDTopic), SDSystem: jsonfloat.Float(m.SDSystem),
+func calibrateModel(m bayes.PoolModel, sdSystemFrom string) *Model {
+	return &Model{Intercept: jsonfloat.Float(m.Intercept), Sigma: jsonfloat.Float(m.Sigma), SDTopic: jsonfloat.Float(m.SDTopic), SDSystem: jsonfloat.Float(m.SDSystem),
 		SDSystemFrom: sdSystemFrom, DiffSD: jsonfloat.Float(m.DiffSD), DiffSkew: jsonfloat.Float(m.DiffSkew)}
 }
 
