@@ -32,6 +32,7 @@ import (
 //	<!-- doctest: skip needs the network -->    not run; the reason is required
 //	<!-- doctest: exit 0,1,3 -->                 the exit statuses the doc expects (a verdict)
 //	<!-- doctest: slow -->                       not run with -short
+//	<!-- doctest: shared data/trec_eval/robust03 -->  needs that path in ../shared; skipped, saying so, without it
 //	<!-- doctest: before riskgate policy init -->  a command run first, not shown in the doc
 //	<!-- doctest: append calibrate --reps 4 -->  arguments added to every riskgate calibrate
 //	                                               (a documented run that takes minutes)
@@ -68,6 +69,7 @@ type docBlock struct {
 	Skip    string // reason, when not run
 	Exits   []int
 	Slow    bool
+	Shared  string // a path in ../shared the block reads
 	Before  []string
 	Append  string
 	SameAs  string
@@ -148,6 +150,11 @@ func parseDocMarker(t *testing.T, b *docBlock, text string) {
 			}
 		case "slow":
 			b.Slow = true
+		case "shared":
+			if rest == "" {
+				t.Errorf("%s:%d: doctest shared needs the path in ../shared the block reads", b.File, b.Line-1)
+			}
+			b.Shared = rest
 		case "before":
 			b.Before = append(b.Before, rest)
 		case "append":
@@ -155,7 +162,7 @@ func parseDocMarker(t *testing.T, b *docBlock, text string) {
 		case "same-as":
 			b.SameAs = rest
 		default:
-			t.Errorf("%s:%d: unknown doctest directive %q (valid: skip, exit, slow, before, append, same-as)", b.File, b.Line-1, word)
+			t.Errorf("%s:%d: unknown doctest directive %q (valid: skip, exit, slow, shared, before, append, same-as)", b.File, b.Line-1, word)
 		}
 		b.Markers++
 	}
@@ -204,6 +211,9 @@ func TestDocsCommands(t *testing.T) {
 				}
 				t.Run(name, func(t *testing.T) {
 					t.Parallel()
+					if b.Shared != "" {
+						shared.Path(t, b.Shared) // skips, saying so, without ../shared
+					}
 					runDocBlock(t, b, fix, self)
 					ran.Add(int64(len(b.Commands)))
 				})
