@@ -237,7 +237,14 @@ func runDocBlock(t *testing.T, b docBlock, fix *docFixture, self string) {
 		t.Fatal(err)
 	}
 	run := func(c docCommand, exits []int) {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		// The limit catches a hung command. A slow block (a documented
+		// calibration of 500 pools per cell) takes 2 minutes on an idle
+		// 2-core machine and over 5 on a loaded one.
+		limit := 5 * time.Minute
+		if b.Slow {
+			limit = 15 * time.Minute
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), limit)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, "sh", "-c", c.Text)
 		cmd.Dir, cmd.Env = dir, env
