@@ -377,6 +377,7 @@ func (o *gateOptions) replayCommand(p *policies.Policy) string {
 		if in.SystemPerFile {
 			args = append(args, "--system-per-file")
 		}
+		args = append(args, in.Trec.args()...)
 		args = append(args, in.Paths...)
 	}
 	for i, a := range args {

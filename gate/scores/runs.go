@@ -21,7 +21,8 @@ type runJob struct {
 	// reading a different or changed file is refused.
 	want      []fs.FileInfo
 	qrels     string
-	qrelsFrom string // where the qrels path was given; "--qrels" when empty
+	qrelsFrom string        // where the qrels path was given; "--qrels" when empty
+	trec      *trec.Options // -l, -J, -M; nil: trec_eval's defaults
 	// measures are the printed names of the values to score (map, P_10,
 	// ndcg_cut_10, …), each a table; at least one.
 	measures []string
@@ -44,8 +45,9 @@ func loadRuns(b *Builder, paths []string, qrels, measure string) error {
 // scoreRunFiles scores TREC run files against the qrels file with the
 // measures of the job (each as trec_eval prints it: map, P_10, ndcg_cut_10,
 // …; or NTCIREVAL's), all in one evaluation of each run, and adds one system
-// per run to each measure's table of c. Scoring is trec_eval's with its default
-// relevance level 1 and without -c: each qrels topic the run retrieved
+// per run to each measure's table of c. Scoring is trec_eval's with the
+// job's -l, -J and -M (its defaults when nil: level 1, every document,
+// judged or not) and without -c: each qrels topic the run retrieved
 // documents for gets a cell (file:line of the topic's first run line); run
 // topics not in the qrels are ignored, and qrels topics the run lacks are
 // left missing for the table's alignment (--topics zero reproduces -c).
@@ -81,6 +83,9 @@ func scoreRunFiles(c *collector, job runJob) ([]Source, error) {
 		return nil, err
 	}
 	opt := trec.DefaultOptions()
+	if t := job.trec; t != nil {
+		opt.RelLevel, opt.JudgedOnly, opt.MaxDocs = t.RelLevel, t.JudgedOnly, t.MaxDocs
+	}
 	opt.Missing = trec.MissingSkip
 	// Runs are read and scored in parallel (as riskgate eval does) and added
 	// to the table in argument order, so the table does not depend on it.
