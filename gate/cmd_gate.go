@@ -156,6 +156,7 @@ type resolvedGate struct {
 	// tables are the score tables, one per measure the rules use, the
 	// default measure's first.
 	tables    engine.Tables
+	rankings  *scores.Rankings // the runs', for the needs-judgments step; nil for score files
 	alignment scores.Alignment
 	sources   []scores.Source // what was read, to verify before the reports are written
 	sweep     []float64       // the risk sweep's loss weights
@@ -244,7 +245,7 @@ func (o *gateOptions) resolve(s *streams, maxMemory float64) (*resolvedGate, err
 	} else {
 		o.Input.fromPolicy(p)
 		o.Input.MaxMemory = maxMemory
-		if g.tables, g.alignment, g.sources, err = loadRuleMeasures(p, *o.Input, s.Err); err != nil {
+		if g.tables, g.rankings, g.alignment, g.sources, err = loadRuleMeasures(p, *o.Input, s.Err); err != nil {
 			return nil, loadRefusal(err, gateFewer)
 		}
 	}
@@ -262,7 +263,7 @@ func (o *gateOptions) resolve(s *streams, maxMemory float64) (*resolvedGate, err
 func (o *gateOptions) run(ctx context.Context, g *resolvedGate, start time.Time, s *streams) (*result.Result, error) {
 	prog := progress.New(s.Err, o.Progress)
 	prog.Phase(fmt.Sprintf("memory estimate %s (limit %s)", formatMemory(g.estimate), formatMemory(g.maxMemory)))
-	r, err := engine.Run(ctx, g.policy, g.tables, engine.Options{Now: start, Sweep: g.sweep, Worst: o.Worst, Alignment: g.alignment, Example: o.Example, Progress: prog})
+	r, err := engine.Run(ctx, g.policy, g.tables, engine.Options{Now: start, Sweep: g.sweep, Worst: o.Worst, Alignment: g.alignment, Example: o.Example, Progress: prog, Rankings: g.rankings})
 	prog.Done()
 	if err != nil {
 		return nil, err
@@ -389,12 +390,13 @@ func (o *gateOptions) replayCommand(p *policies.Policy) string {
 // loadRuleMeasures reads the inputs once (scores.LoadSources of a Set) for
 // the default measure (the flags' and inputs.measure, else the inputs'
 // only one) and every other measure a rule names, and returns one table
-// per measure, the default's first, all aligned together. A rule measure
+// per measure, the default's first, all aligned together, and the runs'
+// rankings when the inputs are runs + qrels (for the needs-judgments step). A rule measure
 // the inputs do not hold is an error at the rule's measure: key.
-func loadRuleMeasures(p *policies.Policy, in inputOptions, w io.Writer) (engine.Tables, scores.Alignment, []scores.Source, error) {
+func loadRuleMeasures(p *policies.Policy, in inputOptions, w io.Writer) (engine.Tables, *scores.Rankings, scores.Alignment, []scores.Source, error) {
 	rules := p.RuleMeasures()
 	if len(in.Measures.Value) > 1 {
-		return nil, scores.Alignment{}, nil, fmt.Errorf("--measure is given %d times (%s); the gate takes one default measure, and each rule names its own with measure:", len(in.Measures.Value), strings.Join(in.Measures.Value, ", "))
+		return nil, nil, scores.Alignment{}, nil, fmt.Errorf("--measure is given %d times (%s); the gate takes one default measure, and each rule names its own with measure:", len(in.Measures.Value), strings.Join(in.Measures.Value, ", "))
 	}
 	var def string
 	if len(in.Measures.Value) == 1 {
@@ -407,17 +409,18 @@ func loadRuleMeasures(p *policies.Policy, in inputOptions, w io.Writer) (engine.
 	if def != "" {
 		in.Measures.Value = append([]string{def}, rules...)
 	}
+	in.KeepRankings = true
 	set, a, sources, err := in.loadSet(w)
 	if err != nil {
 		var missing *scores.MeasureError
 		if errors.As(err, &missing) && def != "" && trec.MeasureName(missing.Measure) != trec.MeasureName(def) {
 			for _, r := range p.Rules {
 				if r.Measure != "" && trec.MeasureName(r.Measure) == missing.Measure {
-					return nil, a, nil, inputerr.AtCol(p.File, r.MeasurePos.Line, r.MeasurePos.Column, "%s.measure: measure %q is %s", r.ID, r.Measure, missing.Missing())
+					return nil, nil, a, nil, inputerr.AtCol(p.File, r.MeasurePos.Line, r.MeasurePos.Column, "%s.measure: measure %q is %s", r.ID, r.Measure, missing.Missing())
 				}
 			}
 		}
-		return nil, a, nil, err
+		return nil, nil, a, nil, err
 	}
 	if def == "" && len(rules) > 0 {
 		// No default named: the inputs' one measure that no rule names.
@@ -433,7 +436,7 @@ func loadRuleMeasures(p *policies.Policy, in inputOptions, w io.Writer) (engine.
 	}
 	t, err := set.Table(def)
 	if err != nil {
-		return nil, a, nil, err
+		return nil, nil, a, nil, err
 	}
 	ts := engine.Tables{t}
 	for _, m := range rules {
@@ -443,12 +446,12 @@ func loadRuleMeasures(p *policies.Policy, in inputOptions, w io.Writer) (engine.
 		mt, err := set.Table(m)
 		if err != nil {
 			r := ruleNaming(p, m)
-			return nil, a, nil, inputerr.AtCol(p.File, r.MeasurePos.Line, r.MeasurePos.Column, "%s.measure: %v", r.ID, err)
+			return nil, nil, a, nil, inputerr.AtCol(p.File, r.MeasurePos.Line, r.MeasurePos.Column, "%s.measure: %v", r.ID, err)
 		}
 		mt.Measure = m
 		ts = append(ts, mt)
 	}
-	return ts, a, sources, nil
+	return ts, set.Rankings, a, sources, nil
 }
 
 // ruleNaming is the first rule of p that names measure m.

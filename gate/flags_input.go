@@ -40,6 +40,9 @@ type inputOptions struct {
 	// Stdin is read for the path "-". Commands set it from their streams
 	// (newInputOptions does); nil falls back to the process's standard input.
 	Stdin io.Reader
+	// KeepRankings keeps the runs' rankings in the Set loaded
+	// (scores.LoadOptions.KeepRankings): the gate's needs-judgments step.
+	KeepRankings bool
 	// MaxMemory, when positive, is the memory loading may take (--max-memory
 	// of gate and calibrate; scores.LoadOptions.MaxMemory).
 	MaxMemory float64
@@ -220,7 +223,7 @@ func (o *inputOptions) loadSet(w io.Writer) (*scores.Set, scores.Alignment, []sc
 	}
 	set, a, sources, err := scores.LoadSources(o.Paths, scores.LoadOptions{
 		Format: format, Measures: o.Measures.Value, UnnamedMeasure: o.UnnamedMeasure.Value, LowerIsBetter: o.LowerIsBetter, SystemPerFile: o.SystemPerFile,
-		Topics: mode, Qrels: o.Qrels.Value, QrelsFrom: o.QrelsFrom, Trec: trecOpt, Stdin: stdin, MaxMemory: o.MaxMemory,
+		Topics: mode, Qrels: o.Qrels.Value, QrelsFrom: o.QrelsFrom, Trec: trecOpt, KeepRankings: o.KeepRankings, Stdin: stdin, MaxMemory: o.MaxMemory,
 	})
 	if err != nil {
 		return nil, a, nil, err

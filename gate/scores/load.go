@@ -84,8 +84,11 @@ type LoadOptions struct {
 	// rest are ignored, and topics missing from a run are left to Topics);
 	// nil is trec_eval's defaults. Inputs that are not runs refuse them: a
 	// score file was scored already.
-	Trec  *trec.Options
-	Stdin io.Reader // read for the path "-"; nil means standard input is not available
+	Trec *trec.Options
+	// KeepRankings keeps the TREC runs' rankings against the qrels in the
+	// Set (Set.Rankings), for what the qrels have not judged.
+	KeepRankings bool
+	Stdin        io.Reader // read for the path "-"; nil means standard input is not available
 	// QrelsFrom says where the Qrels path was given, for messages: a flag
 	// ("--qrels", the default) or a policy key ("policy.yaml:7:3 inputs.qrels").
 	QrelsFrom string
@@ -216,7 +219,7 @@ func (l *loader) load(paths []string, format Format) (*Set, error) {
 		}
 	}()
 	// Runs and qrels are files: standard input is not theirs to read.
-	job := runJob{qrels: l.opt.Qrels, qrelsFrom: l.opt.QrelsFrom, trec: l.opt.Trec, open: opener{beforeRead: l.opt.beforeRead}}
+	job := runJob{qrels: l.opt.Qrels, qrelsFrom: l.opt.QrelsFrom, trec: l.opt.Trec, keepRankings: l.opt.KeepRankings, open: opener{beforeRead: l.opt.beforeRead}}
 	var runAt []int // the index in paths of each run
 	for i, p := range paths {
 		in, err := l.open(p, format)

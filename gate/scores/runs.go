@@ -23,6 +23,8 @@ type runJob struct {
 	qrels     string
 	qrelsFrom string        // where the qrels path was given; "--qrels" when empty
 	trec      *trec.Options // -l, -J, -M; nil: trec_eval's defaults
+	// keepRankings keeps each run's rankings in the collector (Rankings).
+	keepRankings bool
 	// measures are the printed names of the values to score (map, P_10,
 	// ndcg_cut_10, …), each a table; at least one.
 	measures []string
@@ -97,6 +99,7 @@ func scoreRunFiles(c *collector, job runJob) ([]Source, error) {
 		// score of measure k is values[i*len(measures)+k].
 		values []float64
 		source Source
+		ranked []trec.TopicList // with keepRankings
 		err    error
 	}
 	score := func(i int) scored {
@@ -130,10 +133,17 @@ func scoreRunFiles(c *collector, job runJob) ([]Source, error) {
 			r.cells = append(r.cells, runCell{topic: tr.Topic, line: tr.Line})
 			return nil
 		})
+		if r.err == nil && job.keepRankings {
+			r.ranked, r.err = trec.Rank(run, q, opt)
+		}
 		return r
 	}
 	seen := map[string]string{} // system name → file
 	sources := make([]Source, 0, len(paths)+1)
+	var rankings *Rankings
+	if job.keepRankings {
+		rankings = &Rankings{Qrels: q, Options: opt}
+	}
 	err = parallel.InOrder(len(paths), runWorkers(), score, func(i int, r scored) error {
 		path := paths[i]
 		if other, dup := seen[r.system]; dup && r.system != "" {
@@ -150,10 +160,16 @@ func scoreRunFiles(c *collector, job runJob) ([]Source, error) {
 			}
 		}
 		sources = append(sources, r.source)
+		if rankings != nil && r.err == nil {
+			rankings.Systems, rankings.Topics = append(rankings.Systems, r.system), append(rankings.Topics, r.ranked)
+		}
 		return r.err
 	})
 	if err != nil {
 		return nil, err
+	}
+	if rankings != nil {
+		c.rankings = rankings
 	}
 	return append(sources, qrelsSource), nil
 }
