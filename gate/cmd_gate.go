@@ -44,6 +44,8 @@ type gateOptions struct {
 	RiskSweep optional[string]
 	// Worst is how many regressions per challenger the reports list.
 	Worst int
+	// MaxJudgments caps the judging worklist (judgments-needed.tsv).
+	MaxJudgments int
 
 	// MaxMemory is the memory budget (--max-memory): a gate estimated to
 	// need more is refused before any heavy work.
@@ -126,6 +128,8 @@ func newGateCommand(s *streams, d deps, runF func(context.Context, *gateOptions)
 			Usage: "when a rule needs BRisk, also fit it at these loss weights `LIST` for the report's risk-against-loss-weight plot (\"\" for none; with the skew-normal family each fit takes seconds)"},
 		&cli.IntFlag{Name: "worst", Destination: &o.Worst, Value: result.DefaultWorst,
 			Usage: "list each challenger's `N` worst regressions (topics it loses most on) in every report"},
+		&cli.IntFlag{Name: "max-judgments", Destination: &o.MaxJudgments, Value: 1000,
+			Usage: "with --out and runs + qrels, list at most `N` documents in judgments-needed.tsv, the worklist of the rules that need judgments (0: every one)"},
 		&cli.StringFlag{Name: "max-memory", Destination: &o.MaxMemory, Value: defaultMaxMemory,
 			Usage: "refuse, before any heavy work, a gate estimated to need more than `SIZE` of memory (e.g. 8GB, 512MB)"},
 		&cli.BoolFlag{Name: "dry-run", Destination: &o.DryRun, Usage: "do everything, say what the verdict would be, and exit 0"},
@@ -159,6 +163,7 @@ type resolvedGate struct {
 	rankings  *scores.Rankings // the runs', for the needs-judgments step; nil for score files
 	alignment scores.Alignment
 	sources   []scores.Source // what was read, to verify before the reports are written
+	worklist  []byte          // judgments-needed.tsv, when a rule needs judgments
 	sweep     []float64       // the risk sweep's loss weights
 	maxMemory float64         // the memory budget, in bytes
 	estimate  float64         // the memory the gate is estimated to need, in bytes
@@ -230,6 +235,9 @@ func (o *gateOptions) resolve(s *streams, maxMemory float64) (*resolvedGate, err
 	if o.Seed.Set {
 		p.Seed = o.Seed.Value
 	}
+	if o.MaxJudgments < 0 {
+		return nil, fmt.Errorf("--max-judgments %d: expected a number of documents, at least 0 (0 lists every one)", o.MaxJudgments)
+	}
 	if o.Worst < 1 {
 		return nil, fmt.Errorf("--worst %d: expected a number of topics, at least 1", o.Worst)
 	}
@@ -269,6 +277,14 @@ func (o *gateOptions) run(ctx context.Context, g *resolvedGate, start time.Time,
 		return nil, err
 	}
 	r.DryRun = o.DryRun
+	need, worklist, err := judgingWorklist(r, g.rankings, o.MaxJudgments)
+	if err != nil {
+		return nil, err
+	}
+	if need != nil && o.Out != "" {
+		need.File, g.worklist = worklistName, worklist
+	}
+	r.Judgments = need
 	r.Provenance.Inputs = result.NewInputFiles(g.sources)
 	r.Provenance.Command = o.replayCommand(g.policy)
 	r.Provenance.StartedAt = start.UTC().Format(time.RFC3339)
@@ -291,6 +307,9 @@ func (o *gateOptions) emit(ctx context.Context, r *result.Result, g *resolvedGat
 		return false, err
 	}
 	var jsonPath, mdPath string
+	if g.worklist != nil {
+		reports[worklistName] = g.worklist
+	}
 	if set != nil {
 		if err := writeReportSet(ctx, set, reports, o.writeReport); err != nil {
 			return false, err

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -8,8 +9,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/riskgate/riskgate/gate/judgments"
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/gate/trec"
+	"github.com/riskgate/riskgate/internal/escape"
 	"github.com/riskgate/riskgate/policies"
 	"github.com/urfave/cli/v3"
 )
@@ -92,6 +95,9 @@ type trecOptions struct {
 	RelLevel   optional[int64] // -l, --level_for_rel
 	JudgedOnly optional[bool]  // -J, --Judged_docs_only
 	MaxDocs    optional[int64] // -M, --Max_retrieved_per_topic
+	// Judgments are filled-in worklists (judgments-needed.tsv) whose labels
+	// are merged into the qrels, in order, a later one's label overriding.
+	Judgments []string
 }
 
 func (o *trecOptions) flags() []cli.Flag {
@@ -102,6 +108,37 @@ func (o *trecOptions) flags() []cli.Flag {
 			Usage: "TREC runs: drop the documents the qrels do not judge from each ranking (after -M) before scoring: condensed lists (trec_eval -J)"},
 		&cli.Int64Flag{Name: "Max_retrieved_per_topic", Aliases: []string{"M"}, HideDefault: true, Destination: &o.MaxDocs.Value, Action: o.MaxDocs.given,
 			Usage: "TREC runs: score only the top `N` documents of each topic, after sorting (trec_eval -M; default every one)"},
+		&cli.StringSliceFlag{Name: "judgments", Destination: &o.Judgments,
+			Usage: "TREC runs: a filled-in worklist `FILE` (the gate's judgments-needed.tsv) whose labels are added to the qrels, replacing theirs; repeatable, a later file's label winning; a blank label stays unjudged"},
+	}
+}
+
+// amendQrels returns the qrels with the labels of the worklists o names
+// merged in (scores.LoadOptions.AmendQrels), nil without any; it notes on w
+// how many of each worklist's documents are still unjudged.
+func (o *trecOptions) amendQrels(w io.Writer) func(*trec.Qrels) (*trec.Qrels, error) {
+	if len(o.Judgments) == 0 {
+		return nil
+	}
+	return func(q *trec.Qrels) (*trec.Qrels, error) {
+		for _, path := range o.Judgments {
+			f, err := os.Open(path)
+			if err != nil {
+				return nil, fmt.Errorf("--judgments %s: %v; expected a filled-in worklist (judgments-needed.tsv)", escape.Printable(path), errors.Unwrap(err))
+			}
+			filled, err := judgments.ReadTSV(f, path)
+			f.Close()
+			if err != nil {
+				return nil, err
+			}
+			if q, err = filled.Apply(q); err != nil {
+				return nil, err
+			}
+			if filled.Blank > 0 && w != nil {
+				fmt.Fprintf(w, "riskgate: note: %s: %d judgments read; %d documents of the worklist are still unjudged (blank label)\n", escape.Printable(path), len(filled.Judgments), filled.Blank)
+			}
+		}
+		return q, nil
 	}
 }
 
@@ -116,6 +153,9 @@ func (o *trecOptions) args() []string {
 	}
 	if o.MaxDocs.Set {
 		args = append(args, "-M", strconv.FormatInt(o.MaxDocs.Value, 10))
+	}
+	for _, path := range o.Judgments {
+		args = append(args, "--judgments", path)
 	}
 	return args
 }
@@ -223,7 +263,7 @@ func (o *inputOptions) loadSet(w io.Writer) (*scores.Set, scores.Alignment, []sc
 	}
 	set, a, sources, err := scores.LoadSources(o.Paths, scores.LoadOptions{
 		Format: format, Measures: o.Measures.Value, UnnamedMeasure: o.UnnamedMeasure.Value, LowerIsBetter: o.LowerIsBetter, SystemPerFile: o.SystemPerFile,
-		Topics: mode, Qrels: o.Qrels.Value, QrelsFrom: o.QrelsFrom, Trec: trecOpt, KeepRankings: o.KeepRankings, Stdin: stdin, MaxMemory: o.MaxMemory,
+		Topics: mode, Qrels: o.Qrels.Value, QrelsFrom: o.QrelsFrom, Trec: trecOpt, AmendQrels: o.Trec.amendQrels(w), KeepRankings: o.KeepRankings, Stdin: stdin, MaxMemory: o.MaxMemory,
 	})
 	if err != nil {
 		return nil, a, nil, err

@@ -140,9 +140,9 @@ func TestTrecOptionsRefusedWithoutRuns(t *testing.T) {
 	t.Parallel()
 	csv := writeTemp(t, "scores.csv", "system,topic,score\na,1,0.5\nb,1,0.4\na,2,0.3\nb,2,0.2\n")
 	code, out, errw := runMain(t, "compare", "--champion", "b", "--challenger", "a", "-J", csv)
-	checkOneLineError(t, code, out, errw, "-l, -J and -M score TREC runs against qrels, and no input is a run")
+	checkOneLineError(t, code, out, errw, "-l, -J, -M and --judgments score TREC runs against qrels, and no input is a run")
 	code, out, errw = runMain(t, "compare", "--champion", "b", "--challenger", "a", "-M", "-1", csv)
 	checkOneLineError(t, code, out, errw, "-M (--Max_retrieved_per_topic) -1 is below 0")
 	code, out, errw = runMain(t, "pool", "add", "--pool", filepath.Join(t.TempDir(), "pool"), "-l", "2", csv)
-	checkOneLineError(t, code, out, errw, "-l, -J and -M (which a pool does not record) are refused")
+	checkOneLineError(t, code, out, errw, "-l, -J, -M and --judgments (which a pool does not record) are refused")
 }

@@ -25,6 +25,7 @@ type runJob struct {
 	trec      *trec.Options // -l, -J, -M; nil: trec_eval's defaults
 	// keepRankings keeps each run's rankings in the collector (Rankings).
 	keepRankings bool
+	amendQrels   func(*trec.Qrels) (*trec.Qrels, error) // LoadOptions.AmendQrels
 	// measures are the printed names of the values to score (map, P_10,
 	// ndcg_cut_10, …), each a table; at least one.
 	measures []string
@@ -83,6 +84,11 @@ func scoreRunFiles(c *collector, job runJob) ([]Source, error) {
 			ie.Msg = fmt.Sprintf("cannot open the qrels file named by %s: %s; expected a readable qrels file", from, strings.TrimPrefix(ie.Msg, "cannot open: "))
 		}
 		return nil, err
+	}
+	if job.amendQrels != nil {
+		if q, err = job.amendQrels(q); err != nil {
+			return nil, err
+		}
 	}
 	opt := trec.DefaultOptions()
 	if t := job.trec; t != nil {
