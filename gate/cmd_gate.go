@@ -228,6 +228,7 @@ func (o *gateOptions) resolve(s *streams, maxMemory float64) (*resolvedGate, err
 	if o.Example && len(o.Input.Paths) > 0 {
 		return nil, fmt.Errorf("--example gates the built-in pool; give INPUT files or --example, not both")
 	}
+	o.Overrides.Runs = o.Input.Qrels.Value != "" && !o.Example
 	p, err := o.Overrides.loadPolicy(o.PolicyPath)
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -337,5 +338,57 @@ func TestGateJudgmentsFileBadInput(t *testing.T) {
 	code, _, errw := runMain(t, args(blank)...)
 	if code != exitInconclusive && code != exitPass && code != exitFail || !strings.Contains(errw, "blank.tsv: 1 judgments read; 2 documents of the worklist are still unjudged (blank label)") {
 		t.Errorf("exit %d: %s", code, errw)
+	}
+}
+
+// Without --policy, runs + qrels get the default policy for runs, whose
+// judged-coverage guard warns when the challenger's judged@10 is below the
+// champion's by more than 0.10: on robust03 with every judgment pircRBa1 is
+// +0.014 from NLPR03vb10 (pass); without pircRBa1's own pool −0.477 (warn;
+// reference: gate/judgments' TestRobust03Experiment, docs/policies.md).
+// Score files get the default policy without it.
+func TestGateDefaultPolicyCoverageGuard(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the default policy fits the hierarchical model under the standard and the condensed scores of map, twice (seconds)")
+	}
+	t.Parallel()
+	dir := shared.Path(t, "data/trec_eval/robust03")
+	q, err := trec.ReadQrelsFile(filepath.Join(dir, "qrels.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ranked := map[string]judgments.System{}
+	for _, name := range robust03Runs {
+		run, err := trec.ReadRunFile(filepath.Join(dir, "runs", name+".run"), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := judgments.RankRuns([]*trec.Run{run}, q, trec.DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		ranked[name] = s[0]
+	}
+	runs := []string{filepath.Join(dir, "runs", "NLPR03vb10.run"), filepath.Join(dir, "runs", "pircRBa1.run")}
+	for _, c := range []struct {
+		qrels   string
+		diff    float64
+		outcome policies.Outcome
+	}{
+		{filepath.Join(dir, "qrels.txt"), 0.014, policies.OutcomePass},
+		{restrictedQrels(t, q, ranked, "pircRBa1"), -0.477, policies.OutcomeWarn},
+	} {
+		_, r, _ := gateRule(t, append([]string{"--champion", "NLPR03vb10", "--challenger", "pircRBa1", "--qrels", c.qrels}, runs...)...)
+		rules := r.Decision.Challengers[0].Rules
+		guard := rules[len(rules)-1]
+		v, _ := guard.Observed.Number()
+		if guard.Rule != "judged-coverage" || guard.Outcome != c.outcome || math.Abs(v-c.diff) > 5e-4 {
+			t.Errorf("%s: %s %s observed %v, want %s at %v", c.qrels, guard.Rule, guard.Outcome, v, c.outcome, c.diff)
+		}
+	}
+	csv := writeTemp(t, "scores.csv", "system,topic,score\na,1,0.5\nb,1,0.4\na,2,0.3\nb,2,0.2\n")
+	code, out, errw := runMain(t, "gate", "--champion", "b", "--challenger", "a", "--format", "json", csv)
+	if code == exitError || strings.Contains(out, "judged-coverage") {
+		t.Errorf("score files: exit %d, the guard in the policy: %v\n%s", code, strings.Contains(out, "judged-coverage"), errw)
 	}
 }

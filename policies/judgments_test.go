@@ -89,3 +89,24 @@ func TestExplainJudgmentsIgnore(t *testing.T) {
 		t.Errorf("explain:\n%s", out)
 	}
 }
+
+// The default policy for runs is the default with the coverage guard
+// appended to its rules, and nothing else changed.
+func TestDefaultForRuns(t *testing.T) {
+	d, r := Default(), DefaultForRuns()
+	if len(r.Rules) != len(d.Rules)+1 {
+		t.Fatalf("%d rules, the default has %d", len(r.Rules), len(d.Rules))
+	}
+	g := r.Rules[len(r.Rules)-1]
+	if g.ID != "judged-coverage" || g.Quantity.Name != "mean_diff" || g.Measure != "judged@10" || g.Bound.Op != AtLeast || g.Bound.Value != -0.10 || g.Severity != SeverityWarn {
+		t.Errorf("guard %s: %s on %s, %s %v, severity %s", g.ID, g.Quantity.Name, g.Measure, g.Bound.Op, g.Bound.Value, g.Severity)
+	}
+	for i, rule := range d.Rules {
+		if rule.ID != r.Rules[i].ID || rule.Quantity != r.Rules[i].Quantity {
+			t.Errorf("rule %d: %s, the default's %s", i, r.Rules[i].ID, rule.ID)
+		}
+	}
+	if r.Select != d.Select || r.RankBy != d.RankBy || r.LossWeight != d.LossWeight || r.OnInconclusive != d.OnInconclusive {
+		t.Errorf("settings differ from the default's")
+	}
+}
