@@ -286,6 +286,9 @@ func (o *gateOptions) run(ctx context.Context, g *resolvedGate, start time.Time,
 		need.File, g.worklist = worklistName, worklist
 	}
 	r.Judgments = need
+	if r.Coverage, err = coverage(r, g.rankings); err != nil {
+		return nil, err
+	}
 	r.Provenance.Inputs = result.NewInputFiles(g.sources)
 	r.Provenance.Command = o.replayCommand(g.policy)
 	r.Provenance.StartedAt = start.UTC().Format(time.RFC3339)

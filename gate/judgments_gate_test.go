@@ -311,6 +311,13 @@ func TestGateSyntheticUnjudgedTop5NeedsJudgments(t *testing.T) {
 	if replaced != len(replace) || !slices.Contains(r.Judgments.Rules, "pircRBa1-top5-unjudged better") {
 		t.Errorf("the worklist lists %d of the %d replaced documents; rules %v", replaced, len(replace), r.Judgments.Rules)
 	}
+	// Coverage beside the measure: pircRBa1's judged@10 is 0.9980 (riskgate
+	// eval -m judged@10, trec_eval's 1 − unj@10), the synthetic run's half
+	// of it, 0.499 (its top 5 unjudged; gate/judgments' TestSyntheticUnjudgedTop5).
+	if len(r.Coverage) != 1 || r.Coverage[0].K != 10 || math.Abs(float64(r.Coverage[0].Judged["pircRBa1"])-0.998) > 5e-5 ||
+		math.Abs(float64(r.Coverage[0].Judged["pircRBa1-top5-unjudged"])-0.499) > 5e-4 {
+		t.Errorf("coverage %+v", r.Coverage)
+	}
 	t.Logf("%s\n%s", rr.Reason, strings.Join(strings.SplitN(string(wl), "\n", 8)[:7], "\n"))
 }
 

@@ -8,11 +8,57 @@ import (
 	"github.com/riskgate/riskgate/gate/judgments"
 	"github.com/riskgate/riskgate/gate/result"
 	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/gate/trec"
+	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/policies"
 )
 
 // worklistName is the judging worklist's file in the report folder.
 const worklistName = "judgments-needed.tsv"
+
+// coverage is judged@k of the champion and the challengers of r over the
+// gate's topics, for each of r's measures with a cutoff k (those reading the
+// whole ranking have none: trec_eval's unj needs a k); nil without
+// rankings.
+func coverage(r *result.Result, rk *scores.Rankings) ([]result.Coverage, error) {
+	if rk == nil {
+		return nil, nil
+	}
+	measures := r.Data.Measures
+	if len(measures) == 0 {
+		measures = []string{r.Data.Measure}
+	}
+	topics := map[string]bool{}
+	for _, t := range r.Data.Topics {
+		topics[t] = true
+	}
+	var out []result.Coverage
+	for _, m := range measures {
+		s, err := trec.NewTopicScorer(rk.Qrels, m, rk.Options)
+		if err != nil || s.Depth() <= 0 || !s.ReadsRelevance() {
+			continue // not a measure of runs (a score file's), or no cutoff, or judged@k itself
+		}
+		c := result.Coverage{Measure: m, K: s.Depth(), Judged: map[string]jsonfloat.Float{}}
+		for _, name := range append([]string{r.Data.Champion}, r.Data.Challengers...) {
+			i := slices.Index(rk.Systems, name)
+			if i < 0 {
+				continue
+			}
+			cov := judgments.NewCoverage(judgments.System{Name: name, Topics: rk.Topics[i]}, s.Depth())
+			sum, n := 0.0, 0
+			for _, tc := range cov.Topics {
+				if topics[tc.Topic] {
+					sum, n = sum+tc.Judged, n+1
+				}
+			}
+			if n > 0 {
+				c.Judged[name] = jsonfloat.Float(sum / float64(n))
+			}
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
 
 // judgingWorklist is the worklist of the rules of r that need judgments
 // (issue 28): the unjudged documents within the depth of their measures

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/riskgate/riskgate/gate/result"
+	"github.com/riskgate/riskgate/internal/escape"
+	"github.com/riskgate/riskgate/internal/numfmt"
 )
 
 // JudgmentsText says in words what the worklist of the rules that need
@@ -21,4 +23,35 @@ func JudgmentsText(j *result.JudgmentsNeeded) string {
 		b.WriteString(" With --out, the gate writes them to judgments-needed.tsv, the most influential first.")
 	}
 	return b.String()
+}
+
+// CoverageText says, for each measure with a cutoff k, how much of the top
+// k of the champion and of each challenger the qrels judge (judged@k), the
+// challengers' difference from the champion beside theirs; "" without
+// coverage.
+func CoverageText(r *result.Result) string {
+	var parts []string
+	for _, c := range r.Coverage {
+		var systems []string
+		champ, ok := c.Judged[r.Data.Champion]
+		if ok {
+			systems = append(systems, fmt.Sprintf("%s (champion) %.3f", escape.PlainName(r.Data.Champion), float64(champ)))
+		}
+		for _, name := range r.Data.Challengers {
+			v, has := c.Judged[name]
+			if !has {
+				continue
+			}
+			text := fmt.Sprintf("%s %.3f", escape.PlainName(name), float64(v))
+			if ok {
+				text += " (" + numfmt.Signed(float64(v-champ)) + ")"
+			}
+			systems = append(systems, text)
+		}
+		parts = append(parts, fmt.Sprintf("judged@%d of %s: %s", c.K, escape.PlainName(c.Measure), strings.Join(systems, ", ")))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "coverage (the share of each top k the qrels judge): " + strings.Join(parts, "; ")
 }

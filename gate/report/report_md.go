@@ -613,6 +613,9 @@ func mdProvenance(b *strings.Builder, r *result.Result, lim mdLimits) {
 // mdJudgments says which rules need judgments and how many judgments would
 // decide them, naming the worklist file.
 func mdJudgments(b *strings.Builder, r *result.Result) {
+	if text := CoverageText(r); text != "" {
+		b.WriteString(mdSentence(strings.ToUpper(text[:1])+text[1:], 2000) + "\n\n")
+	}
 	if j := r.Judgments; j != nil {
 		b.WriteString("**" + verdictEmoji("needs judgments") + " Needs judgments:** " + mdSentence(JudgmentsText(j), 2000) + "\n\n")
 	}

@@ -65,6 +65,10 @@ type Result struct {
 	// that would likely decide it, the loss weights at which it passes.
 	Evidence []Evidence `json:"evidence,omitempty"`
 
+	// Coverage is, for runs + qrels inputs, how much of the top k of each
+	// system the qrels judge, for each rule measure with a cutoff k; nil for
+	// score files.
+	Coverage []Coverage `json:"coverage,omitempty"`
 	// Judgments is the judging worklist of the rules that need judgments
 	// (runs + qrels inputs); nil when no rule does.
 	Judgments *JudgmentsNeeded `json:"judgments_needed,omitempty"`
@@ -614,4 +618,16 @@ type JudgmentsNeeded struct {
 	Listed   int      `json:"listed"`
 	// Rules names each rule that needs judgments, as "challenger rule".
 	Rules []string `json:"rules"`
+}
+
+// Coverage is judged@k of the champion and each challenger, the share of a
+// ranking's top k that the qrels judge (trec_eval's 1 − unj@k; ranks past
+// the end of a ranking count as judged), averaged over the gate's topics,
+// for a measure that reads the top k.
+type Coverage struct {
+	Measure string `json:"measure"` // the measure it qualifies
+	K       int64  `json:"k"`
+	// Judged maps each system (champion and challengers) to its mean
+	// judged@k over the gate's topics.
+	Judged map[string]jsonfloat.Float `json:"judged"`
 }
