@@ -222,7 +222,7 @@ func (o *calibrateOptions) resolve(s *streams, maxMemory float64) (*policies.Pol
 		// Every measure the rules use, read once, as the gate reads them.
 		o.Input.fromPolicy(p)
 		o.Input.MaxMemory = maxMemory
-		if ts, _, _, err = loadRuleMeasures(p, *o.Input, s.Err); err != nil {
+		if ts, _, _, _, err = loadRuleMeasures(p, *o.Input, s.Err); err != nil {
 			return nil, nil, c, loadRefusal(err, calibrateFewer)
 		}
 	default:

@@ -44,6 +44,8 @@ type gateOptions struct {
 	RiskSweep optional[string]
 	// Worst is how many regressions per challenger the reports list.
 	Worst int
+	// MaxJudgments caps the judging worklist (judgments-needed.tsv).
+	MaxJudgments int
 
 	// MaxMemory is the memory budget (--max-memory): a gate estimated to
 	// need more is refused before any heavy work.
@@ -134,6 +136,8 @@ func newGateCommand(s *streams, d deps, runF func(context.Context, *gateOptions)
 			Usage: "when a rule needs BRisk, also fit it at these loss weights `LIST` for the report's risk-against-loss-weight plot (\"\" for none; with the skew-normal family each fit takes seconds)"},
 		&cli.IntFlag{Name: "worst", Destination: &o.Worst, Value: result.DefaultWorst,
 			Usage: "list each challenger's `N` worst regressions (topics it loses most on) in every report"},
+		&cli.IntFlag{Name: "max-judgments", Destination: &o.MaxJudgments, Value: 1000,
+			Usage: "with --out and runs + qrels, list at most `N` documents in judgments-needed.tsv, the worklist of the rules that need judgments (0: every one)"},
 		&cli.StringFlag{Name: "max-memory", Destination: &o.MaxMemory, Value: defaultMaxMemory,
 			Usage: "refuse, before any heavy work, a gate estimated to need more than `SIZE` of memory (e.g. 8GB, 512MB)"},
 		&cli.BoolFlag{Name: "dry-run", Destination: &o.DryRun, Usage: "do everything, say what the verdict would be, and exit 0"},
@@ -165,8 +169,10 @@ type resolvedGate struct {
 	// tables are the score tables, one per measure the rules use, the
 	// default measure's first.
 	tables    engine.Tables
+	rankings  *scores.Rankings // the runs', for the needs-judgments step; nil for score files
 	alignment scores.Alignment
 	sources   []scores.Source // what was read, to verify before the reports are written
+	worklist  []byte          // judgments-needed.tsv, when a rule needs judgments
 	sweep     []float64       // the risk sweep's loss weights
 	maxMemory float64         // the memory budget, in bytes
 	estimate  float64         // the memory the gate is estimated to need, in bytes
@@ -235,12 +241,16 @@ func (o *gateOptions) resolve(ctx context.Context, s *streams, maxMemory float64
 	if o.Example && len(o.Input.Paths) > 0 {
 		return nil, fmt.Errorf("--example gates the built-in pool; give INPUT files or --example, not both")
 	}
+	o.Overrides.Runs = o.Input.Qrels.Value != "" && !o.Example
 	p, err := o.Overrides.loadPolicy(o.PolicyPath)
 	if err != nil {
 		return nil, err
 	}
 	if o.Seed.Set {
 		p.Seed = o.Seed.Value
+	}
+	if o.MaxJudgments < 0 {
+		return nil, fmt.Errorf("--max-judgments %d: expected a number of documents, at least 0 (0 lists every one)", o.MaxJudgments)
 	}
 	if o.Worst < 1 {
 		return nil, fmt.Errorf("--worst %d: expected a number of topics, at least 1", o.Worst)
@@ -260,7 +270,7 @@ func (o *gateOptions) resolve(ctx context.Context, s *streams, maxMemory float64
 	default:
 		o.Input.fromPolicy(p)
 		o.Input.MaxMemory = maxMemory
-		if g.tables, g.alignment, g.sources, err = loadRuleMeasures(p, *o.Input, s.Err); err != nil {
+		if g.tables, g.rankings, g.alignment, g.sources, err = loadRuleMeasures(p, *o.Input, s.Err); err != nil {
 			return nil, loadRefusal(err, gateFewer)
 		}
 		if g.tables, g.pool, err = o.Pool.joinPool(ctx, p, g.tables, g.sources, o.Input, o.now()); err != nil {
@@ -281,7 +291,7 @@ func (o *gateOptions) resolve(ctx context.Context, s *streams, maxMemory float64
 func (o *gateOptions) run(ctx context.Context, g *resolvedGate, start time.Time, s *streams) (*result.Result, error) {
 	prog := progress.New(s.Err, o.Progress)
 	prog.Phase(fmt.Sprintf("memory estimate %s (limit %s)", formatMemory(g.estimate), formatMemory(g.maxMemory)))
-	eo := engine.Options{Now: start, Sweep: g.sweep, Worst: o.Worst, Alignment: g.alignment, Example: o.Example, Progress: prog}
+	eo := engine.Options{Now: start, Sweep: g.sweep, Worst: o.Worst, Alignment: g.alignment, Example: o.Example, Progress: prog, Rankings: g.rankings}
 	if g.pool != nil {
 		eo.InputWarnings = g.pool.warnings
 	}
@@ -294,6 +304,17 @@ func (o *gateOptions) run(ctx context.Context, g *resolvedGate, start time.Time,
 		r.Data.Pool = g.pool.use
 	}
 	r.DryRun = o.DryRun
+	need, worklist, err := judgingWorklist(r, g.rankings, o.MaxJudgments)
+	if err != nil {
+		return nil, err
+	}
+	if need != nil && o.Out != "" {
+		need.File, g.worklist = worklistName, worklist
+	}
+	r.Judgments = need
+	if r.Coverage, err = coverage(r, g.rankings); err != nil {
+		return nil, err
+	}
 	r.Provenance.Inputs = result.NewInputFiles(g.sources)
 	r.Provenance.Command = o.replayCommand(g.policy)
 	r.Provenance.StartedAt = start.UTC().Format(time.RFC3339)
@@ -316,6 +337,9 @@ func (o *gateOptions) emit(ctx context.Context, r *result.Result, g *resolvedGat
 		return false, err
 	}
 	var jsonPath, mdPath string
+	if g.worklist != nil {
+		reports[worklistName] = g.worklist
+	}
 	if set != nil {
 		if err := writeReportSet(ctx, set, reports, o.writeReport); err != nil {
 			return false, err
@@ -406,6 +430,7 @@ func (o *gateOptions) replayCommand(p *policies.Policy) string {
 		if o.Pool.Dir.Set {
 			args = append(args, "--pool", o.Pool.Dir.Value)
 		}
+		args = append(args, in.Trec.args()...)
 		args = append(args, in.Paths...)
 	}
 	for i, a := range args {
@@ -417,12 +442,13 @@ func (o *gateOptions) replayCommand(p *policies.Policy) string {
 // loadRuleMeasures reads the inputs once (scores.LoadSources of a Set) for
 // the default measure (the flags' and inputs.measure, else the inputs'
 // only one) and every other measure a rule names, and returns one table
-// per measure, the default's first, all aligned together. A rule measure
+// per measure, the default's first, all aligned together, and the runs'
+// rankings when the inputs are runs + qrels (for the needs-judgments step). A rule measure
 // the inputs do not hold is an error at the rule's measure: key.
-func loadRuleMeasures(p *policies.Policy, in inputOptions, w io.Writer) (engine.Tables, scores.Alignment, []scores.Source, error) {
+func loadRuleMeasures(p *policies.Policy, in inputOptions, w io.Writer) (engine.Tables, *scores.Rankings, scores.Alignment, []scores.Source, error) {
 	rules := p.RuleMeasures()
 	if len(in.Measures.Value) > 1 {
-		return nil, scores.Alignment{}, nil, fmt.Errorf("--measure is given %d times (%s); the gate takes one default measure, and each rule names its own with measure:", len(in.Measures.Value), strings.Join(in.Measures.Value, ", "))
+		return nil, nil, scores.Alignment{}, nil, fmt.Errorf("--measure is given %d times (%s); the gate takes one default measure, and each rule names its own with measure:", len(in.Measures.Value), strings.Join(in.Measures.Value, ", "))
 	}
 	var def string
 	if len(in.Measures.Value) == 1 {
@@ -435,17 +461,18 @@ func loadRuleMeasures(p *policies.Policy, in inputOptions, w io.Writer) (engine.
 	if def != "" {
 		in.Measures.Value = append([]string{def}, rules...)
 	}
+	in.KeepRankings = true
 	set, a, sources, err := in.loadSet(w)
 	if err != nil {
 		var missing *scores.MeasureError
 		if errors.As(err, &missing) && def != "" && trec.MeasureName(missing.Measure) != trec.MeasureName(def) {
 			for _, r := range p.Rules {
 				if r.Measure != "" && trec.MeasureName(r.Measure) == missing.Measure {
-					return nil, a, nil, inputerr.AtCol(p.File, r.MeasurePos.Line, r.MeasurePos.Column, "%s.measure: measure %q is %s", r.ID, r.Measure, missing.Missing())
+					return nil, nil, a, nil, inputerr.AtCol(p.File, r.MeasurePos.Line, r.MeasurePos.Column, "%s.measure: measure %q is %s", r.ID, r.Measure, missing.Missing())
 				}
 			}
 		}
-		return nil, a, nil, err
+		return nil, nil, a, nil, err
 	}
 	if def == "" && len(rules) > 0 {
 		// No default named: the inputs' one measure that no rule names.
@@ -461,7 +488,7 @@ func loadRuleMeasures(p *policies.Policy, in inputOptions, w io.Writer) (engine.
 	}
 	t, err := set.Table(def)
 	if err != nil {
-		return nil, a, nil, err
+		return nil, nil, a, nil, err
 	}
 	ts := engine.Tables{t}
 	for _, m := range rules {
@@ -471,12 +498,12 @@ func loadRuleMeasures(p *policies.Policy, in inputOptions, w io.Writer) (engine.
 		mt, err := set.Table(m)
 		if err != nil {
 			r := ruleNaming(p, m)
-			return nil, a, nil, inputerr.AtCol(p.File, r.MeasurePos.Line, r.MeasurePos.Column, "%s.measure: %v", r.ID, err)
+			return nil, nil, a, nil, inputerr.AtCol(p.File, r.MeasurePos.Line, r.MeasurePos.Column, "%s.measure: %v", r.ID, err)
 		}
 		mt.Measure = m
 		ts = append(ts, mt)
 	}
-	return ts, a, sources, nil
+	return ts, set.Rankings, a, sources, nil
 }
 
 // ruleNaming is the first rule of p that names measure m.

@@ -104,6 +104,15 @@ func newPoolAddCommand(s *streams) *cli.Command {
 }
 
 func runPoolAdd(ctx context.Context, s *streams, o *poolAddOptions) error {
+	// A pool stores scores under the measure's name, and pool rescore scores
+	// runs with trec_eval's defaults: scores made under -l, -J or -M would
+	// pass for standard ones, and be silently replaced by a rescore.
+	if opt, err := o.Input.Trec.options(); err != nil || opt != nil || len(o.Input.Trec.Judgments) > 0 {
+		if err != nil {
+			return err
+		}
+		return errors.New("pool add stores scores under the measure's name, and pool rescore scores runs with trec_eval's defaults, so -l, -J, -M and --judgments (which a pool does not record) are refused; add the runs without them")
+	}
 	t, _, sources, err := o.Input.loadSources(s.Err)
 	if err != nil {
 		return err

@@ -1,13 +1,18 @@
 package gate
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
+	"github.com/riskgate/riskgate/gate/judgments"
 	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/gate/trec"
+	"github.com/riskgate/riskgate/internal/escape"
 	"github.com/riskgate/riskgate/policies"
 	"github.com/urfave/cli/v3"
 )
@@ -30,12 +35,17 @@ type inputOptions struct {
 	// SystemPerFile names the system of a file that names none after the file.
 	SystemPerFile bool
 	Topics        optional[string]
+	// Trec are trec_eval's scoring switches for TREC run inputs.
+	Trec trecOptions
 	// QrelsFrom says where Qrels was given when not by --qrels (a policy's
 	// "policy.yaml:7:3 inputs.qrels"), for the loader's messages.
 	QrelsFrom string
 	// Stdin is read for the path "-". Commands set it from their streams
 	// (newInputOptions does); nil falls back to the process's standard input.
 	Stdin io.Reader
+	// KeepRankings keeps the runs' rankings in the Set loaded
+	// (scores.LoadOptions.KeepRankings): the gate's needs-judgments step.
+	KeepRankings bool
 	// MaxMemory, when positive, is the memory loading may take (--max-memory
 	// of gate and calibrate; scores.LoadOptions.MaxMemory).
 	MaxMemory float64
@@ -60,7 +70,7 @@ func (o *inputOptions) flags() []cli.Flag {
 	for i, m := range scores.TopicModes {
 		modes[i] = string(m)
 	}
-	return []cli.Flag{
+	return append([]cli.Flag{
 		&cli.StringFlag{Name: "input-format", Value: string(scores.Auto), Destination: &o.Format.Value, Action: o.Format.given,
 			Usage: "input `FORMAT`: " + strings.Join(formats, ", ") + " (auto detects each file's format from its content)"},
 		&cli.StringFlag{Name: "qrels", Destination: &o.Qrels.Value, Action: o.Qrels.given, Usage: "qrels `FILE` to score TREC run inputs against"},
@@ -74,7 +84,100 @@ func (o *inputOptions) flags() []cli.Flag {
 			Usage: "name the system of each input that names none (a CSV without a system column, ir_measures -q output) after its file"},
 		&cli.StringFlag{Name: "topics", Value: string(scores.Intersect), Destination: &o.Topics.Value, Action: o.Topics.given,
 			Usage: "`MODE` for topics not scored for every system: intersect (drop them), zero (score 0, like trec_eval -c), error, keep (leave missing)"},
+	}, o.Trec.flags()...)
+}
+
+// trecOptions are trec_eval's switches for scoring TREC runs against qrels,
+// with riskgate eval's letters and long names and its meaning (trec.Options);
+// unlike eval, which reads numbers with C's atol as trec_eval does, a value
+// that is not an integer is refused.
+type trecOptions struct {
+	RelLevel   optional[int64] // -l, --level_for_rel
+	JudgedOnly optional[bool]  // -J, --Judged_docs_only
+	MaxDocs    optional[int64] // -M, --Max_retrieved_per_topic
+	// Judgments are filled-in worklists (judgments-needed.tsv) whose labels
+	// are merged into the qrels, in order, a later one's label overriding.
+	Judgments []string
+}
+
+func (o *trecOptions) flags() []cli.Flag {
+	return []cli.Flag{
+		&cli.Int64Flag{Name: "level_for_rel", Aliases: []string{"l"}, Value: 1, Destination: &o.RelLevel.Value, Action: o.RelLevel.given,
+			Usage: "TREC runs: the lowest relevance `LEVEL` of the qrels that counts as relevant (trec_eval -l; NTCIREVAL's measures count every level ≥ 1)"},
+		&cli.BoolFlag{Name: "Judged_docs_only", Aliases: []string{"J"}, Destination: &o.JudgedOnly.Value, Action: o.JudgedOnly.given,
+			Usage: "TREC runs: drop the documents the qrels do not judge from each ranking (after -M) before scoring: condensed lists (trec_eval -J)"},
+		&cli.Int64Flag{Name: "Max_retrieved_per_topic", Aliases: []string{"M"}, HideDefault: true, Destination: &o.MaxDocs.Value, Action: o.MaxDocs.given,
+			Usage: "TREC runs: score only the top `N` documents of each topic, after sorting (trec_eval -M; default every one)"},
+		&cli.StringSliceFlag{Name: "judgments", Destination: &o.Judgments,
+			Usage: "TREC runs: a filled-in worklist `FILE` (the gate's judgments-needed.tsv) whose labels are added to the qrels, replacing theirs; repeatable, a later file's label winning; a blank label stays unjudged"},
 	}
+}
+
+// amendQrels returns the qrels with the labels of the worklists o names
+// merged in (scores.LoadOptions.AmendQrels), nil without any; it notes on w
+// how many of each worklist's documents are still unjudged.
+func (o *trecOptions) amendQrels(w io.Writer) func(*trec.Qrels) (*trec.Qrels, error) {
+	if len(o.Judgments) == 0 {
+		return nil
+	}
+	return func(q *trec.Qrels) (*trec.Qrels, error) {
+		for _, path := range o.Judgments {
+			f, err := os.Open(path)
+			if err != nil {
+				return nil, fmt.Errorf("--judgments %s: %v; expected a filled-in worklist (judgments-needed.tsv)", escape.Printable(path), errors.Unwrap(err))
+			}
+			filled, err := judgments.ReadTSV(f, path)
+			f.Close()
+			if err != nil {
+				return nil, err
+			}
+			if q, err = filled.Apply(q); err != nil {
+				return nil, err
+			}
+			if filled.Blank > 0 && w != nil {
+				fmt.Fprintf(w, "riskgate: note: %s: %d judgments read; %d documents of the worklist are still unjudged (blank label)\n", escape.Printable(path), len(filled.Judgments), filled.Blank)
+			}
+		}
+		return q, nil
+	}
+}
+
+// args returns the switches given, as a command line repeats them.
+func (o *trecOptions) args() []string {
+	var args []string
+	if o.RelLevel.Set {
+		args = append(args, "-l", strconv.FormatInt(o.RelLevel.Value, 10))
+	}
+	if o.JudgedOnly.Set && o.JudgedOnly.Value {
+		args = append(args, "-J")
+	}
+	if o.MaxDocs.Set {
+		args = append(args, "-M", strconv.FormatInt(o.MaxDocs.Value, 10))
+	}
+	for _, path := range o.Judgments {
+		args = append(args, "--judgments", path)
+	}
+	return args
+}
+
+// options returns the switches given as trec.Options, nil when none is
+// (trec_eval's defaults, and score-file inputs allowed).
+func (o *trecOptions) options() (*trec.Options, error) {
+	if !o.RelLevel.Set && !o.JudgedOnly.Set && !o.MaxDocs.Set {
+		return nil, nil
+	}
+	opt := trec.DefaultOptions()
+	if o.RelLevel.Set {
+		opt.RelLevel = o.RelLevel.Value
+	}
+	opt.JudgedOnly = o.JudgedOnly.Value
+	if o.MaxDocs.Set {
+		if o.MaxDocs.Value < 0 {
+			return nil, fmt.Errorf("-M (--Max_retrieved_per_topic) %d is below 0; expected a number of documents", o.MaxDocs.Value)
+		}
+		opt.MaxDocs = o.MaxDocs.Value
+	}
+	return &opt, nil
 }
 
 // fromPolicy fills the inputs the command line leaves unset from policy
@@ -150,13 +253,17 @@ func (o *inputOptions) loadSet(w io.Writer) (*scores.Set, scores.Alignment, []sc
 	if err != nil {
 		return nil, scores.Alignment{}, nil, err
 	}
+	trecOpt, err := o.Trec.options()
+	if err != nil {
+		return nil, scores.Alignment{}, nil, err
+	}
 	stdin := o.Stdin
 	if stdin == nil {
 		stdin = os.Stdin
 	}
 	set, a, sources, err := scores.LoadSources(o.Paths, scores.LoadOptions{
 		Format: format, Measures: o.Measures.Value, UnnamedMeasure: o.UnnamedMeasure.Value, LowerIsBetter: o.LowerIsBetter, SystemPerFile: o.SystemPerFile,
-		Topics: mode, Qrels: o.Qrels.Value, QrelsFrom: o.QrelsFrom, Stdin: stdin, MaxMemory: o.MaxMemory,
+		Topics: mode, Qrels: o.Qrels.Value, QrelsFrom: o.QrelsFrom, Trec: trecOpt, AmendQrels: o.Trec.amendQrels(w), KeepRankings: o.KeepRankings, Stdin: stdin, MaxMemory: o.MaxMemory,
 	})
 	if err != nil {
 		return nil, a, nil, err

@@ -88,6 +88,9 @@ type policyOverrides struct {
 	Champion    optional[string]
 	Challengers optional[[]string] // names or globs (* and ?)
 	Loss        lossWeightFlags
+	// Runs says the inputs are TREC runs scored against qrels: without
+	// --policy, the default policy for runs applies (policies.DefaultForRuns).
+	Runs bool
 }
 
 // flags binds the overriding flags to o, with the command's usage texts of
@@ -104,9 +107,12 @@ func (o *policyOverrides) flags(challengerUsage, weightUsage string) []cli.Flag 
 // path is "") and applies the overrides given.
 func (o *policyOverrides) loadPolicy(path string) (*policies.Policy, error) {
 	var p *policies.Policy
-	if path == "" {
+	switch {
+	case path == "" && o.Runs:
+		p = policies.DefaultForRuns()
+	case path == "":
 		p = policies.Default()
-	} else {
+	default:
 		var err error
 		if p, err = policies.Load(path); err != nil {
 			return nil, err

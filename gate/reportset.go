@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/riskgate/riskgate/gate/report"
@@ -17,7 +18,7 @@ import (
 const errorMarker = "error.json"
 
 // reportSetNames are the files a report folder may hold.
-var reportSetNames = append(append([]string{}, report.FileNames...), errorMarker)
+var reportSetNames = append(append([]string{}, report.FileNames...), errorMarker, worklistName)
 
 // openReportSet locks --out for this run (see atomicfile.Set).
 func openReportSet(dir string) (*atomicfile.Set, error) {
@@ -43,8 +44,12 @@ func writeReportFile(w io.Writer, name string, data []byte) error {
 // writeReportSet swaps the whole set of reports into --out, each file
 // written by write (writeReportFile).
 func writeReportSet(ctx context.Context, set *atomicfile.Set, reports map[string][]byte, write func(w io.Writer, name string, data []byte) error) error {
-	files := make([]atomicfile.SetFile, len(report.FileNames))
-	for i, name := range report.FileNames {
+	names := report.FileNames
+	if _, ok := reports[worklistName]; ok {
+		names = append(slices.Clone(names), worklistName)
+	}
+	files := make([]atomicfile.SetFile, len(names))
+	for i, name := range names {
 		files[i] = atomicfile.SetFile{Name: name, Write: func(w io.Writer) error { return write(w, name, reports[name]) }}
 	}
 	if err := set.Replace(ctx, files); err != nil {

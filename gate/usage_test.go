@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -85,13 +86,23 @@ func TestMeasureSyntaxEverywhere(t *testing.T) {
 	t.Parallel()
 	const tiny = "../examples/tiny/"
 	in := []string{"--qrels", tiny + "qrels.txt", "--champion", "baseline", "--challenger", "reranker", tiny + "run_a.txt", tiny + "run_b.txt"}
+	// The measure compared: compare's JSON names it at its top level, the
+	// gate's in data.measure (its default measure; with runs + qrels the
+	// default policy also has a rule on judged@10).
 	measureOf := func(out string) string {
-		i := strings.Index(out, `"measure": "`)
-		if i < 0 {
+		var r struct {
+			Measure string `json:"measure"`
+			Data    struct {
+				Measure string `json:"measure"`
+			} `json:"data"`
+		}
+		if json.Unmarshal([]byte(out), &r) != nil {
 			return ""
 		}
-		rest := out[i+len(`"measure": "`):]
-		return rest[:strings.IndexByte(rest, '"')]
+		if r.Data.Measure != "" {
+			return r.Data.Measure
+		}
+		return r.Measure
 	}
 	for _, cmd := range []string{"gate", "compare"} {
 		for _, m := range [][2]string{{"--measure", "ndcg_cut.10"}, {"-m", "ndcg_cut_10"}, {"-m", "P.5"}} {

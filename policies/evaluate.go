@@ -100,6 +100,10 @@ type Evidence struct {
 	Values      *Values   // the observations of every Query in Policy.Queries for every challenger
 	Facts       Facts     // for the requirements
 	Now         time.Time // for waiver expiry
+	// Assumptions are the evidence under other assumptions about the
+	// documents the qrels have not judged (runs + qrels inputs); each rule
+	// is judged under them too (judgments.go). None for score tables.
+	Assumptions []Assumption
 }
 
 // Decision is the policy's judgement of a run: everything a report needs.
@@ -161,6 +165,10 @@ type RuleResult struct {
 	Unadjusted *Observation `json:"unadjusted,omitempty"`
 	Correction Correction   `json:"correction,omitempty"`
 	Outcome    Outcome      `json:"outcome"`
+	// Assumed are the rule's value and outcome under each other assumption
+	// about unjudged documents that gave one (Evidence.Assumptions): present
+	// when the challenger's scores on the rule's measure depend on them.
+	Assumed []AssumedOutcome `json:"assumed,omitempty"`
 	// WaivedOutcome is what the outcome would have been without the waiver.
 	WaivedOutcome Outcome `json:"waived_outcome,omitempty"`
 	// Reason explains the outcome in words, with the numbers.
@@ -218,6 +226,7 @@ func (p *Policy) Evaluate(ev Evidence) *Decision {
 		}
 		adjusted[r] = AdjustPValues(raw, r.Correction, n)
 	}
+	assumed := p.assumedEvidence(ev, n)
 
 	waiverMatched := make([]bool, len(p.Waivers))
 	for ci, c := range ev.Challengers {
@@ -230,6 +239,7 @@ func (p *Policy) Evaluate(ev Evidence) *Decision {
 			if rr.Outcome == "" {
 				rr.decide(r)
 			}
+			p.checkJudgments(&rr, r, c, assumed)
 			p.capUnmet(&rr, affecting)
 			p.applyWaivers(&rr, c, ev.Now, waiverMatched)
 			cd.Rules = append(cd.Rules, rr)
@@ -300,7 +310,7 @@ func unmetReasons(us []Unmet) string {
 // spread has the day-one prior — whatever on_insufficient_pool says
 // (warn by default).
 func (p *Policy) capUnmet(rr *RuleResult, affecting []Unmet) {
-	if len(affecting) == 0 || rr.Outcome == OutcomeInconclusive {
+	if len(affecting) == 0 || rr.Outcome == OutcomeInconclusive || rr.Outcome == OutcomeNeedsJudgments {
 		return
 	}
 	reasons := unmetReasons(affecting)
@@ -417,9 +427,9 @@ func challengerVerdict(rules []RuleResult) (Verdict, string) {
 		switch {
 		case r.Outcome == OutcomeFail:
 			failed = append(failed, r.Rule)
-		case r.Outcome == OutcomeInconclusive && r.Severity == SeverityFail:
+		case (r.Outcome == OutcomeInconclusive || r.Outcome == OutcomeNeedsJudgments) && r.Severity == SeverityFail:
 			inconclusive = append(inconclusive, r.Rule+" ("+r.Reason+")")
-		case r.Outcome == OutcomeWarn, r.Outcome == OutcomeInconclusive:
+		case r.Outcome == OutcomeWarn, r.Outcome == OutcomeInconclusive, r.Outcome == OutcomeNeedsJudgments:
 			warned = append(warned, r.Rule)
 		case r.Outcome == OutcomeWaived:
 			waived++

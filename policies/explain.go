@@ -74,6 +74,12 @@ func (p *Policy) Explain(now time.Time) string {
 		if note := twoSidedNote(p, r); note != "" {
 			b.WriteString(wrap(note, indent, explainWidth))
 		}
+		if r.Judgments == JudgmentsIgnore {
+			b.WriteString(wrap("Judgments: ignore. With runs scored against qrels, the rule is judged on the standard scores alone "+
+				"(a document the qrels have not judged counts as not relevant), never also with the unjudged documents left out "+
+				"(condensed lists) or relevant (optimistic): it cannot say \"needs judgments\", and a challenger that retrieves "+
+				"documents nobody judged may fail it, or pass it, on that account alone.", indent, explainWidth))
+		}
 	}
 
 	head("Verdict")

@@ -118,6 +118,7 @@ var ruleKeys = []field{
 	{name: "quantity", required: true, doc: "what the rule bounds", schema: obj{"$ref": "#/$defs/quantity"}},
 	{name: "description", doc: "why the rule exists, shown in reports", schema: stringSchema},
 	{name: "measure", doc: "the measure the rule is judged on, in any spelling (map, ndcg_cut.10, nDCG@10, a column of the inputs); default inputs.measure, else the inputs' only measure", schema: nonEmptyString},
+	{name: "judgments", doc: "runs + qrels: check (default) also judges the rule with the challenger's unjudged documents left out (condensed lists) and relevant (optimistic), and where the outcome changes the rule needs judgments (inconclusive); ignore judges it on the standard scores alone (unjudged documents not relevant)", schema: enumSchema([]JudgmentsMode{JudgmentsCheck, JudgmentsIgnore})},
 	{name: "severity", doc: "fail: a challenger failing the rule fails; warn: it passes with a warning; default fail", schema: enumSchema([]Severity{SeverityFail, SeverityWarn})},
 	{name: string(AtLeast), doc: "pass when the value is at least this", schema: numberSchema},
 	{name: string(AtMost), doc: "pass when the value is at most this", schema: numberSchema},

@@ -69,6 +69,11 @@ func (ps *parser) rule(i int, n *yaml.Node) *Rule {
 			r.Measure, r.MeasurePos = ps.measureName(e, path+".measure", name), pos(deref(e.val))
 		}
 	}
+	if e, ok := m.get("judgments"); ok {
+		if s, ok := ps.enum(e, path+".judgments", []string{string(JudgmentsCheck), string(JudgmentsIgnore)}); ok {
+			r.Judgments = JudgmentsMode(s)
+		}
+	}
 	if e, ok := m.get("severity"); ok {
 		if s, ok := ps.enum(e, path+".severity", []string{string(SeverityFail), string(SeverityWarn)}); ok {
 			r.Severity = Severity(s)

@@ -197,6 +197,10 @@ type Rule struct {
 	// spelling knows it); empty: the policy's default (Policy.DefaultMeasure).
 	Measure    string
 	MeasurePos Pos
+	// Judgments says whether the rule is also judged under the other
+	// assumptions about unjudged documents (Evidence.Assumptions; docs/
+	// policies.md, "Needs judgments"): check (the default) or ignore.
+	Judgments JudgmentsMode
 
 	idPos, quantityPos Pos
 	// boundPos, levelPos and marginPos are where the bound's value, level

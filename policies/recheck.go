@@ -156,6 +156,21 @@ func (d *Decision) recheckRule(challenger string, ci int, rr *RuleResult, spec R
 	default: // on_insufficient_pool, not recorded: anything but a pass
 		allowed = []Outcome{OutcomeWarn, OutcomeInconclusive, OutcomeFail}
 	}
+	// Under other assumptions about unjudged documents (judgments.go): each
+	// recorded outcome is its bound's, and one that differs from the
+	// standard outcome makes the rule need judgments.
+	if len(rr.Assumed) > 0 {
+		std := allowed
+		for _, a := range rr.Assumed {
+			want := boundOutcome(&Rule{Bound: r.Bound, Severity: r.Severity}, a.Observed)
+			if !a.Observed.Present() || checkObservation(q, a.Observed) != "" || a.Outcome != want {
+				return fmt.Errorf("outcome %s under the %s assumption; its observed %s against %s gives %s", a.Outcome, a.Assumption, a.Observed, r.Bound.Words(), want)
+			}
+			if len(std) == 1 && std[0] != OutcomeInconclusive && want != std[0] {
+				allowed = []Outcome{OutcomeNeedsJudgments}
+			}
+		}
+	}
 	var active *Waiver
 	for _, w := range spec.Waivers {
 		if w.Rule == rr.Rule && w.Challenger.Match(challenger) && w.Active(spec.Now) {

@@ -71,7 +71,7 @@ var sampleValues = map[string]string{
 	"inputs.paths": "[a.csv]", "inputs.format": "jsonl", "inputs.qrels": "q", "inputs.measure": "map", "inputs.topics": "keep", "inputs.lower_is_better": "[latency_ms]", "inputs.pool": "history", "inputs.pool_mismatch": "refuse",
 	"model.family": "skew_normal", "model.chains": "2", "model.target_ess": "1000", "model.max_rhat": "1.05", "model.max_draws": "5000", "model.early_stop": "false",
 	"requirements.min_topics": "10", "requirements.min_artifacts": "5", "requirements.min_topic_coverage": "0.5",
-	"rule.id": "r", "rule.quantity": "bayes.p_better", "rule.description": "d", "rule.severity": "warn", "rule.measure": "nDCG@10",
+	"rule.id": "r", "rule.quantity": "bayes.p_better", "rule.description": "d", "rule.severity": "warn", "rule.measure": "nDCG@10", "rule.judgments": "ignore",
 	"rule.at_least": "0.5", "rule.at_most": "0.5", "rule.in": "[0, 1]",
 	"rule.level": "0.9", "rule.correction": "holm", "rule.rope": "[-0.01, 0.01]", "rule.loss_weight": "2",
 	"rule.alpha": "1", "rule.alternative": "greater", "rule.margin": "0.02",

@@ -1,6 +1,7 @@
 package policies
 
 import (
+	"bytes"
 	_ "embed"
 )
 
@@ -18,8 +19,11 @@ const StarterName = "default policy"
 
 // Default returns the starter policy, parsed: the policy the gate applies
 // when given none. Each call returns a fresh copy the caller may override.
-func Default() *Policy {
-	p, err := Parse(StarterName, starter)
+func Default() *Policy { return parseBuiltin(starter) }
+
+// parseBuiltin parses a built-in policy's text.
+func parseBuiltin(text []byte) *Policy {
+	p, err := Parse(StarterName, text)
 	if err != nil {
 		panic("policies: the built-in starter policy is invalid: " + err.Error()) // a test guards this
 	}
@@ -30,4 +34,27 @@ func Default() *Policy {
 		p.Challengers[i].Pos = Pos{}
 	}
 	return p
+}
+
+// runsGuard is the rule the default policy gains when the inputs are TREC
+// runs scored against qrels (docs/policies.md, "A coverage guard for
+// runs"): judged@10 is known only then.
+const runsGuard = `  - id: judged-coverage
+    description: The challenger's top 10 is judged about as much as the champion's (else its scores may rest on unjudged documents).
+    quantity: mean_diff           # the challenger's mean judged@10 minus the champion's
+    measure: judged@10
+    at_least: -0.10
+    severity: warn
+`
+
+// DefaultForRuns is Default with the coverage guard for runs + qrels
+// inputs: a warning when the challenger's mean judged@10 is below the
+// champion's by more than 0.10.
+func DefaultForRuns() *Policy {
+	at := bytes.Index(starter, []byte("\n# best: ship the best"))
+	if at < 0 {
+		panic("policies: the built-in starter policy has no end of its rules before select") // a test guards this
+	}
+	text := append(append(append([]byte(nil), starter[:at+1]...), runsGuard...), starter[at+1:]...)
+	return parseBuiltin(text)
 }

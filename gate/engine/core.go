@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/riskgate/riskgate/gate/judgments"
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/policies"
 )
@@ -44,6 +45,10 @@ type settings struct {
 	// plot (BRisk fits, when a rule needs BRisk) and of the evidence's
 	// "passes at loss weight".
 	sweep []float64
+	// rankings are the runs' rankings against the qrels, when the inputs
+	// are runs + qrels: each rule is then also judged under the other
+	// assumptions about unjudged documents (judged.go).
+	rankings *scores.Rankings
 }
 
 // core is one policy applied to one score table: the roles, the facts and
@@ -78,6 +83,9 @@ type core struct {
 	tables map[string]*scores.Table
 	slices map[sliceKey]*slice
 	whole  *slice
+	// variants are each measure's scores under the assumptions about
+	// unjudged documents, computed once (judged.go).
+	variants map[string]*variants
 
 	ledger
 }
@@ -115,7 +123,7 @@ func newCore(ctx context.Context, p *policies.Policy, ts Tables, a scores.Alignm
 		return nil, err
 	}
 	c := &core{
-		ctx: ctx, p: p, roles: roles, set: s, table: t, tables: tables, slices: map[sliceKey]*slice{},
+		ctx: ctx, p: p, roles: roles, set: s, table: t, tables: tables, slices: map[sliceKey]*slice{}, variants: map[string]*variants{},
 		facts: policies.Facts{Topics: len(t.Topics), Artifacts: len(roles.Artifacts), TopicCoverage: topicCoverage(t, a)},
 		needs: map[policies.Analysis]bool{}, unmet: map[policies.Analysis]string{},
 		ledger: ledger{ran: map[policies.Analysis]bool{}, failed: map[policies.Analysis]string{}, timings: map[string]int64{}},
@@ -176,6 +184,9 @@ func (c *core) slice(key sliceKey) *slice {
 // would be its topics' columns.
 func (c *core) tableOf(key sliceKey) *scores.Table {
 	t := c.tables[key.measure]
+	if key.variant != judgments.Standard {
+		t = c.variantTable(key.measure, key.variant)
+	}
 	if !c.p.LowerIsBetter(key.measure) {
 		return t
 	}
@@ -208,7 +219,8 @@ func (c *core) decide() (*policies.Decision, error) {
 // measures its query names it too, so that every report's quantity column
 // does (a one-measure gate's queries stay as the policy wrote them).
 func (c *core) evaluate(computed []policies.Analysis) *policies.Decision {
-	d := c.p.Evaluate(policies.Evidence{Challengers: c.roles.Challengers, Values: c.values(computed), Facts: c.facts, Now: c.set.now})
+	d := c.p.Evaluate(policies.Evidence{Challengers: c.roles.Challengers, Values: c.values(computed), Facts: c.facts, Now: c.set.now,
+		Assumptions: c.assumptions(computed)})
 	for ci := range d.Challengers {
 		for ri := range d.Challengers[ci].Rules {
 			rr := &d.Challengers[ci].Rules[ri]

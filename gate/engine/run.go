@@ -36,6 +36,10 @@ type Options struct {
 	// run history's systems left out: gate --pool); like the alignment's,
 	// each concerns every rule.
 	InputWarnings []string
+	// Rankings, when the inputs are runs scored against qrels
+	// (scores.Set.Rankings), make every rule be judged also under the
+	// other assumptions about unjudged documents (judged.go).
+	Rankings *scores.Rankings
 }
 
 // Run applies the policy p to the score table t: the core's decision
@@ -69,7 +73,7 @@ func Run(ctx context.Context, p *policies.Policy, t Tables, o Options) (*result.
 // settings resolves o for the core: one stage of every analysis the rules
 // need, computed in the rules' order, every fit to its full target.
 func (o Options) settings(p *policies.Policy) settings {
-	return settings{now: o.Now, progress: o.Progress, stages: allNeeds(p), sweep: o.Sweep}
+	return settings{now: o.Now, progress: o.Progress, stages: allNeeds(p), sweep: o.Sweep, rankings: o.Rankings}
 }
 
 // topicCoverage is the share of the inputs' topics that every system scored:

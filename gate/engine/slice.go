@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/riskgate/riskgate/bayes"
+	"github.com/riskgate/riskgate/gate/judgments"
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/internal/stats"
@@ -50,6 +51,10 @@ type slice struct {
 // sliceKey names a slice: see slice.
 type sliceKey struct {
 	measure string // the table's
+	// variant is the assumption about unjudged documents the champion's
+	// and the challengers' scores are under (judged.go); Standard for the
+	// scores as loaded.
+	variant judgments.Variant
 }
 
 func newSlice(c *core, key sliceKey, t *scores.Table) *slice {

@@ -36,7 +36,7 @@ func verdictColor(v string) string {
 		return "33" // yellow
 	case "fail":
 		return "31" // red
-	case "inconclusive":
+	case "inconclusive", "needs judgments":
 		return "35" // magenta
 	}
 	return ""
@@ -53,6 +53,8 @@ func verdictEmoji(v string) string {
 		return "❌"
 	case "inconclusive":
 		return "❔"
+	case "needs judgments":
+		return "🔍"
 	case "waived":
 		return "🛡️"
 	}

@@ -156,6 +156,8 @@ func verdictClass(v string) string {
 	switch v {
 	case "pass", "warn", "fail", "inconclusive", "waived":
 		return "v-" + v
+	case "needs judgments":
+		return "v-inconclusive"
 	}
 	return "v-other"
 }

@@ -184,6 +184,7 @@ func mdReport(b *strings.Builder, r *result.Result, lim mdLimits) {
 	cutNote(b, len(d.Notes)-len(notes), "notes")
 
 	mdSummary(b, r, lim)
+	mdJudgments(b, r)
 	mdWhy(b, r, lim)
 	mdRegressions(b, r, lim)
 
@@ -607,4 +608,15 @@ func mdProvenance(b *strings.Builder, r *result.Result, lim mdLimits) {
 	rows = append(rows, []string{"started", mdCode(p.StartedAt, 40)}, []string{"elapsed", fmt.Sprintf("%d ms", p.ElapsedMS)})
 	reportfmt.PipeTable(b, mdAlign("ll", rows), rows)
 	b.WriteString("Replay:\n\n<pre>\n" + escape.HTMLText(escape.Clip(p.Command, 4000)) + "\n</pre>\n\n</details>\n")
+}
+
+// mdJudgments says which rules need judgments and how many judgments would
+// decide them, naming the worklist file.
+func mdJudgments(b *strings.Builder, r *result.Result) {
+	if text := CoverageText(r); text != "" {
+		b.WriteString(mdSentence(strings.ToUpper(text[:1])+text[1:], 2000) + "\n\n")
+	}
+	if j := r.Judgments; j != nil {
+		b.WriteString("**" + verdictEmoji("needs judgments") + " Needs judgments:** " + mdSentence(JudgmentsText(j), 2000) + "\n\n")
+	}
 }

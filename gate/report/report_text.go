@@ -45,6 +45,12 @@ func Text(w io.Writer, r *result.Result, color bool) {
 		}
 		fmt.Fprintf(w, "ship: %s\n", strings.Join(names, ", "))
 	}
+	if text := CoverageText(r); text != "" {
+		fmt.Fprintf(w, "%s\n", plainSentence(text))
+	}
+	if r.Judgments != nil {
+		fmt.Fprintf(w, "needs judgments: %s\n", plainSentence(JudgmentsText(r.Judgments)))
+	}
 
 	// The summary first; the verdict is the last column, so that its
 	// colour codes do not count in any padding.

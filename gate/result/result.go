@@ -65,6 +65,14 @@ type Result struct {
 	// that would likely decide it, the loss weights at which it passes.
 	Evidence []Evidence `json:"evidence,omitempty"`
 
+	// Coverage is, for runs + qrels inputs, how much of the top k of each
+	// system the qrels judge, for each rule measure with a cutoff k; nil for
+	// score files.
+	Coverage []Coverage `json:"coverage,omitempty"`
+	// Judgments is the judging worklist of the rules that need judgments
+	// (runs + qrels inputs); nil when no rule does.
+	Judgments *JudgmentsNeeded `json:"judgments_needed,omitempty"`
+
 	// Warnings are everything a reader should know that is not a verdict:
 	// policy warnings, alignment of the inputs, degenerate statistics,
 	// sampler warnings. Never empty in JSON ([] when there are none).
@@ -630,3 +638,31 @@ const (
 	ExitFail         = 1 // the gate failed a challenger
 	ExitInconclusive = 3 // the gate could not decide (after on_inconclusive)
 )
+
+// JudgmentsNeeded is the judging worklist of the rules that need judgments:
+// the unjudged (topic, document) pairs within the depth of their measures
+// that the champion or the challengers rank, of which Movable could change
+// a system's per-topic score, the most influential Listed of them in File.
+type JudgmentsNeeded struct {
+	// File is the worklist's name in the report folder (judgments-needed.tsv);
+	// empty when the run wrote no report folder (--out).
+	File     string   `json:"file,omitempty"`
+	Measures []string `json:"measures"` // of the rules that need judgments
+	Unjudged int      `json:"unjudged"`
+	Movable  int      `json:"movable"`
+	Listed   int      `json:"listed"`
+	// Rules names each rule that needs judgments, as "challenger rule".
+	Rules []string `json:"rules"`
+}
+
+// Coverage is judged@k of the champion and each challenger, the share of a
+// ranking's top k that the qrels judge (trec_eval's 1 − unj@k; ranks past
+// the end of a ranking count as judged), averaged over the gate's topics,
+// for a measure that reads the top k.
+type Coverage struct {
+	Measure string `json:"measure"` // the measure it qualifies
+	K       int64  `json:"k"`
+	// Judged maps each system (champion and challengers) to its mean
+	// judged@k over the gate's topics.
+	Judged map[string]jsonfloat.Float `json:"judged"`
+}

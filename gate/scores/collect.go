@@ -17,6 +17,8 @@ const maxMeasures = 1000
 // While one measure is collected its builder's order is that order, and
 // nothing more is kept: the common case costs no more than a Builder.
 type collector struct {
+	// rankings are the runs' rankings, when the load keeps them.
+	rankings *Rankings
 	measures []string // in the order first given (or wanted)
 	builders map[string]*Builder
 	// With a second measure, every system and topic in first-seen order.
@@ -136,7 +138,7 @@ func (c *collector) set(order []string) *Set {
 	if len(order) == 0 {
 		order = c.measures
 	}
-	s := &Set{}
+	s := &Set{Rankings: c.rankings}
 	for _, m := range order {
 		b, ok := c.builders[m]
 		if !ok {

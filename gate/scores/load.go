@@ -79,8 +79,20 @@ type LoadOptions struct {
 	SystemPerFile bool
 	// Topics aligns the Set (Set.Align); "" leaves it as read.
 	Topics TopicMode
-	Qrels  string    // qrels file; required for run files
-	Stdin  io.Reader // read for the path "-"; nil means standard input is not available
+	Qrels  string // qrels file; required for run files
+	// Trec are trec_eval's switches runs are scored with (-l, -J, -M; the
+	// rest are ignored, and topics missing from a run are left to Topics);
+	// nil is trec_eval's defaults. Inputs that are not runs refuse them: a
+	// score file was scored already.
+	Trec *trec.Options
+	// AmendQrels, when not nil, is given the qrels as read and returns the
+	// qrels the runs are scored against: the judgments of filled-in
+	// worklists merged in (the gate's --judgments).
+	AmendQrels func(*trec.Qrels) (*trec.Qrels, error)
+	// KeepRankings keeps the TREC runs' rankings against the qrels in the
+	// Set (Set.Rankings), for what the qrels have not judged.
+	KeepRankings bool
+	Stdin        io.Reader // read for the path "-"; nil means standard input is not available
 	// QrelsFrom says where the Qrels path was given, for messages: a flag
 	// ("--qrels", the default) or a policy key ("policy.yaml:7:3 inputs.qrels").
 	QrelsFrom string
@@ -211,7 +223,7 @@ func (l *loader) load(paths []string, format Format) (*Set, error) {
 		}
 	}()
 	// Runs and qrels are files: standard input is not theirs to read.
-	job := runJob{qrels: l.opt.Qrels, qrelsFrom: l.opt.QrelsFrom, open: opener{beforeRead: l.opt.beforeRead}}
+	job := runJob{qrels: l.opt.Qrels, qrelsFrom: l.opt.QrelsFrom, trec: l.opt.Trec, keepRankings: l.opt.KeepRankings, amendQrels: l.opt.AmendQrels, open: opener{beforeRead: l.opt.beforeRead}}
 	var runAt []int // the index in paths of each run
 	for i, p := range paths {
 		in, err := l.open(p, format)
@@ -230,6 +242,9 @@ func (l *loader) load(paths []string, format Format) (*Set, error) {
 		if in.regular {
 			in.close() // reopened when its turn comes: hold few files open at a time
 		}
+	}
+	if len(job.paths) == 0 && (l.opt.Trec != nil || l.opt.AmendQrels != nil) {
+		return nil, errors.New("-l, -J, -M and --judgments score TREC runs against qrels, and no input is a run; expected run files with --qrels, or none of these options for score files (scored already)")
 	}
 	if len(job.paths) > 0 && l.opt.Qrels == "" {
 		in := inputs[runAt[0]]

@@ -21,7 +21,11 @@ type runJob struct {
 	// reading a different or changed file is refused.
 	want      []fs.FileInfo
 	qrels     string
-	qrelsFrom string // where the qrels path was given; "--qrels" when empty
+	qrelsFrom string        // where the qrels path was given; "--qrels" when empty
+	trec      *trec.Options // -l, -J, -M; nil: trec_eval's defaults
+	// keepRankings keeps each run's rankings in the collector (Rankings).
+	keepRankings bool
+	amendQrels   func(*trec.Qrels) (*trec.Qrels, error) // LoadOptions.AmendQrels
 	// measures are the printed names of the values to score (map, P_10,
 	// ndcg_cut_10, …), each a table; at least one.
 	measures []string
@@ -44,8 +48,9 @@ func loadRuns(b *Builder, paths []string, qrels, measure string) error {
 // scoreRunFiles scores TREC run files against the qrels file with the
 // measures of the job (each as trec_eval prints it: map, P_10, ndcg_cut_10,
 // …; or NTCIREVAL's), all in one evaluation of each run, and adds one system
-// per run to each measure's table of c. Scoring is trec_eval's with its default
-// relevance level 1 and without -c: each qrels topic the run retrieved
+// per run to each measure's table of c. Scoring is trec_eval's with the
+// job's -l, -J and -M (its defaults when nil: level 1, every document,
+// judged or not) and without -c: each qrels topic the run retrieved
 // documents for gets a cell (file:line of the topic's first run line); run
 // topics not in the qrels are ignored, and qrels topics the run lacks are
 // left missing for the table's alignment (--topics zero reproduces -c).
@@ -80,7 +85,15 @@ func scoreRunFiles(c *collector, job runJob) ([]Source, error) {
 		}
 		return nil, err
 	}
+	if job.amendQrels != nil {
+		if q, err = job.amendQrels(q); err != nil {
+			return nil, err
+		}
+	}
 	opt := trec.DefaultOptions()
+	if t := job.trec; t != nil {
+		opt.RelLevel, opt.JudgedOnly, opt.MaxDocs = t.RelLevel, t.JudgedOnly, t.MaxDocs
+	}
 	opt.Missing = trec.MissingSkip
 	// Runs are read and scored in parallel (as riskgate eval does) and added
 	// to the table in argument order, so the table does not depend on it.
@@ -92,6 +105,7 @@ func scoreRunFiles(c *collector, job runJob) ([]Source, error) {
 		// score of measure k is values[i*len(measures)+k].
 		values []float64
 		source Source
+		ranked []trec.TopicList // with keepRankings
 		err    error
 	}
 	score := func(i int) scored {
@@ -125,10 +139,17 @@ func scoreRunFiles(c *collector, job runJob) ([]Source, error) {
 			r.cells = append(r.cells, runCell{topic: tr.Topic, line: tr.Line})
 			return nil
 		})
+		if r.err == nil && job.keepRankings {
+			r.ranked, r.err = trec.Rank(run, q, opt)
+		}
 		return r
 	}
 	seen := map[string]string{} // system name → file
 	sources := make([]Source, 0, len(paths)+1)
+	var rankings *Rankings
+	if job.keepRankings {
+		rankings = &Rankings{Qrels: q, Options: opt}
+	}
 	err = parallel.InOrder(len(paths), runWorkers(), score, func(i int, r scored) error {
 		path := paths[i]
 		if other, dup := seen[r.system]; dup && r.system != "" {
@@ -145,10 +166,16 @@ func scoreRunFiles(c *collector, job runJob) ([]Source, error) {
 			}
 		}
 		sources = append(sources, r.source)
+		if rankings != nil && r.err == nil {
+			rankings.Systems, rankings.Topics = append(rankings.Systems, r.system), append(rankings.Topics, r.ranked)
+		}
 		return r.err
 	})
 	if err != nil {
 		return nil, err
+	}
+	if rankings != nil {
+		c.rankings = rankings
 	}
 	return append(sources, qrelsSource), nil
 }

@@ -39,6 +39,22 @@ type Set struct {
 	// Directions[i] is the direction of Tables[i]; nil or short means
 	// HigherIsBetter for the tables past its end.
 	Directions []Direction
+	// Rankings are the TREC runs' rankings against the qrels they were
+	// scored with, when the load kept them (LoadOptions.KeepRankings); nil
+	// otherwise.
+	Rankings *Rankings
+}
+
+// Rankings are the runs of a load ranked and labelled against its qrels
+// (trec.Rank), for reasoning about what the qrels have not judged
+// (gate/judgments): a run is one system of the Set.
+type Rankings struct {
+	Qrels   *trec.Qrels
+	Options trec.Options // the -l, -J and -M the runs were scored with (-c never)
+	// Systems are the runs' names, in argument order, and Topics[i] the
+	// topics of Systems[i] the qrels judge, in the qrels' order.
+	Systems []string
+	Topics  [][]trec.TopicList
 }
 
 // SetOf returns a Set of the given tables, every measure higher-is-better.
@@ -188,7 +204,7 @@ func (s *Set) Align(mode TopicMode) (*Set, Alignment, error) {
 	for j, sys := range keepSys {
 		systems[j] = first.Systems[sys]
 	}
-	out := &Set{Tables: make([]*Table, len(s.Tables)), Directions: slices.Clone(s.Directions)}
+	out := &Set{Tables: make([]*Table, len(s.Tables)), Directions: slices.Clone(s.Directions), Rankings: s.Rankings}
 	for m, t := range s.Tables {
 		o := NewTable(t.Measure, systems, topics)
 		for j, sys := range keepSys {
