@@ -49,6 +49,17 @@ func parseParquet(r io.Reader, fs *fileSink) (err error) {
 			err = inputerr.At(fs.file, 0, "not a readable Parquet file (%v); expected a Parquet file as Spark, BigQuery, DuckDB or pandas write", p)
 		}
 	}()
+	items, err := checkFooter(data)
+	if err == nil {
+		err = fs.l.budget.charge(fs.file, footerItemBytes*float64(items))
+	}
+	if err != nil {
+		var me *MemoryError
+		if errors.As(err, &me) {
+			return err
+		}
+		return inputerr.At(fs.file, 0, "not a readable Parquet file (%v); expected a Parquet file as Spark, BigQuery, DuckDB or pandas write", err)
+	}
 	pf, err := parquet.OpenFile(bytesReaderAt(data), int64(len(data)), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return inputerr.At(fs.file, 0, "not a readable Parquet file (%v); expected a Parquet file as Spark, BigQuery, DuckDB or pandas write", err)
@@ -57,7 +68,7 @@ func parseParquet(r io.Reader, fs *fileSink) (err error) {
 	if err != nil {
 		return err
 	}
-	if err := lay.charge(pf, fs); err != nil {
+	if err := lay.charge(pf, data, fs); err != nil {
 		return err
 	}
 	row := 0
@@ -247,21 +258,50 @@ func (c *parquetColumn) isNumber() bool {
 	return false
 }
 
-// charge charges the budget what reading takes before any value is
-// decoded: LoadCellBytes per cell kept (rows × score columns) and the
-// largest column chunk decompressed (one is decoded at a time).
-func (lay *parquetLayout) charge(pf *parquet.File, fs *fileSink) error {
-	if fs.l.budget == nil {
-		return nil
+// footerItemBytes is what decoding a footer takes per structure or list
+// element it holds (checkFooter): parquet-go's largest, a column chunk's
+// metadata, is about 500 bytes.
+const footerItemBytes = 512
+
+// charge checks the pages of every column read (checkChunk) and charges
+// the budget what reading takes before any value is decoded: LoadCellBytes
+// per cell kept (rows × score columns) and the largest page decompressed
+// (one is decoded at a time).
+func (lay *parquetLayout) charge(pf *parquet.File, data []byte, fs *fileSink) error {
+	read := []*parquetColumn{lay.topic, lay.system, lay.measure, lay.score}
+	for _, m := range lay.measures {
+		read = append(read, m.col)
 	}
-	cols := max(len(lay.measures), 1)
-	var chunk int64
-	for _, rg := range pf.Metadata().RowGroups {
-		for _, cc := range rg.Columns {
-			chunk = max(chunk, cc.MetaData.TotalUncompressedSize)
+	var rows, page int64
+	for g, rg := range pf.Metadata().RowGroups {
+		if rg.NumRows < 0 {
+			return inputerr.At(fs.file, 0, "row group %d has %d rows; expected a count", g+1, rg.NumRows)
+		}
+		rows += rg.NumRows
+		for _, c := range read {
+			if c == nil {
+				continue
+			}
+			if c.index >= len(rg.Columns) {
+				return inputerr.At(fs.file, 0, "column %s has no data in row group %d; expected a column chunk in every row group", excerpt(c.name), g+1)
+			}
+			md := rg.Columns[c.index].MetaData
+			if md.NumValues != rg.NumRows {
+				return inputerr.At(fs.file, 0, "column %s holds %d values in row group %d of %d rows; expected one per row", excerpt(c.name), md.NumValues, g+1, rg.NumRows)
+			}
+			start := md.DataPageOffset
+			if md.DictionaryPageOffset != 0 {
+				start = md.DictionaryPageOffset
+			}
+			largest, err := checkChunk(data, start, md.TotalCompressedSize, md.NumValues)
+			if err != nil {
+				return inputerr.At(fs.file, 0, "not a readable Parquet file (column %s, row group %d: %v); expected a Parquet file as Spark, BigQuery, DuckDB or pandas write", excerpt(c.name), g+1, err)
+			}
+			page = max(page, largest)
 		}
 	}
-	return fs.l.budget.charge(fs.file, LoadCellBytes*float64(pf.NumRows())*float64(cols)+float64(max(chunk, 0)))
+	cols := max(len(lay.measures), 1)
+	return fs.l.budget.charge(fs.file, LoadCellBytes*float64(rows)*float64(cols)+float64(page))
 }
 
 // readGroup adds the cells of one row group, whose first row is row first+1.
@@ -271,7 +311,7 @@ func (lay *parquetLayout) readGroup(rg parquet.RowGroup, fs *fileSink, first int
 		if c == nil {
 			return nil, nil
 		}
-		out := make([]string, 0, n)
+		out := make([]string, 0, min(n, 1<<16))
 		err := c.read(rg, fs, first, n, func(row int, v parquet.Value) error {
 			if v.IsNull() {
 				return inputerr.At(fs.file, row, "row %d: column %s is null; expected a value", row, excerpt(c.name))
