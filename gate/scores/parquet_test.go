@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -253,4 +254,30 @@ func FuzzParquet(f *testing.F) {
 		}
 		sameTable(t, tab, again)
 	})
+}
+
+// BenchmarkLoadParquet loads 100 systems × 1,000 topics in the long layout
+// (DOUBLE scores, string ids) from standard input, beside
+// BenchmarkLoadLongCSV's 100x1000 of the same cells.
+func BenchmarkLoadParquet(b *testing.B) {
+	cols := []pqt.Column{{Name: "system", Node: pqt.String}, {Name: "topic", Node: pqt.Int32}, {Name: "score", Node: pqt.Double}}
+	var rows [][]any
+	for s := range 100 {
+		for t := range 1000 {
+			rows = append(rows, []any{"system" + strconv.Itoa(s), int32(301 + t), float64((s*7919+t*104729)%10000) / 1e4})
+		}
+	}
+	var buf bytes.Buffer
+	if err := pqt.Write(&buf, cols, rows, 0); err != nil {
+		b.Fatal(err)
+	}
+	data := buf.Bytes()
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := Load([]string{"-"}, LoadOptions{Stdin: bytes.NewReader(data)}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(1e5*float64(b.N)/b.Elapsed().Seconds(), "cells/s")
 }
