@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/shared"
 )
 
@@ -407,6 +408,25 @@ func newDocFixture(t *testing.T, repo string) *docFixture {
 		f.files["runs/"+name+".run"] = run.String()
 	}
 	f.files["run.txt"] = f.files["runs/bm25.run"]
+
+	// A per-query export of two measures (docs/inputs.md), as a metric-column
+	// CSV and as the same table in Parquet.
+	var perQuery strings.Builder
+	perQuery.WriteString("query_id,system,map,nDCG@10\n")
+	for _, topic := range topics {
+		m, n := 0.2+0.3*rng.Float64(), 0.3+0.3*rng.Float64()
+		fmt.Fprintf(&perQuery, "%s,bm25,%.4f,%.4f\n%s,new-ranker,%.4f,%.4f\n", topic, m, n, topic, m+0.03+0.02*rng.NormFloat64(), n+0.01*rng.NormFloat64())
+	}
+	f.files["per_query.csv"] = perQuery.String()
+	perQuerySet, _, _, err := scores.LoadSources([]string{writeTemp(t, "per_query.csv", perQuery.String())}, scores.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	parquetBytes, err := setWideParquet(perQuerySet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.files["per_query.parquet"] = string(parquetBytes)
 	for _, name := range []string{"bm25", "dpr"} {
 		path := writeTemp(t, name+".run", f.files["runs/"+name+".run"])
 		code, out, errw := runMain(t, "eval", "-q", "-m", "all_trec", writeTemp(t, "qrels.txt", f.files["qrels.txt"]), path)

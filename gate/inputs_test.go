@@ -59,7 +59,7 @@ func TestInputOptionsDefaultsAndErrors(t *testing.T) {
 		want string
 	}{
 		{inputOptions{}, "no INPUT given: name score files (CSV, JSON Lines, trec_eval -q output), TREC runs with --qrels, or - for standard input"},
-		{inputOptions{Paths: []string{"-"}, Format: optional[string]{Value: "xml"}, Topics: optional[string]{Value: "intersect"}}, `--input-format "xml": expected one of auto, run, trec_eval, ir_measures, csv-long, csv-wide, csv-measures, jsonl`},
+		{inputOptions{Paths: []string{"-"}, Format: optional[string]{Value: "xml"}, Topics: optional[string]{Value: "intersect"}}, `--input-format "xml": expected one of auto, run, trec_eval, ir_measures, csv-long, csv-wide, csv-measures, jsonl, parquet`},
 		{inputOptions{Paths: []string{"-"}, Format: optional[string]{Value: "auto"}, Topics: optional[string]{Value: "all"}}, `--topics "all": expected one of intersect, zero, error, keep`},
 		{inputOptions{Paths: []string{"-"}, Topics: optional[string]{Value: "error"}, Stdin: strings.NewReader("topic,A,B\n1,0.5,\n")},
 			`system "B" has no scores (--topics error)`},

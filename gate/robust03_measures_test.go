@@ -9,10 +9,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/parquet-go/parquet-go"
 
 	"github.com/riskgate/riskgate/gate/result"
 	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/internal/parquettest"
 	"github.com/riskgate/riskgate/internal/shared"
 )
 
@@ -71,12 +75,13 @@ func TestRobust03ThreeMeasuresAgainstRLive(t *testing.T) {
 }
 
 // The same gate fed from the runs and qrels (every measure evaluated by
-// gate/trec) and from a long CSV of the same scores decides the same:
-// result.json's decision identical; its values agree with trec_eval -q's
-// (4 decimals) to within rounding.
+// gate/trec), and from the Set so read written as a long CSV, a wide
+// metric-column CSV (query_id, system, one column per measure), a long
+// Parquet file and a wide one (issue 25, "Done when" 2): result.json's
+// decision identical, byte for byte, across all five.
 func TestRobust03ThreeMeasuresSameDecisionFromEveryInput(t *testing.T) {
 	if testing.Short() {
-		t.Skip("evaluates three runs and bootstraps 12 BCa intervals (seconds)")
+		t.Skip("evaluates three runs and bootstraps 24 BCa intervals (seconds)")
 	}
 	t.Parallel()
 	base := shared.Path(t, "data/trec_eval/robust03")
@@ -84,32 +89,126 @@ func TestRobust03ThreeMeasuresSameDecisionFromEveryInput(t *testing.T) {
 	for _, run := range []string{"NLPR03vb10", "pircRBa1", "rutcor03100"} {
 		runs = append(runs, filepath.Join(base, "runs", run+".run"))
 	}
-	fromRuns := robust03Gate(t, append([]string{"--qrels", filepath.Join(base, "qrels.txt")}, runs...)...)
+	qrels := filepath.Join(base, "qrels.txt")
+	fromRuns := robust03Gate(t, append([]string{"--qrels", qrels}, runs...)...)
+	want, _ := json.Marshal(fromRuns.Decision)
 
-	// A long CSV (system, topic, measure, score) of gate/trec's evaluation.
-	var csv bytes.Buffer
-	csv.WriteString("system,topic,measure,score\n")
-	for _, m := range []string{"map", "ndcg_cut_10", "recall_1000"} {
-		tab, err := scores.Load(runs, scores.LoadOptions{Measures: []string{m}, Qrels: filepath.Join(base, "qrels.txt")})
+	measures := []string{"map", "ndcg_cut_10", "recall_1000"}
+	set, _, _, err := scores.LoadSources(runs, scores.LoadOptions{Measures: measures, Qrels: qrels})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, in := range []struct {
+		name  string
+		write func(*scores.Set) ([]byte, error)
+	}{
+		{"long.csv", setLongCSV},
+		{"wide.csv", setMeasuresCSV},
+		{"long.parquet", setLongParquet},
+		{"wide.parquet", setWideParquet},
+	} {
+		data, err := in.write(set)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i, sys := range tab.Systems {
+		path := filepath.Join(dir, in.name)
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, _ := json.Marshal(robust03Gate(t, path).Decision)
+		if !bytes.Equal(got, want) {
+			t.Errorf("decision from runs + qrels:\n%s\nfrom %s:\n%s", want, in.name, got)
+		}
+	}
+}
+
+// Writers of a Set in the layouts a gate reads; each cell in its shortest
+// exact decimal (CSV) or as the DOUBLE it is (Parquet), missing cells left out.
+
+func setLongCSV(set *scores.Set) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString("system,topic,measure,score\n")
+	eachSetCell(set, func(m, sys, topic string, v float64) {
+		fmt.Fprintf(&b, "%s,%s,%s,%s\n", sys, topic, m, strconv.FormatFloat(v, 'g', -1, 64))
+	})
+	return b.Bytes(), nil
+}
+
+func setMeasuresCSV(set *scores.Set) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString("query_id,system," + strings.Join(set.Measures(), ",") + "\n")
+	first := set.Tables[0]
+	for _, sys := range first.Systems {
+		for _, topic := range first.Topics {
+			b.WriteString(topic + "," + sys)
+			for _, tab := range set.Tables {
+				b.WriteByte(',')
+				if v := setCell(tab, sys, topic); !math.IsNaN(v) {
+					b.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
+				}
+			}
+			b.WriteByte('\n')
+		}
+	}
+	return b.Bytes(), nil
+}
+
+func setLongParquet(set *scores.Set) ([]byte, error) {
+	cols := []parquettest.Column{{Name: "system", Node: parquettest.String}, {Name: "topic", Node: parquettest.String},
+		{Name: "measure", Node: parquettest.String}, {Name: "score", Node: parquettest.Double}}
+	var rows [][]any
+	eachSetCell(set, func(m, sys, topic string, v float64) { rows = append(rows, []any{sys, topic, m, v}) })
+	var b bytes.Buffer
+	err := parquettest.Write(&b, cols, rows, 1000) // several row groups
+	return b.Bytes(), err
+}
+
+func setWideParquet(set *scores.Set) ([]byte, error) {
+	cols := []parquettest.Column{{Name: "query_id", Node: parquettest.String}, {Name: "system", Node: parquettest.String}}
+	for _, m := range set.Measures() {
+		cols = append(cols, parquettest.Column{Name: m, Node: parquet.Optional(parquettest.Double)})
+	}
+	var rows [][]any
+	first := set.Tables[0]
+	for _, sys := range first.Systems {
+		for _, topic := range first.Topics {
+			row := []any{topic, sys}
+			for _, tab := range set.Tables {
+				var cell any
+				if v := setCell(tab, sys, topic); !math.IsNaN(v) {
+					cell = v
+				}
+				row = append(row, cell)
+			}
+			rows = append(rows, row)
+		}
+	}
+	var b bytes.Buffer
+	err := parquettest.Write(&b, cols, rows, 0)
+	return b.Bytes(), err
+}
+
+// eachSetCell calls f with every scored cell of the Set, measure by measure.
+func eachSetCell(set *scores.Set, f func(measure, system, topic string, v float64)) {
+	for _, tab := range set.Tables {
+		for s, sys := range tab.Systems {
 			for j, topic := range tab.Topics {
-				fmt.Fprintf(&csv, "%s,%s,%s,%s\n", sys, topic, m, strconv.FormatFloat(tab.Scores[i][j], 'g', -1, 64))
+				if v := tab.Scores[s][j]; !math.IsNaN(v) {
+					f(tab.Measure, sys, topic, v)
+				}
 			}
 		}
 	}
-	long := filepath.Join(t.TempDir(), "long.csv")
-	if err := os.WriteFile(long, csv.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
+}
+
+// setCell is the table's score of system on topic; NaN when it has none.
+func setCell(tab *scores.Table, system, topic string) float64 {
+	s, j := tab.SystemIndex(system), tab.TopicIndex(topic)
+	if s < 0 || j < 0 {
+		return math.NaN()
 	}
-	fromCSV := robust03Gate(t, long)
-	a, _ := json.Marshal(fromRuns.Decision)
-	b, _ := json.Marshal(fromCSV.Decision)
-	if !bytes.Equal(a, b) {
-		t.Errorf("decision from runs + qrels:\n%s\nfrom the long CSV:\n%s", a, b)
-	}
+	return tab.Scores[s][j]
 }
 
 // robust03Gate runs the policy on the inputs (args after the policy) and

@@ -114,7 +114,7 @@ func (p *Policy) PoolPath() string {
 // InputFormats and TopicModes are the values inputs.format and inputs.topics
 // accept; they mirror gate's --format and --topics flags (a gate test checks that).
 var (
-	InputFormats = []string{"auto", "run", "trec_eval", "ir_measures", "csv-long", "csv-wide", "csv-measures", "jsonl"}
+	InputFormats = []string{"auto", "run", "trec_eval", "ir_measures", "csv-long", "csv-wide", "csv-measures", "jsonl", "parquet"}
 	TopicModes   = []string{"intersect", "zero", "error", "keep"}
 )
 

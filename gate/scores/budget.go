@@ -72,6 +72,9 @@ func (b *loadBudget) charge(what string, cost float64) error {
 // measure's cells), times LoadCellBytes. A TREC run is charged by
 // runByteCost.
 func (in *input) byteCost(systemPerFile bool) float64 {
+	if in.format == Parquet {
+		return 1 // held whole while its cells are decoded; they are charged then (parquetLayout.charge)
+	}
 	window, _ := in.r.Peek(in.r.Size()) // at most what detection looked at; a short file is all there is
 	lines := max(bytes.Count(window, []byte{'\n'}), 1)
 	cells := lines

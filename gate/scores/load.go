@@ -32,10 +32,12 @@ const (
 	JSONL       Format = "jsonl" // {"system","topic","measure","score"} per line
 	// IRMeasures is ir_measures -q output: query_id, measure, value.
 	IRMeasures Format = "ir_measures"
+	// Parquet is a Parquet file in the long or the wide (csv-measures) layout.
+	Parquet Format = "parquet"
 )
 
 // Formats lists the valid --input-format values in the order the CLI documents them.
-var Formats = []Format{Auto, Run, TrecEval, IRMeasures, CSVLong, CSVWide, CSVMeasures, JSONL}
+var Formats = []Format{Auto, Run, TrecEval, IRMeasures, CSVLong, CSVWide, CSVMeasures, JSONL, Parquet}
 
 // csvAny is what detection says of a CSV file: the header decides long or wide.
 const csvAny Format = "csv"
@@ -389,6 +391,11 @@ func (l *loader) open(path string, forced Format) (*input, error) {
 		in.cost = in.byteCost(l.opt.SystemPerFile)
 		return in, nil
 	}
+	if magic, _ := in.r.Peek(len(parquetMagic)); string(magic) == parquetMagic {
+		in.format = Parquet
+		in.cost = in.byteCost(l.opt.SystemPerFile)
+		return in, nil
+	}
 	first, line, found, empty, err := sniff(in.r)
 	switch {
 	case err != nil:
@@ -405,7 +412,7 @@ func (l *loader) open(path string, forced Format) (*input, error) {
 	if in.format == Auto {
 		in.close()
 		return nil, inputerr.At(in.name, line, "cannot tell the format of %s (tried %s); expected %s, or name the format with --input-format",
-			excerpt(first), "jsonl, run, trec_eval, ir_measures, csv-long, csv-wide, csv-measures", expectedAny)
+			excerpt(first), "jsonl, run, trec_eval, ir_measures, csv-long, csv-wide, csv-measures, parquet", expectedAny)
 	}
 	in.cost = in.byteCost(l.opt.SystemPerFile)
 	return in, nil
@@ -552,6 +559,8 @@ func (l *loader) parse(in *input) (Source, error) {
 		err = parseTrecEval(in.r, fs)
 	case IRMeasures:
 		err = parseIRMeasures(in.r, fs)
+	case Parquet:
+		err = parseParquet(in.r, fs)
 	default:
 		err = fmt.Errorf("internal error: no parser for format %q", in.format)
 	}

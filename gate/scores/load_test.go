@@ -270,13 +270,13 @@ func TestLoadErrors(t *testing.T) {
 
 		// Formats.
 		{name: "unknown format", files: map[string]string{"x.txt": "\n# note\nhello world\n"},
-			want: `x.txt:3: cannot tell the format of "hello world" (tried jsonl, run, trec_eval, ir_measures, csv-long, csv-wide, csv-measures); ` + anyFormat + `, or name the format with --input-format`},
+			want: `x.txt:3: cannot tell the format of "hello world" (tried jsonl, run, trec_eval, ir_measures, csv-long, csv-wide, csv-measures, parquet); ` + anyFormat + `, or name the format with --input-format`},
 		{name: "tab-separated, header only", files: map[string]string{"x.tsv": "system\ttopic\tscore\n"},
 			want: `x.tsv: no scores in the file; expected at least one row of data`},
 		{name: "long line cut", files: map[string]string{"x.txt": strings.Repeat("ab", 40)},
-			want: `x.txt:1: cannot tell the format of "abababababababababababababababababababab"… (tried jsonl, run, trec_eval, ir_measures, csv-long, csv-wide, csv-measures); ` + anyFormat + `, or name the format with --input-format`},
+			want: `x.txt:1: cannot tell the format of "abababababababababababababababababababab"… (tried jsonl, run, trec_eval, ir_measures, csv-long, csv-wide, csv-measures, parquet); ` + anyFormat + `, or name the format with --input-format`},
 		{name: "bad --input-format", files: map[string]string{}, paths: []string{"a"}, opt: LoadOptions{Format: "csv"}, notLine: true,
-			want: `--input-format "csv": expected one of auto, run, trec_eval, ir_measures, csv-long, csv-wide, csv-measures, jsonl`},
+			want: `--input-format "csv": expected one of auto, run, trec_eval, ir_measures, csv-long, csv-wide, csv-measures, jsonl, parquet`},
 		{name: "no such file", files: map[string]string{}, paths: []string{"nope.csv"},
 			want: `nope.csv: cannot open: no such file or directory`},
 		{name: "run without qrels", files: map[string]string{"r.run": "# comment\n301 Q0 d1 1 2.5 myrun\n"},
