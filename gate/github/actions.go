@@ -84,7 +84,7 @@ func (p *Publisher) writeSummary(r Report, t target, res *Result) error {
 		p.note("GITHUB_STEP_SUMMARY is not set: no job summary")
 		return nil
 	}
-	text, _ := fit(r.body(), SummaryLimit, cutNote(SummaryLimit, p.Options.Artifact, t.reportURL))
+	text, _ := fit(p.bodyOf(&r, t), SummaryLimit, cutNote(SummaryLimit, p.Options.Artifact, t.reportURL))
 	var b strings.Builder
 	b.WriteString(strings.TrimRight(text, "\n") + "\n\n")
 	if len(res.Failures) > 0 {

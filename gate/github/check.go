@@ -79,7 +79,7 @@ func (p *Publisher) check(ctx context.Context, c *gh.Client, t target, r Report,
 
 	var summary string
 	var run *gh.CheckRun
-	err := sendFitted(r.body(), limits, note, func(text string) error {
+	err := sendFitted(p.bodyOf(&r, t), limits, note, func(text string) error {
 		opts := gh.CreateCheckRunOptions{
 			Name:        name,
 			HeadSHA:     t.headSHA,

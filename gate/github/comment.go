@@ -137,7 +137,7 @@ func (p *Publisher) comment(ctx context.Context, c *gh.Client, t target, r Repor
 			return nil
 		}
 	}
-	body := marker + "\n" + digestLine(digest) + "\n" + r.body()
+	body := marker + "\n" + digestLine(digest) + "\n" + p.bodyOf(&r, t)
 	note := func(limit int) string { return cutNote(limit, p.Options.Artifact, t.reportURL) }
 	limits := []int{CommentLimit, CommentLimit / 2, CommentLimit / 16}
 	return sendFitted(body, limits, note, func(text string) error {

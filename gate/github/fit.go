@@ -103,6 +103,26 @@ func cutNote(limit int, artifact, reportURL string) string {
 		" characters. The full report is in " + where + ".\n"
 }
 
+// worklistLine says where the judging worklist is — the artifact of this
+// workflow run that holds the report set, linked when the run's page is
+// known — and how to use it; "" without a worklist.
+func worklistLine(worklist, artifact, reportURL string) string {
+	if worklist == "" {
+		return ""
+	}
+	where := "the report artifact of this workflow run"
+	if artifact != "" {
+		where = "the **" + escape.Markdown(artifact) + "** artifact of this workflow run"
+	}
+	if u := linkURL(reportURL); u != "" {
+		where = strings.Replace(where, "this workflow run", "[this workflow run]("+u+")", 1)
+	}
+	// The name is escaped as text, not put in a code span: a result read
+	// from a file could name anything, and a code span shows escapes as is.
+	return "\n\nThe judging worklist **" + escape.Markdown(worklist) + "** is in " + where +
+		": fill in its labels and run the gate again with `--judgments` and the file.\n"
+}
+
 // thousands writes n with a comma every three digits, as GitHub's messages do.
 func thousands(n int) string {
 	d := strconv.Itoa(n)

@@ -321,6 +321,12 @@ func (r *Report) digest() string {
 	return escape.Clip(markerText(d), 128)
 }
 
+// bodyOf is r's body (below) with, when the gate wrote a judging worklist,
+// where it is (worklistLine).
+func (p *Publisher) bodyOf(r *Report, t target) string {
+	return r.body() + worklistLine(r.Worklist, p.Options.Artifact, t.reportURL)
+}
+
 // body is the markdown shown in the comment, check run and job summary,
 // headed by unverifiedNote when the result was read from a file.
 func (r *Report) body() string {

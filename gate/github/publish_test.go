@@ -767,3 +767,29 @@ func TestReportValidation(t *testing.T) {
 		t.Error("an invalid report was published")
 	}
 }
+
+// A gate that wrote a judging worklist says, in the comment, the check run
+// and the job summary, which artifact of the run holds it (linked) and how
+// to use it (issue 28: "the PR comment ... links the file's artifact").
+func TestWorklistArtifactLinked(t *testing.T) {
+	h := newHarness(t, "")
+	r := sampleReport(VerdictInconclusive)
+	r.Worklist = "judgments-needed.tsv"
+	h.publish(r, Options{})
+	want := "The judging worklist **judgments\\-needed\\.tsv** is in the **riskgate\\-report** artifact of " +
+		"[this workflow run](https://github.example/octo/ranker/actions/runs/42): fill in its labels and run the gate again with `--judgments` and the file."
+	comment := h.bodies("POST", repoPath+"/issues/7/comments")[0]["body"].(string)
+	summary := h.bodies("POST", repoPath+"/check-runs")[0]["output"].(map[string]any)["summary"].(string)
+	for where, text := range map[string]string{"comment": comment, "check run": summary, "job summary": h.file(h.env.StepSummary)} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the %s does not say where the worklist is:\n%s", where, text)
+		}
+	}
+
+	// Without a worklist, nothing is said.
+	h2 := newHarness(t, "")
+	h2.publish(sampleReport(VerdictInconclusive), Options{})
+	if c := h2.bodies("POST", repoPath+"/issues/7/comments")[0]["body"].(string); strings.Contains(c, "worklist") {
+		t.Errorf("a comment without a worklist names one:\n%s", c)
+	}
+}

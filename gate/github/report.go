@@ -61,6 +61,11 @@ type Report struct {
 	PullRequest int    `json:"pull_request,omitempty"`
 	HeadSHA     string `json:"head_sha,omitempty"`
 
+	// Worklist is the judging worklist's file in the report set
+	// (judgments-needed.tsv), when the gate wrote one: the comment, the check
+	// run and the job summary say which artifact of the run holds it.
+	Worklist string `json:"worklist,omitempty"`
+
 	// JSONPath and MarkdownPath are the report files the gate wrote, for the
 	// step outputs report-json and report-md.
 	JSONPath     string `json:"-"`

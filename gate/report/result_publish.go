@@ -11,7 +11,9 @@ import (
 // gate --github and riskgate publish --from result.json both build it here,
 // from the Result, so that they publish the same thing (the same digest for
 // --comment-mode on-change). The built-in default policy has no file in the
-// repository, so its rules' annotations go to the workflow log only.
+// repository, so its rules' annotations go to the workflow log only. A
+// judging worklist written with the report set is named, for the comment to
+// say which artifact holds it.
 func GitHub(r *result.Result, md string) github.Report {
 	p := &policies.Policy{Name: r.Policy.Name, File: r.Policy.File}
 	if r.Policy.Default {
@@ -25,5 +27,9 @@ func GitHub(r *result.Result, md string) github.Report {
 			Bound:    rr.Bound, Severity: rr.Severity, Description: rr.Description,
 		})
 	}
-	return GitHubDecision(p, r.Decision, md)
+	rep := GitHubDecision(p, r.Decision, md)
+	if r.Judgments != nil {
+		rep.Worklist = r.Judgments.File // "" when the gate wrote no report set
+	}
+	return rep
 }
