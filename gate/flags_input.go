@@ -1,7 +1,6 @@
 package gate
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -113,30 +112,20 @@ func (o *trecOptions) flags() []cli.Flag {
 	}
 }
 
-// amendQrels returns the qrels with the labels of the worklists o names
-// merged in (scores.LoadOptions.AmendQrels), nil without any; it notes on w
-// how many of each worklist's documents are still unjudged.
-func (o *trecOptions) amendQrels(w io.Writer) func(*trec.Qrels) (*trec.Qrels, error) {
-	if len(o.Judgments) == 0 {
-		return nil
-	}
-	return func(q *trec.Qrels) (*trec.Qrels, error) {
-		for _, path := range o.Judgments {
-			f, err := os.Open(path)
-			if err != nil {
-				return nil, fmt.Errorf("--judgments %s: %v; expected a filled-in worklist (judgments-needed.tsv)", escape.Printable(path), errors.Unwrap(err))
-			}
-			filled, err := judgments.ReadTSV(f, path)
-			f.Close()
-			if err != nil {
-				return nil, err
-			}
-			if q, err = filled.Apply(q); err != nil {
-				return nil, err
-			}
-			if filled.Blank > 0 && w != nil {
-				fmt.Fprintf(w, "riskgate: note: %s: %d judgments read; %d documents of the worklist are still unjudged (blank label)\n", escape.Printable(path), len(filled.Judgments), filled.Blank)
-			}
+// applyJudgments merges one filled-in worklist, read from r, into q
+// (scores.LoadOptions.ApplyJudgments); it notes on w how many documents of
+// the worklist are still unjudged.
+func applyJudgments(w io.Writer) func(q *trec.Qrels, r io.Reader, path string) (*trec.Qrels, error) {
+	return func(q *trec.Qrels, r io.Reader, path string) (*trec.Qrels, error) {
+		filled, err := judgments.ReadTSV(r, path)
+		if err != nil {
+			return nil, err
+		}
+		if q, err = filled.Apply(q); err != nil {
+			return nil, err
+		}
+		if filled.Blank > 0 && w != nil {
+			fmt.Fprintf(w, "riskgate: note: %s: %d judgments read; %d documents of the worklist are still unjudged (blank label)\n", escape.Printable(path), len(filled.Judgments), filled.Blank)
 		}
 		return q, nil
 	}
@@ -263,7 +252,7 @@ func (o *inputOptions) loadSet(w io.Writer) (*scores.Set, scores.Alignment, []sc
 	}
 	set, a, sources, err := scores.LoadSources(o.Paths, scores.LoadOptions{
 		Format: format, Measures: o.Measures.Value, UnnamedMeasure: o.UnnamedMeasure.Value, LowerIsBetter: o.LowerIsBetter, SystemPerFile: o.SystemPerFile,
-		Topics: mode, Qrels: o.Qrels.Value, QrelsFrom: o.QrelsFrom, Trec: trecOpt, AmendQrels: o.Trec.amendQrels(w), KeepRankings: o.KeepRankings, Stdin: stdin, MaxMemory: o.MaxMemory,
+		Topics: mode, Qrels: o.Qrels.Value, QrelsFrom: o.QrelsFrom, Trec: trecOpt, Judgments: o.Trec.Judgments, ApplyJudgments: applyJudgments(w), KeepRankings: o.KeepRankings, Stdin: stdin, MaxMemory: o.MaxMemory,
 	})
 	if err != nil {
 		return nil, a, nil, err

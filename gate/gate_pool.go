@@ -2,6 +2,8 @@ package gate
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -167,12 +169,33 @@ func (o *gatePoolOptions) joinPool(ctx context.Context, p *policies.Policy, ts e
 // gateQrels are the judgments the gate's inputs were scored against: the
 // qrels file the runs were scored with, or, with score files, the file
 // --qrels names (its SHA-256: riskgate cannot check the claim); zero when
-// unknown.
+// unknown. Runs scored with filled-in worklists (--judgments) were scored
+// against other judgments than the qrels file's: their fingerprint is the
+// SHA-256 of the qrels' and the worklists' digests, one per line, in order,
+// so that no system scored without them (or with others) matches.
 func gateQrels(sources []scores.Source, in *inputOptions) (pool.Qrels, error) {
-	for _, src := range sources {
-		if src.Role == scores.RoleQrels {
-			return pool.Qrels{SHA256: src.SHA256, Path: src.Path}, nil
+	var qrels *scores.Source
+	var amended []scores.Source
+	for i, src := range sources {
+		switch src.Role {
+		case scores.RoleQrels:
+			qrels = &sources[i]
+		case scores.RoleJudgments:
+			amended = append(amended, src)
 		}
+	}
+	if qrels != nil {
+		if len(amended) == 0 {
+			return pool.Qrels{SHA256: qrels.SHA256, Path: qrels.Path}, nil
+		}
+		h := sha256.New()
+		paths := []string{qrels.Path}
+		fmt.Fprintln(h, qrels.SHA256)
+		for _, src := range amended {
+			fmt.Fprintln(h, src.SHA256)
+			paths = append(paths, src.Path)
+		}
+		return pool.Qrels{SHA256: hex.EncodeToString(h.Sum(nil)), Path: strings.Join(paths, " + ")}, nil
 	}
 	if in.Qrels.Value == "" {
 		return pool.Qrels{}, nil

@@ -682,3 +682,25 @@ func TestGatePoolDamagedEntryRefused(t *testing.T) {
 		t.Errorf("a damaged entry: exit %d, stdout %q, stderr %q; want exit 2 and one line naming %s", status, out, errOut, entries[0])
 	}
 }
+
+// Runs scored with a filled-in worklist were scored against other judgments
+// than the qrels file's: their qrels fingerprint is neither the file's nor
+// that of the same qrels with another worklist, so the pool never mixes them.
+func TestGateQrelsFingerprintCountsTheWorklists(t *testing.T) {
+	t.Parallel()
+	q := scores.Source{Role: scores.RoleQrels, Path: "qrels.txt", SHA256: strings.Repeat("a", 64)}
+	j1 := scores.Source{Role: scores.RoleJudgments, Path: "w1.tsv", SHA256: strings.Repeat("b", 64)}
+	j2 := scores.Source{Role: scores.RoleJudgments, Path: "w2.tsv", SHA256: strings.Repeat("c", 64)}
+	in := &inputOptions{}
+	plain, _ := gateQrels([]scores.Source{q}, in)
+	one, _ := gateQrels([]scores.Source{q, j1}, in)
+	two, _ := gateQrels([]scores.Source{q, j1, j2}, in)
+	swapped, _ := gateQrels([]scores.Source{q, j2, j1}, in)
+	again, _ := gateQrels([]scores.Source{q, j1}, in)
+	if plain.SHA256 != q.SHA256 || one.SHA256 == plain.SHA256 || two.SHA256 == one.SHA256 || swapped.SHA256 == two.SHA256 || again != one {
+		t.Errorf("fingerprints: plain %v, one worklist %v, two %v, swapped %v, again %v", plain, one, two, swapped, again)
+	}
+	if one.Path != "qrels.txt + w1.tsv" {
+		t.Errorf("path %q", one.Path)
+	}
+}

@@ -1,6 +1,9 @@
 package gate
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -11,6 +14,7 @@ import (
 
 	"github.com/riskgate/riskgate/gate/judgments"
 	"github.com/riskgate/riskgate/gate/result"
+	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/gate/trec"
 	"github.com/riskgate/riskgate/internal/shared"
 	"github.com/riskgate/riskgate/policies"
@@ -342,9 +346,26 @@ func TestGateJudgmentsFileBadInput(t *testing.T) {
 		checkOneLineError(t, code, out, errw, c.want)
 	}
 	blank := writeTemp(t, "blank.tsv", head+"303\tFBIS3-1\t0\t0.5\ta\t1\n303\tFBIS3-2\t\t0.5\ta\t2\n303\tFBIS3-3\t\t0.5\ta\t3\n")
-	code, _, errw := runMain(t, args(blank)...)
+	out := filepath.Join(t.TempDir(), "report")
+	code, _, errw := runMain(t, append(args(blank), "--out", out)...)
 	if code != exitInconclusive && code != exitPass && code != exitFail || !strings.Contains(errw, "blank.tsv: 1 judgments read; 2 documents of the worklist are still unjudged (blank label)") {
 		t.Errorf("exit %d: %s", code, errw)
+	}
+	// The worklist is an input like the qrels: result.json names it with
+	// its digest (what the runs were scored against).
+	raw, err := os.ReadFile(filepath.Join(out, "result.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r result.Result
+	if err := json.Unmarshal(raw, &r); err != nil {
+		t.Fatal(err)
+	}
+	want := sha256.Sum256([]byte(head + "303\tFBIS3-1\t0\t0.5\ta\t1\n303\tFBIS3-2\t\t0.5\ta\t2\n303\tFBIS3-3\t\t0.5\ta\t3\n"))
+	if !slices.ContainsFunc(r.Provenance.Inputs, func(f result.InputFile) bool {
+		return f.Role == scores.RoleJudgments && f.Path == blank && f.SHA256 == hex.EncodeToString(want[:])
+	}) {
+		t.Errorf("result.json's inputs do not name the worklist with its digest: %+v", r.Provenance.Inputs)
 	}
 }
 

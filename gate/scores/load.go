@@ -87,10 +87,13 @@ type LoadOptions struct {
 	// nil is trec_eval's defaults. Inputs that are not runs refuse them: a
 	// score file was scored already.
 	Trec *trec.Options
-	// AmendQrels, when not nil, is given the qrels as read and returns the
-	// qrels the runs are scored against: the judgments of filled-in
-	// worklists merged in (the gate's --judgments).
-	AmendQrels func(*trec.Qrels) (*trec.Qrels, error)
+	// Judgments are filled-in judging worklists (the gate's --judgments),
+	// read in order after the qrels, each through ApplyJudgments, which
+	// returns the qrels with its labels merged in (later files override);
+	// the runs are scored against the result. Each is read as every input
+	// is (bounded, its digest taken) and is a Source (RoleJudgments).
+	Judgments      []string
+	ApplyJudgments func(q *trec.Qrels, r io.Reader, path string) (*trec.Qrels, error)
 	// KeepRankings keeps the TREC runs' rankings against the qrels in the
 	// Set (Set.Rankings), for what the qrels have not judged.
 	KeepRankings bool
@@ -225,7 +228,7 @@ func (l *loader) load(paths []string, format Format) (*Set, error) {
 		}
 	}()
 	// Runs and qrels are files: standard input is not theirs to read.
-	job := runJob{qrels: l.opt.Qrels, qrelsFrom: l.opt.QrelsFrom, trec: l.opt.Trec, keepRankings: l.opt.KeepRankings, amendQrels: l.opt.AmendQrels, open: opener{beforeRead: l.opt.beforeRead}}
+	job := runJob{qrels: l.opt.Qrels, qrelsFrom: l.opt.QrelsFrom, trec: l.opt.Trec, keepRankings: l.opt.KeepRankings, judgments: l.opt.Judgments, applyJudgments: l.opt.ApplyJudgments, open: opener{beforeRead: l.opt.beforeRead}}
 	var runAt []int // the index in paths of each run
 	for i, p := range paths {
 		in, err := l.open(p, format)
@@ -245,7 +248,7 @@ func (l *loader) load(paths []string, format Format) (*Set, error) {
 			in.close() // reopened when its turn comes: hold few files open at a time
 		}
 	}
-	if len(job.paths) == 0 && (l.opt.Trec != nil || l.opt.AmendQrels != nil) {
+	if len(job.paths) == 0 && (l.opt.Trec != nil || len(l.opt.Judgments) > 0) {
 		return nil, errors.New("-l, -J, -M and --judgments score TREC runs against qrels, and no input is a run; expected run files with --qrels, or none of these options for score files (scored already)")
 	}
 	if len(job.paths) > 0 && l.opt.Qrels == "" {

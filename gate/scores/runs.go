@@ -24,8 +24,9 @@ type runJob struct {
 	qrelsFrom string        // where the qrels path was given; "--qrels" when empty
 	trec      *trec.Options // -l, -J, -M; nil: trec_eval's defaults
 	// keepRankings keeps each run's rankings in the collector (Rankings).
-	keepRankings bool
-	amendQrels   func(*trec.Qrels) (*trec.Qrels, error) // LoadOptions.AmendQrels
+	keepRankings   bool
+	judgments      []string                                                           // LoadOptions.Judgments
+	applyJudgments func(q *trec.Qrels, r io.Reader, path string) (*trec.Qrels, error) // LoadOptions.ApplyJudgments
 	// measures are the printed names of the values to score (map, P_10,
 	// ndcg_cut_10, …), each a table; at least one.
 	measures []string
@@ -85,10 +86,16 @@ func scoreRunFiles(c *collector, job runJob) ([]Source, error) {
 		}
 		return nil, err
 	}
-	if job.amendQrels != nil {
-		if q, err = job.amendQrels(q); err != nil {
+	judgmentSources := make([]Source, 0, len(job.judgments))
+	for _, path := range job.judgments {
+		src, err := job.open.read(path, RoleJudgments, nil, job.budget, func(r io.Reader) (err error) {
+			q, err = job.applyJudgments(q, r, path)
+			return err
+		})
+		if err != nil {
 			return nil, err
 		}
+		judgmentSources = append(judgmentSources, src)
 	}
 	opt := trec.DefaultOptions()
 	if t := job.trec; t != nil {
@@ -177,7 +184,7 @@ func scoreRunFiles(c *collector, job runJob) ([]Source, error) {
 	if rankings != nil {
 		c.rankings = rankings
 	}
-	return append(sources, qrelsSource), nil
+	return append(append(sources, qrelsSource), judgmentSources...), nil
 }
 
 // read opens path as role, gives read its bytes, and returns the file's

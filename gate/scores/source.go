@@ -16,8 +16,9 @@ import (
 
 // Roles of a Source.
 const (
-	RoleScores = "scores" // a score file or a TREC run
-	RoleQrels  = "qrels"
+	RoleScores    = "scores" // a score file or a TREC run
+	RoleQrels     = "qrels"
+	RoleJudgments = "judgments" // a filled-in judging worklist (--judgments)
 )
 
 // Source is one input as Load read it. SHA256 and Bytes are of exactly the
@@ -28,7 +29,7 @@ const (
 // and the number of bytes read must agree, and its path must still name the
 // same file — and Verify checks it again later.
 type Source struct {
-	Role   string // RoleScores or RoleQrels
+	Role   string // RoleScores, RoleQrels or RoleJudgments
 	Path   string // as given; "-" is standard input
 	SHA256 string // lower-case hex
 	Bytes  int64
