@@ -43,6 +43,7 @@ func TestCalibrateGolden(t *testing.T) {
 
 // Same seed, same bytes, whatever the number of cores.
 func TestCalibrateDeterministic(t *testing.T) {
+	t.Parallel()
 	runMainWithGOMAXPROCS(t, []int{1, 2, 5}, "calibrate", "--example", "--policy", calibrateCheap, "--reps", "40", "--seed", "3", "--format", "json")
 }
 

@@ -3,10 +3,12 @@ package gate
 import (
 	"bytes"
 	"context"
+	"errors"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -71,15 +73,17 @@ func runGateWith(t testing.TB, ctx context.Context, change func(o *gateOptions),
 }
 
 // runMainWithGOMAXPROCS runs riskgate with args under each GOMAXPROCS value
-// in turn and fails the test unless every run prints the same; it returns
-// that output.
+// in turn, each in a child process (runMainChild) so that the test can run
+// in parallel with others, and fails the test unless every run exits 0 and
+// prints the same; it returns that output.
 func runMainWithGOMAXPROCS(t *testing.T, procs []int, args ...string) string {
 	t.Helper()
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	var first string
 	for i, n := range procs {
-		runtime.GOMAXPROCS(n)
-		_, out, _ := runMain(t, args...)
+		code, out, errw := runMainChild(t, []string{"GOMAXPROCS=" + strconv.Itoa(n)}, args...)
+		if code != 0 {
+			t.Fatalf("GOMAXPROCS %d: exit %d: %s", n, code, errw)
+		}
 		if i == 0 {
 			first = out
 		} else if out != first {
@@ -87,6 +91,35 @@ func runMainWithGOMAXPROCS(t *testing.T, procs []int, args ...string) string {
 		}
 	}
 	return first
+}
+
+// runMainChild runs riskgate with args (without the program name) in a child
+// process — this test binary, which TestMain makes riskgate under
+// doctestMainEnv — with the test's environment plus env (such as
+// GOMAXPROCS=1, which the Go runtime reads at start), and empty standard
+// input; it returns the child's exit status, stdout and stderr. Changing
+// runtime.GOMAXPROCS in the test process instead would change it for every
+// test running in parallel.
+func runMainChild(t testing.TB, env []string, args ...string) (status int, stdout, stderr string) {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(self, args...)
+	cmd.Env = append(append(os.Environ(), doctestMainEnv+"=1", doctestAppendEnv+"="), env...)
+	var out, errw bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errw
+	err = cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		status = ee.ExitCode()
+	default:
+		t.Fatalf("riskgate %q: %v", args, err)
+	}
+	return status, out.String(), errw.String()
 }
 
 // checkOneLineError checks a failed run: exit status 2, nothing on stdout,
