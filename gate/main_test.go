@@ -46,15 +46,32 @@ func runMain(t testing.TB, args ...string) (status int, stdout, stderr string) {
 // runMainWithStdin is runMain with stdin as standard input.
 func runMainWithStdin(t testing.TB, stdin string, args ...string) (status int, stdout, stderr string) {
 	t.Helper()
+	return runMainIn(t, testDeps(), stdin, args...)
+}
+
+// runMainEnv is runMain in the environment env (such as actionsEnv's)
+// instead of an empty one.
+func runMainEnv(t testing.TB, env map[string]string, args ...string) (status int, stdout, stderr string) {
+	t.Helper()
+	d := testDeps()
+	d.getenv = func(k string) string { return env[k] }
+	return runMainIn(t, d, "", args...)
+}
+
+// runMainIn runs riskgate with args, standard input stdin and the
+// dependencies d.
+func runMainIn(t testing.TB, d deps, stdin string, args ...string) (status int, stdout, stderr string) {
+	t.Helper()
 	var out, errw bytes.Buffer
-	status = mainWith(context.Background(), append([]string{"riskgate"}, args...), strings.NewReader(stdin), &out, &errw, testDeps())
+	status = mainWith(context.Background(), append([]string{"riskgate"}, args...), strings.NewReader(stdin), &out, &errw, d)
 	return status, out.String(), errw.String()
 }
 
-// testDeps are the commands' dependencies in tests: the clock, and no
-// process-wide memory limit, so that gates can run in parallel.
+// testDeps are the commands' dependencies in tests: the clock, no
+// process-wide memory limit and an empty environment (none of the process's
+// GitHub Actions variables), so that gates can run in parallel.
 func testDeps() deps {
-	return deps{now: time.Now, setMemoryLimit: func(int64) int64 { return math.MaxInt64 }}
+	return deps{now: time.Now, setMemoryLimit: func(int64) int64 { return math.MaxInt64 }, getenv: func(string) string { return "" }}
 }
 
 // runGateWith runs riskgate gate with args, as Main does (the exit status
