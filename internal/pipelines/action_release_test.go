@@ -44,6 +44,7 @@ func writePool(t *testing.T, s *sandbox, name string) {
 // on it; the second run of the same version takes the cached binary and
 // downloads nothing.
 func TestActionInstallsTheRelease(t *testing.T) {
+	t.Parallel()
 	rel := hostRelease(t)
 	srv := newReleaseServer(t, rel)
 	s := newSandbox(t)
@@ -120,6 +121,7 @@ func TestActionInstallsTheRelease(t *testing.T) {
 // A moving tag (v1, v1.4) installs the release tag on the same commit, read
 // with git ls-remote from the repository the releases URL belongs to.
 func TestActionResolvesAMovingTag(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
@@ -187,6 +189,7 @@ func TestActionResolvesAMovingTag(t *testing.T) {
 // A release whose download does not match its checksums.txt stops the
 // Action before the gate runs.
 func TestActionRefusesATamperedRelease(t *testing.T) {
+	t.Parallel()
 	rel := copyRelease(t, hostRelease(t))
 	p := filepath.Join(rel.dir, rel.archive())
 	data, _ := os.ReadFile(p)
