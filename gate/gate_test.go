@@ -343,8 +343,8 @@ func TestGateDeterministic(t *testing.T) {
 		if n == procs {
 			continue
 		}
-		_, out, _ := runMainChild(t, []string{"GOMAXPROCS=" + strconv.Itoa(n)}, exampleArgs...)
-		if out = normalizeRun(out, ""); out != first {
+		out := normalizeRun(runMainChild(t, []string{"GOMAXPROCS=" + strconv.Itoa(n)}, exampleArgs...).stdout, "")
+		if out != first {
 			t.Fatalf("result differs between GOMAXPROCS %d and %d:\n%s", procs, n, firstDiff(out, first))
 		}
 	}

@@ -97,27 +97,34 @@ func runMainWithGOMAXPROCS(t *testing.T, procs []int, args ...string) string {
 	t.Helper()
 	var first string
 	for i, n := range procs {
-		code, out, errw := runMainChild(t, []string{"GOMAXPROCS=" + strconv.Itoa(n)}, args...)
-		if code != 0 {
-			t.Fatalf("GOMAXPROCS %d: exit %d: %s", n, code, errw)
+		c := runMainChild(t, []string{"GOMAXPROCS=" + strconv.Itoa(n)}, args...)
+		if c.status != 0 {
+			t.Fatalf("GOMAXPROCS %d: exit %d: %s", n, c.status, c.stderr)
 		}
 		if i == 0 {
-			first = out
-		} else if out != first {
+			first = c.stdout
+		} else if c.stdout != first {
 			t.Fatalf("output differs between GOMAXPROCS %d and %d", procs[0], n)
 		}
 	}
 	return first
 }
 
+// mainChild is how a riskgate child process (runMainChild) ended.
+type mainChild struct {
+	status         int
+	stdout, stderr string
+	cpu            time.Duration // the child's user and system CPU time
+}
+
 // runMainChild runs riskgate with args (without the program name) in a child
 // process — this test binary, which TestMain makes riskgate under
 // doctestMainEnv — with the test's environment plus env (such as
 // GOMAXPROCS=1, which the Go runtime reads at start), and empty standard
-// input; it returns the child's exit status, stdout and stderr. Changing
-// runtime.GOMAXPROCS in the test process instead would change it for every
-// test running in parallel.
-func runMainChild(t testing.TB, env []string, args ...string) (status int, stdout, stderr string) {
+// input. What the test would otherwise change or measure for the whole
+// process (runtime.GOMAXPROCS, the process's CPU time) is the child's, so
+// the test can run in parallel with others.
+func runMainChild(t testing.TB, env []string, args ...string) mainChild {
 	t.Helper()
 	self, err := os.Executable()
 	if err != nil {
@@ -128,15 +135,17 @@ func runMainChild(t testing.TB, env []string, args ...string) (status int, stdou
 	var out, errw bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errw
 	err = cmd.Run()
+	c := mainChild{stdout: out.String(), stderr: errw.String()}
 	var ee *exec.ExitError
 	switch {
 	case err == nil:
 	case errors.As(err, &ee):
-		status = ee.ExitCode()
+		c.status = ee.ExitCode()
 	default:
 		t.Fatalf("riskgate %q: %v", args, err)
 	}
-	return status, out.String(), errw.String()
+	c.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	return c
 }
 
 // checkOneLineError checks a failed run: exit status 2, nothing on stdout,
