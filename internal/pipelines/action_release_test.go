@@ -42,7 +42,9 @@ func writePool(t *testing.T, s *sandbox, name string) {
 // The Action at a release tag installs that release from the releases URL
 // with install.sh — no Go toolchain on the way — and runs the real riskgate
 // on it; the second run of the same version takes the cached binary and
-// downloads nothing.
+// downloads nothing. The policy decides on the mean difference alone: what
+// is tested is the install and the arguments, not a fit (the default
+// policy's took 1.5 CPU-s a run).
 func TestActionInstallsTheRelease(t *testing.T) {
 	t.Parallel()
 	rel := hostRelease(t)
@@ -51,9 +53,11 @@ func TestActionInstallsTheRelease(t *testing.T) {
 	s.unstub("curl") // install.sh downloads with the real curl
 	s.actionRef = rel.tag
 	writePool(t, s, "scores/pool.csv")
+	s.write("policy.yaml", "version: 1\nname: action-release\nrules:\n  - {id: gains, quantity: mean_diff, at_least: 0}\n")
 	summary := filepath.Join(s.dir, "summary.md")
 	inputs := map[string]string{
 		"releases-url": srv.url(),
+		"policy":       "policy.yaml",
 		"inputs":       "scores/*.csv",
 		"args":         "--champion\nChampion\n--challenger\nChal. *",
 		"token":        "",
