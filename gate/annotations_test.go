@@ -33,10 +33,11 @@ rank_by: bayes.diff.mean
 // example with a fixed passing policy, and with the default policy
 // (riskgate gate --example --github) whenever that passes.
 func TestGateExampleGitHubNoErrorOnPass(t *testing.T) {
+	t.Parallel()
 	srv := githubtest.NewServer("")
 	defer srv.Close()
 	srv.Token = publishTestToken
-	summary, _ := actionsEnv(t, srv)
+	env, summary, _ := actionsEnv(t, srv)
 	policy := filepath.Join(filepath.Dir(summary), "policy.yaml")
 	if err := os.WriteFile(policy, []byte(passingExamplePolicy), 0o644); err != nil {
 		t.Fatal(err)
@@ -47,7 +48,7 @@ func TestGateExampleGitHubNoErrorOnPass(t *testing.T) {
 		args []string
 	}{{"fixed policy", []string{"--policy", policy}}, {"default policy", nil}} {
 		args := append([]string{"gate", "--example", "--github", "--out", t.TempDir()}, c.args...)
-		code, _, stderr := runMain(t, args...)
+		code, _, stderr := runMainEnv(t, env, args...)
 		if c.args == nil && code != exitPass {
 			t.Logf("%s: the example does not pass (exit %d): nothing more to check", c.name, code)
 			continue

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -41,18 +42,24 @@ type streams struct {
 }
 
 // deps are what the commands take from the process besides its streams and
-// arguments: the clock, and the garbage collector's memory limit, which is
-// the process's. Main gives the process's own (processDeps); tests give
-// theirs, so that gates run in parallel do not share one limit.
+// arguments: the clock, the garbage collector's memory limit, which is the
+// process's, and the environment (the GitHub Actions variables that --github
+// and riskgate publish read). Main gives the process's own (processDeps);
+// tests give theirs, so that gates run in parallel share neither one limit
+// nor one environment.
 type deps struct {
 	now func() time.Time
 	// setMemoryLimit sets the limit and returns the previous one
 	// (debug.SetMemoryLimit).
 	setMemoryLimit func(limit int64) int64
+	// getenv reads an environment variable (os.Getenv).
+	getenv func(key string) string
 }
 
-// processDeps are the process's clock and memory limit.
-func processDeps() deps { return deps{now: time.Now, setMemoryLimit: debug.SetMemoryLimit} }
+// processDeps are the process's clock, memory limit and environment.
+func processDeps() deps {
+	return deps{now: time.Now, setMemoryLimit: debug.SetMemoryLimit, getenv: os.Getenv}
+}
 
 // version is the tool version printed by --version and recorded in provenance
 // (see internal/buildinfo for how a release stamps it).
@@ -86,7 +93,7 @@ func newApp(s *streams, d deps) *cli.Command {
 			newClassifyCommand(s),
 			newGateCommand(s, d, nil),
 			newPolicyCommand(s),
-			newPublishCommand(s),
+			newPublishCommand(s, d),
 			newCalibrateCommand(s, d),
 			newBenchCommand(s),
 			newPoolCommand(s),

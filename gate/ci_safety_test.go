@@ -121,14 +121,16 @@ func TestGatePolicyQrelsPosition(t *testing.T) {
 // --comment-author names whose sticky comment gate and publish adopt; a
 // marker comment by anyone else is left alone.
 func TestCommentAuthorFlag(t *testing.T) {
+	t.Parallel()
 	for _, cmd := range []string{"gate", "publish"} {
 		t.Run(cmd, func(t *testing.T) {
+			t.Parallel()
 			srv := githubtest.NewServer("")
 			defer srv.Close()
 			srv.Token = publishTestToken
 			srv.EditOthers = true // GitHub would let a maintainer's token edit it: riskgate must not
-			summary, _ := actionsEnv(t, srv)
-			out, status, stderr := gateResult(t, summary)
+			env, _, _ := actionsEnv(t, srv)
+			out, status, stderr := gateResult(t, env)
 			if status != exitFail {
 				t.Fatalf("gate exit %d: %s", status, stderr)
 			}
@@ -140,12 +142,12 @@ func TestCommentAuthorFlag(t *testing.T) {
 			own := srv.AddCommentBy(7, "riskgate-app[bot]", marker+"old")
 			var code int
 			if cmd == "gate" {
-				_, code, stderr = gateResult(t, summary, "--github", "--comment-author", "riskgate-app[bot]")
+				_, code, stderr = gateResult(t, env, "--github", "--comment-author", "riskgate-app[bot]")
 				if code != exitFail {
 					t.Fatalf("exit %d: %s", code, stderr)
 				}
 			} else {
-				code, _, stderr = runMain(t, "publish", "--from", filepath.Join(out, "result.json"), "--comment-author", "riskgate-app[bot]")
+				code, _, stderr = runMainEnv(t, env, "publish", "--from", filepath.Join(out, "result.json"), "--comment-author", "riskgate-app[bot]")
 				if code != exitPass {
 					t.Fatalf("exit %d: %s", code, stderr)
 				}

@@ -91,6 +91,7 @@ func TestClassifyJSON(t *testing.T) {
 // Same seed: identical output whatever GOMAXPROCS (the draws are split into
 // seeded blocks, not per goroutine).
 func TestClassifyDeterministic(t *testing.T) {
+	t.Parallel()
 	args := append([]string{"classify", "--draws", "9000", "--format", "json"}, classifyFiles(false)...)
 	runMainWithGOMAXPROCS(t, []int{1, 4}, args...)
 }

@@ -121,7 +121,7 @@ Exit status:
 // newGateCommand binds riskgate gate's flags to its options, with the
 // dependencies d; runF runs it (runGate when nil; a test sets dependencies).
 func newGateCommand(s *streams, d deps, runF func(context.Context, *gateOptions) error) *cli.Command {
-	o := &gateOptions{Input: newInputOptions(s), Publish: &publishOptions{}, deps: d, verifyInputs: scores.VerifySources, writeReport: writeReportFile}
+	o := &gateOptions{Input: newInputOptions(s), Publish: &publishOptions{getenv: d.getenv}, deps: d, verifyInputs: scores.VerifySources, writeReport: writeReportFile}
 	if runF == nil {
 		runF = func(ctx context.Context, o *gateOptions) error { return runGate(ctx, o, s) }
 	}

@@ -47,8 +47,8 @@ result was read, whether or not publishing succeeded (failures are reported on s
 error and in the job summary); 2 for a bad result file, or a failure to publish with
 --require-publish.`
 
-func newPublishCommand(s *streams) *cli.Command {
-	o := &publishCommandOptions{Publish: &publishOptions{}}
+func newPublishCommand(s *streams, d deps) *cli.Command {
+	o := &publishCommandOptions{Publish: &publishOptions{getenv: d.getenv}}
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "from", Destination: &o.From, Required: true, Usage: "the saved result `FILE` (JSON)"},
 		&cli.StringFlag{Name: "report-md", Destination: &o.ReportMD,

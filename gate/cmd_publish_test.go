@@ -15,22 +15,21 @@ import (
 
 const publishTestToken = "ghs_publishCommandTESTtoken0123456789abcdef"
 
-// actionsEnv points the GitHub Actions variables at srv for a pull_request
-// event on #7, and returns the job-summary and step-output files.
-func actionsEnv(t *testing.T, srv *githubtest.Server) (summary, output string) {
+// actionsEnv returns GitHub Actions variables pointing at srv for a
+// pull_request event on #7 (for runMainEnv and gateResult), and the
+// job-summary and step-output files.
+func actionsEnv(t *testing.T, srv *githubtest.Server) (env map[string]string, summary, output string) {
 	dir := t.TempDir()
 	event := filepath.Join(dir, "event.json")
 	os.WriteFile(event, []byte(`{"pull_request":{"number":7,"head":{"sha":"1111111111111111111111111111111111111111"}}}`), 0o644)
 	summary, output = filepath.Join(dir, "summary.md"), filepath.Join(dir, "output")
-	for k, v := range map[string]string{
+	env = map[string]string{
 		"GITHUB_TOKEN": publishTestToken, "GITHUB_REPOSITORY": "octo/ranker", "GITHUB_API_URL": srv.APIURL(),
 		"GITHUB_SERVER_URL": "https://github.example", "GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": event,
 		"GITHUB_SHA": "2222222222222222222222222222222222222222", "GITHUB_RUN_ID": "42", "GITHUB_WORKSPACE": dir,
 		"GITHUB_STEP_SUMMARY": summary, "GITHUB_OUTPUT": output,
-	} {
-		t.Setenv(k, v)
 	}
-	return summary, output
+	return env, summary, output
 }
 
 // failingPolicy fails cand-b of testdata/gate_small.csv on rule gains, at line 6.
@@ -45,27 +44,29 @@ rules:
 select: all
 `
 
-// gateResult runs the gate with failingPolicy (written into the workspace
-// folder of actionsEnv, beside summary) and returns the report folder.
-func gateResult(t *testing.T, summary string, extra ...string) (out string, status int, stderr string) {
+// gateResult runs the gate in env (actionsEnv's) with failingPolicy
+// (written into the workspace folder, GITHUB_WORKSPACE) and returns the
+// report folder.
+func gateResult(t *testing.T, env map[string]string, extra ...string) (out string, status int, stderr string) {
 	t.Helper()
-	ws := filepath.Dir(summary)
+	ws := env["GITHUB_WORKSPACE"]
 	policy := filepath.Join(ws, "policy.yaml")
 	if err := os.WriteFile(policy, []byte(failingPolicy), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out = filepath.Join(ws, "out")
 	args := append([]string{"gate", "--policy", policy, "--out", out}, extra...)
-	status, _, stderr = runMain(t, append(args, filepath.Join("testdata", "gate_small.csv"))...)
+	status, _, stderr = runMainEnv(t, env, append(args, filepath.Join("testdata", "gate_small.csv"))...)
 	return out, status, stderr
 }
 
 func TestPublishCommand(t *testing.T) {
+	t.Parallel()
 	srv := githubtest.NewServer("")
 	defer srv.Close()
 	srv.Token = publishTestToken
-	summary, output := actionsEnv(t, srv)
-	out, status, _ := gateResult(t, summary)
+	env, summary, output := actionsEnv(t, srv)
+	out, status, _ := gateResult(t, env)
 	if status != exitFail {
 		t.Fatalf("gate exit %d, want 1", status)
 	}
@@ -73,7 +74,7 @@ func TestPublishCommand(t *testing.T) {
 	md := filepath.Join(t.TempDir(), "report.md")
 	os.WriteFile(md, []byte("## full report from file\n"), 0o644)
 
-	code, stdout, stderr := runMain(t, "publish", "--from", from, "--report-md", md, "--verbose")
+	code, stdout, stderr := runMainEnv(t, env, "publish", "--from", from, "--report-md", md, "--verbose")
 	if code != exitPass {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
@@ -94,7 +95,7 @@ func TestPublishCommand(t *testing.T) {
 
 	// Without --report-md the report is rendered from result.json: the
 	// gate's own report.md.
-	code, _, stderr = runMain(t, "publish", "--from", from)
+	code, _, stderr = runMainEnv(t, env, "publish", "--from", from)
 	if cs := srv.Comments(7); code != exitPass || len(cs) != 1 || !strings.HasSuffix(cs[0].Body, readFile(t, filepath.Join(out, "report.md"))) {
 		t.Errorf("exit %d %s; the comment is not the gate's report.md:\n%+v", code, stderr, cs)
 	}
@@ -105,11 +106,12 @@ func TestPublishCommand(t *testing.T) {
 // file, unverified) never edits the gate's sticky comment, and with
 // --comment-mode on-change a second publish leaves its own comment alone.
 func TestGateAndPublishAgree(t *testing.T) {
+	t.Parallel()
 	srv := githubtest.NewServer("")
 	defer srv.Close()
 	srv.Token = publishTestToken
-	summary, _ := actionsEnv(t, srv)
-	out, status, stderr := gateResult(t, summary, "--github")
+	env, _, _ := actionsEnv(t, srv)
+	out, status, stderr := gateResult(t, env, "--github")
 	if status != exitFail {
 		t.Fatalf("gate --github: exit %d\n%s", status, stderr)
 	}
@@ -129,7 +131,7 @@ func TestGateAndPublishAgree(t *testing.T) {
 	}
 	from := filepath.Join(out, "result.json")
 	for i := range 2 {
-		code, _, stderr := runMain(t, "publish", "--from", from, "--comment-mode", "on-change")
+		code, _, stderr := runMainEnv(t, env, "publish", "--from", from, "--comment-mode", "on-change")
 		cs := srv.Comments(7)
 		if code != exitPass || edits() != 0 || len(cs) != 2 || cs[0] != gateComment {
 			t.Errorf("publish %d of the same result: exit %d, %d comment edits, comments %+v; want the gate's untouched and one of publish's own\n%s", i+1, code, edits(), cs, stderr)
@@ -149,14 +151,15 @@ func TestGateAndPublishAgree(t *testing.T) {
 }
 
 func TestPublishFailureKeepsTheExitStatus(t *testing.T) {
+	t.Parallel()
 	srv := githubtest.NewServer("")
 	defer srv.Close()
 	srv.ReadOnly = true // a fork's pull_request token
-	summary, output := actionsEnv(t, srv)
-	out, _, _ := gateResult(t, summary)
+	env, summary, output := actionsEnv(t, srv)
+	out, _, _ := gateResult(t, env)
 	from := filepath.Join(out, "result.json")
 
-	code, stdout, stderr := runMain(t, "publish", "--from", from, "--verbose")
+	code, stdout, stderr := runMainEnv(t, env, "publish", "--from", from, "--verbose")
 	if code != exitPass || !strings.Contains(stderr, "riskgate: warning: github: could not write the pull-request comment") {
 		t.Errorf("a read-only token: exit %d, want 0 with a warning\n%s", code, stderr)
 	}
@@ -166,12 +169,12 @@ func TestPublishFailureKeepsTheExitStatus(t *testing.T) {
 	if !strings.Contains(readFile(t, output), "\nfail\n") {
 		t.Error("verdict output not written")
 	}
-	code2, stdout2, stderr2 := runMain(t, "publish", "--from", from, "--require-publish")
+	code2, stdout2, stderr2 := runMainEnv(t, env, "publish", "--from", from, "--require-publish")
 	if code2 != exitError || !strings.Contains(stderr2, "riskgate: publishing to GitHub failed (--require-publish): 2 problems reported above") {
 		t.Errorf("--require-publish: exit %d, want 2\n%s", code2, stderr2)
 	}
 	// gate --github: the verdict's exit status stands.
-	_, status, stderr3 := gateResult(t, summary, "--github")
+	_, status, stderr3 := gateResult(t, env, "--github")
 	if status != exitFail || !strings.Contains(stderr3, "could not write the pull-request comment") {
 		t.Errorf("gate --github with a read-only token: exit %d, want 1\n%s", status, stderr3)
 	}

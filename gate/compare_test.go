@@ -312,6 +312,7 @@ func TestMatchChallengers(t *testing.T) {
 // TestCompareGOMAXPROCS: the whole report is identical with one or two
 // threads.
 func TestCompareGOMAXPROCS(t *testing.T) {
+	t.Parallel()
 	args := []string{"compare", "--champion", "base", "--challenger", "*", "--samples", "20000", "--tukey-samples", "2000", "--format", "json", filepath.Join("testdata", "compare_small.csv")}
 	runMainWithGOMAXPROCS(t, []int{1, 2}, args...)
 }

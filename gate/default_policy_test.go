@@ -72,6 +72,9 @@ func checkEvidence(t *testing.T, r *result.Result) {
 // has one artifact and no Bayesian rule may pass.
 func TestDefaultPolicyOnPublicData(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("gates the paper's 45 systems × 249 topics and three robust03 runs with the default policy (about 7 CPU-s); -short gates the example with it (TestGateExampleGolden)")
+	}
 	rb04 := shared.Path(t, "data/bayesian-risk/rb04.csv")
 	run := defaultGateRB04(t, rb04)
 	if run.code == exitError {

@@ -21,6 +21,8 @@ type publishOptions struct {
 	CommentAuthor  string // --comment-author: whose sticky comments are adopted; "" = the token's own account
 	// Timeout is --publish-timeout, the deadline of the whole publication.
 	Timeout time.Duration
+	// getenv reads the GitHub Actions variables (the command's deps).
+	getenv func(key string) string
 }
 
 // Flags returns --github and the publishing flags, bound to o.
@@ -76,7 +78,7 @@ func (o *publishOptions) publish(ctx context.Context, r github.Report, s *stream
 	if err != nil {
 		return err
 	}
-	return github.PublishFromEnv(ctx, r, github.Options{
+	return github.PublishFromEnv(ctx, r, github.ReadEnv(o.getenv), github.Options{
 		CommentMode:    mode,
 		RequirePublish: o.RequirePublish,
 		Artifact:       o.Artifact,

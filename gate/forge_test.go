@@ -43,15 +43,16 @@ func requiredAccepts(required string, cr *githubtest.CheckRun) bool {
 // status. None yields a check that the trusted workflow's required check —
 // the one riskgate gate --github names "riskgate: release" — would accept.
 func TestForgedResultsCannotMeetTheRequiredCheck(t *testing.T) {
+	t.Parallel()
 	srv := githubtest.NewServer("")
 	defer srv.Close()
 	srv.Token = publishTestToken
-	summary, _ := actionsEnv(t, srv)
+	env, summary, _ := actionsEnv(t, srv)
 	ws := filepath.Dir(summary)
 
 	// The trusted workflow: riskgate gate --github with the trusted policy.
 	// Its check run's name is what the branch protection requires.
-	trustedOut, status, stderr := gateResult(t, summary, "--github")
+	trustedOut, status, stderr := gateResult(t, env, "--github")
 	if status != exitFail || len(srv.CheckRuns) != 1 {
 		t.Fatalf("trusted gate --github: exit %d, %d check runs\n%s", status, len(srv.CheckRuns), stderr)
 	}
@@ -80,7 +81,7 @@ func TestForgedResultsCannotMeetTheRequiredCheck(t *testing.T) {
 	compute := func(policy string) (string, []byte) {
 		t.Helper()
 		out := filepath.Join(t.TempDir(), "riskgate-result")
-		code, _, stderr := runMain(t, "gate", "--policy", policy, "--out", out, filepath.Join("testdata", "gate_small.csv"))
+		code, _, stderr := runMainEnv(t, env, "gate", "--policy", policy, "--out", out, filepath.Join("testdata", "gate_small.csv"))
 		if code != exitPass && code != exitFail {
 			t.Fatalf("compute with %s: exit %d %s", policy, code, stderr)
 		}
@@ -171,7 +172,7 @@ func TestForgedResultsCannotMeetTheRequiredCheck(t *testing.T) {
 				}
 				srv.ChecksForbidden = checksForbidden
 				runsBefore, statusesBefore := len(srv.CheckRuns), len(srv.Statuses)
-				code, _, stderr := runMain(t, args...)
+				code, _, stderr := runMainEnv(t, env, args...)
 				if code != exitPass && code != exitError {
 					t.Errorf("%s: exit %d %s", name, code, stderr)
 				}

@@ -36,6 +36,9 @@ select: all
 // p = 0.95), plus 0.001.
 func TestGateRB04Walkthrough(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("a reference test: the walkthrough's fit of the paper's 45 systems × 249 topics against fits at ESS 100,000 (2.5 CPU-s); -short decides the example on bayes.p_better and brisk.p_riskier (TestGateExampleGitHubNoErrorOnPass)")
+	}
 	rb04 := shared.Path(t, "data/bayesian-risk/rb04.csv")
 	policy := writeTemp(t, "rb04.yaml", rb04Policy)
 	code, out, stderr := runMain(t, "gate", "--policy", policy, "--format", "json", rb04)

@@ -325,8 +325,7 @@ func TestGatePolicyInputs(t *testing.T) {
 var exampleArgs = []string{"gate", "--example", "--progress", "--format", "json"}
 
 // exampleRun returns the exit status, standard output and error of
-// riskgate with exampleArgs, at the process's default GOMAXPROCS (the only
-// tests that change it, serial ones, restore it before going on).
+// riskgate with exampleArgs, at the process's default GOMAXPROCS.
 var exampleRun = sync.OnceValues(func() (int, [2]string) {
 	var out, errw bytes.Buffer
 	code := Main(context.Background(), append([]string{"riskgate"}, exampleArgs...), strings.NewReader(""), &out, &errw)
@@ -334,18 +333,18 @@ var exampleRun = sync.OnceValues(func() (int, [2]string) {
 })
 
 // The same inputs, policy and seed give the same result whatever GOMAXPROCS
-// is: the example at the default GOMAXPROCS, and at 1 and 2 threads.
+// is: the example at the default GOMAXPROCS, and at 1 and 2 threads (each in
+// a child process, runMainChild).
 func TestGateDeterministic(t *testing.T) {
-	_, run := exampleRun() // before GOMAXPROCS changes
+	t.Parallel()
+	_, run := exampleRun()
 	first, procs := normalizeRun(run[0], ""), runtime.GOMAXPROCS(0)
-	defer runtime.GOMAXPROCS(procs)
 	for _, n := range []int{1, 2} {
 		if n == procs {
 			continue
 		}
-		runtime.GOMAXPROCS(n)
-		_, out, _ := runMain(t, exampleArgs...)
-		if out = normalizeRun(out, ""); out != first {
+		out := normalizeRun(runMainChild(t, []string{"GOMAXPROCS=" + strconv.Itoa(n)}, exampleArgs...).stdout, "")
+		if out != first {
 			t.Fatalf("result differs between GOMAXPROCS %d and %d:\n%s", procs, n, firstDiff(out, first))
 		}
 	}

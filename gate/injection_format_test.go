@@ -30,10 +30,11 @@ func formatRunes(s string) []rune {
 // commands, junit.xml, the terminal, the comment and the job summary each
 // show them as ⟨U+XXXX⟩.
 func TestFormatCharactersShownInEveryChannel(t *testing.T) {
+	t.Parallel()
 	srv := githubtest.NewServer("")
 	defer srv.Close()
 	srv.Token = publishTestToken
-	summary, _ := actionsEnv(t, srv)
+	env, summary, _ := actionsEnv(t, srv)
 	ws := filepath.Dir(summary)
 	data := readFile(t, filepath.Join("testdata", "gate_small.csv"))
 	data = strings.ReplaceAll(data, "cand-a", "cand-a\u202egnp.exe")
@@ -53,7 +54,7 @@ func TestFormatCharactersShownInEveryChannel(t *testing.T) {
 		for _, forbidden := range []bool{false, true} {
 			srv.ChecksForbidden = forbidden
 			out := filepath.Join(ws, "out")
-			code, stdout, stderr := runMain(t, "gate", "--policy", policy, "--out", out, "--github", pool)
+			code, stdout, stderr := runMainEnv(t, env, "gate", "--policy", policy, "--out", out, "--github", pool)
 			if code != exitFail && code != exitPass {
 				t.Fatalf("exit %d\n%s", code, stderr)
 			}

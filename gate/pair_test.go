@@ -161,6 +161,7 @@ func TestPairErrors(t *testing.T) {
 // Same input and seed: identical output whatever GOMAXPROCS; --output writes
 // the same bytes to a file.
 func TestPairDeterministic(t *testing.T) {
+	t.Parallel()
 	small := filepath.Join("testdata", "pair_small.csv")
 	args := []string{"pair", "--a", "new", "--b", "prod", "--draws", "5000", "--format", "json", small}
 	one := runMainWithGOMAXPROCS(t, []int{1, 4}, args...)

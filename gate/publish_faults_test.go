@@ -12,14 +12,15 @@ import (
 // comments endlessly stops publishing at --publish-timeout, says so on
 // standard error and in the job summary, and exits with the verdict's status.
 func TestGatePublishTimeout(t *testing.T) {
+	t.Parallel()
 	srv := githubtest.NewServer("")
 	defer srv.Close()
 	srv.Token = publishTestToken
 	srv.EndlessComments = true
 	srv.Delays["GET /repos/octo/ranker/issues/7/comments"] = 20 * time.Millisecond
-	summary, _ := actionsEnv(t, srv)
+	env, summary, _ := actionsEnv(t, srv)
 	start := time.Now()
-	_, status, stderr := gateResult(t, summary, "--github", "--publish-timeout", "300ms")
+	_, status, stderr := gateResult(t, env, "--github", "--publish-timeout", "300ms")
 	if took := time.Since(start); took > 10*time.Second {
 		t.Errorf("the gate took %v with --publish-timeout 300ms", took)
 	}
@@ -31,7 +32,7 @@ func TestGatePublishTimeout(t *testing.T) {
 		t.Errorf("job summary:\n%s", s)
 	}
 	for _, bad := range []string{"0s", "-1s"} {
-		code, _, stderr := runMain(t, "publish", "--from", "result.json", "--publish-timeout", bad)
+		code, _, stderr := runMainEnv(t, env, "publish", "--from", "result.json", "--publish-timeout", bad)
 		if code != exitError || !strings.Contains(stderr, "--publish-timeout "+bad+": expected a positive duration") {
 			t.Errorf("--publish-timeout %s: exit %d %q", bad, code, stderr)
 		}

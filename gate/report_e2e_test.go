@@ -109,6 +109,7 @@ func TestResultJSONRoundTrip(t *testing.T) {
 // A challenger named to inject markdown, HTML, a mention and a workflow
 // command reaches GitHub inert, from the decision to every channel.
 func TestHostileChallengerNamePublished(t *testing.T) {
+	t.Parallel()
 	const hostile = "@octocat <img src=x> | `rm -rf`\n::error::injected"
 	p, err := policies.Parse("policy.yaml", []byte("version: 1\nname: gate\nchampion: prod\nrules:\n  - {id: better, quantity: bayes.p_better, at_least: 0.95}\n"))
 	if err != nil {
@@ -123,8 +124,8 @@ func TestHostileChallengerNamePublished(t *testing.T) {
 	srv := githubtest.NewServer("")
 	defer srv.Close()
 	srv.ChecksForbidden = true
-	summary, _ := actionsEnv(t, srv)
-	o := &publishOptions{GitHub: true, CommentMode: "always"}
+	env, summary, _ := actionsEnv(t, srv)
+	o := &publishOptions{GitHub: true, CommentMode: "always", getenv: func(k string) string { return env[k] }}
 	var errw strings.Builder
 	if err := o.publish(context.Background(), r, &streams{Err: &errw}); err != nil {
 		t.Fatal(err)

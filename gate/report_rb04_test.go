@@ -31,6 +31,9 @@ import (
 // the policy's rules, which only decide the verdict.
 func TestRB04ReviewerReports(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("gates the paper's 45 systems × 249 topics with the default policy (2.5 CPU-s); -short checks the reports' structure and fold on the example (TestGateExampleGolden, gate/report)")
+	}
 	rb04 := shared.Path(t, "data/bayesian-risk/rb04.csv")
 	scores := readRB04(t, rb04)
 	run := defaultGateRB04(t, rb04)

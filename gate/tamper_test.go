@@ -13,22 +13,23 @@ import (
 )
 
 // failedResult runs failingPolicy (cand-b fails rule gains: observed mean
-// difference < 0, needs at least 0) and returns result.json's path and bytes.
-func failedResult(t *testing.T) (string, []byte) {
+// difference < 0, needs at least 0) and returns the Actions environment it
+// ran in (actionsEnv's, for publish), result.json's path and bytes.
+func failedResult(t *testing.T) (env map[string]string, path string, data []byte) {
 	t.Helper()
 	srv := githubtest.NewServer("")
 	t.Cleanup(srv.Close)
-	summary, _ := actionsEnv(t, srv)
-	out, status, stderr := gateResult(t, summary)
+	env, _, _ = actionsEnv(t, srv)
+	out, status, stderr := gateResult(t, env)
 	if status != exitFail {
 		t.Fatalf("gate exit %d: %s", status, stderr)
 	}
-	path := filepath.Join(out, "result.json")
+	path = filepath.Join(out, "result.json")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return path, data
+	return env, path, data
 }
 
 // forge rewrites a result as a forger with riskgate's own code would: the
@@ -71,6 +72,7 @@ func passEverything(r *result.Result) {
 // not follow from the observed values and bounds) — with exit 2 and one
 // line, and publishes nothing.
 func TestPublishRefusesATamperedResult(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, want string
 		tamper     func(t *testing.T, path string, data []byte)
@@ -127,9 +129,10 @@ func TestPublishRefusesATamperedResult(t *testing.T) {
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			path, data := failedResult(t)
+			t.Parallel()
+			env, path, data := failedResult(t)
 			c.tamper(t, path, data)
-			code, _, stderr := runMain(t, "publish", "--from", path)
+			code, _, stderr := runMainEnv(t, env, "publish", "--from", path)
 			if code != exitError || !strings.Contains(stderr, c.want) || strings.Count(stderr, "\n") != 1 {
 				t.Errorf("exit %d, stderr %q; want 2 and one line with %q", code, stderr, c.want)
 			}
@@ -137,12 +140,12 @@ func TestPublishRefusesATamperedResult(t *testing.T) {
 	}
 	// The untouched result publishes, and reading and rewriting it keeps
 	// the digest.
-	path, data := failedResult(t)
+	env, path, data := failedResult(t)
 	forge(t, path, data, func(*result.Result) {})
 	if again, _ := os.ReadFile(path); !bytes.Equal(again, data) {
 		t.Error("result.json read and written again differs")
 	}
-	if code, _, stderr := runMain(t, "publish", "--from", path); code != exitPass {
+	if code, _, stderr := runMainEnv(t, env, "publish", "--from", path); code != exitPass {
 		t.Errorf("an untouched result: exit %d %s", code, stderr)
 	}
 }
@@ -176,9 +179,10 @@ func checkGoldenResult(t *testing.T, run string) {
 // as in the decision makes a file consistent with itself: only the trusted
 // policy file (publish --policy) refuses it.
 func TestPublishWithTrustedPolicy(t *testing.T) {
-	path, data := failedResult(t)
+	t.Parallel()
+	env, path, data := failedResult(t)
 	policy := filepath.Join(filepath.Dir(filepath.Dir(path)), "policy.yaml") // gateResult's
-	if code, _, stderr := runMain(t, "publish", "--from", path, "--policy", policy); code != exitPass {
+	if code, _, stderr := runMainEnv(t, env, "publish", "--from", path, "--policy", policy); code != exitPass {
 		t.Fatalf("an untouched result against its policy: exit %d %s", code, stderr)
 	}
 	forge(t, path, data, func(r *result.Result) {
@@ -192,16 +196,16 @@ func TestPublishWithTrustedPolicy(t *testing.T) {
 		}
 		passEverything(r)
 	})
-	if code, _, stderr := runMain(t, "publish", "--from", path); code != exitPass {
+	if code, _, stderr := runMainEnv(t, env, "publish", "--from", path); code != exitPass {
 		t.Logf("self-consistent forgery without --policy: exit %d %s", code, stderr)
 	}
-	code, _, stderr := runMain(t, "publish", "--from", path, "--policy", policy)
+	code, _, stderr := runMainEnv(t, env, "publish", "--from", path, "--policy", policy)
 	if code != exitError || !strings.Contains(stderr, "against "+policy) || strings.Count(stderr, "\n") != 1 {
 		t.Errorf("with --policy: exit %d, stderr %q; want 2 and one line", code, stderr)
 	}
 	other := filepath.Join(t.TempDir(), "other.yaml")
 	os.WriteFile(other, []byte(strings.Replace(failingPolicy, "at_least: 0", "at_least: -1", 1)), 0o644)
-	if code, _, stderr := runMain(t, "publish", "--from", path, "--policy", other); code != exitError || !strings.Contains(stderr, "computed with a policy of SHA-256") {
+	if code, _, stderr := runMainEnv(t, env, "publish", "--from", path, "--policy", other); code != exitError || !strings.Contains(stderr, "computed with a policy of SHA-256") {
 		t.Errorf("another policy: exit %d, stderr %q", code, stderr)
 	}
 }

@@ -27,7 +27,8 @@ type Env struct {
 // DefaultAPIURL is GitHub.com's REST API.
 const DefaultAPIURL = "https://api.github.com"
 
-// ReadEnv reads the Actions variables through getenv (os.Getenv outside tests).
+// ReadEnv reads the Actions variables through getenv (os.Getenv in riskgate;
+// tests pass their own, so that they need not change the process's).
 func ReadEnv(getenv func(string) string) Env {
 	return Env{
 		Token:       Secret(getenv("GITHUB_TOKEN")),
@@ -43,9 +44,6 @@ func ReadEnv(getenv func(string) string) Env {
 		Output:      getenv("GITHUB_OUTPUT"),
 	}
 }
-
-// OSEnv reads the Actions variables of this process.
-func OSEnv() Env { return ReadEnv(os.Getenv) }
 
 // ownerRepo splits GITHUB_REPOSITORY.
 func (e Env) ownerRepo() (string, string, error) {

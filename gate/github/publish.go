@@ -109,12 +109,12 @@ type Result struct {
 	Failures []string
 }
 
-// PublishFromEnv publishes r from inside GitHub Actions, reading the
-// environment of this process, and logs to log (standard error). It returns
-// an error when r is invalid, or when publishing failed and
-// o.RequirePublish is set; any other failure is only reported.
-func PublishFromEnv(ctx context.Context, r Report, o Options, log io.Writer) error {
-	p := &Publisher{Env: OSEnv(), Options: o, Log: log}
+// PublishFromEnv publishes r from inside GitHub Actions, whose variables
+// are env (ReadEnv(os.Getenv) in riskgate), and logs to log (standard
+// error). It returns an error when r is invalid, or when publishing failed
+// and o.RequirePublish is set; any other failure is only reported.
+func PublishFromEnv(ctx context.Context, r Report, env Env, o Options, log io.Writer) error {
+	p := &Publisher{Env: env, Options: o, Log: log}
 	_, err := p.Publish(ctx, r)
 	return err
 }

@@ -120,6 +120,9 @@ func TestHTMLReportInChromium(t *testing.T) {
 	}{{"synthetic", synthPage, synth}, {"example", examplePage, example}} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel() // Chromium mostly waits: the two pages load side by side
+			if testing.Short() && c.name != "synthetic" {
+				t.Skip("a Chromium run of 1280 × 7200 px with a screenshot (about 2 CPU-s); -short renders the synthetic page, which has every plot")
+			}
 			shot := filepath.Join(shotDir, "report-"+c.name+".png")
 			dom := string(runChromium(t, bin, "--dump-dom", "--window-size=1280,7200", "--screenshot="+shot, "file://"+c.page))
 			if !strings.Contains(dom, "<h1>riskgate: ") || !strings.Contains(dom, `<section id="provenance">`) {

@@ -149,6 +149,9 @@ func TestHTMLReportLayoutInChromium(t *testing.T) {
 		for _, width := range []int{1200, 800} {
 			t.Run(fmt.Sprintf("%s/%dpx", pg.name, width), func(t *testing.T) {
 				t.Parallel() // Chromium mostly waits
+				if testing.Short() && (pg.name != "synthetic" || width != 800) {
+					t.Skip("a Chromium run each (about 1 CPU-s); -short lays out the synthetic page, every plot and a hostile name, at 800 px, the narrower width")
+				}
 				page := probePage(t, t.TempDir(), renderHTML(t, pg.r), pg.r.Data.Topics)
 				dom := string(runChromium(t, bin, "--dump-dom", fmt.Sprintf("--window-size=%d,2400", width), "file://"+page))
 				m := probeOutput.FindStringSubmatch(dom)

@@ -42,17 +42,22 @@ func writePool(t *testing.T, s *sandbox, name string) {
 // The Action at a release tag installs that release from the releases URL
 // with install.sh — no Go toolchain on the way — and runs the real riskgate
 // on it; the second run of the same version takes the cached binary and
-// downloads nothing.
+// downloads nothing. The policy decides on the mean difference alone: what
+// is tested is the install and the arguments, not a fit (the default
+// policy's took 1.5 CPU-s a run).
 func TestActionInstallsTheRelease(t *testing.T) {
+	t.Parallel()
 	rel := hostRelease(t)
 	srv := newReleaseServer(t, rel)
 	s := newSandbox(t)
 	s.unstub("curl") // install.sh downloads with the real curl
 	s.actionRef = rel.tag
 	writePool(t, s, "scores/pool.csv")
+	s.write("policy.yaml", "version: 1\nname: action-release\nrules:\n  - {id: gains, quantity: mean_diff, at_least: 0}\n")
 	summary := filepath.Join(s.dir, "summary.md")
 	inputs := map[string]string{
 		"releases-url": srv.url(),
+		"policy":       "policy.yaml",
 		"inputs":       "scores/*.csv",
 		"args":         "--champion\nChampion\n--challenger\nChal. *",
 		"token":        "",
@@ -120,6 +125,7 @@ func TestActionInstallsTheRelease(t *testing.T) {
 // A moving tag (v1, v1.4) installs the release tag on the same commit, read
 // with git ls-remote from the repository the releases URL belongs to.
 func TestActionResolvesAMovingTag(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
@@ -187,6 +193,7 @@ func TestActionResolvesAMovingTag(t *testing.T) {
 // A release whose download does not match its checksums.txt stops the
 // Action before the gate runs.
 func TestActionRefusesATamperedRelease(t *testing.T) {
+	t.Parallel()
 	rel := copyRelease(t, hostRelease(t))
 	p := filepath.Join(rel.dir, rel.archive())
 	data, _ := os.ReadFile(p)

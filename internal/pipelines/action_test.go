@@ -240,6 +240,7 @@ func parseOutputs(text string) map[string]string {
 // A branch (the default here: s.actionRef is main) builds the action's own
 // source with go install, stamped with the ref.
 func TestActionRunsTheGate(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t)
 	s.write("runs/a.csv", "x")
 	s.write("runs/b.csv", "x")
@@ -283,6 +284,7 @@ func TestActionRunsTheGate(t *testing.T) {
 // (`uses: ./`, no ref) is built from source; the version input builds a
 // module version that is no release.
 func TestActionBuildsFromSourceForBranchesAndCommits(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ ref, version, wantStamp, wantModule string }{
 		{ref: "main", wantStamp: "main"},
 		{ref: "release/1.x", wantStamp: "release/1.x"},
@@ -313,6 +315,7 @@ func TestActionBuildsFromSourceForBranchesAndCommits(t *testing.T) {
 // a space and a glob (rb04's "Chal. *") reaches riskgate as one argument.
 // A single line is split at spaces, as before.
 func TestActionArgsOnePerLine(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, args, inputs string
 		want               []string
@@ -346,6 +349,7 @@ func TestActionArgsOnePerLine(t *testing.T) {
 }
 
 func TestActionFailingGateStillUploads(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t)
 	run := runAction(t, s, nil, map[string]string{"STUB_EXIT": "1", "STUB_VERDICT": "fail"})
 	if run.status["gate"] != 1 || run.outputs["verdict"] != "fail" || run.outputs["exit-code"] != "1" {
@@ -360,6 +364,7 @@ func TestActionFailingGateStillUploads(t *testing.T) {
 }
 
 func TestActionInputsCannotInjectShell(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t)
 	run := runAction(t, s, map[string]string{
 		"args":            `$(touch pwned-args) ; echo "x" && touch pwned-and`,
@@ -393,6 +398,7 @@ func TestActionInputsCannotInjectShell(t *testing.T) {
 // A version (or an action ref) that is neither a release nor a plain ref
 // name stops the action before anything is installed or run.
 func TestActionRejectsAStrangeVersion(t *testing.T) {
+	t.Parallel()
 	for _, version := range []string{"v1.2.3; touch pwned", "$(touch pwned)", "main\n::error::injected"} {
 		s := newSandbox(t)
 		run := runAction(t, s, map[string]string{"version": version}, nil)
@@ -411,6 +417,7 @@ func TestActionRejectsAStrangeVersion(t *testing.T) {
 // actionlint checks the workflows' scripts (with shellcheck, when
 // installed) but not a composite action's: shellcheck checks them here.
 func TestActionScriptsShellcheck(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("shellcheck"); err != nil {
 		t.Skip("shellcheck is not installed (Debian: apt-get install shellcheck)")
 	}

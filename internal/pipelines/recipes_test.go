@@ -15,6 +15,7 @@ import (
 // docs/ci.md shows each recipe and workflow verbatim, so that what a reader
 // copies is what these tests run.
 func TestDocsShowTheTestedFiles(t *testing.T) {
+	t.Parallel()
 	doc := readRepoFile(t, "docs/ci.md")
 	for _, f := range []string{
 		"docs/recipes/gitlab-ci.yml", "docs/recipes/Jenkinsfile", "docs/recipes/argo-analysistemplate.yaml", "docs/recipes/pre-deploy.sh",
@@ -43,6 +44,7 @@ type gitlabJob struct {
 }
 
 func TestGitLabRecipe(t *testing.T) {
+	t.Parallel()
 	var jobs map[string]gitlabJob
 	if err := yaml.Unmarshal([]byte(readRepoFile(t, "docs/recipes/gitlab-ci.yml")), &jobs); err != nil {
 		t.Fatal(err)
@@ -103,6 +105,7 @@ func TestGitLabRecipe(t *testing.T) {
 }
 
 func TestJenkinsRecipe(t *testing.T) {
+	t.Parallel()
 	text := readRepoFile(t, "docs/recipes/Jenkinsfile")
 	blocks := regexp.MustCompile(`(?s)'''\n(.*?)'''`).FindAllStringSubmatch(text, -1)
 	if len(blocks) != 2 {
@@ -133,6 +136,7 @@ func TestJenkinsRecipe(t *testing.T) {
 }
 
 func TestArgoRecipe(t *testing.T) {
+	t.Parallel()
 	dec := yaml.NewDecoder(strings.NewReader(readRepoFile(t, "docs/recipes/argo-analysistemplate.yaml")))
 	type metric struct {
 		Name             string `yaml:"name"`
@@ -248,6 +252,7 @@ func TestArgoRecipe(t *testing.T) {
 }
 
 func TestShellRecipe(t *testing.T) {
+	t.Parallel()
 	script := mustAbs(t, filepath.Join(repoRoot, "docs/recipes/pre-deploy.sh"))
 	for _, c := range []struct {
 		exit         int

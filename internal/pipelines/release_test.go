@@ -313,6 +313,7 @@ func installedVersion(t *testing.T, bin string) string {
 }
 
 func TestInstallScriptInstallsTheRelease(t *testing.T) {
+	t.Parallel()
 	rel := hostRelease(t)
 	t.Logf("release %s from %s (goreleaser snapshot: %v)", rel.tag, rel.dir, rel.snapshot)
 	srv := newReleaseServer(t, rel)
@@ -342,6 +343,7 @@ func TestInstallScriptInstallsTheRelease(t *testing.T) {
 
 // Without curl, install.sh downloads with wget.
 func TestInstallScriptWithWget(t *testing.T) {
+	t.Parallel()
 	rel := hostRelease(t)
 	if _, err := exec.LookPath("wget"); err != nil {
 		t.Skip("wget is not installed")
@@ -371,6 +373,7 @@ func TestInstallScriptWithWget(t *testing.T) {
 // A download that does not match checksums.txt installs nothing and leaves
 // an earlier riskgate as it was.
 func TestInstallScriptRefusesTampering(t *testing.T) {
+	t.Parallel()
 	rel := hostRelease(t)
 	for _, c := range []struct {
 		name    string
@@ -443,6 +446,7 @@ func TestInstallScriptRefusesTampering(t *testing.T) {
 // The install script follows the shell standard: shellcheck (when
 // installed) finds nothing in it, as a POSIX sh script.
 func TestInstallScriptShellcheck(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("shellcheck"); err != nil {
 		t.Skip("shellcheck is not installed (Debian: apt-get install shellcheck)")
 	}

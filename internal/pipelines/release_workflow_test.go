@@ -16,6 +16,7 @@ import (
 // writes; the snapshot tests check them end to end, this checks the
 // configuration they come from.
 func TestGoreleaserConfig(t *testing.T) {
+	t.Parallel()
 	var c struct {
 		Version int `yaml:"version"`
 		Builds  []struct {
@@ -87,6 +88,7 @@ func TestGoreleaserConfig(t *testing.T) {
 // The release workflow runs on release tags only, with the goreleaser
 // version CI checks the configuration with.
 func TestReleaseWorkflow(t *testing.T) {
+	t.Parallel()
 	w := loadWorkflow(t, "release.yml")
 	var on struct {
 		Push struct {
@@ -121,6 +123,7 @@ func TestReleaseWorkflow(t *testing.T) {
 // The major tag moves to a release only when it is the newest final
 // release of that major; run against a real repository and its remote.
 func TestReleaseMovesTheMajorTag(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}

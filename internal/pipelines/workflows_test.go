@@ -42,6 +42,7 @@ func stepNamed(t *testing.T, w workflow, job, name string) step {
 }
 
 func TestCIWorkflowRunsCIScript(t *testing.T) {
+	t.Parallel()
 	w := loadWorkflow(t, "ci.yml")
 	found := false
 	for _, s := range w.Jobs["test"].Steps {
@@ -65,6 +66,7 @@ func TestCIWorkflowRunsCIScript(t *testing.T) {
 // No workflow script may expand ${{ }} itself: untrusted values (branch
 // names, titles) would become shell code. They go through env: instead.
 func TestWorkflowScriptsTakeNoExpressions(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob(filepath.Join(repoRoot, ".github/workflows/*.yml"))
 	if len(files) < 4 {
 		t.Fatalf("workflows: %v", files)
@@ -82,6 +84,7 @@ func TestWorkflowScriptsTakeNoExpressions(t *testing.T) {
 }
 
 func TestForkPattern(t *testing.T) {
+	t.Parallel()
 	compute := loadWorkflow(t, "riskgate-fork-compute.yml")
 	publish := loadWorkflow(t, "riskgate-fork-publish.yml")
 
@@ -143,6 +146,7 @@ func TestForkPattern(t *testing.T) {
 }
 
 func TestPRExampleUsesTheAction(t *testing.T) {
+	t.Parallel()
 	w := loadWorkflow(t, "riskgate-pr.yml")
 	a := loadAction(t)
 	for _, p := range []string{"pull-requests", "checks", "statuses"} {
@@ -164,6 +168,7 @@ func TestPRExampleUsesTheAction(t *testing.T) {
 // The workflows README.md and docs/ci.md show for other repositories use
 // the action with inputs it has, and one argument per line.
 func TestDocsActionExamples(t *testing.T) {
+	t.Parallel()
 	a := loadAction(t)
 	blockRE := regexp.MustCompile("(?s)```yaml\n(.*?)```")
 	for _, doc := range []string{"README.md", "docs/ci.md"} {
