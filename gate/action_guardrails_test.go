@@ -20,10 +20,11 @@ import (
 // and edited by the second, naming both measures; one check run per run,
 // for the one policy, not one per measure.
 func TestActionTwoMeasurePolicyOneCommentOneCheckRun(t *testing.T) {
+	t.Parallel()
 	srv := githubtest.NewServer("")
 	defer srv.Close()
 	srv.Token = publishTestToken
-	summary, _ := actionsEnv(t, srv)
+	env, summary, _ := actionsEnv(t, srv)
 	ws := filepath.Dir(summary)
 
 	// 30 topics; new-a gains 0.05 of map on every topic (give or take
@@ -44,7 +45,7 @@ func TestActionTwoMeasurePolicyOneCommentOneCheckRun(t *testing.T) {
 	out := filepath.Join(ws, "riskgate-report")
 	checkRunsBefore := 0
 	for run := 1; run <= 2; run++ {
-		code, _, stderr := runMain(t, "gate", "--out", out, "--github", "--comment-mode", "always", "--artifact-name", "riskgate-report",
+		code, _, stderr := runMainEnv(t, env, "gate", "--out", out, "--github", "--comment-mode", "always", "--artifact-name", "riskgate-report",
 			"--policy", policy, scoresFile)
 		if code != exitPass {
 			t.Fatalf("run %d: exit %d, want 0 (pass)\n%s", run, code, stderr)
