@@ -15,10 +15,10 @@ import (
 func JudgmentsText(j *result.JudgmentsNeeded) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d rule outcome(s) depend on documents the qrels have not judged (%s). ", len(j.Rules), strings.Join(j.Rules, ", "))
-	fmt.Fprintf(&b, "At most %d judgments would decide them: the unjudged documents the champion or these challengers rank within the depth %s reads whose label can move a score (%d unjudged there in all).",
-		j.Movable, strings.Join(j.Measures, " and "), j.Unjudged)
+	fmt.Fprintf(&b, "At most %s judgments would decide them: the unjudged documents the champion or these challengers rank within the depth %s reads whose label can move a score (%s unjudged there in all).",
+		numfmt.Thousands(j.Movable), strings.Join(j.Measures, " and "), numfmt.Thousands(j.Unjudged))
 	if j.File != "" {
-		fmt.Fprintf(&b, " %s lists the %d most influential first: fill in their label and run the gate again with --judgments %s.", j.File, j.Listed, j.File)
+		fmt.Fprintf(&b, " %s lists the %s most influential first: fill in their label and run the gate again with --judgments %s.", j.File, numfmt.Thousands(j.Listed), j.File)
 	} else {
 		b.WriteString(" With --out, the gate writes them to judgments-needed.tsv, the most influential first.")
 	}
