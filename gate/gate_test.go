@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -70,7 +71,7 @@ func readOut(t *testing.T, dir, name string) string {
 // a gate without --progress writes nothing there).
 func TestGateExampleGolden(t *testing.T) {
 	t.Parallel()
-	ex := exampleRun()
+	ex := exampleRun(t)
 	if ex.code != exitPass {
 		t.Errorf("exit %d, want 0 (ship candidate-better)\n%s", ex.code, ex.stderr)
 	}
@@ -354,11 +355,21 @@ func readExampleGate(dir string) (map[string]string, error) {
 	return files, nil
 }
 
-// exampleRun runs exampleArgs once, at the process's default GOMAXPROCS.
-var exampleRun = sync.OnceValue(func() exampleGate {
+// exampleRun returns the run of exampleArgs, made once at the process's
+// default GOMAXPROCS (runExample), and fails the test if it could not be made.
+func exampleRun(t testing.TB) exampleGate {
+	t.Helper()
+	e, err := runExample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+var runExample = sync.OnceValues(func() (exampleGate, error) {
 	dir, err := os.MkdirTemp("", "riskgate-example-")
 	if err != nil {
-		panic(err)
+		return exampleGate{}, err
 	}
 	defer os.RemoveAll(dir)
 	var out, errw bytes.Buffer
@@ -366,9 +377,9 @@ var exampleRun = sync.OnceValue(func() exampleGate {
 	e.code = mainWith(context.Background(), append([]string{"riskgate"}, exampleArgs(dir)...), strings.NewReader(""), &out, &errw, testDeps())
 	e.stdout, e.stderr = out.String(), errw.String()
 	if e.reports, err = readExampleGate(dir); err != nil {
-		panic(err)
+		return exampleGate{}, fmt.Errorf("%w (stderr %q)", err, e.stderr)
 	}
-	return e
+	return e, nil
 })
 
 // The same inputs, policy and seed give the same result whatever GOMAXPROCS
@@ -376,7 +387,7 @@ var exampleRun = sync.OnceValue(func() exampleGate {
 // a child process, runMainChild).
 func TestGateDeterministic(t *testing.T) {
 	t.Parallel()
-	ex, procs := exampleRun(), runtime.GOMAXPROCS(0)
+	ex, procs := exampleRun(t), runtime.GOMAXPROCS(0)
 	first := normalizeRun(ex.reports["result.json"], ex.dir)
 	for _, n := range []int{1, 2} {
 		if n == procs {
@@ -485,7 +496,7 @@ func TestGateMissingCells(t *testing.T) {
 // loss weights a rule passes.
 func TestGateProgressLines(t *testing.T) {
 	t.Parallel()
-	ex := exampleRun()
+	ex := exampleRun(t)
 	code, stderr := ex.code, ex.stderr
 	want := "riskgate: memory estimate 82 MB (limit 4 GB)…\n" +
 		"riskgate: running the significance tests…\n" +
@@ -527,7 +538,7 @@ func TestGateRiskSweep(t *testing.T) {
 		t.Helper()
 		return weightsOf(runMain(t, append([]string{"gate", "--example", "--format", "json"}, args...)...))
 	}
-	ex := exampleRun() // the default sweep
+	ex := exampleRun(t) // the default sweep
 	if got := weightsOf(ex.code, ex.reports["result.json"], ex.stderr); !slices.Equal(got, []float64{1, 2, 5, 10}) {
 		t.Errorf("default sweep: BRisk at %v, want [1 2 5 10]", got)
 	}
