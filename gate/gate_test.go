@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -64,20 +66,19 @@ func readOut(t *testing.T, dir, name string) string {
 
 // The example's whole output and every report it writes, in golden files;
 // every report is rendered from result.json alone.
+// The run is exampleRun's, shared with the tests of its progress lines
+// (TestGateProgressLines checks its stderr; TestGateCheapPolicyGolden that
+// a gate without --progress writes nothing there).
 func TestGateExampleGolden(t *testing.T) {
 	t.Parallel()
-	code, stdout, stderr, dir := gateRunOut(t, "--example")
-	if code != exitPass {
-		t.Errorf("exit %d, want 0 (ship candidate-better)\n%s", code, stderr)
+	ex := exampleRun(t)
+	if ex.code != exitPass {
+		t.Errorf("exit %d, want 0 (ship candidate-better)\n%s", ex.code, ex.stderr)
 	}
-	if stderr != "" {
-		t.Errorf("stderr: %q", stderr)
-	}
-	checkGolden(t, "gate/example.table.golden", stdout)
-	files := map[string]string{}
+	checkGolden(t, "gate/example.table.golden", ex.stdout)
+	files := ex.files()
 	for _, name := range report.FileNames {
-		files[name] = readOut(t, dir, name)
-		checkGolden(t, "gate/example."+name+".golden", normalizeRun(files[name], dir))
+		checkGolden(t, "gate/example."+name+".golden", normalizeRun(files[name], ex.dir))
 	}
 	checkReportsFromJSON(t, files)
 	mdcheck.Structure(t, files["report.md"], report.MaxMarkdownBytes)
@@ -320,16 +321,65 @@ func TestGatePolicyInputs(t *testing.T) {
 	}
 }
 
-// exampleArgs is the gate of the example with the progress lines, run once
-// (exampleRun) for the tests that read its result or its progress.
-var exampleArgs = []string{"gate", "--example", "--progress", "--format", "json"}
+// exampleArgs is the gate of the example with the progress lines and its
+// reports written to out, run once (exampleRun) for the tests that read its
+// output, reports or progress: the gate is deterministic, so they can share
+// it (about 2 CPU-s a run).
+func exampleArgs(out string) []string {
+	return []string{"gate", "--example", "--progress", "--out", out}
+}
 
-// exampleRun returns the exit status, standard output and error of
-// riskgate with exampleArgs, at the process's default GOMAXPROCS.
-var exampleRun = sync.OnceValues(func() (int, [2]string) {
+// exampleGate is how the run of exampleArgs ended: its exit status, standard
+// output (the table) and error, the folder it wrote its reports to (removed
+// once read; its name is in the reports) and the reports' contents.
+type exampleGate struct {
+	code           int
+	stdout, stderr string
+	dir            string
+	reports        map[string]string
+}
+
+// files returns a copy of the reports by file name.
+func (e exampleGate) files() map[string]string { return maps.Clone(e.reports) }
+
+// readExampleGate reads the reports exampleArgs(dir) wrote.
+func readExampleGate(dir string) (map[string]string, error) {
+	files := map[string]string{}
+	for _, name := range report.FileNames {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			return nil, err
+		}
+		files[name] = string(data)
+	}
+	return files, nil
+}
+
+// exampleRun returns the run of exampleArgs, made once at the process's
+// default GOMAXPROCS (runExample), and fails the test if it could not be made.
+func exampleRun(t testing.TB) exampleGate {
+	t.Helper()
+	e, err := runExample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+var runExample = sync.OnceValues(func() (exampleGate, error) {
+	dir, err := os.MkdirTemp("", "riskgate-example-")
+	if err != nil {
+		return exampleGate{}, err
+	}
+	defer os.RemoveAll(dir)
 	var out, errw bytes.Buffer
-	code := Main(context.Background(), append([]string{"riskgate"}, exampleArgs...), strings.NewReader(""), &out, &errw)
-	return code, [2]string{out.String(), errw.String()}
+	e := exampleGate{dir: dir}
+	e.code = mainWith(context.Background(), append([]string{"riskgate"}, exampleArgs(dir)...), strings.NewReader(""), &out, &errw, testDeps())
+	e.stdout, e.stderr = out.String(), errw.String()
+	if e.reports, err = readExampleGate(dir); err != nil {
+		return exampleGate{}, fmt.Errorf("%w (stderr %q)", err, e.stderr)
+	}
+	return e, nil
 })
 
 // The same inputs, policy and seed give the same result whatever GOMAXPROCS
@@ -337,14 +387,22 @@ var exampleRun = sync.OnceValues(func() (int, [2]string) {
 // a child process, runMainChild).
 func TestGateDeterministic(t *testing.T) {
 	t.Parallel()
-	_, run := exampleRun()
-	first, procs := normalizeRun(run[0], ""), runtime.GOMAXPROCS(0)
+	ex, procs := exampleRun(t), runtime.GOMAXPROCS(0)
+	first := normalizeRun(ex.reports["result.json"], ex.dir)
 	for _, n := range []int{1, 2} {
 		if n == procs {
 			continue
 		}
-		out := normalizeRun(runMainChild(t, []string{"GOMAXPROCS=" + strconv.Itoa(n)}, exampleArgs...).stdout, "")
-		if out != first {
+		dir := t.TempDir()
+		c := runMainChild(t, []string{"GOMAXPROCS=" + strconv.Itoa(n)}, exampleArgs(dir)...)
+		if c.stdout != ex.stdout {
+			t.Fatalf("output differs between GOMAXPROCS %d and %d:\n%s", procs, n, firstDiff(c.stdout, ex.stdout))
+		}
+		files, err := readExampleGate(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out := normalizeRun(files["result.json"], dir); out != first {
 			t.Fatalf("result differs between GOMAXPROCS %d and %d:\n%s", procs, n, firstDiff(out, first))
 		}
 	}
@@ -429,7 +487,7 @@ func TestGateMissingCells(t *testing.T) {
 }
 
 // --progress writes one line per phase when standard error is not a
-// terminal; without it nothing (TestGateExampleGolden checks stderr is empty).
+// terminal; without it nothing (TestGateCheapPolicyGolden checks stderr is empty).
 // The memory estimate comes first (engine.EstimateMemory of the example:
 // the runtime's 60 MB, the draws of the rule's fit and one sweep fit at
 // once, predictive replicates, what the 4 fits keep, the bootstrap), then the default policy's rules (the paired t test,
@@ -438,8 +496,8 @@ func TestGateMissingCells(t *testing.T) {
 // loss weights a rule passes.
 func TestGateProgressLines(t *testing.T) {
 	t.Parallel()
-	code, run := exampleRun()
-	stderr := run[1]
+	ex := exampleRun(t)
+	code, stderr := ex.code, ex.stderr
 	want := "riskgate: memory estimate 82 MB (limit 4 GB)…\n" +
 		"riskgate: running the significance tests…\n" +
 		"riskgate: bootstrapping URisk at loss weight 2…\n" +
@@ -480,8 +538,8 @@ func TestGateRiskSweep(t *testing.T) {
 		t.Helper()
 		return weightsOf(runMain(t, append([]string{"gate", "--example", "--format", "json"}, args...)...))
 	}
-	code, run := exampleRun() // the default sweep
-	if got := weightsOf(code, run[0], run[1]); !slices.Equal(got, []float64{1, 2, 5, 10}) {
+	ex := exampleRun(t) // the default sweep
+	if got := weightsOf(ex.code, ex.reports["result.json"], ex.stderr); !slices.Equal(got, []float64{1, 2, 5, 10}) {
 		t.Errorf("default sweep: BRisk at %v, want [1 2 5 10]", got)
 	}
 	if got := weights("--risk-sweep", ""); !slices.Equal(got, []float64{2}) {
