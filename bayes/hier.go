@@ -323,36 +323,16 @@ func setUpHier(t *Table, opt HierOptions) (*hierSetup, error) {
 	}
 	sp := ScalePriors{Sigma: priors.Sigma, SD: []Prior{priors.SDTopic, priors.SDSystem}, Relative: priors.Relative, Scale: ysd}
 
-	so := opt.Sampler
-	chains := so.Chains
-	if chains == 0 {
-		chains = 4
+	// A sequential fit, which needs a few hundred ESS rather than
+	// thousands, thins the collapsed path only for the cost of the draws
+	// (1 for rb04): per transition, thinning lowers the ESS.
+	minThin := 3
+	if opt.Sequential != nil {
+		minThin = 1
 	}
-	target := opt.TargetESS
-	if target <= 0 {
-		target = 100 * float64(chains)
-	}
+	so, target := hierSampling(opt.Sampler, opt.TargetESS, method, gaussian, len(t.Systems)+len(t.Topics), minThin)
 	var model mcmc.Model
 	if method == MethodCollapsed {
-		if so.AdaptDelta == 0 {
-			so.AdaptDelta = 0.9
-		}
-		if so.Thin == 0 {
-			// A hyper-parameter transition costs about a microsecond; drawing
-			// the effects costs about 5 ns per level per kept draw. Thin more
-			// when the draws are dear: 3 for rb04, 10 for 1,000 × 10,000.
-			// A sequential fit, which needs a few hundred ESS rather than
-			// thousands, thins only for the cost of the draws (1 for rb04):
-			// per transition, thinning lowers the ESS.
-			lo := 3
-			if opt.Sequential != nil {
-				lo = 1
-			}
-			so.Thin = min(10, max(lo, (len(t.Systems)+len(t.Topics))/100))
-		}
-		if so.Draws == 0 {
-			so.Draws = max(1000, int(math.Ceil(1.4*target/float64(chains))))
-		}
 		v0 := normal.Sigma * normal.Sigma
 		if complete {
 			model = newBalancedModel(t, normal.Mu, v0, sp)
@@ -360,17 +340,6 @@ func setUpHier(t *Table, opt HierOptions) (*hierSetup, error) {
 			model = newSchurModel(t, normal.Mu, v0, sp)
 		}
 	} else {
-		if gaussian {
-			// rstanarm's settings, as the reference fits were run
-			if so.AdaptDelta == 0 {
-				so.AdaptDelta = 0.99
-			}
-			if so.MaxDepth == 0 {
-				so.MaxDepth = 15
-			}
-		} else if so.AdaptDelta == 0 {
-			so.AdaptDelta = generalAdaptDelta
-		}
 		sys, top, yy := t.observed()
 		mm, err := NewMixedModel(yy, []Factor{{"topic", t.Topics, top}, {"system", t.Systems, sys}}, fam, priors.Intercept, sp)
 		if err != nil {
@@ -389,6 +358,49 @@ func setUpHier(t *Table, opt HierOptions) (*hierSetup, error) {
 		model = mm // factors topic then system: Names are hierNames' layout, then the family's parameters
 	}
 	return &hierSetup{t: t, opt: opt, method: method, fam: fam, priors: priors, model: model, so: so, target: target}, nil
+}
+
+// hierSampling completes the sampler settings so leaves at zero for a fit on
+// the method's path over a model of levels topic and system levels, and
+// returns them with the target ESS (targetESS, or 100 per chain). The
+// collapsed path adapts to 0.9 and thins by the model's size, at least
+// minThin: a hyper-parameter transition costs about a microsecond, drawing
+// the effects about 5 ns per level per kept draw, so it thins more when the
+// draws are dear (3 for rb04, 10 for 1,000 × 10,000); it draws enough for the
+// target (at least 1,000 per chain). The general path takes rstanarm's
+// settings for a normal likelihood (adapt_delta 0.99, tree depth 15, as the
+// reference fits were run) and generalAdaptDelta for another.
+func hierSampling(so mcmc.NUTSOptions, targetESS float64, method HierMethod, gaussian bool, levels, minThin int) (mcmc.NUTSOptions, float64) {
+	chains := so.Chains
+	if chains == 0 {
+		chains = 4
+	}
+	target := targetESS
+	if target <= 0 {
+		target = 100 * float64(chains)
+	}
+	switch {
+	case method == MethodCollapsed:
+		if so.AdaptDelta == 0 {
+			so.AdaptDelta = 0.9
+		}
+		if so.Thin == 0 {
+			so.Thin = min(10, max(minThin, levels/100))
+		}
+		if so.Draws == 0 {
+			so.Draws = max(1000, int(math.Ceil(1.4*target/float64(chains))))
+		}
+	case gaussian:
+		if so.AdaptDelta == 0 {
+			so.AdaptDelta = 0.99
+		}
+		if so.MaxDepth == 0 {
+			so.MaxDepth = 15
+		}
+	case so.AdaptDelta == 0:
+		so.AdaptDelta = generalAdaptDelta
+	}
+	return so, target
 }
 
 // run samples h's model and checks the fit's convergence.

@@ -242,39 +242,15 @@ func FitSegments(t *Table, label []string, opt SegmentOptions) (*SegmentFit, err
 	}
 	sp := priors.scalePriors(ysd)
 
-	so := opt.Sampler
-	chains := so.Chains
-	if chains == 0 {
-		chains = 4
-	}
-	target := opt.TargetESS
-	if target <= 0 {
-		target = 100 * float64(chains)
-	}
+	so, target := hierSampling(opt.Sampler, opt.TargetESS, method, true, len(t.Systems)+len(t.Topics), 3) // as FitHier's paths
 	var model mcmc.Model
 	if method == MethodCollapsed {
-		if so.AdaptDelta == 0 {
-			so.AdaptDelta = 0.9
-		}
-		if so.Thin == 0 {
-			so.Thin = min(10, max(3, (len(t.Systems)+len(t.Topics))/100)) // as FitHier's collapsed path
-		}
-		if so.Draws == 0 {
-			so.Draws = max(1000, int(math.Ceil(1.4*target/float64(chains))))
-		}
 		if complete {
 			model = newSegBalancedModel(t, segments, topicSeg, size, normal.Mu, normal.Sigma*normal.Sigma, sp)
 		} else {
 			model = newSegSchurModel(t, segments, topicSeg, normal.Mu, normal.Sigma*normal.Sigma, sp)
 		}
 	} else {
-		// rstanarm's settings, as the reference fits were run
-		if so.AdaptDelta == 0 {
-			so.AdaptDelta = 0.99
-		}
-		if so.MaxDepth == 0 {
-			so.MaxDepth = 15
-		}
 		sys, top, yy := t.observed()
 		cell := make([]int32, len(sys))
 		for n := range cell {
