@@ -85,20 +85,7 @@ func FuzzParseMeasures(f *testing.F) {
 		for _, missing := range []MissingTopics{MissingZero, MissingSkip} {
 			opt := DefaultOptions()
 			opt.Missing = missing
-			var out []byte
-			sum, err := NewEvaluator(q, ms, opt).Evaluate(run, func(tr *TopicResult) error {
-				out = AppendTopic(out, ms, tr)
-				return nil
-			})
-			if err != nil {
-				var ie *inputerr.Error
-				if !errors.As(err, &ie) {
-					t.Fatalf("evaluation error is not an input error: %v", err)
-				}
-				continue
-			}
-			out = AppendSummary(out, ms, sum)
-			if !bytes.HasSuffix(out, []byte("\n")) {
+			if out, ok := evaluateOutput(t, q, run, ms, opt); ok && !bytes.HasSuffix(out, []byte("\n")) {
 				t.Fatalf("output does not end a line: %q", out)
 			}
 		}
