@@ -140,18 +140,7 @@ func (d *BRiskDescription) Challenger(s int) *BRiskTopics {
 // use the source PCG(Hier.Sampler.Seed, forecastStream + system), so the
 // result is bit-identical for a given seed.
 func BRisk(t *Table, champion int, w float64, opt BRiskOptions) (*BRiskResult, error) {
-	if err := t.Validate(); err != nil {
-		return nil, err
-	}
-	pool, err := BRiskPool(t, champion, w)
-	if err != nil {
-		return nil, err
-	}
-	level, err := credibleLevel(opt.Level)
-	if err != nil {
-		return nil, err
-	}
-	challengers, err := briskChallengers(t, champion, opt.Challengers)
+	pool, level, challengers, err := briskInputs(t, champion, w, opt.Level, opt.Challengers)
 	if err != nil {
 		return nil, err
 	}
@@ -369,6 +358,25 @@ func (f *HierFit) ProbBest(systems []int) []float64 {
 		p[i] = float64(c) / n
 	}
 	return p
+}
+
+// briskInputs checks and builds what BRisk and SegmentBRisk fit and report
+// on: the valid table t's risk-adjusted pool at loss weight w (BRiskPool),
+// the credible level (credibleLevel) and the challengers (briskChallengers).
+func briskInputs(t *Table, champion int, w, level float64, given []int) (pool *Table, lvl float64, challengers []int, err error) {
+	if err = t.Validate(); err != nil {
+		return nil, 0, nil, err
+	}
+	if pool, err = BRiskPool(t, champion, w); err != nil {
+		return nil, 0, nil, err
+	}
+	if lvl, err = credibleLevel(level); err != nil {
+		return nil, 0, nil, err
+	}
+	if challengers, err = briskChallengers(t, champion, given); err != nil {
+		return nil, 0, nil, err
+	}
+	return pool, lvl, challengers, nil
 }
 
 // briskChallengers are the challengers BRisk and SegmentBRisk compare with the

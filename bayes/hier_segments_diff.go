@@ -139,18 +139,7 @@ type SegmentChallenger struct {
 // BRisk (SIGIR 2020) within each segment, partially pooled across segments.
 // label[j] is topic j's segment.
 func SegmentBRisk(t *Table, label []string, champion int, w float64, opt SegmentBRiskOptions) (*SegmentBRiskResult, error) {
-	if err := t.Validate(); err != nil {
-		return nil, err
-	}
-	pool, err := BRiskPool(t, champion, w)
-	if err != nil {
-		return nil, err
-	}
-	level, err := credibleLevel(opt.Level)
-	if err != nil {
-		return nil, err
-	}
-	challengers, err := briskChallengers(t, champion, opt.Challengers)
+	pool, level, challengers, err := briskInputs(t, champion, w, opt.Level, opt.Challengers)
 	if err != nil {
 		return nil, err
 	}
