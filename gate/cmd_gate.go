@@ -277,13 +277,7 @@ func (o *gateOptions) resolve(ctx context.Context, s *streams, maxMemory float64
 			return nil, err
 		}
 	}
-	total, parts := engine.EstimateMemory(p, g.tables, g.sweep)
-	if more := engine.EstimateJudgmentsMemory(p, g.tables, g.sweep, g.rankings); more != nil {
-		parts = append(parts, more...)
-		for _, m := range more {
-			total += m.Bytes
-		}
-	}
+	total, parts := engine.EstimateMemory(p, g.tables, g.sweep, g.rankings)
 	if err := checkMemory("this gate", total, parts, maxMemory, gateFewer); err != nil {
 		return nil, err
 	}

@@ -50,7 +50,11 @@ const (
 // above it), which keeps the process within it. Measured against the peak
 // resident memory of six gate and calibrate runs in docs/benchmarks.md
 // ("Memory": each estimate at least the peak, at most 3 times it).
-func EstimateMemory(p *policies.Policy, ts Tables, sweep []float64) (float64, []MemoryPart) {
+//
+// With runs scored against qrels (rankings not nil), the needs-judgments
+// step adds the runs' rankings and the analyses under the two other
+// assumptions about unjudged documents (judgmentsParts).
+func EstimateMemory(p *policies.Policy, ts Tables, sweep []float64, rankings *scores.Rankings) (float64, []MemoryPart) {
 	t := ts[0]
 	systems, topics := len(t.Systems), len(t.Topics)
 	challengers := systems - 1
@@ -70,6 +74,9 @@ func EstimateMemory(p *policies.Policy, ts Tables, sweep []float64) (float64, []
 		{"the result and its reports", float64(challengers+1) * float64(topics) * reportCellBytes},
 	}
 	parts = append(parts, analysisParts(p, measureNeeds(p, t.Measure), t.Measure, systems, topics, challengers, t.Missing() > 0, sweep, true)...)
+	if rankings != nil {
+		parts = append(parts, judgmentsParts(p, ts, challengers, rankings)...)
+	}
 	return sum(parts), parts
 }
 
@@ -219,16 +226,13 @@ func measureNeeds(p *policies.Policy, defaultMeasure string) []measureNeed {
 // the default policy's peak resident memory grew by 10 MB with the step.
 const rankedDocBytes = 64
 
-// EstimateJudgmentsMemory is what the needs-judgments step adds to
-// EstimateMemory's estimate when the inputs are runs scored against qrels:
-// the runs' rankings, kept to the end, and the analyses of p under the two
-// other assumptions about unjudged documents (condensed and optimistic),
-// each as large as the standard one's — an upper bound, since a measure the
-// challengers have no unjudged document of is analysed once. Nil r: none.
-func EstimateJudgmentsMemory(p *policies.Policy, ts Tables, sweep []float64, r *scores.Rankings) []MemoryPart {
-	if r == nil {
-		return nil
-	}
+// judgmentsParts are what the needs-judgments step adds to EstimateMemory's
+// estimate when the inputs are runs scored against qrels: the runs'
+// rankings r, kept to the end, and the analyses of p under the two other
+// assumptions about unjudged documents (condensed and optimistic), each as
+// large as the standard one's — an upper bound, since a measure the
+// challengers have no unjudged document of is analysed once.
+func judgmentsParts(p *policies.Policy, ts Tables, challengers int, r *scores.Rankings) []MemoryPart {
 	docs := 0
 	for _, topics := range r.Topics {
 		for _, tl := range topics {
@@ -237,10 +241,6 @@ func EstimateJudgmentsMemory(p *policies.Policy, ts Tables, sweep []float64, r *
 	}
 	t := ts[0]
 	systems, topics := len(t.Systems), len(t.Topics)
-	challengers := systems - 1
-	if roles, err := p.Roles(t.Systems); err == nil {
-		challengers = len(roles.Challengers)
-	}
 	analyses := float64(len(ts)) * float64(systems) * float64(topics) * cellBytes // each variant's tables
 	analyses += sum(analysisParts(p, measureNeeds(p, t.Measure), t.Measure, systems, topics, challengers, t.Missing() > 0, nil, false))
 	return []MemoryPart{
