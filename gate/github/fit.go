@@ -92,6 +92,14 @@ func closeBlocks(s string) string {
 
 // cutNote is appended to a body cut to fit: it says where the full report is.
 func cutNote(limit int, artifact, reportURL string) string {
+	return "\n---\n:warning: This report was cut to fit GitHub's limit of " + thousands(limit) +
+		" characters. The full report is in " + artifactOfRun(artifact, reportURL) + ".\n"
+}
+
+// artifactOfRun names the artifact of this workflow run that holds the
+// report set (the Action's artifact-name, when known), the run linked when
+// its page is known.
+func artifactOfRun(artifact, reportURL string) string {
 	where := "the report artifact of this workflow run"
 	if artifact != "" {
 		where = "the **" + escape.Markdown(artifact) + "** artifact of this workflow run"
@@ -99,24 +107,16 @@ func cutNote(limit int, artifact, reportURL string) string {
 	if u := linkURL(reportURL); u != "" {
 		where = strings.Replace(where, "this workflow run", "[this workflow run]("+u+")", 1)
 	}
-	return "\n---\n:warning: This report was cut to fit GitHub's limit of " + thousands(limit) +
-		" characters. The full report is in " + where + ".\n"
+	return where
 }
 
-// worklistLine says where the judging worklist is — the artifact of this
-// workflow run that holds the report set, linked when the run's page is
-// known — and how to use it; "" without a worklist.
+// worklistLine says where the judging worklist is (artifactOfRun) and how
+// to use it; "" without a worklist.
 func worklistLine(worklist, artifact, reportURL string) string {
 	if worklist == "" {
 		return ""
 	}
-	where := "the report artifact of this workflow run"
-	if artifact != "" {
-		where = "the **" + escape.Markdown(artifact) + "** artifact of this workflow run"
-	}
-	if u := linkURL(reportURL); u != "" {
-		where = strings.Replace(where, "this workflow run", "[this workflow run]("+u+")", 1)
-	}
+	where := artifactOfRun(artifact, reportURL)
 	// The name is escaped as text, not put in a code span: a result read
 	// from a file could name anything, and a code span shows escapes as is.
 	return "\n\nThe judging worklist **" + escape.Markdown(worklist) + "** is in " + where +
