@@ -38,6 +38,13 @@ import (
 //	<!-- doctest: append calibrate --reps 4 -->  arguments added to every riskgate calibrate
 //	                                               (a documented run that takes minutes)
 //	<!-- doctest: same-as docs/recipes/pre-deploy.sh -->  the block is that file, verbatim
+//
+// A block of another language (a policy's YAML) marked
+//
+//	<!-- doctest: file release.yaml -->
+//
+// is that file in the folder every block runs in, so that the doc's commands
+// read the policy as the doc shows it.
 
 const (
 	doctestMainEnv   = "RISKGATE_DOCTEST_MAIN"
@@ -187,6 +194,18 @@ func TestDocsCommands(t *testing.T) {
 		files = append(files, filepath.Join("docs", filepath.Base(d)))
 	}
 	fix := newDocFixture(t, repo)
+	for _, f := range files {
+		for _, fence := range docFences(t, repo, f) {
+			name, ok := strings.CutPrefix(fence.Marker, "file ")
+			if !ok {
+				continue
+			}
+			if _, taken := fix.files[name]; taken || fence.Lang == "sh" {
+				t.Fatalf("%s:%d: doctest file %q: a name the fixture already has, or an sh block", fence.File, fence.Line, name)
+			}
+			fix.files[name] = strings.Join(fence.Lines, "\n") + "\n"
+		}
+	}
 	var ran atomic.Int64
 	var skipped, blocks int
 	t.Run("blocks", func(t *testing.T) { // returns when every block has run
