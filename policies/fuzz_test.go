@@ -26,6 +26,9 @@ func FuzzParse(f *testing.F) {
 		}
 		f.Add(data)
 	}
+	// The keys of the run history and of the needs-judgments check.
+	f.Add([]byte("version: 1\nname: r\nchampion: a\nchallengers: [b]\ninputs: {pool: p, pool_mismatch: exclude}\n" +
+		"rules:\n  - id: x\n    quantity: mean_diff\n    at_least: 0\n    judgments: ignore\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := Parse("f.yaml", data)
 		if err != nil {
