@@ -104,6 +104,11 @@ type Evidence struct {
 	// documents the qrels have not judged (runs + qrels inputs); each rule
 	// is judged under them too (judgments.go). None for score tables.
 	Assumptions []Assumption
+	// Segments are, per dimension a by: rule names, the segments of the
+	// gate's topics in that dimension, in the order the reports list them
+	// (segments.go); the Values hold a by: rule's query for each segment
+	// under Query.InSegment.
+	Segments map[string][]Segment
 }
 
 // Decision is the policy's judgement of a run: everything a report needs.
@@ -174,6 +179,13 @@ type RuleResult struct {
 	// Reason explains the outcome in words, with the numbers.
 	Reason string     `json:"reason"`
 	Waiver *WaiverUse `json:"waiver,omitempty"`
+	// By is a by: rule's dimension, BySemantics how its segments combine,
+	// Segments its outcome in each segment and Segment the segment whose
+	// value Observed is (the worst: segments.go); empty for other rules.
+	By          string           `json:"by,omitempty"`
+	BySemantics SegmentSemantics `json:"by_semantics,omitempty"`
+	Segment     string           `json:"segment,omitempty"`
+	Segments    []SegmentResult  `json:"segments,omitempty"`
 }
 
 // WaiverUse records a waiver that matched a rule and challenger.

@@ -90,6 +90,10 @@ type Inputs struct {
 	// PoolExclude (default) leaves it out with a warning naming it,
 	// PoolRefuse refuses the gate.
 	PoolMismatch string
+	// TopicsFile is the topics file (docs/inputs.md, "Topics file") whose
+	// dimensions the by: rules name; relative to the policy file's folder
+	// (TopicsFilePath). Empty: none, unless --topics-file names one.
+	TopicsFile string
 }
 
 // What inputs.pool_mismatch accepts.
@@ -156,6 +160,9 @@ type Requirements struct {
 	MinTopics        int
 	MinArtifacts     int
 	MinTopicCoverage float64
+	// MinTopicsPerSegment: a segment of a by: rule with fewer topics is
+	// reported and its outcome is inconclusive, never pass.
+	MinTopicsPerSegment int
 }
 
 // Select says which passing challengers the gate ships.
@@ -197,6 +204,13 @@ type Rule struct {
 	// spelling knows it); empty: the policy's default (Policy.DefaultMeasure).
 	Measure    string
 	MeasurePos Pos
+	// By is the dimension of the topics file (a column: origin, locale,
+	// traffic band) within every segment of which the rule is evaluated;
+	// empty: the rule is evaluated on the whole table. BySemantics says how
+	// the segments' outcomes combine (segments.go).
+	By          string
+	BySemantics SegmentSemantics
+	ByPos       Pos
 	// Judgments says whether the rule is also judged under the other
 	// assumptions about unjudged documents (Evidence.Assumptions; docs/
 	// policies.md, "Needs judgments"): check (the default) or ignore.
@@ -382,6 +396,12 @@ type Query struct {
 	// default measure (inputs.measure or the inputs' only one), so that a
 	// one-measure policy's queries are what they always were.
 	Measure string `json:"measure,omitempty"`
+	// By is the dimension of a by: rule's query and Segment the segment
+	// of that dimension it is computed in: Policy.Queries gives a by:
+	// rule's query with By set and Segment empty, and the gate supplies a
+	// value for each segment under q.InSegment(segment).
+	By      string `json:"by,omitempty"`
+	Segment string `json:"segment,omitempty"`
 }
 
 // Analysis is the analysis that computes the query.
@@ -429,6 +449,12 @@ func (q Query) String() string {
 	if q.Measure != "" {
 		ps = append(ps, "measure="+q.Measure)
 	}
+	if q.By != "" {
+		ps = append(ps, "by="+q.By)
+	}
+	if q.Segment != "" {
+		ps = append(ps, "segment="+q.Segment)
+	}
 	if len(ps) == 0 {
 		return q.Quantity
 	}
@@ -443,6 +469,7 @@ func (p *Policy) Query(r *Rule) Query {
 		q.Margin, q.MarginPercent = r.Margin, r.MarginPercent
 	}
 	q.Measure = r.Measure
+	q.By = r.By
 	return q
 }
 
