@@ -56,6 +56,10 @@ type Result struct {
 	// one fit per loss weight the rules use, in increasing order.
 	BRisk []*FitResult `json:"brisk,omitempty"`
 
+	// Segments are, per dimension a by: rule names, each challenger's
+	// segment table (segments.go); nil without by: rules.
+	Segments []SegmentTable `json:"segments,omitempty"`
+
 	// Regressions are, per challenger, the topics it loses most on against
 	// the champion (riskgate gate --worst, DefaultWorst by default).
 	Regressions []Regressions `json:"regressions,omitempty"`
