@@ -342,7 +342,14 @@ func (p *Policy) Warnings(now time.Time) []string {
 	if p.LossWeight > 0 && len(p.weightedRules()) == 0 {
 		out = append(out, fmt.Sprintf("%s: the policy sets a loss weight but no rule uses it", p.File))
 	}
+	if p.Requirements.MinTopicsPerSegment > 0 && len(p.Dimensions()) == 0 {
+		out = append(out, fmt.Sprintf("%s: requirements.min_topics_per_segment has no effect: no rule has by:", p.File))
+	}
 	for _, r := range p.Rules {
+		if r.By != "" && r.BySemantics == SegmentsAllPass && r.Quantity.isTest() && p.Query(r).Alternative != Greater {
+			out = append(out, fmt.Sprintf("%s: rule %s must pass in every segment of %s (segments: all_pass), but a p-value of alternative %s cannot show the challenger non-inferior there; use alternative: greater (with margin: for non-inferiority), or segments: no_harm with alternative: less to fail only on harm",
+				at(r.Pos), r.ID, r.By, p.Query(r).Alternative))
+		}
 		if twoSidedNote(p, r) != "" {
 			fix := "consider alternative: greater"
 			if q := r.Quantity; q != nil && !slices.Contains(q.Alternatives, Greater) {

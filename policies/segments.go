@@ -1,11 +1,15 @@
 package policies
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/riskgate/riskgate/internal/inputerr"
+	"github.com/riskgate/riskgate/internal/suggest"
 )
 
 // Rules per segment (docs/policies.md, "Segments"). A rule with by:
@@ -243,4 +247,33 @@ func segmentsReason(srs []SegmentResult, worst int) string {
 		reason = fmt.Sprintf("in segment %s (%s): %s", w.Segment, plural(w.Topics, "topic"), reason)
 	}
 	return fmt.Sprintf("%s; %d of %d segments pass", reason, passing, len(srs))
+}
+
+// CheckDimensions checks that every dimension a by: rule names is one of
+// the topics file's dims: a rule naming another is a policy error at its
+// by: key, listing the file's dimensions with did-you-mean. dims nil means
+// the gate has no topics file, and every by: rule is an error saying how
+// to give one.
+func (p *Policy) CheckDimensions(dims []string) error {
+	var errs []error
+	for i, r := range p.Rules {
+		switch {
+		case r.By == "" || slices.Contains(dims, r.By):
+			continue
+		case dims == nil:
+			errs = append(errs, inputerr.AtCol(p.File, r.ByPos.Line, r.ByPos.Column,
+				"rules[%d].by: rule %s has by: %s but no topics file: give --topics-file or inputs.topics_file", i, r.ID, clip(r.By)))
+		default:
+			have := "none"
+			if len(dims) > 0 {
+				have = strings.Join(dims, ", ")
+			}
+			errs = append(errs, inputerr.AtCol(p.File, r.ByPos.Line, r.ByPos.Column,
+				"rules[%d].by: the topics file has no dimension %q%s (its dimensions: %s)", i, clip(r.By), suggest.DidYouMean(r.By, dims), have))
+		}
+	}
+	if len(errs) == 1 {
+		return errs[0]
+	}
+	return errors.Join(errs...) // nil when there is none
 }
