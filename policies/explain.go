@@ -144,6 +144,9 @@ func (p *Policy) Explain(now time.Time) string {
 		runs = append(runs, s)
 	}
 	para("  ", "The gate computes only what the rules need: "+strings.Join(runs, "; ")+".")
+	if dims := p.bayesianDimensions(); len(dims) > 0 {
+		para("  ", fmt.Sprintf("The Bayesian rules by %s take their values from the partially pooled segment model, fitted on the whole table once per dimension (docs/segments.md).", joinAnd(dims)))
+	}
 	if !p.needs(AnalysisBayes) && !p.needs(AnalysisBRisk) {
 		para("  ", "No rule is Bayesian, so the gate runs no MCMC.")
 	}
@@ -151,6 +154,18 @@ func (p *Policy) Explain(now time.Time) string {
 }
 
 func (p *Policy) needs(a Analysis) bool { return slices.Contains(p.Needs(), a) }
+
+// bayesianDimensions are the dimensions of the by: rules on a Bayesian
+// quantity (bayes.*, brisk.*), in rule order.
+func (p *Policy) bayesianDimensions() []string {
+	var ds []string
+	for _, r := range p.Rules {
+		if r.By != "" && r.Quantity.Analysis.UsesArtifacts() && !slices.Contains(ds, r.By) {
+			ds = append(ds, r.By)
+		}
+	}
+	return ds
+}
 
 func (p *Policy) describeInputs() string {
 	in := p.Inputs
