@@ -148,7 +148,7 @@ func (p *Policy) correctedFamily(r *Rule, ev Evidence, get func(c string, q Quer
 // about unjudged documents. The rule fails (or warns, by severity) when a
 // segment does; else it needs judgments when a segment does; else it is
 // inconclusive when a segment is; else it passes. Its observed value is
-// the worst segment's (worstSegment). The unmet requirements its analysis
+// the worst segment's (combineSegments). The unmet requirements its analysis
 // depends on are returned for capUnmet, which applies them to the rule.
 func (p *Policy) judgeSegments(r *Rule, c string, ci int, ev Evidence, unmet []Unmet, f pFamily, assumed []assumed) (RuleResult, []Unmet) {
 	q := p.Query(r)
@@ -162,7 +162,7 @@ func (p *Policy) judgeSegments(r *Rule, c string, ci int, ev Evidence, unmet []U
 	}
 	rr.Segments = make([]SegmentResult, len(segs))
 	for gi, g := range segs {
-		sr, _ := p.judge(r, q.InSegment(g.Name), c, ev, nil)
+		sr, _ := p.judge(r, q.InSegment(g.Name), c, ev, unmet)
 		if f.adj != nil && sr.Outcome == "" {
 			p.applyCorrection(&sr, r, f.adj[ci][gi], f.n, f.over)
 		}
