@@ -13,10 +13,10 @@ func (p *Policy) segmentWords(r *Rule) string {
 	fmt.Fprintf(&b, "In every segment of %s (a dimension of the topics file): ", r.By)
 	switch r.Quantity.Analysis {
 	case AnalysisBayes:
-		b.WriteString("the value is the segment's difference δ_g in the partially pooled segment model, fitted once on the whole table " +
+		b.WriteString("the value is read off the segment's difference δ_g in the partially pooled segment model, fitted once on the whole table " +
 			"(score ~ 1 + (1 | topic) + (1 | system) + (1 | system:segment)), so that a small segment's difference shrinks toward the system's overall effect. ")
 	case AnalysisBRisk:
-		b.WriteString("the value is the segment's difference in the partially pooled segment model of the risk-adjusted pool (BRisk form), " +
+		b.WriteString("the value is read off the segment's difference in the partially pooled segment model of the risk-adjusted pool (BRisk form), " +
 			"fitted once on the whole table, so that a small segment's difference shrinks toward the system's overall effect. ")
 	default:
 		b.WriteString("the value is computed on the segment's topics alone. ")
