@@ -376,7 +376,8 @@ func globMatch(pattern, name string) bool {
 // rules that ask for the same thing share one Query.
 //
 // Corrections of tests.*.p are not part of the Query: the gate supplies raw
-// p-values and Evaluate adjusts them over the challengers. A BCa correction is
+// p-values and Evaluate adjusts them over the challengers (and a by: rule's
+// segments). A BCa correction is
 // part of it, because it changes the interval the gate computes (see
 // IntervalLevel).
 type Query struct {
