@@ -137,3 +137,34 @@ rules:
 		t.Errorf("warnings %q", ws)
 	}
 }
+
+// Explain says how each semantics combines the segments and controls its
+// errors.
+func TestExplainSegments(t *testing.T) {
+	t.Parallel()
+	p := mustParse(t, `version: 1
+name: seg
+loss_weight: 2
+rules:
+  - {id: bh, by: origin, segments: no_harm, quantity: tests.sign.p, alternative: less, correction: bh, at_least: 0.05}
+  - {id: pooled, by: band, segments: no_harm, quantity: brisk.p_riskier, margin: 0.02, at_most: 0.9}
+  - {id: all, by: origin, quantity: tests.paired_t.p, alternative: greater, margin: 0.01, correction: holm, at_most: 0.025}
+`)
+	text := strings.Join(strings.Fields(p.Explain(evalNow)), " ")
+	for _, want := range []string{
+		"Benjamini–Hochberg-corrected over the segments and the challengers",
+		"the Benjamini–Hochberg adjustment controls the false discovery rate",
+		"The rule fails when some segment's adjusted p-value is below 0.05. Otherwise it is inconclusive when a segment is, and passes when every segment passes",
+		"the value is read off the segment's difference in the partially pooled segment model of the risk-adjusted pool (BRisk form)",
+		"No correction across segments: partial pooling is the remedy for multiplicity",
+		"margin 0.01: the test compares the challenger's scores plus 0.01 with the champion's, so a small p-value shows the challenger non-inferior",
+		"With segments: all_pass the bound must hold in every segment: an intersection–union test",
+		"The correction is over the segments and the challengers together.",
+		"The by: rules name origin and band, columns of a topics file that --topics-file must give.",
+		"The Bayesian rules by band take their values from the partially pooled segment model",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("explain lacks %q:\n%s", want, text)
+		}
+	}
+}
