@@ -187,7 +187,7 @@ func (p *Policy) judgeSegments(r *Rule, c string, ci int, ev Evidence, unmet []U
 	if f.adj != nil { // the correction of every segment's p-value
 		rr.Correction = r.Correction
 	}
-	rr.Reason = segmentsReason(rr.Segments, w)
+	rr.Reason = segmentsReason(rr.Segments, w, p.Requirements.MinTopicsPerSegment)
 	return rr, affecting
 }
 
@@ -232,9 +232,10 @@ func slack(o Observation, b Bound) float64 {
 }
 
 // segmentsReason is a by: rule's reason: the worst segment's, named with
-// its topics, and how many segments pass: "in segment robust04 (10
-// topics): observed …; needs …; 2 of 3 segments pass".
-func segmentsReason(srs []SegmentResult, worst int) string {
+// its topics (a segment below the minimum of topics, minTopics, names
+// itself), and how many segments pass: "in segment robust04 (10 topics):
+// observed …; needs …; 2 of 3 segments pass".
+func segmentsReason(srs []SegmentResult, worst, minTopics int) string {
 	passing := 0
 	for _, sr := range srs {
 		if sr.Outcome == OutcomePass {
@@ -243,7 +244,7 @@ func segmentsReason(srs []SegmentResult, worst int) string {
 	}
 	w := srs[worst]
 	reason := w.Reason
-	if !strings.HasPrefix(reason, "segment "+w.Segment+" has ") {
+	if w.Topics >= minTopics {
 		reason = fmt.Sprintf("in segment %s (%s): %s", w.Segment, plural(w.Topics, "topic"), reason)
 	}
 	return fmt.Sprintf("%s; %d of %d segments pass", reason, passing, len(srs))
