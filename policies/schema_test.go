@@ -68,10 +68,10 @@ var sampleValues = map[string]string{
 	"top.challengers": "[x]", "top.loss_weight": "2", "top.alpha": "1", "top.seed": "7", "top.model": "{}",
 	"top.requirements": "{}", "top.rules": "[{id: r, quantity: wins, at_least: 1}]", "top.select": "all",
 	"top.rank_by": "mean", "top.on_inconclusive": "fail", "top.on_insufficient_pool": "inconclusive", "top.waivers": "[]",
-	"inputs.paths": "[a.csv]", "inputs.format": "jsonl", "inputs.qrels": "q", "inputs.measure": "map", "inputs.topics": "keep", "inputs.lower_is_better": "[latency_ms]", "inputs.pool": "history", "inputs.pool_mismatch": "refuse",
+	"inputs.paths": "[a.csv]", "inputs.format": "jsonl", "inputs.qrels": "q", "inputs.measure": "map", "inputs.topics": "keep", "inputs.lower_is_better": "[latency_ms]", "inputs.pool": "history", "inputs.pool_mismatch": "refuse", "inputs.topics_file": "topics.csv",
 	"model.family": "skew_normal", "model.chains": "2", "model.target_ess": "1000", "model.max_rhat": "1.05", "model.max_draws": "5000", "model.early_stop": "false",
-	"requirements.min_topics": "10", "requirements.min_artifacts": "5", "requirements.min_topic_coverage": "0.5",
-	"rule.id": "r", "rule.quantity": "bayes.p_better", "rule.description": "d", "rule.severity": "warn", "rule.measure": "nDCG@10", "rule.judgments": "ignore",
+	"requirements.min_topics": "10", "requirements.min_artifacts": "5", "requirements.min_topic_coverage": "0.5", "requirements.min_topics_per_segment": "5",
+	"rule.id": "r", "rule.quantity": "bayes.p_better", "rule.description": "d", "rule.severity": "warn", "rule.measure": "nDCG@10", "rule.judgments": "ignore", "rule.by": "origin", "rule.segments": "all_pass",
 	"rule.at_least": "0.5", "rule.at_most": "0.5", "rule.in": "[0, 1]",
 	"rule.level": "0.9", "rule.correction": "holm", "rule.rope": "[-0.01, 0.01]", "rule.loss_weight": "2",
 	"rule.alpha": "1", "rule.alternative": "greater", "rule.margin": "0.02",
@@ -291,6 +291,19 @@ func validateSchema(root, schema any, v any, path string) []string {
 					for _, k := range arg.([]any) {
 						if _, ok := m[k.(string)]; !ok {
 							fail("missing %q", k)
+						}
+					}
+				}
+			case "dependentRequired":
+				if m, ok := v.(map[string]any); ok {
+					for k, needs := range arg.(map[string]any) {
+						if _, ok := m[k]; !ok {
+							continue
+						}
+						for _, n := range needs.([]any) {
+							if _, ok := m[n.(string)]; !ok {
+								fail("%q without %q", k, n)
+							}
 						}
 					}
 				}
