@@ -152,7 +152,7 @@ rules:
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, parts := EstimateMemory(p, ts, nil, nil)
+	_, parts := EstimateMemory(p, ts, nil, nil, nil)
 	found := false
 	for _, part := range parts {
 		if strings.HasPrefix(part.What, "what 3 fits keep") {
