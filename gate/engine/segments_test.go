@@ -59,16 +59,11 @@ func origin(topic string) string {
 	return "robust04"
 }
 
-// byPolicy parses a policy and gives its rules the dimension by (until the
-// parser reads by:, which is policies' work).
-func byPolicy(t *testing.T, yaml, by string) *policies.Policy {
+func mustParse(t *testing.T, yaml string) *policies.Policy {
 	t.Helper()
 	p, err := policies.Parse("p.yaml", []byte(yaml))
 	if err != nil {
 		t.Fatal(err)
-	}
-	for _, r := range p.Rules {
-		r.By = by
 	}
 	return p
 }
@@ -81,15 +76,15 @@ func byPolicy(t *testing.T, yaml, by string) *policies.Policy {
 func TestSegmentTestsAgainstR(t *testing.T) {
 	t.Parallel()
 	tab, a := rb04Segments(t)
-	p := byPolicy(t, `version: 1
+	p := mustParse(t, `version: 1
 name: seg
 champion: Champion
 challengers: ["Chal. 1", "Chal. 2", "Chal. 3", "Chal. 4"]
 rules:
-  - {id: t, quantity: tests.paired_t.p, alternative: less, at_least: 0.05}
-  - {id: w, quantity: tests.wilcoxon.p, alternative: less, at_least: 0.05}
-  - {id: s, quantity: tests.sign.p, alternative: less, at_least: 0.05}
-`, "origin")
+  - {id: t, by: origin, quantity: tests.paired_t.p, alternative: less, margin: 0.02, at_least: 0.05}
+  - {id: w, by: origin, quantity: tests.wilcoxon.p, alternative: less, margin: 0.02, at_least: 0.05}
+  - {id: s, by: origin, quantity: tests.sign.p, alternative: less, margin: 0.02, at_least: 0.05}
+`)
 	c, err := newCore(t.Context(), p, Tables{tab}, scores.Alignment{}, settings{attributes: a})
 	if err != nil {
 		t.Fatal(err)
@@ -99,10 +94,12 @@ rules:
 		t.Fatalf("segments %v, want %v", got, want)
 	}
 	qs := p.Queries()
-	for i := range qs {
-		qs[i].Margin = 0.02 // the tests' margin (ParamMargin, parsed by policies)
+	var rows []map[string]string
+	for _, row := range shared.Records(t, "testdata/segments_tests.csv") {
+		if row["champion"] == "Champion" {
+			rows = append(rows, row)
+		}
 	}
-	rows := shared.Records(t, "testdata/segments_tests.csv")
 	if len(rows) != 12 {
 		t.Fatalf("%d reference rows, want 12", len(rows))
 	}
@@ -148,13 +145,13 @@ func atoi(t *testing.T, s string) int {
 func TestSegmentValuesAndTable(t *testing.T) {
 	t.Parallel()
 	tab, a := rb04Segments(t)
-	p := byPolicy(t, `version: 1
+	p := mustParse(t, `version: 1
 name: seg
 champion: Champion
 challengers: ["Chal. 1", "Chal. 2", "Chal. 3", "Chal. 4"]
 rules:
-  - {id: ni, quantity: bca.lo, loss_weight: 1, margin: 0.05, at_least: 0}
-`, "origin")
+  - {id: ni, by: origin, quantity: bca.lo, loss_weight: 1, margin: 0.05, at_least: 0}
+`)
 	r, err := Run(t.Context(), p, Tables{tab}, Options{Attributes: a})
 	if err != nil {
 		t.Fatal(err)
@@ -164,7 +161,9 @@ rules:
 	}
 	ref := map[[2]string]map[string]string{}
 	for _, row := range shared.Records(t, "testdata/segments_tests.csv") {
-		ref[[2]string{row["challenger"], row["segment"]}] = row
+		if row["champion"] == "Champion" {
+			ref[[2]string{row["challenger"], row["segment"]}] = row
+		}
 	}
 	for _, ch := range r.Segments[0].Challengers {
 		if len(ch.Rows) != 3 {
@@ -180,7 +179,7 @@ rules:
 					t.Errorf("%s in %s: %s %v, R %v", ch.Name, row.Segment, v.what, v.got, v.want)
 				}
 			}
-			if row.Topics != atoi(t, w["topics"]) || row.Level != 0.95 {
+			if row.Topics != atoi(t, w["topics"]) || row.Level != 0.95 || !slices.Equal(row.Rules, []string{"ni"}) || row.Outcome == "" {
 				t.Errorf("%s in %s: %+v", ch.Name, row.Segment, row)
 			}
 		}
@@ -214,14 +213,14 @@ func TestSegmentFitDeterministic(t *testing.T) {
 		t.Skip("two segment fits of rb04's 45 × 50 (about 2 CPU-s)")
 	}
 	tab, a := rb04Segments(t)
-	p := byPolicy(t, `version: 1
+	p := mustParse(t, `version: 1
 name: seg
 champion: Champion
 challengers: ["Chal. 1", "Chal. 2", "Chal. 3", "Chal. 4"]
 model: {target_ess: 1000}
 rules:
-  - {id: worse, quantity: bayes.p_worse, margin: 0.02, at_most: 0.9}
-`, "origin")
+  - {id: worse, by: origin, segments: no_harm, quantity: bayes.p_worse, margin: 0.02, at_most: 0.9}
+`)
 	run := func(procs int) map[string]float64 {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		_, c, err := decide(context.Background(), p, Tables{tab}, DecideOptions{Attributes: a})
