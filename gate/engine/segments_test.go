@@ -253,3 +253,33 @@ rules:
 		t.Errorf("%d values, want 12", len(one))
 	}
 }
+
+// A relative margin (margin: N%) of a by: rule is N% of the champion's mean
+// over the whole table in every segment: one δ for the rule, not a
+// segment's own champion mean.
+func TestSegmentRelativeMarginIsTheWholeTables(t *testing.T) {
+	t.Parallel()
+	tab, a := rb04Segments(t)
+	p := mustParse(t, `version: 1
+name: seg
+champion: Champion
+challengers: ["Chal. 1"]
+rules:
+  - {id: ni, by: origin, quantity: urisk, loss_weight: 1, margin: 10%, at_least: 0}
+`)
+	c, err := newCore(t.Context(), p, Tables{tab}, scores.Alignment{}, settings{attributes: a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	champ := tab.Scores[tab.SystemIndex("Champion")]
+	mean := 0.0
+	for _, v := range champ {
+		mean += v
+	}
+	want := 0.1 * mean / float64(len(champ))
+	for _, g := range c.segs.order["origin"] {
+		if got := c.absolute(p.Queries()[0].InSegment(g.Name)).Margin; math.Abs(got-want) > 1e-15 {
+			t.Errorf("%s: margin %v, want 10%% of the whole table's champion mean, %v", g.Name, got, want)
+		}
+	}
+}
