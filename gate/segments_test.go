@@ -272,8 +272,8 @@ func TestGateSegmentsBadInputs(t *testing.T) {
 		{"missing segment column", byPolicy, []string{"--topics-file", write("nocol.csv", "topic\n"+strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(body, ",trec678", ""), ",robust03", ""), ",robust04", ""))}, "nocol.csv:1: no segment column"},
 		{"missing topic column", byPolicy, []string{"--topics-file", write("notopic.csv", "name,origin\n"+body)}, "notopic.csv:1: no topic column"},
 		{"topic not in the file", byPolicy, []string{"--topics-file", write("short.csv", strings.Join(lines[:len(lines)-1], "\n")+"\n")}, "short.csv: 1 topic(s) of the scores are not in the topics file: \"" + strings.Split(lines[len(lines)-1], ",")[0] + "\""},
-		{"dimension not in the file", byLocale, []string{"--topics-file", good}, "locale.yaml:7:9: rule t has by: locale, which " + good + " does not give; expected one of its dimensions: origin"},
-		{"no topics file", byPolicy, nil, "by.yaml:7:9: rule t has by: origin but no topics file: give --topics-file or inputs.topics_file"},
+		{"dimension not in the file", byLocale, []string{"--topics-file", good}, `locale.yaml:7:9: rules[0].by: the topics file has no dimension "locale" (its dimensions: origin)`},
+		{"no topics file", byPolicy, nil, "by.yaml:7:9: rules[0].by: rule t has by: origin but no topics file: give --topics-file or inputs.topics_file"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			args := append(append([]string{"gate", "--policy", c.policy}, c.args...), rb04)
