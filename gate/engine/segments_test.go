@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/shared"
 	"github.com/riskgate/riskgate/policies"
@@ -280,6 +281,67 @@ rules:
 	for _, g := range c.segs.order["origin"] {
 		if got := c.absolute(p.Queries()[0].InSegment(g.Name)).Margin; math.Abs(got-want) > 1e-15 {
 			t.Errorf("%s: margin %v, want 10%% of the whole table's champion mean, %v", g.Name, got, want)
+		}
+	}
+}
+
+// A by: rule's bayes.p_worse and brisk.p_riskier are the segment model's
+// P(δ_g < −margin) in each segment — bayes.FitSegments on the raw scores,
+// bayes.SegmentBRisk on the risk-adjusted pool at the rule's loss weight —
+// fitted with the policy's settings and seed: the same draws, so the same
+// numbers, matched by segment name (the model sorts its segments, the gate
+// keeps the topics file's order).
+func TestSegmentFitReadsTheModel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("four segment fits of rb04's 45 × 50 (about 4 CPU-s)")
+	}
+	t.Parallel()
+	tab, a := rb04Segments(t)
+	p := mustParse(t, `version: 1
+name: seg
+champion: Champion
+challengers: ["Chal. 1", "Chal. 3"]
+model: {target_ess: 1000}
+rules:
+  - {id: worse, by: origin, segments: no_harm, quantity: bayes.p_worse, margin: 0.02, at_most: 0.9}
+  - {id: riskier, by: origin, segments: no_harm, quantity: brisk.p_riskier, loss_weight: 2, margin: 0.01, at_most: 0.9}
+`)
+	_, c, err := decide(t.Context(), p, Tables{tab}, DecideOptions{Attributes: a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := c.values([]policies.Analysis{policies.AnalysisBayes, policies.AnalysisBRisk})
+	bt, champ, chals := c.whole.modelTable()
+	label := make([]string, len(tab.Topics))
+	for j, topic := range tab.Topics {
+		label[j] = origin(topic)
+	}
+	opt := c.segmentOptions(bt)
+	raw, err := bayes.FitSegments(bt, label, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	br, err := bayes.SegmentBRisk(bt, label, champ, 2, bayes.SegmentBRiskOptions{Fit: opt, Challengers: chals})
+	if err != nil {
+		t.Fatal(err)
+	}
+	qs := p.Queries()
+	for i, name := range c.roles.Challengers {
+		for _, m := range []struct {
+			fit    *bayes.SegmentFit
+			q      policies.Query
+			margin float64
+		}{{raw, qs[0], 0.02}, {br.Fit, qs[1], 0.01}} {
+			ds, err := m.fit.SegmentDiffs(chals[i], champ, m.margin, 0.95)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range ds {
+				got, ok := v.Get(name, m.q.InSegment(d.Segment)).Number()
+				if !ok || got != d.PBelow {
+					t.Errorf("%s, %s in %s: %v, the model's P(δ_g < −%v) %v", name, m.q.Quantity, d.Segment, v.Get(name, m.q.InSegment(d.Segment)), m.margin, d.PBelow)
+				}
+			}
 		}
 	}
 }
