@@ -345,3 +345,20 @@ rules:
 		}
 	}
 }
+
+// Decide and Run refuse a by: rule without topic attributes, or naming a
+// dimension they do not give, rather than evaluate rules that could never
+// be computed.
+func TestSegmentDimensionsChecked(t *testing.T) {
+	t.Parallel()
+	tab, a := rb04Segments(t)
+	p := mustParse(t, "version: 1\nname: seg\nchampion: Champion\nchallengers: [\"Chal. 1\"]\nrules:\n  - {id: d, by: locale, quantity: mean_diff, at_least: 0}\n")
+	for _, attrs := range []*scores.TopicAttributes{nil, a} {
+		if _, err := DecideWith(t.Context(), p, Tables{tab}, DecideOptions{Attributes: attrs}); err == nil || !strings.Contains(err.Error(), "locale") {
+			t.Errorf("Decide with attributes %v: %v, want an error naming locale", attrs != nil, err)
+		}
+		if _, err := Run(t.Context(), p, Tables{tab}, Options{Attributes: attrs}); err == nil || !strings.Contains(err.Error(), "locale") {
+			t.Errorf("Run with attributes %v: %v, want an error naming locale", attrs != nil, err)
+		}
+	}
+}
