@@ -220,6 +220,8 @@ func buildRegistry() []*Quantity {
 	qs := []*Quantity{
 		{Name: "bayes.p_better", Kind: KindProbability, Analysis: AnalysisBayes, Statistic: StatPGreater, Better: Higher,
 			Description: "the posterior probability that the challenger's system effect exceeds the champion's (P(S_challenger > S_champion)) in the hierarchical model over champion, challengers and artifacts"},
+		{Name: "bayes.p_worse", Kind: KindProbability, Analysis: AnalysisBayes, Statistic: StatPLess, Better: Lower, Params: []Param{ParamMargin},
+			Description: "the posterior probability that the challenger's system effect is below the champion's by more than the margin (P(S_challenger − S_champion < −margin)) in the hierarchical model; under by:, of the segment's difference in the partially pooled segment model"},
 		{Name: "bayes.diff.mean", Kind: KindNumber, Analysis: AnalysisBayes, Statistic: StatDiffMean, Better: Higher,
 			Description: "the posterior mean of the challenger's system effect minus the champion's (S_challenger − S_champion), in score units"},
 		{Name: "bayes.diff.lo", Kind: KindNumber, Analysis: AnalysisBayes, Statistic: StatLo, Better: Higher, Params: []Param{ParamLevel},
