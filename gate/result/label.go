@@ -1,6 +1,9 @@
 package result
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/policies"
 )
@@ -114,3 +117,42 @@ func (r *Result) RuleLabel(rr policies.RuleResult) string {
 // RuleObserved prints a rule result's observed value for a rules table:
 // with a margin added, "value + margin = observed" (policies.RuleResult.ObservedText).
 func RuleObserved(rr policies.RuleResult) string { return rr.ObservedText() }
+
+// SegmentIntervalLabel says what a segment row's interval is: "paired t
+// 95% CI" (SegmentRow.Lo, Hi).
+func SegmentIntervalLabel(level float64) string {
+	return "paired t " + numfmt.Percent(level) + " CI"
+}
+
+// OutcomeVerb is a segment's or rule's outcome as the verb of a sentence
+// naming the rules: "fails", "warns on", "is inconclusive on", "passes".
+func OutcomeVerb(o policies.Outcome) string {
+	switch o {
+	case policies.OutcomeFail:
+		return "fails"
+	case policies.OutcomeWarn:
+		return "warns on"
+	case policies.OutcomeInconclusive:
+		return "is inconclusive on"
+	case policies.OutcomeWaived:
+		return "is waived on"
+	case policies.OutcomePass:
+		return "passes"
+	}
+	return string(o) + " on"
+}
+
+// Text is the worst segment as the summary line names it: "origin=robust04
+// (10 topics): Δ -0.082, paired t 95% CI [-0.150, -0.010]; fails
+// no-origin-harmed". Names are as given: the caller escapes the whole for
+// its channel.
+func (w WorstSegment) Text() string {
+	s := fmt.Sprintf("%s=%s (%s): Δ %s, %s %s", w.Dimension, w.Segment, numfmt.Plural(w.Topics, "topic"), numfmt.Signed(float64(w.Delta)),
+		SegmentIntervalLabel(w.Level), numfmt.Dash.Interval(float64(w.Lo), float64(w.Hi), 3))
+	if len(w.Rules) > 0 {
+		s += "; " + OutcomeVerb(w.Outcome) + " " + strings.Join(w.Rules, ", ")
+	} else {
+		s += "; " + string(w.Outcome)
+	}
+	return s
+}
