@@ -1,0 +1,133 @@
+package report
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+
+	"github.com/riskgate/riskgate/gate/result"
+	"github.com/riskgate/riskgate/internal/htmlpage"
+	"github.com/riskgate/riskgate/internal/numfmt"
+	"github.com/riskgate/riskgate/internal/svgplot"
+	"github.com/riskgate/riskgate/policies"
+
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// The HTML report's segments (rules per segment, issue 26): per dimension
+// and challenger, the segment table and the per-segment interval figure —
+// Δ with its paired t interval per segment, the partially pooled δ_g's
+// credible interval beside it when the segment model ran, a zero line and
+// the by: rules' −margin line. Absent, with its link, when the result has
+// no segments.
+
+// htmlSegments is one challenger's segments on one dimension.
+type htmlSegments struct {
+	Title  string
+	Table  htmlpage.Table
+	Note   string
+	Figure figure
+}
+
+// maxSegmentRows caps the rows of a segment table and figure of the page.
+const maxSegmentRows = 200
+
+func htmlSegmentSections(pg *htmlPage, r *result.Result) {
+	colors := challengerIndex(r)
+	for i, v := range segmentViews(r, htmlpage.Name) {
+		s := htmlSegments{Title: htmlpage.Name(v.Challenger) + " − champion by " + htmlpage.Name(v.Dimension), Note: htmlpage.Sentence(v.Note, 2000),
+			Table: htmlpage.Table{Align: v.Align, Head: v.Head}}
+		for k, row := range v.Rows {
+			if k >= maxSegmentRows {
+				s.Table.Left = len(v.Rows) - k
+				break
+			}
+			s.Table.Rows = append(s.Table.Rows, row)
+			class := ""
+			if v.Outcomes[k] != policies.OutcomePass {
+				class = "bad"
+			}
+			s.Table.Classes = append(s.Table.Classes, class)
+		}
+		s.Figure = segmentPlot(v, i+1, colors[v.Challenger])
+		pg.Segments = append(pg.Segments, s)
+	}
+}
+
+// segmentPlot is the per-segment interval figure of a segment view: one row
+// per segment, top to bottom in table order, Δ with its paired t interval
+// in the challenger's colour (red when the segment did not pass), the
+// pooled δ_g's credible interval just below it, a zero line and the −margin
+// line of the dimension's by: rules.
+func segmentPlot(v segmentView, index, colorIndex int) figure {
+	fig := figure{Figure: htmlpage.Figure{ID: fmt.Sprintf("fig-segments-%d", index),
+		Title:  "Differences per segment: " + svgplot.Label(v.Challenger, maxPlotLabel) + " − champion by " + svgplot.Label(v.Dimension, maxPlotLabel),
+		Legend: []htmlpage.Key{{Class: fmt.Sprintf("k-chal%d", colorIndex), Label: "Δ, " + v.IntervalHead}, {Class: "k-loss", Label: "segment that did not pass"}}}}
+	items := v.Items
+	if len(items) > maxSegmentRows {
+		fig.Notes = append(fig.Notes, fmt.Sprintf("%d segments: the first %d are drawn; the table and result.json have every one.", len(items), maxSegmentRows))
+		items = items[:maxSegmentRows]
+	}
+	if len(items) == 0 {
+		fig.Missing = "The challenger has no segment."
+		fig.Legend = nil
+		return fig
+	}
+	pooled := false
+	for _, it := range items {
+		pooled = pooled || it.Pooled
+	}
+	if pooled {
+		fig.Legend = append(fig.Legend, htmlpage.Key{Class: "k-fit1", Label: "pooled δ_g, credible interval (segment model)"})
+	}
+	nan := math.NaN()
+	const off = 0.22 // the pooled interval's offset below its segment's row
+	n := len(items)
+	labels := make([]string, n)
+	deltas := &svgplot.Intervals{Width: vg.Points(1.6), Radius: vg.Points(2.8)}
+	pools := &svgplot.Intervals{Width: vg.Points(1.2), Radius: vg.Points(2.2)}
+	xr := svgplot.NewRange()
+	xr.Add(0)
+	chal := svgplot.ChallengerColor(colorIndex)
+	for i, it := range items {
+		y := float64(n - 1 - i) // the first segment at the top
+		labels[n-1-i] = fmt.Sprintf("%s (%d)", svgplot.Label(it.Segment, maxPlotLabel), it.Topics)
+		c := color.Color(chal)
+		if it.Outcome != policies.OutcomePass {
+			c = svgplot.Loss
+		}
+		deltas.Items = append(deltas.Items, svgplot.IntervalItem{At: y + off/2, Lo: it.Lo, Hi: it.Hi, Lo50: nan, Hi50: nan, Mid: it.Delta, Color: c})
+		xr.Add(it.Lo, it.Hi, it.Delta)
+		if it.Pooled {
+			pools.Items = append(pools.Items, svgplot.IntervalItem{At: y - off/2, Lo: it.PLo, Hi: it.PH, Lo50: nan, Hi50: nan, Mid: it.PMean, Color: svgplot.FitColor(1)})
+			xr.Add(it.PLo, it.PH, it.PMean)
+		}
+	}
+	if v.Margin > 0 {
+		xr.Add(-v.Margin)
+		fig.Legend = append(fig.Legend, htmlpage.Key{Class: "k-aggregate", Label: "−margin " + numfmt.G(v.Margin) + " of the by: rules"})
+	}
+	p := svgplot.New()
+	p.X.Min, p.X.Max = xr.Padded(0.05)
+	p.Y.Min, p.Y.Max = -0.7, float64(n)-0.3
+	p.Y.Tick.Marker = svgplot.NominalTicks(labels)
+	p.Y.Tick.Length, p.Y.Width = 0, 0
+	p.X.Label.Text = "Δ = challenger − champion" + onMeasureText(v.Measure)
+	p.Add(&svgplot.RefLine{At: 0, Vertical: true, Style: svgplot.Dashed(svgplot.Artifact)})
+	if v.Margin > 0 {
+		p.Add(&svgplot.RefLine{At: -v.Margin, Vertical: true, Style: draw.LineStyle{Color: svgplot.Aggregate, Width: vg.Points(1.2), Dashes: []vg.Length{vg.Points(5), vg.Points(2)}}})
+	}
+	p.Add(deltas, pools)
+	fig.Render(p, svgplot.Width, vg.Length(svgplot.Margin+28*n), "Differences to the champion per segment with their intervals")
+	fig.Caption = "Per segment (topics in parentheses), the challenger's mean difference to the champion with its " + v.IntervalHead
+	if pooled {
+		fig.Caption += " and, below it, the partially pooled δ_g of the segment model with its credible interval"
+	}
+	fig.Caption += ". The grey dashed line is zero"
+	if v.Margin > 0 {
+		fig.Caption += "; the dark dashed line is −" + numfmt.G(v.Margin) + ", the largest margin of the by: rules on this dimension"
+	}
+	fig.Caption += "."
+	return fig
+}
