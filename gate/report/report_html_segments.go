@@ -22,36 +22,62 @@ import (
 // the by: rules' −margin line. Absent, with its link, when the result has
 // no segments.
 
-// htmlSegments is one challenger's segments on one dimension.
+// htmlSegments is one challenger's segments on one dimension: a table
+// of six or seven columns (the segment with its topics, its weight share
+// when there is a weight column, the champion's mean, Δ with its interval,
+// the pooled δ_g and P(δ_g < −margin) when set, the outcome) and below
+// each segment a row of its rules by outcome, so that it fits 800 px.
 type htmlSegments struct {
-	Title  string
-	Table  htmlpage.Table
-	Note   string
-	Figure figure
+	Title     string
+	Head      []string
+	HasWeight bool
+	HasPooled bool
+	Span      int // columns
+	Rows      []htmlSegmentRow
+	Left      int
+	Note      string
+	Figure    figure
+}
+
+type htmlSegmentRow struct {
+	segmentParts
+	Outcome, OutcomeClass string
 }
 
 // maxSegmentRows caps the rows of a segment table and figure of the page.
 const maxSegmentRows = 200
 
+// segmentPlotWidth is the width of the per-segment figure.
+const segmentPlotWidth = 720
+
 func htmlSegmentSections(pg *htmlPage, r *result.Result) {
 	colors := challengerIndex(r)
 	for i, v := range segmentViews(r, htmlpage.Name) {
 		s := htmlSegments{Title: htmlpage.Name(v.Challenger) + " − champion by " + htmlpage.Name(v.Dimension), Note: htmlpage.Sentence(v.Note, 2000),
-			Table: htmlpage.Table{Align: v.Align, Head: v.Head}}
-		for k, row := range v.Rows {
+			HasWeight: v.HasWeight, HasPooled: v.PooledHead != ""}
+		s.Head = []string{"Segment (topics)"}
+		if s.HasWeight {
+			s.Head = append(s.Head, "Weight share")
+		}
+		s.Head = append(s.Head, "Champion mean", "Δ ["+v.IntervalHead+"]")
+		if s.HasPooled {
+			s.Head = append(s.Head, v.PooledHead, v.PWorseHead)
+		}
+		s.Head = append(s.Head, "Outcome")
+		s.Span = len(s.Head)
+		for k, parts := range v.Parts {
 			if k >= maxSegmentRows {
-				s.Table.Left = len(v.Rows) - k
+				s.Left = len(v.Parts) - k
 				break
 			}
-			s.Table.Rows = append(s.Table.Rows, row)
-			class := ""
-			if v.Outcomes[k] != policies.OutcomePass {
-				class = "bad"
-			}
-			s.Table.Classes = append(s.Table.Classes, class)
+			s.Rows = append(s.Rows, htmlSegmentRow{segmentParts: parts, Outcome: string(v.Outcomes[k]), OutcomeClass: verdictClass(string(v.Outcomes[k]))})
 		}
 		s.Figure = segmentPlot(v, i+1, colors[v.Challenger])
 		pg.Segments = append(pg.Segments, s)
+	}
+	if len(pg.Segments) > 0 {
+		// Only then, so that a page without segments is as it was.
+		pg.ExtraCSS += "table.segments{width:100%}\n"
 	}
 }
 
@@ -119,7 +145,9 @@ func segmentPlot(v segmentView, index, colorIndex int) figure {
 		p.Add(&svgplot.RefLine{At: -v.Margin, Vertical: true, Style: draw.LineStyle{Color: svgplot.Aggregate, Width: vg.Points(1.2), Dashes: []vg.Length{vg.Points(5), vg.Points(2)}}})
 	}
 	p.Add(deltas, pools)
-	fig.Render(p, svgplot.Width, vg.Length(svgplot.Margin+28*n), "Differences to the champion per segment with their intervals")
+	// 720 px wide: drawn at its size, not scaled down, in the page's
+	// 760 px column at 800 px, so that its labels stay readable.
+	fig.Render(p, segmentPlotWidth, vg.Length(svgplot.Margin+28*n), "Differences to the champion per segment with their intervals")
 	fig.Caption = "Per segment (topics in parentheses), the challenger's mean difference to the champion with its " + v.IntervalHead
 	if pooled {
 		fig.Caption += " and, below it, the partially pooled δ_g of the segment model with its credible interval"

@@ -36,6 +36,12 @@ type segmentView struct {
 	IntervalHead string
 	// Worst is the row of the segment the summary names; -1 without rows.
 	Worst int
+	// Parts are the rows' cells by name, for a report that lays them out
+	// otherwise (report.html).
+	Parts []segmentParts
+	// PooledHead and PWorseHead head the pooled columns; "" without them.
+	PooledHead, PWorseHead string
+	HasWeight              bool
 	// OutcomeRules are, per row, the rules whose outcome in the segment is
 	// the row's.
 	OutcomeRules [][]string
@@ -46,6 +52,11 @@ type segmentView struct {
 	// Margin is the −margin line of the figure: the largest margin of the
 	// dimension's by: rules on the challenger, 0 without one.
 	Margin float64
+}
+
+// segmentParts are one row's cells.
+type segmentParts struct {
+	Segment, Topics, Weight, ChampionMean, Delta, Interval, Pooled, PWorse, Rules string
 }
 
 // segmentItem is one segment in the interval figure.
@@ -91,6 +102,7 @@ func newSegmentView(r *result.Result, t result.SegmentTable, sc result.SegmentCh
 	interval := result.SegmentIntervalLabel(level)
 	v.Head = []string{"Segment", "Topics"}
 	v.Align = "lr"
+	v.HasWeight = hasWeight
 	if hasWeight {
 		v.Head, v.Align = append(v.Head, "Weight share"), v.Align+"r"
 	}
@@ -99,11 +111,12 @@ func newSegmentView(r *result.Result, t result.SegmentTable, sc result.SegmentCh
 	v.Align += "rrr"
 	if pooled != nil {
 		if samePooled {
-			v.Head = append(v.Head, fmt.Sprintf("Pooled δ_g [%s CrI] (segment model, %s)", numfmt.Percent(pooled.Level), pooled.Fit),
-				"P(δ_g < −"+numfmt.G(pooled.Margin)+") ± MCSE")
+			v.PooledHead, v.PWorseHead = fmt.Sprintf("Pooled δ_g [%s CrI] (segment model, %s)", numfmt.Percent(pooled.Level), pooled.Fit),
+				"P(δ_g < −"+numfmt.G(pooled.Margin)+") ± MCSE"
 		} else {
-			v.Head = append(v.Head, "Pooled δ_g [CrI] (segment model)", "P(δ_g < −margin) ± MCSE")
+			v.PooledHead, v.PWorseHead = "Pooled δ_g [CrI] (segment model)", "P(δ_g < −margin) ± MCSE"
 		}
+		v.Head = append(v.Head, v.PooledHead, v.PWorseHead)
 		v.Align += "rr"
 	}
 	v.Head = append(v.Head, "Outcome", "Rules")
@@ -113,19 +126,21 @@ func newSegmentView(r *result.Result, t result.SegmentTable, sc result.SegmentCh
 		if worst != nil && row.Segment == worst.Segment && v.Worst < 0 {
 			v.Worst = i
 		}
-		cells := []string{name(row.Segment), fmt.Sprint(row.Topics)}
+		parts := segmentParts{Segment: name(row.Segment), Topics: fmt.Sprint(row.Topics)}
+		cells := []string{parts.Segment, parts.Topics}
 		if hasWeight {
-			w := "–"
+			parts.Weight = "–"
 			if row.Weight != nil {
-				w = numfmt.Dash.Fixed(100*float64(*row.Weight), 1) + "%"
+				parts.Weight = numfmt.Dash.Fixed(100*float64(*row.Weight), 1) + "%"
 			}
-			cells = append(cells, w)
+			cells = append(cells, parts.Weight)
 		}
 		iv := numfmt.Dash.Interval(float64(row.Lo), float64(row.Hi), 3)
 		if row.Level != level {
 			iv += " (" + result.SegmentIntervalLabel(row.Level) + ")"
 		}
-		cells = append(cells, meanText(row.ChampionMean), numfmt.Signed(float64(row.Delta)), iv)
+		parts.ChampionMean, parts.Delta, parts.Interval = meanText(row.ChampionMean), numfmt.Signed(float64(row.Delta)), iv
+		cells = append(cells, parts.ChampionMean, parts.Delta, parts.Interval)
 		item := segmentItem{Segment: row.Segment, Topics: row.Topics, Outcome: row.Outcome, Delta: float64(row.Delta), Lo: float64(row.Lo), Hi: float64(row.Hi)}
 		if pooled != nil {
 			if p := row.Pooled; p != nil {
@@ -135,14 +150,18 @@ func newSegmentView(r *result.Result, t result.SegmentTable, sc result.SegmentCh
 					mean += fmt.Sprintf(" (%s CrI, %s)", numfmt.Percent(p.Level), p.Fit)
 					pw += " (margin " + numfmt.G(p.Margin) + ")"
 				}
+				parts.Pooled, parts.PWorse = mean, pw
 				cells = append(cells, mean, pw)
 				item.Pooled, item.PMean, item.PLo, item.PH = true, float64(p.Mean), float64(p.Lo), float64(p.Hi)
 			} else {
+				parts.Pooled, parts.PWorse = "–", "–"
 				cells = append(cells, "–", "–")
 			}
 		}
 		byOutcome := segmentRuleOutcomes(r, sc.Name, t.Dimension, row)
-		cells = append(cells, string(row.Outcome), numfmt.OrDash(byOutcome.text(name)))
+		parts.Rules = numfmt.OrDash(byOutcome.text(name))
+		cells = append(cells, string(row.Outcome), parts.Rules)
+		v.Parts = append(v.Parts, parts)
 		v.OutcomeRules = append(v.OutcomeRules, byOutcome[row.Outcome])
 		v.Rows = append(v.Rows, cells)
 		v.Outcomes = append(v.Outcomes, row.Outcome)
