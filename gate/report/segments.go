@@ -249,6 +249,17 @@ func ruleSegmentsText(rr policies.RuleResult) string {
 	return s
 }
 
+// nonPassing is how many of a by: rule's segments did not pass.
+func nonPassing(rr policies.RuleResult) int {
+	n := 0
+	for _, sr := range rr.Segments {
+		if sr.Outcome != policies.OutcomePass {
+			n++
+		}
+	}
+	return n
+}
+
 // failingSegments lists a by: rule's segments that did not pass, with
 // their outcome and reason, for a CI system's failure message.
 func failingSegments(rr policies.RuleResult) string {
@@ -307,7 +318,8 @@ func segmentRuleOutcomes(r *result.Result, challenger, dimension string, row res
 
 // segmentOutcomeOrder is the order in which a segment's rules are listed:
 // the most severe outcome first.
-var segmentOutcomeOrder = []policies.Outcome{policies.OutcomeFail, policies.OutcomeWarn, policies.OutcomeInconclusive, policies.OutcomeWaived, policies.OutcomePass}
+var segmentOutcomeOrder = []policies.Outcome{policies.OutcomeFail, policies.OutcomeWarn, policies.OutcomeNeedsJudgments, policies.OutcomeInconclusive,
+	policies.OutcomeWaived, policies.OutcomePass}
 
 // text lists the rules by outcome, the most severe first: "fail:
 // every-origin-non-inferior, no-origin-harmed; pass: no-origin-probably-worse".
@@ -322,10 +334,19 @@ func (ro ruleOutcomes) text(name func(string) string) string {
 			parts = append(parts, string(o)+": "+strings.Join(names, ", "))
 		}
 	}
-	for o, rules := range ro {
+	var others []policies.Outcome // any other outcome, in a fixed order
+	for o := range ro {
 		if !slices.Contains(segmentOutcomeOrder, o) {
-			parts = append(parts, name(string(o))+": "+name(strings.Join(rules, ", ")))
+			others = append(others, o)
 		}
+	}
+	slices.Sort(others)
+	for _, o := range others {
+		names := make([]string, len(ro[o]))
+		for i, rule := range ro[o] {
+			names[i] = name(rule)
+		}
+		parts = append(parts, name(string(o))+": "+strings.Join(names, ", "))
 	}
 	return strings.Join(parts, "; ")
 }

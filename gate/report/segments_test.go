@@ -3,12 +3,14 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/riskgate/riskgate/gate/result"
 	"github.com/riskgate/riskgate/internal/golden"
+	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/mdcheck"
 	"github.com/riskgate/riskgate/policies"
 )
@@ -219,5 +221,68 @@ func TestSegmentedJUnit(t *testing.T) {
 	}
 	if !strings.Contains(x, "segments that did not pass: robust04 (10 topics, fail)") {
 		t.Errorf("no failure names robust04:\n%s", x)
+	}
+}
+
+// The cases the fixture does not have: a weight column, a segment whose
+// interval is undefined (one topic: NaN ends), a challenger without pooled
+// differences, a second dimension with a hostile segment name. Every format
+// renders them; the numbers print as "–" where undefined; names stay
+// escaped; each dimension has its section.
+func TestSegmentTableEdges(t *testing.T) {
+	t.Parallel()
+	r := segmentedOrigin()
+	tab := &r.Segments[0]
+	for i := range tab.Challengers[0].Rows {
+		w := jsonfloat.Float([]float64{0.7, 0.2, 0.1}[i])
+		tab.Challengers[0].Rows[i].Weight = &w
+	}
+	tab.Challengers[0].Rows[1].Lo, tab.Challengers[0].Rows[1].Hi = jsonfloat.Float(math.NaN()), jsonfloat.Float(math.NaN())
+	for i := range tab.Challengers[1].Rows {
+		tab.Challengers[1].Rows[i].Pooled = nil
+	}
+	locale := result.SegmentTable{Dimension: "locale", Measure: "ap"}
+	for _, c := range r.Data.Challengers {
+		locale.Challengers = append(locale.Challengers, result.SegmentChallenger{Name: c, Rows: []result.SegmentRow{
+			{Segment: hostileName, Topics: 1, ChampionMean: 0.3, Delta: -0.2, Lo: jsonfloat.Float(math.NaN()), Hi: jsonfloat.Float(math.NaN()), Level: 0.95,
+				Outcome: policies.OutcomeInconclusive, Rules: []string{"every-locale"}},
+			{Segment: "de", Topics: 49, ChampionMean: 0.3, Delta: 0.03, Lo: 0.01, Hi: 0.05, Level: 0.95, Outcome: policies.OutcomePass, Rules: []string{"every-locale"}},
+		}})
+	}
+	r.Segments = append(r.Segments, locale)
+
+	files, err := Files(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(files["report.md"])
+	mdcheck.Structure(t, md, MaxMarkdownBytes)
+	CheckComment(t, r, md)
+	for _, want := range []string{"| Weight share |", "| 70.0% |", "| [–, –] |", "<summary>Segments by origin</summary>", "<summary>Segments by locale</summary>"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report.md lacks %q", want)
+		}
+	}
+	page := string(files["report.html"])
+	for _, bad := range []string{"<img src=x>", "@octocat <"} {
+		if strings.Contains(md, bad) || strings.Contains(page, bad) {
+			t.Errorf("a hostile segment name is not escaped: %q", bad)
+		}
+	}
+	if n := strings.Count(page, `<figure id="fig-segments-`); n != 4 {
+		t.Errorf("%d per-segment figures, want 4 (2 challengers × 2 dimensions)", n)
+	}
+	if strings.Contains(page, `class="missing"`+">The challenger has no segment") {
+		t.Error("a per-segment figure is missing")
+	}
+	var table bytes.Buffer
+	Text(&table, r, false)
+	if !strings.Contains(table.String(), "segments by locale") || strings.Contains(table.String(), "\x1b") {
+		t.Errorf("the terminal report lacks the locale table or is not plain:\n%s", table.String())
+	}
+	// The worst segment over both dimensions: Chal. 1 fails in robust04,
+	// which is more severe than locale's inconclusive one.
+	if ws := result.NewSummary(r)[0].WorstSegment; ws == nil || ws.Dimension != "origin" || ws.Segment != "robust04" {
+		t.Errorf("Chal. 1's worst segment %+v, want origin=robust04", ws)
 	}
 }
