@@ -286,3 +286,21 @@ func TestSegmentTableEdges(t *testing.T) {
 		t.Errorf("Chal. 1's worst segment %+v, want origin=robust04", ws)
 	}
 }
+
+// The reports of a segmented run: the origin fixture (3 segments, the
+// goldens') and a 50-segment dimension, every file as gate --out writes it.
+func BenchmarkSegmentedReports(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		r    *result.Result
+	}{{"origin", segmentedOrigin()}, {"50-segments", manySegments(50, []string{"Chal. 1", "Chal. 2"})}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Files(c.r); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
