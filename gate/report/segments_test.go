@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -302,5 +303,39 @@ func BenchmarkSegmentedReports(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// The worst segment's numbers, in every format's summary line, are
+// summary[].worst_segment's (delta, lo, hi) with the digits printed, as
+// docs/gate.md's table says.
+func TestWorstSegmentNumbersInResultJSON(t *testing.T) {
+	t.Parallel()
+	r := segmentedOrigin()
+	files, err := Files(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table bytes.Buffer
+	Text(&table, r, false)
+	re := regexp.MustCompile(`(?:W|w)orst segment:</strong> origin=(\w+) \(\d+ topics\): Δ ([-+]?[0-9.]+), paired t 95% CI \\?\[([-0-9.]+), ([-0-9.]+)\\?\]|` +
+		`worst segment: origin=(\w+) \(\d+ topics\): Δ ([-+]?[0-9.]+), paired t 95% CI \\?\[([-0-9.]+), ([-0-9.]+)\\?\]`)
+	for name, out := range map[string]string{"table": table.String(), "md": string(files["report.md"]), "html": string(files["report.html"]), "junit": string(files["junit.xml"])} {
+		ms := re.FindAllStringSubmatch(out, -1)
+		if len(ms) != len(r.Summary) {
+			t.Errorf("%s: %d worst-segment lines, want %d", name, len(ms), len(r.Summary))
+			continue
+		}
+		for i, m := range ms {
+			g := m[1:5]
+			if g[0] == "" {
+				g = m[5:9]
+			}
+			ws := r.Summary[i].WorstSegment
+			d, lo, hi := float64(ws.Delta), float64(ws.Lo), float64(ws.Hi)
+			if g[0] != ws.Segment || !matches(g[1], &d) || !matches(g[2], &lo) || !matches(g[3], &hi) {
+				t.Errorf("%s: %q is not summary[%d].worst_segment %+v", name, m[0], i, ws)
+			}
+		}
 	}
 }
