@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/riskgate/riskgate/gate/result"
+	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/policies"
 )
 
@@ -296,16 +297,24 @@ func checkRuleRows(t *testing.T, format string, rows [][]string, j resultDoc) {
 				continue
 			}
 			added := rr.BeforeMargin != nil
-			if rr.Query.Margin > 0 && !strings.Contains(q, "margin") {
+			// The margin is named as a margin, or by its value where the
+			// label takes it inside: "P(δ < −0.02)", "of Δ + 0.02".
+			if rr.Query.Margin > 0 && !strings.Contains(q, "margin") && !strings.Contains(q, "−"+numfmt.G(rr.Query.Margin)) &&
+				!strings.Contains(q, "+ "+numfmt.G(rr.Query.Margin)) {
 				t.Errorf("%s: quantity %q does not say its margin %v", where, q, rr.Query.Margin)
 			}
-			if added {
+			if rr.Observed.Number == nil {
+				// An unavailable value: no number stands for it.
+				if numberRE.MatchString(obs) {
+					t.Errorf("%s: observed %q shows a number; result.json has none", where, obs)
+				}
+			} else if added {
 				expectNumbers(t, where+", observed", obs, rr.BeforeMargin.Number, ptr(rr.Query.Margin), rr.Observed.Number)
 			} else if rr.Query.Margin > 0 && rr.Observed.Number != nil && !strings.Contains(q, "P(") && !strings.Contains(q, "URisk +") &&
-				!strings.Contains(q, "(margin ") && !strings.Contains(q, "margin=") {
+				!strings.Contains(q, "of Δ + ") && !strings.Contains(q, "margin=") {
 				// A margin taken inside is named with it: "P(δ < −0.02)",
-				// "URisk + 0.02", "tests.paired_t.p (margin 0.02)" (a test
-				// of d + δ), or the query's margin= in report.md's rules.
+				// "URisk + 0.02", "tests.paired_t.p of Δ + 0.02" (a test of
+				// d + δ), or the query's margin= in report.md's rules.
 				// A margin added to the quantity must be shown beside it.
 				t.Errorf("%s: observed %q is the value plus margin %v, shown as one number", where, obs, rr.Query.Margin)
 			} else if rr.Unadjusted != nil && format == "html" {

@@ -37,8 +37,8 @@ type segConfig struct {
 	challengers []string
 	// harm is the shift of a challenger's scores in a segment (a regression).
 	harm map[[2]string]float64
-	// unjudged are the (challenger, segment) pairs whose all_pass rule is
-	// inconclusive: unjudged documents could flip it there.
+	// unjudged are the (challenger, segment) pairs whose all_pass rule has
+	// no value there (inconclusive): unjudged documents could flip it.
 	unjudged map[[2]string]bool
 	seed     uint64
 }
@@ -187,7 +187,9 @@ func segmentedResult(cfg segConfig) *result.Result {
 				sr.Segment, sr.Topics, sr.Outcome = spec.name, s.topics, policies.OutcomePass
 				switch {
 				case k == 0 && cfg.unjudged[[2]string{c, spec.name}]:
-					sr.Outcome, sr.Reason = policies.OutcomeInconclusive, fmt.Sprintf("in segment %s: 37 unjudged documents in %s's top 10 could flip the rule (judgments: assume)", spec.name, c)
+					sr.Observed = policies.Unavailable(fmt.Sprintf("37 unjudged documents in %s's top 10 could flip the rule in segment %s", c, spec.name))
+					sr.BeforeMargin = nil
+					sr.Outcome, sr.Reason = policies.OutcomeInconclusive, sr.Observed.Missing()
 				case !x.rule.Bound.Holds(sr.Observed):
 					sr.Outcome, sr.Reason = policies.OutcomeFail, fmt.Sprintf("observed %s; needs %s", observedText(sr.Observed, x.rule.Bound), x.rule.BoundWords)
 				}

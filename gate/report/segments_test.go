@@ -190,6 +190,9 @@ func TestSegmentedResultRoundTrip(t *testing.T) {
 	if digest, err := back.DecisionDigest(); err != nil || digest != r.DecisionSHA256 {
 		t.Errorf("the decision read back has digest %.12s… (%v), written %.12s…", digest, err, r.DecisionSHA256)
 	}
+	if err := back.Check("result.json", nil); err != nil {
+		t.Errorf("publish would refuse the segmented result.json: %v", err)
+	}
 	want, err := Files(r)
 	if err != nil {
 		t.Fatal(err)
