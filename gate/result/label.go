@@ -98,11 +98,17 @@ func (r *Result) onMeasure(rr policies.RuleResult) string {
 // RiskLabel is the head of the summary's risk column: the policy's risk rule
 // (Result.RiskRule) labelled as QueryLabel does, with its measure in a gate
 // of several, at its loss weight — "bca.lo + margin 0.02, w = 2", "bca.lo on
-// ndcg_cut_10 + margin 0.02, w = 2", "P(riskier), w = 5" — or, when no rule
-// weighs losses, URisk at the risk table's loss weight.
+// ndcg_cut_10 + margin 0.02, w = 2", "P(riskier), w = 5", and for a by: rule
+// "…, worst origin segment" — or, when no rule weighs losses, URisk at the
+// risk table's loss weight.
 func (r *Result) RiskLabel() string {
 	if rr := r.RiskRule(); rr != nil {
-		return queryLabel(rr.Query, r.onMeasure(*rr)) + ", w = " + numfmt.G(rr.Query.LossWeight)
+		label := queryLabel(rr.Query, r.onMeasure(*rr)) + ", w = " + numfmt.G(rr.Query.LossWeight)
+		if rr.By != "" {
+			// A by: rule's value is its worst segment's (RuleResult.Segment).
+			label += ", worst " + rr.By + " segment"
+		}
+		return label
 	}
 	return "URisk, w = " + numfmt.G(max(r.RiskTable.LossWeight, 1))
 }

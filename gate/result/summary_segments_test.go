@@ -62,3 +62,15 @@ func TestWorstSegment(t *testing.T) {
 		t.Error("a worst segment for a challenger without rows")
 	}
 }
+
+// A by: rule as the policy's risk rule: the summary's risk head says its
+// value is the worst segment's.
+func TestRiskLabelOfByRule(t *testing.T) {
+	t.Parallel()
+	q := policies.Query{Quantity: "bca.lo", LossWeight: 1, Level: 0.95, Margin: 0.05, By: "origin"}
+	r := &Result{Decision: &policies.Decision{Challengers: []policies.ChallengerDecision{{Name: "x", Rules: []policies.RuleResult{
+		{Rule: "every-origin", Quantity: q.Quantity, Query: q, Severity: policies.SeverityFail, By: "origin", Segment: "robust04"}}}}}}
+	if got, want := r.RiskLabel(), "bca.lo + margin 0.05, w = 1, worst origin segment"; got != want {
+		t.Errorf("risk label %q, want %q", got, want)
+	}
+}
