@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/riskgate/riskgate/gate/result"
 	"github.com/riskgate/riskgate/internal/htmlpage"
@@ -84,12 +86,15 @@ func htmlSegmentSections(pg *htmlPage, r *result.Result) {
 // segmentPlot is the per-segment interval figure of a segment view: one row
 // per segment, top to bottom in table order, Δ with its paired t interval
 // in the challenger's colour (red when the segment did not pass), the
-// pooled δ_g's credible interval just below it, a zero line and the −margin
-// line of the dimension's by: rules.
+// pooled δ_g's credible interval just below it, a zero line and a −margin
+// line for each margin of the dimension's by: rules.
 func segmentPlot(v segmentView, index, colorIndex int) figure {
 	fig := figure{Figure: htmlpage.Figure{ID: fmt.Sprintf("fig-segments-%d", index),
 		Title:  "Differences per segment: " + svgplot.Label(v.Challenger, maxPlotLabel) + " − champion by " + svgplot.Label(v.Dimension, maxPlotLabel),
-		Legend: []htmlpage.Key{{Class: fmt.Sprintf("k-chal%d", colorIndex), Label: "Δ, " + v.IntervalHead}, {Class: "k-loss", Label: "segment that did not pass"}}}}
+		Legend: []htmlpage.Key{{Class: fmt.Sprintf("k-chal%d", colorIndex), Label: "Δ, " + v.IntervalHead}}}}
+	if slices.ContainsFunc(v.Outcomes, func(o policies.Outcome) bool { return o != policies.OutcomePass }) {
+		fig.Legend = append(fig.Legend, htmlpage.Key{Class: "k-loss", Label: "segment that did not pass"})
+	}
 	items := v.Items
 	if len(items) > maxSegmentRows {
 		fig.Notes = append(fig.Notes, fmt.Sprintf("%d segments: the first %d are drawn; the table and result.json have every one.", len(items), maxSegmentRows))
@@ -130,9 +135,13 @@ func segmentPlot(v segmentView, index, colorIndex int) figure {
 			xr.Add(it.PLo, it.PH, it.PMean)
 		}
 	}
-	if v.Margin > 0 {
-		xr.Add(-v.Margin)
-		fig.Legend = append(fig.Legend, htmlpage.Key{Class: "k-aggregate", Label: "−margin " + numfmt.G(v.Margin) + " of the by: rules"})
+	margins := make([]string, len(v.Margins))
+	for i, m := range v.Margins {
+		xr.Add(-m)
+		margins[i] = "−" + numfmt.G(m)
+	}
+	if len(margins) > 0 {
+		fig.Legend = append(fig.Legend, htmlpage.Key{Class: "k-aggregate", Label: strings.Join(margins, ", ") + ": the by: rules' margins"})
 	}
 	p := svgplot.New()
 	p.X.Min, p.X.Max = xr.Padded(0.05)
@@ -141,8 +150,8 @@ func segmentPlot(v segmentView, index, colorIndex int) figure {
 	p.Y.Tick.Length, p.Y.Width = 0, 0
 	p.X.Label.Text = "Δ = challenger − champion" + onMeasureText(v.Measure)
 	p.Add(&svgplot.RefLine{At: 0, Vertical: true, Style: svgplot.Dashed(svgplot.Artifact)})
-	if v.Margin > 0 {
-		p.Add(&svgplot.RefLine{At: -v.Margin, Vertical: true, Style: draw.LineStyle{Color: svgplot.Aggregate, Width: vg.Points(1.2), Dashes: []vg.Length{vg.Points(5), vg.Points(2)}}})
+	for _, m := range v.Margins {
+		p.Add(&svgplot.RefLine{At: -m, Vertical: true, Style: draw.LineStyle{Color: svgplot.Aggregate, Width: vg.Points(1.2), Dashes: []vg.Length{vg.Points(5), vg.Points(2)}}})
 	}
 	p.Add(deltas, pools)
 	// 720 px wide: drawn at its size, not scaled down, in the page's
@@ -153,8 +162,12 @@ func segmentPlot(v segmentView, index, colorIndex int) figure {
 		fig.Caption += " and, below it, the partially pooled δ_g of the segment model with its credible interval"
 	}
 	fig.Caption += ". The grey dashed line is zero"
-	if v.Margin > 0 {
-		fig.Caption += "; the dark dashed line is −" + numfmt.G(v.Margin) + ", the largest margin of the by: rules on this dimension"
+	switch len(margins) {
+	case 0:
+	case 1:
+		fig.Caption += "; the dark dashed line is " + margins[0] + ", minus the margin of the by: rules on this dimension"
+	default:
+		fig.Caption += "; the dark dashed lines are " + strings.Join(margins, " and ") + ", minus the margins of the by: rules on this dimension"
 	}
 	fig.Caption += "."
 	return fig

@@ -49,9 +49,9 @@ type segmentView struct {
 	Note string
 	// Items are the rows for the interval figure.
 	Items []segmentItem
-	// Margin is the −margin line of the figure: the largest margin of the
-	// dimension's by: rules on the challenger, 0 without one.
-	Margin float64
+	// Margins are the figure's −margin lines: the distinct margins of the
+	// dimension's by: rules on the challenger, ascending.
+	Margins []float64
 }
 
 // segmentParts are one row's cells.
@@ -177,12 +177,13 @@ func newSegmentView(r *result.Result, t result.SegmentTable, sc result.SegmentCh
 				continue
 			}
 			for _, rr := range c.Rules {
-				if rr.By == t.Dimension {
-					v.Margin = max(v.Margin, rr.Query.Margin)
+				if m := rr.Query.Margin; rr.By == t.Dimension && m > 0 && !slices.Contains(v.Margins, m) {
+					v.Margins = append(v.Margins, m)
 				}
 			}
 		}
 	}
+	slices.Sort(v.Margins)
 	return v
 }
 
