@@ -51,14 +51,20 @@ func LoadTopicAttributes(path string) (*TopicAttributes, error) {
 		return nil, inputerr.At(path, 0, "cannot open: %v", unwrapPath(err))
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(f, readBufSize)
-	if magic, _ := br.Peek(len(parquetMagic)); string(magic) == parquetMagic || strings.EqualFold(filepath.Ext(path), ".parquet") {
-		return readTopicAttributesParquet(br, path)
-	}
-	return readTopicAttributes(br, path)
+	return readTopicAttributes(f, path)
 }
 
+// readTopicAttributes reads a topics file in the format its bytes (PAR1) or
+// its name (*.parquet) say: Parquet, else CSV or TSV.
 func readTopicAttributes(r io.Reader, file string) (*TopicAttributes, error) {
+	br := bufio.NewReaderSize(r, readBufSize)
+	if magic, _ := br.Peek(len(parquetMagic)); string(magic) == parquetMagic || strings.EqualFold(filepath.Ext(file), ".parquet") {
+		return readTopicAttributesParquet(br, file)
+	}
+	return readTopicAttributesCSV(br, file)
+}
+
+func readTopicAttributesCSV(r io.Reader, file string) (*TopicAttributes, error) {
 	br := bufio.NewReaderSize(r, readBufSize)
 	if b, _ := br.Peek(len(utf8BOM)); string(b) == string(utf8BOM) {
 		br.Discard(len(utf8BOM))
