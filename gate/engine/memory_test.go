@@ -21,8 +21,8 @@ func TestEstimateMemoryCountsEveryFit(t *testing.T) {
 	for i := range 300 {
 		sweep = append(sweep, 1+float64(i)/10)
 	}
-	none, _ := EstimateMemory(p, pool, nil, nil)
-	all, parts := EstimateMemory(p, pool, sweep, nil)
+	none, _ := EstimateMemory(p, pool, nil, nil, nil)
+	all, parts := EstimateMemory(p, pool, sweep, nil, nil)
 	// The default policy fits BRisk at 2; the sweep adds 299 weights (2 is
 	// among them). Each keeps at least its 3 challengers' δ draws: 4 chains ×
 	// 1,400 draws (target ESS 4,000) × 8 bytes.
