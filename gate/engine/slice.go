@@ -20,15 +20,12 @@ import (
 // does not need it — except the cheap descriptive and closed-form risk
 // measures, which the risk table of every report shows.
 //
-// Its key names the data: today the whole table on its one measure. The
-// features that evaluate a rule on other data add a dimension to sliceKey
-// and a way to build the slice's table from the gate's inputs: a rule's
-// measure (several score tables per gate), a segment of a topic attribute
-// (the table's topics in that segment), a judgment variant (the challenger
-// scored under another assumption about unjudged documents). core.keyOf
+// Its key names the data: a rule's measure (several score tables per
+// gate), a segment of a topic attribute (the table's topics in that
+// segment: segments.go), a judgment variant (the challenger scored under
+// another assumption about unjudged documents: judged.go). core.keyOf
 // names the slice a query reads and core.tableOf builds a slice's table;
-// the analyses, their caches and their readers are the slice's and stay as
-// they are.
+// the analyses, their caches and their readers are the slice's.
 type slice struct {
 	*core
 	key   sliceKey
