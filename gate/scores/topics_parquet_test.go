@@ -3,6 +3,7 @@ package scores
 import (
 	"bytes"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -126,4 +127,42 @@ func FuzzTopicAttributesParquet(f *testing.F) {
 			t.Fatalf("%d weights for %d topics", len(a.Weights), len(a.Topics))
 		}
 	})
+}
+
+// BenchmarkTopicAttributes reads a topics file of 100,000 topics with two
+// dimensions and a weight, as CSV and as Parquet (DOUBLE weights, string
+// ids), from memory.
+func BenchmarkTopicAttributes(b *testing.B) {
+	const n = 100_000
+	var csvText bytes.Buffer
+	csvText.WriteString("topic,band,locale,weight\n")
+	cols := []pqt.Column{{Name: "topic", Node: pqt.String}, {Name: "band", Node: pqt.String}, {Name: "locale", Node: pqt.String}, {Name: "weight", Node: pqt.Double}}
+	var rows [][]any
+	bands, locales := []string{"head", "torso", "tail"}, []string{"en", "de", "fr", "ja"}
+	for i := range n {
+		topic, w := "q"+strconv.Itoa(i), 1/float64(i+1)
+		band, locale := bands[i%3], locales[i%4]
+		csvText.WriteString(topic + "," + band + "," + locale + "," + strconv.FormatFloat(w, 'g', -1, 64) + "\n")
+		rows = append(rows, []any{topic, band, locale, w})
+	}
+	var pq bytes.Buffer
+	if err := pqt.Write(&pq, cols, rows, 0); err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		data []byte
+		file string
+	}{{"csv", csvText.Bytes(), "t.csv"}, {"parquet", pq.Bytes(), "t.parquet"}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(c.data)))
+			for b.Loop() {
+				if _, err := readTopicAttributes(bytes.NewReader(c.data), c.file); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(n*float64(b.N)/b.Elapsed().Seconds(), "topics/s")
+		})
+	}
 }
