@@ -8,7 +8,6 @@ import (
 	"github.com/riskgate/riskgate/internal/buildinfo"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/numfmt"
-	"github.com/riskgate/riskgate/internal/stats"
 	"github.com/riskgate/riskgate/policies"
 )
 
@@ -57,6 +56,7 @@ func (c *core) result(d *policies.Decision, o Options) *result.Result {
 	}
 
 	r.RiskTable = s.riskTable()
+	r.Weighting = c.weighting()
 
 	if c.wholeBayes() {
 		r.Bayes = s.described(s.rawFit())
@@ -133,7 +133,8 @@ func (s *slice) riskTable() result.RiskTable {
 	}
 
 	for _, sy := range append([]int{s.champ}, s.chals...) {
-		row := result.SystemRisk{Name: s.t.Systems[sy], Role: result.RoleChallenger, Mean: jsonfloat.Float(stats.MeanDefined(s.t.Scores[sy]))}
+		mean, _ := s.mean(sy) // NaN when its topics weigh nothing
+		row := result.SystemRisk{Name: s.t.Systems[sy], Role: result.RoleChallenger, Mean: jsonfloat.Float(mean)}
 		if sy == s.champ {
 			row.Role = result.RoleChampion
 		} else {
