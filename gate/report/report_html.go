@@ -63,6 +63,7 @@ type htmlPage struct {
 	Measure      string
 	Example      bool
 	Reason       string
+	Weighting    string // the means are traffic-weighted; "" for plain means
 	Unmet        []htmlpage.Pair
 	Notes        []string
 	NotesLeft    int
@@ -177,6 +178,7 @@ func buildHTMLPage(r *result.Result, lim htmlLimits) *htmlPage {
 		Challengers: len(r.Data.Challengers), Artifacts: len(r.Data.Artifacts), Topics: len(r.Data.Topics),
 		Measure: htmlpage.Name(r.Data.Measure), Example: r.Data.Example,
 		Reason:        htmlpage.Sentence(shortReason(r, d.Reason), 2000),
+		Weighting:     htmlpage.Sentence(r.WeightingText(), 1000),
 		Tool:          htmlpage.Name(r.Tool.Name + " " + r.Tool.Version),
 		SchemaVersion: r.SchemaVersion,
 	}

@@ -72,6 +72,9 @@ func JUnit(w io.Writer, r *result.Result) error {
 			{"verdict", string(c.Verdict)}, {"reason", c.Reason}, {"selected", fmt.Sprint(c.Selected)},
 			{"policy", r.Policy.Name}, {"champion", r.Data.Champion},
 		}}
+		if wt := r.WeightingText(); wt != "" {
+			s.Properties = append(s.Properties, junitProperty{"weighting", wt})
+		}
 		if i < len(sum.Rows) {
 			row := sum.Rows[i]
 			s.Properties = append(s.Properties, junitProperty{"champion_mean", meanText(row.ChampionMean)}, junitProperty{"mean", meanText(row.Mean)},

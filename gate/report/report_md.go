@@ -169,6 +169,9 @@ func mdReport(b *strings.Builder, r *result.Result, lim mdLimits) {
 	}
 	fmt.Fprintf(b, "Policy **%s** · champion **%s** · %d challenger(s) · %d artifact(s)%s · %d topic(s)%s%s\n\n",
 		mdName(r.Policy.Name), mdName(r.Data.Champion), len(r.Data.Challengers), len(r.Data.Artifacts), poolNote(r, mdName), len(r.Data.Topics), measure, example)
+	if wt := r.WeightingText(); wt != "" {
+		b.WriteString("**Weighted:** " + mdSentence(wt, lim.text) + "\n\n")
+	}
 	b.WriteString(mdSentence(shortReason(r, d.Reason), lim.text*2) + "\n\n")
 	for _, u := range d.Unmet {
 		fmt.Fprintf(b, "- **requirement %s not met:** %s\n", mdName(u.Requirement), mdSentence(u.Reason, lim.text))

@@ -37,6 +37,9 @@ func Text(w io.Writer, r *result.Result, color bool) {
 	fmt.Fprintf(w, "%s  policy %s; champion %s; %d challenger(s), %d artifact(s)%s, %d topic(s)\n",
 		paint(bold(head), string(r.Verdict())), escape.PlainName(r.Policy.Name), escape.PlainName(r.Data.Champion),
 		len(r.Data.Challengers), len(r.Data.Artifacts), poolNote(r, escape.PlainName), len(r.Data.Topics))
+	if wt := r.WeightingText(); wt != "" {
+		fmt.Fprintf(w, "weighted: %s\n", plainSentence(wt))
+	}
 	fmt.Fprintf(w, "%s\n", plainSentence(shortReason(r, d.Reason)))
 	if len(d.Selected) > 0 {
 		names := make([]string, len(d.Selected))

@@ -346,3 +346,27 @@ func TestWorstSegmentNumbersInResultJSON(t *testing.T) {
 		}
 	}
 }
+
+// Traffic-weighted means (a weight column in the topics file) are said in
+// every report, with the weights' file and the effective number of topics.
+func TestWeightedMeansSaidInEveryReport(t *testing.T) {
+	t.Parallel()
+	r := segmentedOrigin()
+	r.Weighting = result.NewWeighting("topics.csv", 31.25)
+	files, err := Files(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table bytes.Buffer
+	Text(&table, r, false)
+	const want = "traffic-weighted means, Σ w·x / Σ w, with the weights of topics.csv; 31.2 effective topics (Kish)"
+	for name, out := range map[string]string{"table": table.String(), "report.md": string(files["report.md"]), "report.html": string(files["report.html"]),
+		"junit.xml": string(files["junit.xml"])} {
+		if !strings.Contains(out, want) {
+			t.Errorf("%s does not say the means are weighted", name)
+		}
+	}
+	if md := string(files["report.md"]); strings.Index(md, want) > strings.Index(md, "<details>") {
+		t.Error("report.md says the means are weighted below the fold")
+	}
+}

@@ -162,3 +162,15 @@ func (w WorstSegment) Text() string {
 	}
 	return s
 }
+
+// WeightingText says, for every report, that the means are traffic-weighted
+// (Result.Weighting): "mean and mean_diff are traffic-weighted means, Σ w·x
+// / Σ w, with the weights of topics.csv; 31.2 effective topics (Kish)"; ""
+// for plain means.
+func (r *Result) WeightingText() string {
+	w := r.Weighting
+	if w == nil {
+		return ""
+	}
+	return w.Note + "; " + numfmt.Dash.Fixed(float64(w.EffectiveTopics), 1) + " effective topics (Kish)"
+}
