@@ -34,8 +34,6 @@ type segmentView struct {
 	// IntervalHead.
 	DeltaCol     int
 	IntervalHead string
-	// Worst is the row of the segment the summary names; -1 without rows.
-	Worst int
 	// Parts are the rows' cells by name, for a report that lays them out
 	// otherwise (report.html).
 	Parts []segmentParts
@@ -82,7 +80,7 @@ func segmentViews(r *result.Result, name func(string) string) []segmentView {
 }
 
 func newSegmentView(r *result.Result, t result.SegmentTable, sc result.SegmentChallenger, name func(string) string) segmentView {
-	v := segmentView{Dimension: t.Dimension, Measure: t.Measure, Challenger: sc.Name, Worst: -1}
+	v := segmentView{Dimension: t.Dimension, Measure: t.Measure, Challenger: sc.Name}
 	hasWeight, level := false, 0.0
 	var pooled *result.PooledDifference
 	samePooled := true
@@ -121,11 +119,7 @@ func newSegmentView(r *result.Result, t result.SegmentTable, sc result.SegmentCh
 	}
 	v.Head = append(v.Head, "Outcome", "Rules")
 	v.Align += "ll"
-	worst := result.WorstSegmentRow(sc)
-	for i, row := range sc.Rows {
-		if worst != nil && row.Segment == worst.Segment && v.Worst < 0 {
-			v.Worst = i
-		}
+	for _, row := range sc.Rows {
 		parts := segmentParts{Segment: name(row.Segment), Topics: fmt.Sprint(row.Topics)}
 		cells := []string{parts.Segment, parts.Topics}
 		if hasWeight {
