@@ -176,7 +176,7 @@ func segmentedResult(cfg segConfig) *result.Result {
 			row := result.SegmentRow{Segment: spec.name, Topics: s.topics, ChampionMean: jsonfloat.Float(s.champMean), Delta: jsonfloat.Float(s.delta),
 				Lo: jsonfloat.Float(s.lo), Hi: jsonfloat.Float(s.hi), Level: 0.95, Outcome: policies.OutcomePass,
 				Pooled: &result.PooledDifference{Fit: "raw scores", Mean: jsonfloat.Float(pm), Lo: jsonfloat.Float(pm - z975*psd), Hi: jsonfloat.Float(pm + z975*psd),
-					Level: 0.95, Margin: segMarginHarm, PWorse: jsonfloat.Float(pWorse), PWorseMCSE: jsonfloat.Float(math.Sqrt(pWorse*(1-pWorse)/4000))}}
+					Level: 0.95, Margin: segMarginHarm, PWorse: jsonfloat.Float(pWorse), PWorseMCSE: jsonfloat.Float(math.Sqrt(pWorse * (1 - pWorse) / 4000))}}
 			observed := []policies.SegmentResult{
 				{Observed: policies.Number(s.lo + segMarginAllPass), BeforeMargin: obsPtr(s.lo)},
 				{Observed: policies.Number(adjusted[ci*len(cfg.segments)+g]), Unadjusted: obsPtr(ps[ci*len(cfg.segments)+g])},
@@ -291,7 +291,6 @@ func segmentedResult(cfg segConfig) *result.Result {
 	r.Summary = result.NewSummary(r)
 	return r
 }
-
 
 // outcomeRank orders outcomes, the most severe first.
 func outcomeRank(o policies.Outcome) int {
