@@ -45,7 +45,7 @@ func (c *core) result(d *policies.Decision, o Options) *result.Result {
 		ws = append(ws, warning{text: w, kind: result.AboutInputs})
 	}
 	if wn := c.weighting(); wn != nil {
-		// Every report shows the warnings: the one place each says its means are weighted.
+		// The terminal, markdown and HTML reports show the warnings: there each says its means are weighted.
 		ws = append(ws, warning{text: fmt.Sprintf("inputs: %s (%s effective topics of %d; docs/weights.md)",
 			wn.Note, numfmt.G4(float64(wn.EffectiveTopics)), len(s.t.Topics)), kind: result.AboutInputs})
 	}
