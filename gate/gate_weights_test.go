@@ -68,6 +68,13 @@ rules:
 		!relNear(float64(wn.EffectiveTopics), shared.ParseFloat(t, ref["Chal. 1"]["effective_n"]), 1e-12) {
 		t.Fatalf("weighting %+v, want weighted, the file, effective topics %s", wn, ref["Chal. 1"]["effective_n"])
 	}
+	var said bool
+	for _, w := range r.Warnings {
+		said = said || strings.HasPrefix(w, "inputs: mean and mean_diff are traffic-weighted means") && strings.Contains(w, "12.46 effective topics of 50;")
+	}
+	if !said {
+		t.Errorf("no warning (shown by every report) says the means are weighted: %+v", r.Warnings)
+	}
 	rows := map[string]result.SystemRisk{}
 	for _, sr := range r.RiskTable.Systems {
 		rows[sr.Name] = sr

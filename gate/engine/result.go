@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/riskgate/riskgate/gate/result"
@@ -42,6 +43,11 @@ func (c *core) result(d *policies.Decision, o Options) *result.Result {
 	}
 	for _, w := range o.InputWarnings {
 		ws = append(ws, warning{text: w, kind: result.AboutInputs})
+	}
+	if wn := c.weighting(); wn != nil {
+		// The terminal, markdown and HTML reports show the warnings: there each says its means are weighted.
+		ws = append(ws, warning{text: fmt.Sprintf("inputs: %s (%s effective topics of %d; docs/weights.md)",
+			wn.Note, numfmt.G4(float64(wn.EffectiveTopics)), len(s.t.Topics)), kind: result.AboutInputs})
 	}
 	for _, sy := range append([]int{s.champ}, s.chals...) {
 		role := result.RoleChallenger
