@@ -12,6 +12,7 @@ import (
 	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/internal/stats"
 	"github.com/riskgate/riskgate/policies"
+	"github.com/riskgate/riskgate/risk"
 )
 
 // What would decide a rule that did not pass: for each challenger and each
@@ -117,6 +118,13 @@ func (s *slice) reading(c int, name string, quant *policies.Quantity, q policies
 			return reading{}, false
 		}
 		d := p.Deltas()
+		if w := s.pairWeights(c); w != nil { // the weighted mean and its standard error (docs/weights.md)
+			wm, err := risk.WeightedMeanOf(d, w)
+			if err != nil {
+				return reading{}, false
+			}
+			return reading{est: sign * (wm.Estimate - b.Value), se: wm.SE, studT: true, scale: "score difference"}, true
+		}
 		return reading{est: sign * (stats.Mean(d) - b.Value), se: sd(d) / math.Sqrt(n), studT: true, scale: "score difference"}, true
 	case policies.AnalysisTests:
 		d := p.Deltas()

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/riskgate/riskgate/gate/result"
@@ -8,7 +9,6 @@ import (
 	"github.com/riskgate/riskgate/internal/buildinfo"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/numfmt"
-	"github.com/riskgate/riskgate/internal/stats"
 	"github.com/riskgate/riskgate/policies"
 )
 
@@ -44,6 +44,11 @@ func (c *core) result(d *policies.Decision, o Options) *result.Result {
 	for _, w := range o.InputWarnings {
 		ws = append(ws, warning{text: w, kind: result.AboutInputs})
 	}
+	if wn := c.weighting(); wn != nil {
+		// The terminal, markdown and HTML reports show the warnings: there each says its means are weighted.
+		ws = append(ws, warning{text: fmt.Sprintf("inputs: %s (%s effective topics of %d; docs/weights.md)",
+			wn.Note, numfmt.G4(float64(wn.EffectiveTopics)), len(s.t.Topics)), kind: result.AboutInputs})
+	}
 	for _, sy := range append([]int{s.champ}, s.chals...) {
 		role := result.RoleChallenger
 		if sy == s.champ {
@@ -57,6 +62,7 @@ func (c *core) result(d *policies.Decision, o Options) *result.Result {
 	}
 
 	r.RiskTable = s.riskTable()
+	r.Weighting = c.weighting()
 
 	if c.wholeBayes() {
 		r.Bayes = s.described(s.rawFit())
@@ -133,7 +139,8 @@ func (s *slice) riskTable() result.RiskTable {
 	}
 
 	for _, sy := range append([]int{s.champ}, s.chals...) {
-		row := result.SystemRisk{Name: s.t.Systems[sy], Role: result.RoleChallenger, Mean: jsonfloat.Float(stats.MeanDefined(s.t.Scores[sy]))}
+		mean, _ := s.mean(sy) // NaN when its topics weigh nothing
+		row := result.SystemRisk{Name: s.t.Systems[sy], Role: result.RoleChallenger, Mean: jsonfloat.Float(mean)}
 		if sy == s.champ {
 			row.Role = result.RoleChampion
 		} else {

@@ -10,7 +10,6 @@ import (
 	"github.com/riskgate/riskgate/gate/judgments"
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/numfmt"
-	"github.com/riskgate/riskgate/internal/stats"
 	"github.com/riskgate/riskgate/policies"
 	"github.com/riskgate/riskgate/risk"
 )
@@ -133,17 +132,13 @@ func (s *slice) pair(c int) risk.Pair {
 // its mean difference to the champion, or its wins, losses or ties.
 func (s *slice) descriptive(c int, stat policies.Statistic) (float64, error) {
 	s.ran[policies.AnalysisDescriptive] = true
-	p := s.pair(c)
 	switch stat {
 	case policies.StatMean:
-		return stats.MeanDefined(s.t.Scores[c]), nil
+		return s.mean(c)
 	case policies.StatMeanDiff:
-		if len(p.X) == 0 {
-			return math.NaN(), fmt.Errorf("the challenger and the champion have no topic in common")
-		}
-		return stats.MeanDefined(p.X) - stats.MeanDefined(p.Base), nil
+		return s.meanDiff(c)
 	}
-	o, err := p.Outcomes()
+	o, err := s.pair(c).Outcomes()
 	if err != nil {
 		return math.NaN(), err
 	}

@@ -68,7 +68,8 @@ func (c *core) absolute(q policies.Query) policies.Query {
 		return q
 	}
 	s := c.slice(sliceKey{measure: c.keyOf(q).measure})
-	q.Margin = q.MarginPercent / 100 * math.Abs(stats.MeanDefined(s.t.Scores[s.champ]))
+	m, _ := s.mean(s.champ)
+	q.Margin = q.MarginPercent / 100 * math.Abs(m)
 	q.MarginPercent = 0
 	return q
 }
@@ -107,14 +108,15 @@ func (c *core) measureSummary(r *result.Result) {
 	for i := range r.Summary {
 		ch := c.table.SystemIndex(r.Summary[i].Challenger)
 		for _, m := range ms[1:] {
-			r.Summary[i].Measures = append(r.Summary[i].Measures, measureDelta(c.tables[m], champ, ch, c.p.LowerIsBetter(m)))
+			r.Summary[i].Measures = append(r.Summary[i].Measures, measureDelta(c.tables[m], champ, ch, c.p.LowerIsBetter(m), c.topicWeights()))
 		}
 	}
 }
 
 // measureDelta is challenger ch's change against champion champ on table t
-// (natural units), over the topics both were scored on.
-func measureDelta(t *scores.Table, champ, ch int, lower bool) result.MeasureDelta {
+// (natural units), over the topics both were scored on; the means weighted
+// by w when it is not nil (weights.go).
+func measureDelta(t *scores.Table, champ, ch int, lower bool, w map[string]float64) result.MeasureDelta {
 	d := result.MeasureDelta{Measure: t.Measure, LowerIsBetter: lower}
 	var x, base []float64
 	for j := range t.Topics {
@@ -137,6 +139,10 @@ func measureDelta(t *scores.Table, champ, ch int, lower bool) result.MeasureDelt
 		}
 	}
 	cm, m := stats.Mean(base), stats.Mean(x)
+	if w != nil {
+		cm, _ = weightedMean(t, w, t.Scores[champ], t.Scores[ch])
+		m, _ = weightedMean(t, w, t.Scores[ch], t.Scores[champ])
+	}
 	d.ChampionMean, d.Mean, d.Diff = jsonfloat.Float(cm), jsonfloat.Float(m), jsonfloat.Float(m-cm)
 	d.DiffPercent = jsonfloat.Float(math.NaN())
 	if cm != 0 {

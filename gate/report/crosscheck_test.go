@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/riskgate/riskgate/gate/result"
+	"github.com/riskgate/riskgate/internal/numfmt"
+	"github.com/riskgate/riskgate/policies"
 )
 
 // Every number in the summary and in the rules of every report format is
@@ -28,9 +30,18 @@ import (
 // 30) fails here.
 func TestEveryReportedNumberIsInResultJSON(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "gate")
-	for _, run := range []string{"example", "cheap"} {
+	// The segmented fixture too (rules per segment: the by: rules' rows,
+	// the worst segment in the summary line).
+	var segmented bytes.Buffer
+	if err := result.WriteJSON(&segmented, segmentedOrigin()); err != nil {
+		t.Fatal(err)
+	}
+	for _, run := range []string{"example", "cheap", "segmented"} {
 		t.Run(run, func(t *testing.T) {
 			data, err := os.ReadFile(filepath.Join(dir, run+".result.json.golden"))
+			if run == "segmented" {
+				data, err = segmented.Bytes(), nil
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -87,7 +98,8 @@ type resultDoc struct {
 		Challengers []struct {
 			Name  string
 			Rules []struct {
-				Query struct {
+				Quantity string
+				Query    struct {
 					LossWeight float64 `json:"loss_weight"`
 					Level      float64
 					Margin     float64
@@ -278,13 +290,31 @@ func checkRuleRows(t *testing.T, format string, rows [][]string, j resultDoc) {
 			k++
 			where := fmt.Sprintf("%s rules, %s", format, c.Name)
 			q, obs := row[2], row[3]
+			if policies.LookupQuantity(rr.Quantity) == nil {
+				// A quantity another branch registers (bayes.p_worse, issue
+				// 26): its label is checked once it is known.
+				t.Logf("%s: rule on %s, a quantity not registered here: not checked", where, rr.Quantity)
+				continue
+			}
 			added := rr.BeforeMargin != nil
-			if rr.Query.Margin > 0 && !strings.Contains(q, "margin") {
+			// The margin is named as a margin, or by its value where the
+			// label takes it inside: "P(δ < −0.02)", "of Δ + 0.02".
+			if rr.Query.Margin > 0 && !strings.Contains(q, "margin") && !strings.Contains(q, "−"+numfmt.G(rr.Query.Margin)) &&
+				!strings.Contains(q, "+ "+numfmt.G(rr.Query.Margin)) {
 				t.Errorf("%s: quantity %q does not say its margin %v", where, q, rr.Query.Margin)
 			}
-			if added {
+			if rr.Observed.Number == nil {
+				// An unavailable value: no number stands for it.
+				if numberRE.MatchString(obs) {
+					t.Errorf("%s: observed %q shows a number; result.json has none", where, obs)
+				}
+			} else if added {
 				expectNumbers(t, where+", observed", obs, rr.BeforeMargin.Number, ptr(rr.Query.Margin), rr.Observed.Number)
-			} else if rr.Query.Margin > 0 && rr.Observed.Number != nil && !strings.Contains(q, "P(") && !strings.Contains(q, "URisk +") {
+			} else if rr.Query.Margin > 0 && rr.Observed.Number != nil && !strings.Contains(q, "P(") && !strings.Contains(q, "URisk +") &&
+				!strings.Contains(q, "of Δ + ") && !strings.Contains(q, "margin=") {
+				// A margin taken inside is named with it: "P(δ < −0.02)",
+				// "URisk + 0.02", "tests.paired_t.p of Δ + 0.02" (a test of
+				// d + δ), or the query's margin= in report.md's rules.
 				// A margin added to the quantity must be shown beside it.
 				t.Errorf("%s: observed %q is the value plus margin %v, shown as one number", where, obs, rr.Query.Margin)
 			} else if rr.Unadjusted != nil && format == "html" {

@@ -67,6 +67,10 @@ func ruleAnnotation(p *policies.Policy, rule *policies.Rule, d *policies.Decisio
 				level = l
 			}
 			reason := rr.Reason
+			if n := nonPassing(rr); n > 1 {
+				// A by: rule's reason names its worst segment; the others too.
+				reason += "; segments that did not pass: " + failingSegments(rr)
+			}
 			if rr.Waiver != nil && rr.Waiver.Note != "" {
 				reason += "; " + rr.Waiver.Note
 			}
@@ -79,7 +83,7 @@ func ruleAnnotation(p *policies.Policy, rule *policies.Rule, d *policies.Decisio
 	a := github.Annotation{
 		Level:   level,
 		Path:    p.File,
-		Title:   "rule " + rule.ID + " (" + rule.Quantity.Name + ", " + rule.Bound.Words() + ")",
+		Title:   "rule " + rule.ID + " (" + rule.Quantity.Name + byText(rule.By) + ", " + rule.Bound.Words() + ")",
 		Message: strings.Join(lines, "\n"),
 	}
 	if rule.Pos.Line > 0 {
@@ -130,4 +134,12 @@ func commentDigest(d *policies.Decision) string {
 	}
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:16])
+}
+
+// byText is " by origin" for a by: rule's dimension, "" without one.
+func byText(dimension string) string {
+	if dimension == "" {
+		return ""
+	}
+	return " by " + dimension
 }

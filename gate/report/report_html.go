@@ -63,6 +63,7 @@ type htmlPage struct {
 	Measure      string
 	Example      bool
 	Reason       string
+	Weighting    string // the means are traffic-weighted; "" for plain means
 	Unmet        []htmlpage.Pair
 	Notes        []string
 	NotesLeft    int
@@ -76,6 +77,8 @@ type htmlPage struct {
 	Regressions      []htmlRegressionRow
 	AtRiskHead       string
 	DiffPlots        []figure
+	// Segments are the segment tables and figures (rules per segment).
+	Segments []htmlSegments
 
 	PolicyFacts []htmlpage.Pair
 	Rules       []htmlRuleRow
@@ -137,6 +140,7 @@ type htmlRuleRow struct {
 	Description      string
 	Severity         string
 	Query            template.HTML // breakable: may wrap after its "(" and each ","
+	Segments         string        // a by: rule's dimension, semantics and worst segment
 	Observed         template.HTML // a value with its margin breaks before its "= observed"
 	Unadjusted       string
 	Bound            string
@@ -174,6 +178,7 @@ func buildHTMLPage(r *result.Result, lim htmlLimits) *htmlPage {
 		Challengers: len(r.Data.Challengers), Artifacts: len(r.Data.Artifacts), Topics: len(r.Data.Topics),
 		Measure: htmlpage.Name(r.Data.Measure), Example: r.Data.Example,
 		Reason:        htmlpage.Sentence(shortReason(r, d.Reason), 2000),
+		Weighting:     htmlpage.Sentence(r.WeightingText(), 1000),
 		Tool:          htmlpage.Name(r.Tool.Name + " " + r.Tool.Version),
 		SchemaVersion: r.SchemaVersion,
 	}
@@ -192,6 +197,7 @@ func buildHTMLPage(r *result.Result, lim htmlLimits) *htmlPage {
 	}
 	pg.ExtraCSS = template.CSS(reportCSS) + challengerCSS()
 	htmlSummary(pg, r, lim)
+	htmlSegmentSections(pg, r)
 	htmlPolicy(pg, r)
 	htmlRules(pg, r, d, lim)
 	pg.Risk = htmlRiskTable(r, lim)
@@ -255,7 +261,7 @@ func htmlRules(pg *htmlPage, r *result.Result, d *policies.Decision, lim htmlLim
 				Verdict: string(c.Verdict), VerdictClass: verdictClass(string(c.Verdict)),
 				ChallengerReason: htmlpage.Sentence(c.Reason, 600),
 				Rule:             htmlpage.Name(rr.Rule), Description: htmlpage.Sentence(rr.Description, 600),
-				Severity: string(rr.Severity), Query: breakable(htmlpage.Sentence(rr.Query.String(), 200)),
+				Severity: string(rr.Severity), Query: breakable(htmlpage.Sentence(rr.Query.String(), 200)), Segments: htmlpage.Sentence(ruleSegmentsText(rr), 300),
 				Observed: observedLines(htmlpage.Sentence(result.RuleObserved(rr), 120)),
 				Bound:    htmlpage.Sentence(rr.Bound.String(), 120),
 				Outcome:  string(rr.Outcome), OutcomeClass: verdictClass(string(rr.Outcome)),

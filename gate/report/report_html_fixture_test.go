@@ -28,6 +28,9 @@ type synthConfig struct {
 	seed        uint64
 	topicNames  func(j int) string // default "301", "302", …
 	artifactFmt string             // default "art-%03d"
+	// shift, when set, is added to challenger c's score on topic j (a
+	// segment it regresses in; segments_fixture_test.go).
+	shift func(c string, j int) float64
 }
 
 // hostileName is a run name that tries to inject markup, a mention, a
@@ -109,6 +112,9 @@ func synthResult(cfg synthConfig) *result.Result {
 		s.scores = make([]float64, nT)
 		for j := range nT {
 			s.scores[j] = math.Min(math.Max(champ.scores[j]+(s.eff-champ.eff)+s.risk*rng.NormFloat64(), 0), 1)
+			if cfg.shift != nil && s.role == result.RoleChallenger {
+				s.scores[j] = math.Min(math.Max(s.scores[j]+cfg.shift(s.name, j), 0), 1)
+			}
 		}
 	}
 	// adjusted is s's score in the risk-adjusted pool at w: champion + d, losses × w.

@@ -50,7 +50,7 @@ const maxSummaryRow = 60.0
 const layoutProbe = `<script>
 (function () {
   var out = {viewport: window.innerWidth, pageScrollWidth: document.documentElement.scrollWidth, tables: {}, ticks: {count: 0, minPx: 0, maxPx: 0}};
-  ["summary", "rules"].forEach(function (c) {
+  ["summary", "rules", "segments"].forEach(function (c) {
     var t = document.querySelector("section#" + c + " table"); // the section's first table
     if (!t) { return; }
     var box = t.parentElement, right = box.getBoundingClientRect().right;
@@ -62,7 +62,7 @@ const layoutProbe = `<script>
       tableRight: t.getBoundingClientRect().right, heads: heads, rowHeights: rows};
   });
   var topics = TOPICS, min = 0, max = 0, n = 0, names = 0;
-  document.querySelectorAll("figure[id^=fig-diff-] svg text, figure#fig-topics svg text, figure[id^=fig-predictive-] svg text").forEach(function (el) {
+  document.querySelectorAll("figure[id^=fig-diff-] svg text, figure#fig-topics svg text, figure[id^=fig-predictive-] svg text, figure[id^=fig-segments-] svg text").forEach(function (el) {
     var m = el.getScreenCTM(), px = parseFloat(getComputedStyle(el).fontSize) * Math.sqrt(m.a * m.a + m.b * m.b);
     if (n === 0 || px < min) { min = px; }
     if (px > max) { max = px; }
@@ -144,13 +144,15 @@ func TestHTMLReportLayoutInChromium(t *testing.T) {
 		// Every plot and a hostile challenger name; 4 challengers, 50 topics.
 		{"synthetic", synthResult(synthConfig{challengers: []string{"Chal. 1", "Chal. 2", hostileName, "Chal. 4"}, artifacts: 40, topics: 50,
 			weights: []float64{2, 5, 10}, seed: 29})},
+		// Rules per segment (issue 26): by origin, segment tables and figures.
+		{"segmented", segmentedOrigin()},
 	}
 	for _, pg := range pages {
 		for _, width := range []int{1200, 800} {
 			t.Run(fmt.Sprintf("%s/%dpx", pg.name, width), func(t *testing.T) {
 				t.Parallel() // Chromium mostly waits
-				if testing.Short() && (pg.name != "synthetic" || width != 800) {
-					t.Skip("a Chromium run each (about 1 CPU-s); -short lays out the synthetic page, every plot and a hostile name, at 800 px, the narrower width")
+				if testing.Short() && (pg.name == "example" || width != 800) {
+					t.Skip("a Chromium run each (about 1 CPU-s); -short lays out the synthetic pages, every plot, a hostile name and segments, at 800 px, the narrower width")
 				}
 				page := probePage(t, t.TempDir(), renderHTML(t, pg.r), pg.r.Data.Topics)
 				dom := string(runChromium(t, bin, "--dump-dom", fmt.Sprintf("--window-size=%d,2400", width), "file://"+page))
@@ -176,8 +178,11 @@ func checkLayout(t *testing.T, width int, l layout) {
 	if l.PageScrollWidth > l.Viewport {
 		t.Errorf("the page scrolls sideways: %v px wide in a %v px window", l.PageScrollWidth, l.Viewport)
 	}
-	for _, name := range []string{"summary", "rules"} {
+	for _, name := range []string{"summary", "rules", "segments"} {
 		tb, ok := l.Tables[name]
+		if !ok && name == "segments" {
+			continue // a run without by: rules
+		}
 		if !ok {
 			t.Errorf("no %s table", name)
 			continue
@@ -195,6 +200,9 @@ func checkLayout(t *testing.T, width int, l layout) {
 			if h.Right > tb.ContainerRight+0.5 {
 				t.Errorf("%s table: the %q column ends at %v px, past its container's %v px", name, h.Text, h.Right, tb.ContainerRight)
 			}
+		}
+		if name == "segments" && tallest > maxSummaryRow {
+			t.Errorf("segments table: a segment's row is %.0f px tall, want at most %.0f px (its rules are a row of their own)", tallest, maxSummaryRow)
 		}
 		if name == "summary" && tallest > maxSummaryRow {
 			t.Errorf("summary table: a challenger's row is %.0f px tall, want at most %.0f px (its why is a row of its own)", tallest, maxSummaryRow)

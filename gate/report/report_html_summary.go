@@ -21,6 +21,7 @@ type htmlSummaryRow struct {
 	Color                                         int // its index among the challengers: class k-chal<Color>
 	Means, Diff, DiffPct, WTL, PBetter, Risk, Why string
 	Rules                                         []string // the reason of each rule it did not pass
+	WorstSegment                                  string   // its worst segment, "" without by: rules
 	// Measures are its rows on the other measures a rule uses.
 	Measures []htmlMeasureRow
 }
@@ -87,6 +88,9 @@ func htmlSummary(pg *htmlPage, r *result.Result, lim htmlLimits) {
 		}
 		c := whys[row.Challenger]
 		hr.Why = htmlpage.Sentence(c.Reason, 600)
+		if row.WorstSegment != nil {
+			hr.WorstSegment = htmlpage.Sentence(row.WorstSegment.Text(), 600)
+		}
 		for _, w := range c.Rules {
 			text := htmlpage.Sentence(w.Text, 600)
 			if w.SameAs != nil {

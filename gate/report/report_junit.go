@@ -72,11 +72,17 @@ func JUnit(w io.Writer, r *result.Result) error {
 			{"verdict", string(c.Verdict)}, {"reason", c.Reason}, {"selected", fmt.Sprint(c.Selected)},
 			{"policy", r.Policy.Name}, {"champion", r.Data.Champion},
 		}}
+		if wt := r.WeightingText(); wt != "" {
+			s.Properties = append(s.Properties, junitProperty{"weighting", wt})
+		}
 		if i < len(sum.Rows) {
 			row := sum.Rows[i]
 			s.Properties = append(s.Properties, junitProperty{"champion_mean", meanText(row.ChampionMean)}, junitProperty{"mean", meanText(row.Mean)},
 				junitProperty{"diff", numfmt.Signed(float64(row.Diff))}, junitProperty{"diff_percent", signedPct(float64(row.DiffPercent))},
 				junitProperty{"wins_ties_losses", wtlText(row)}, junitProperty{"p_better: " + sum.PBetterHead, pBetterText(row)}, junitProperty{"risk: " + sum.RiskHead, sum.riskText(row)})
+			if ws := worstSegmentText(row); ws != "" {
+				s.Properties = append(s.Properties, junitProperty{"worst_segment", ws})
+			}
 		}
 		for _, rr := range c.Rules {
 			tc := junitCase{
@@ -84,7 +90,18 @@ func JUnit(w io.Writer, r *result.Result) error {
 				Classname: "riskgate." + r.Policy.Name + "." + c.Name,
 				SystemOut: fmt.Sprintf("%s (severity %s): %s", rr.Outcome, rr.Severity, rr.Reason),
 			}
+			// A by: rule is one test case; its message names the segments
+			// that did not pass, and its output every segment's outcome.
+			if seg := ruleSegmentsText(rr); seg != "" {
+				tc.SystemOut += "\n" + seg
+				for _, sr := range rr.Segments {
+					tc.SystemOut += fmt.Sprintf("\n  %s (%s): %s, observed %s", sr.Segment, numfmt.Plural(sr.Topics, "topic"), sr.Outcome, observedText(sr.Observed, rr.Bound))
+				}
+			}
 			msg := &junitMessage{Message: string(rr.Outcome) + ": " + rr.Reason, Type: string(rr.Outcome)}
+			if failing := failingSegments(rr); failing != "" {
+				msg.Message += "; segments that did not pass: " + failing
+			}
 			if rr.Waiver != nil && rr.Waiver.Note != "" {
 				msg.Message += "; " + rr.Waiver.Note
 			}

@@ -36,13 +36,15 @@ type mdLimits struct {
 	topicsAtRisk   int // per challenger
 	lines          int // warnings, notes, inputs
 	text           int // runes of one sentence (a reason)
+	segmentRows    int // rows of a challenger's segment table
 }
 
-var mdDefaultLimits = mdLimits{ruleRows: 200, challengers: 50, chartArtifacts: 10, topicsAtRisk: 15, lines: 30, text: 600}
+var mdDefaultLimits = mdLimits{ruleRows: 200, challengers: 50, chartArtifacts: 10, topicsAtRisk: 15, lines: 30, text: 600, segmentRows: 100}
 
 func (l mdLimits) halved() mdLimits {
 	return mdLimits{ruleRows: max(l.ruleRows/2, 10), challengers: max(l.challengers/2, 5), chartArtifacts: l.chartArtifacts / 2,
-		topicsAtRisk: max(l.topicsAtRisk/2, 3), lines: max(l.lines/2, 5), text: max(l.text/2, 120)}
+		topicsAtRisk: max(l.topicsAtRisk/2, 3), lines: max(l.lines/2, 5), text: max(l.text/2, 120),
+		segmentRows: max(l.segmentRows/2, 5)}
 }
 
 // Markdown writes the markdown report of r, at most MaxMarkdownBytes.
@@ -167,6 +169,9 @@ func mdReport(b *strings.Builder, r *result.Result, lim mdLimits) {
 	}
 	fmt.Fprintf(b, "Policy **%s** · champion **%s** · %d challenger(s) · %d artifact(s)%s · %d topic(s)%s%s\n\n",
 		mdName(r.Policy.Name), mdName(r.Data.Champion), len(r.Data.Challengers), len(r.Data.Artifacts), poolNote(r, mdName), len(r.Data.Topics), measure, example)
+	if wt := r.WeightingText(); wt != "" {
+		b.WriteString("**Weighted:** " + mdSentence(wt, lim.text) + "\n\n")
+	}
 	b.WriteString(mdSentence(shortReason(r, d.Reason), lim.text*2) + "\n\n")
 	for _, u := range d.Unmet {
 		fmt.Fprintf(b, "- **requirement %s not met:** %s\n", mdName(u.Requirement), mdSentence(u.Reason, lim.text))
@@ -187,8 +192,10 @@ func mdReport(b *strings.Builder, r *result.Result, lim mdLimits) {
 	mdJudgments(b, r)
 	mdWhy(b, r, lim)
 	mdRegressions(b, r, lim)
+	mdWorstSegments(b, r, lim)
 
 	mdRules(b, r, lim)
+	mdSegments(b, r, lim)
 	mdDetails(b, "Risk measures (Table 3 view)", func() { mdRiskTable(b, r, lim) })
 	if r.Bayes != nil {
 		mdDetails(b, "System effects and differences to the champion (hierarchical model)", func() { mdBayes(b, r, lim) })
@@ -243,6 +250,10 @@ func mdSummary(b *strings.Builder, r *result.Result, lim mdLimits) {
 // not pass, with what would decide it; a reason given before is referred to.
 func mdWhy(b *strings.Builder, r *result.Result, lim mdLimits) {
 	cs := reasons(r)
+	worst := map[string]string{}
+	for _, row := range result.NewSummary(r) {
+		worst[row.Challenger] = worstSegmentText(row)
+	}
 	for i, c := range cs {
 		if i >= lim.challengers {
 			break
@@ -251,7 +262,11 @@ func mdWhy(b *strings.Builder, r *result.Result, lim mdLimits) {
 		if c.Selected {
 			b.WriteString(" (ship)")
 		}
-		b.WriteString(" — " + mdSentence(c.Reason, lim.text) + "\n")
+		b.WriteString(" — " + mdSentence(c.Reason, lim.text))
+		if ws := worst[c.Name]; ws != "" {
+			b.WriteString(" · " + mdSentence(ws, lim.text))
+		}
+		b.WriteString("\n")
 		for _, w := range c.Rules {
 			text := mdSentence(w.Text, lim.text)
 			if w.SameAs != nil {
@@ -315,7 +330,11 @@ func mdRules(b *strings.Builder, r *result.Result, lim mdLimits) {
 			if i == 0 {
 				name = mdName(c.Name)
 			}
-			rows = append(rows, []string{name, mdName(rr.Rule), mdSentence(rr.Query.String(), 120),
+			query := mdSentence(rr.Query.String(), 120)
+			if seg := ruleSegmentsText(rr); seg != "" {
+				query += " — " + mdSentence(seg, 200)
+			}
+			rows = append(rows, []string{name, mdName(rr.Rule), query,
 				mdCell(result.RuleObserved(rr), 60), mdSentence(rr.Bound.String(), 80),
 				verdictEmoji(string(rr.Outcome)) + " " + string(rr.Outcome)})
 		}

@@ -37,6 +37,9 @@ func Text(w io.Writer, r *result.Result, color bool) {
 	fmt.Fprintf(w, "%s  policy %s; champion %s; %d challenger(s), %d artifact(s)%s, %d topic(s)\n",
 		paint(bold(head), string(r.Verdict())), escape.PlainName(r.Policy.Name), escape.PlainName(r.Data.Champion),
 		len(r.Data.Challengers), len(r.Data.Artifacts), poolNote(r, escape.PlainName), len(r.Data.Topics))
+	if wt := r.WeightingText(); wt != "" {
+		fmt.Fprintf(w, "weighted: %s\n", plainSentence(wt))
+	}
 	fmt.Fprintf(w, "%s\n", plainSentence(shortReason(r, d.Reason)))
 	if len(d.Selected) > 0 {
 		names := make([]string, len(d.Selected))
@@ -72,12 +75,19 @@ func Text(w io.Writer, r *result.Result, color bool) {
 	reportfmt.Table(w, false, "lrrrrrrr", rows)
 
 	fmt.Fprintln(w)
+	worst := map[string]string{}
+	for _, row := range sum.Rows {
+		worst[row.Challenger] = worstSegmentText(row)
+	}
 	for _, c := range reasons(r) {
 		mark := ""
 		if c.Selected {
 			mark = " (ship)"
 		}
 		fmt.Fprintf(w, "%s: %s%s — %s\n", escape.PlainName(c.Name), paint(string(c.Verdict), string(c.Verdict)), mark, plainSentence(c.Reason))
+		if ws := worst[c.Name]; ws != "" {
+			fmt.Fprintf(w, "  %s\n", plainSentence(ws))
+		}
 		for _, rw := range c.Rules {
 			text := plainSentence(rw.Text)
 			if rw.SameAs != nil {
@@ -105,6 +115,8 @@ func Text(w io.Writer, r *result.Result, color bool) {
 		reportfmt.Table(w, false, "llrrrl", rows)
 	}
 
+	textSegments(w, r)
+
 	rows = [][]string{{"challenger", "rule", "quantity", "observed", "bound", "outcome"}}
 	for _, c := range d.Challengers {
 		for i, rr := range c.Rules {
@@ -112,7 +124,11 @@ func Text(w io.Writer, r *result.Result, color bool) {
 			if i == 0 {
 				name = escape.PlainName(c.Name)
 			}
-			rows = append(rows, []string{name, escape.PlainName(rr.Rule), escape.PlainName(r.RuleLabel(rr)), result.RuleObserved(rr), rr.Bound.String(),
+			quantity := escape.PlainName(r.RuleLabel(rr))
+			if seg := ruleSegmentsText(rr); seg != "" {
+				quantity += " " + plainSentence(seg)
+			}
+			rows = append(rows, []string{name, escape.PlainName(rr.Rule), quantity, result.RuleObserved(rr), rr.Bound.String(),
 				paint(string(rr.Outcome), string(rr.Outcome))})
 		}
 	}
@@ -153,3 +169,21 @@ func atRiskText(b *bool) string {
 // plainSentence prepares a sentence for a terminal (escape.Printable), cut
 // at a paragraph's length rather than a name's.
 func plainSentence(s string) string { return escape.Printable(escape.Clip(s, 2000)) }
+
+// textSegments writes each challenger's segment table, per dimension.
+// The outcomes are not coloured: colour codes would count in the padding
+// of the rules column after them.
+func textSegments(w io.Writer, r *result.Result) {
+	views := segmentViews(r, escape.PlainName)
+	for i, v := range views {
+		if i == 0 || views[i-1].Dimension != v.Dimension {
+			fmt.Fprintf(w, "\nsegments by %s\n", escape.PlainName(v.Dimension))
+		}
+		fmt.Fprintf(w, "%s − champion:\n", escape.PlainName(v.Challenger))
+		rows := append([][]string{v.Head}, v.Rows...)
+		reportfmt.Table(w, false, v.Align, rows)
+		if i == len(views)-1 || views[i+1].Dimension != v.Dimension {
+			fmt.Fprintln(w, plainSentence(v.Note))
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package result
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/riskgate/riskgate/internal/numfmt"
 	"github.com/riskgate/riskgate/policies"
 )
@@ -95,11 +98,17 @@ func (r *Result) onMeasure(rr policies.RuleResult) string {
 // RiskLabel is the head of the summary's risk column: the policy's risk rule
 // (Result.RiskRule) labelled as QueryLabel does, with its measure in a gate
 // of several, at its loss weight — "bca.lo + margin 0.02, w = 2", "bca.lo on
-// ndcg_cut_10 + margin 0.02, w = 2", "P(riskier), w = 5" — or, when no rule
-// weighs losses, URisk at the risk table's loss weight.
+// ndcg_cut_10 + margin 0.02, w = 2", "P(riskier), w = 5", and for a by: rule
+// "…, worst origin segment" — or, when no rule weighs losses, URisk at the
+// risk table's loss weight.
 func (r *Result) RiskLabel() string {
 	if rr := r.RiskRule(); rr != nil {
-		return queryLabel(rr.Query, r.onMeasure(*rr)) + ", w = " + numfmt.G(rr.Query.LossWeight)
+		label := queryLabel(rr.Query, r.onMeasure(*rr)) + ", w = " + numfmt.G(rr.Query.LossWeight)
+		if rr.By != "" {
+			// A by: rule's value is its worst segment's (RuleResult.Segment).
+			label += ", worst " + rr.By + " segment"
+		}
+		return label
 	}
 	return "URisk, w = " + numfmt.G(max(r.RiskTable.LossWeight, 1))
 }
@@ -114,3 +123,54 @@ func (r *Result) RuleLabel(rr policies.RuleResult) string {
 // RuleObserved prints a rule result's observed value for a rules table:
 // with a margin added, "value + margin = observed" (policies.RuleResult.ObservedText).
 func RuleObserved(rr policies.RuleResult) string { return rr.ObservedText() }
+
+// SegmentIntervalLabel says what a segment row's interval is: "paired t
+// 95% CI" (SegmentRow.Lo, Hi).
+func SegmentIntervalLabel(level float64) string {
+	return "paired t " + numfmt.Percent(level) + " CI"
+}
+
+// OutcomeVerb is a segment's or rule's outcome as the verb of a sentence
+// naming the rules: "fails", "warns on", "is inconclusive on", "passes".
+func OutcomeVerb(o policies.Outcome) string {
+	switch o {
+	case policies.OutcomeFail:
+		return "fails"
+	case policies.OutcomeWarn:
+		return "warns on"
+	case policies.OutcomeInconclusive:
+		return "is inconclusive on"
+	case policies.OutcomeWaived:
+		return "is waived on"
+	case policies.OutcomePass:
+		return "passes"
+	}
+	return string(o) + " on"
+}
+
+// Text is the worst segment as the summary line names it: "origin=robust04
+// (10 topics): Δ -0.082, paired t 95% CI [-0.150, -0.010]; fails
+// no-origin-harmed". Names are as given: the caller escapes the whole for
+// its channel.
+func (w WorstSegment) Text() string {
+	s := fmt.Sprintf("%s=%s (%s): Δ %s, %s %s", w.Dimension, w.Segment, numfmt.Plural(w.Topics, "topic"), numfmt.Signed(float64(w.Delta)),
+		SegmentIntervalLabel(w.Level), numfmt.Dash.Interval(float64(w.Lo), float64(w.Hi), 3))
+	if len(w.Rules) > 0 {
+		s += "; " + OutcomeVerb(w.Outcome) + " " + strings.Join(w.Rules, ", ")
+	} else {
+		s += "; " + string(w.Outcome)
+	}
+	return s
+}
+
+// WeightingText says, for every report, that the means are traffic-weighted
+// (Result.Weighting): "mean and mean_diff are traffic-weighted means, Σ w·x
+// / Σ w, with the weights of topics.csv; 31.2 effective topics (Kish)"; ""
+// for plain means.
+func (r *Result) WeightingText() string {
+	w := r.Weighting
+	if w == nil {
+		return ""
+	}
+	return w.Note + "; " + numfmt.Dash.Fixed(float64(w.EffectiveTopics), 1) + " effective topics (Kish)"
+}

@@ -60,6 +60,10 @@ type Result struct {
 	// segment table (segments.go); nil without by: rules.
 	Segments []SegmentTable `json:"segments,omitempty"`
 
+	// Weighting says the means are traffic-weighted (weights.go); nil
+	// when they are plain means.
+	Weighting *Weighting `json:"weighting,omitempty"`
+
 	// Regressions are, per challenger, the topics it loses most on against
 	// the champion (riskgate gate --worst, DefaultWorst by default).
 	Regressions []Regressions `json:"regressions,omitempty"`

@@ -232,6 +232,27 @@ type ruleResultJSON struct {
 	WaivedOutcome policies.Outcome    `json:"waived_outcome"`
 	Reason        string              `json:"reason"`
 	Waiver        *policies.WaiverUse `json:"waiver"`
+	// A by: rule's dimension, semantics, worst segment and segments.
+	By          string                    `json:"by"`
+	BySemantics policies.SegmentSemantics `json:"by_semantics"`
+	Segment     string                    `json:"segment"`
+	Segments    []segmentResultJSON       `json:"segments"`
+}
+
+// segmentResultJSON reads a policies.SegmentResult, its observations included.
+type segmentResultJSON struct {
+	Segment      string           `json:"segment"`
+	Topics       int              `json:"topics"`
+	Observed     observationJSON  `json:"observed"`
+	BeforeMargin *observationJSON `json:"before_margin"`
+	Unadjusted   *observationJSON `json:"unadjusted"`
+	Outcome      policies.Outcome `json:"outcome"`
+	Reason       string           `json:"reason"`
+}
+
+func (s segmentResultJSON) segment() policies.SegmentResult {
+	return policies.SegmentResult{Segment: s.Segment, Topics: s.Topics, Observed: s.Observed.Observation, BeforeMargin: s.BeforeMargin.observation(),
+		Unadjusted: s.Unadjusted.observation(), Outcome: s.Outcome, Reason: s.Reason}
 }
 
 func (d *decisionJSON) decision() *policies.Decision {
@@ -254,6 +275,10 @@ func (d *decisionJSON) decision() *policies.Decision {
 				Bound: r.Bound.Bound, BoundWords: r.BoundWords, Observed: r.Observed.Observation,
 				BeforeMargin: r.BeforeMargin.observation(), Unadjusted: r.Unadjusted.observation(), Correction: r.Correction, Outcome: r.Outcome,
 				WaivedOutcome: r.WaivedOutcome, Reason: r.Reason, Waiver: r.Waiver,
+				By: r.By, BySemantics: r.BySemantics, Segment: r.Segment,
+			}
+			for _, sr := range r.Segments {
+				cd.Rules[j].Segments = append(cd.Rules[j].Segments, sr.segment())
 			}
 		}
 		out.Challengers[i] = cd

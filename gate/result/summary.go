@@ -42,6 +42,29 @@ type Summary struct {
 	// uses (Data.Measures after the first), in natural units; absent for a
 	// one-measure gate.
 	Measures []MeasureDelta `json:"measures,omitempty"`
+	// WorstSegment is the segment, over the dimensions of the by: rules
+	// (Result.Segments), the challenger does worst in; absent without a
+	// by: rule.
+	WorstSegment *WorstSegment `json:"worst_segment,omitempty"`
+}
+
+// WorstSegment is a challenger's worst segment: the segment table's row
+// (SegmentChallenger.Worst) with the most severe outcome over the
+// dimensions — fail, then warn, then inconclusive — ties going to the
+// lower Δ, then to the first dimension. Delta is the challenger's mean
+// difference to the champion there, [Lo, Hi] its paired t confidence
+// interval at Level, and Rules the by: rules whose outcome in the segment
+// is Outcome.
+type WorstSegment struct {
+	Dimension string           `json:"dimension"`
+	Segment   string           `json:"segment"`
+	Topics    int              `json:"topics"`
+	Delta     jsonfloat.Float  `json:"delta"`
+	Lo        jsonfloat.Float  `json:"lo"`
+	Hi        jsonfloat.Float  `json:"hi"`
+	Level     float64          `json:"level"`
+	Outcome   policies.Outcome `json:"outcome"`
+	Rules     []string         `json:"rules,omitempty"`
 }
 
 // MeasureDelta is a challenger's change on one measure, in the measure's
@@ -109,9 +132,103 @@ func NewSummary(r *Result) []Summary {
 				}
 			}
 		}
+		s.WorstSegment = r.worstSegment(c)
 		out = append(out, s)
 	}
 	return out
+}
+
+// outcomeSeverity orders segment outcomes, the most severe first.
+func outcomeSeverity(o policies.Outcome) int {
+	switch o {
+	case policies.OutcomeFail:
+		return 0
+	case policies.OutcomeWarn:
+		return 1
+	case policies.OutcomeInconclusive:
+		return 2
+	}
+	return 3
+}
+
+// WorstSegmentRow is the row of a segment table that the summary names for
+// a challenger: the one SegmentChallenger.Worst names, else the first row
+// of the most severe outcome, else the one with the lowest Δ; nil without
+// rows.
+func WorstSegmentRow(sc SegmentChallenger) *SegmentRow {
+	var worst *SegmentRow
+	for i := range sc.Rows {
+		row := &sc.Rows[i]
+		if sc.Worst != "" {
+			if row.Segment == sc.Worst {
+				return row
+			}
+			continue
+		}
+		if worst == nil || worseRow(row, worst) {
+			worst = row
+		}
+	}
+	if worst == nil && len(sc.Rows) > 0 && sc.Worst != "" {
+		return WorstSegmentRow(SegmentChallenger{Name: sc.Name, Rows: sc.Rows})
+	}
+	return worst
+}
+
+// worseRow: a has a more severe outcome than b, or the same and a lower Δ.
+func worseRow(a, b *SegmentRow) bool {
+	sa, sb := outcomeSeverity(a.Outcome), outcomeSeverity(b.Outcome)
+	if sa != sb {
+		return sa < sb
+	}
+	if sa < 3 {
+		return false // the first of the most severe outcome, in row order
+	}
+	return float64(a.Delta) < float64(b.Delta)
+}
+
+// worstSegment is c's WorstSegment over r.Segments; nil without one.
+func (r *Result) worstSegment(c policies.ChallengerDecision) *WorstSegment {
+	var best *WorstSegment
+	for _, t := range r.Segments {
+		for _, sc := range t.Challengers {
+			if sc.Name != c.Name {
+				continue
+			}
+			row := WorstSegmentRow(sc)
+			if row == nil {
+				continue
+			}
+			ws := &WorstSegment{Dimension: t.Dimension, Segment: row.Segment, Topics: row.Topics, Delta: row.Delta, Lo: row.Lo, Hi: row.Hi,
+				Level: row.Level, Outcome: row.Outcome, Rules: segmentRules(c, t.Dimension, row)}
+			if best == nil || outcomeSeverity(ws.Outcome) < outcomeSeverity(best.Outcome) ||
+				outcomeSeverity(ws.Outcome) == outcomeSeverity(best.Outcome) && float64(ws.Delta) < float64(best.Delta) {
+				best = ws
+			}
+		}
+	}
+	return best
+}
+
+// segmentRules are the by: rules on dimension whose outcome in row's
+// segment is row's outcome (the rules that make it), in rule order; the
+// row's own list when the decision does not say.
+func segmentRules(c policies.ChallengerDecision, dimension string, row *SegmentRow) []string {
+	var rules []string
+	for _, rr := range c.Rules {
+		if rr.By != dimension {
+			continue
+		}
+		for _, sr := range rr.Segments {
+			if sr.Segment == row.Segment && sr.Outcome == row.Outcome {
+				rules = append(rules, rr.Rule)
+			}
+		}
+	}
+	if len(rules) == 0 {
+		return row.Rules
+	}
+	return rules
 }
 
 // UnmarshalJSON reads a summary, including its policies.Observation.

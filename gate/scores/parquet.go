@@ -447,22 +447,10 @@ func (c *parquetColumn) id(v parquet.Value) string {
 
 // number is a score value as a float64, which must be finite.
 func (c *parquetColumn) number(v parquet.Value, fs *fileSink, row int) (float64, error) {
-	var x float64
-	switch {
-	case c.decimal:
-		if (c.kind == parquet.ByteArray || c.kind == parquet.FixedLenByteArray) && len(v.ByteArray()) > maxDecimalBytes {
-			return 0, inputerr.At(fs.file, row, "row %d: column %s: a DECIMAL of %d bytes; expected at most %d", row, excerpt(c.name), len(v.ByteArray()), maxDecimalBytes)
-		}
-		x = c.decimalValue(v)
-	case c.kind == parquet.Double:
-		x = v.Double()
-	case c.kind == parquet.Float:
-		x = float64(v.Float())
-	case c.kind == parquet.Int32:
-		x = float64(v.Int32())
-	case c.kind == parquet.Int64:
-		x = float64(v.Int64())
+	if c.decimal && (c.kind == parquet.ByteArray || c.kind == parquet.FixedLenByteArray) && len(v.ByteArray()) > maxDecimalBytes {
+		return 0, inputerr.At(fs.file, row, "row %d: column %s: a DECIMAL of %d bytes; expected at most %d", row, excerpt(c.name), len(v.ByteArray()), maxDecimalBytes)
 	}
+	x := c.float(v)
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		problem := "NaN"
 		if math.IsInf(x, 0) {
@@ -471,6 +459,24 @@ func (c *parquetColumn) number(v parquet.Value, fs *fileSink, row int) (float64,
 		return 0, inputerr.At(fs.file, row, "row %d: column %s: score is %s; expected a finite number", row, excerpt(c.name), problem)
 	}
 	return x, nil
+}
+
+// float is a number column's value as a float64 (a DECIMAL's bytes must be
+// within maxDecimalBytes).
+func (c *parquetColumn) float(v parquet.Value) float64 {
+	switch {
+	case c.decimal:
+		return c.decimalValue(v)
+	case c.kind == parquet.Double:
+		return v.Double()
+	case c.kind == parquet.Float:
+		return float64(v.Float())
+	case c.kind == parquet.Int32:
+		return float64(v.Int32())
+	case c.kind == parquet.Int64:
+		return float64(v.Int64())
+	}
+	return math.NaN()
 }
 
 // decimalValue is a DECIMAL value: its unscaled integer (INT32, INT64, or
