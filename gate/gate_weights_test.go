@@ -111,7 +111,8 @@ rules:
 	}
 	// Within a segment the means are plain, as the segment table's Δ: R's
 	// mean(x - champion) on the origin's topics (rb04_segments/ttest.csv).
-	// (result.Result drops a rule's segments when read back: read the JSON.)
+	// (Read from the JSON as TestGateSegmentsRB04 does: on this branch's base,
+	// result.Result does not yet read a rule's segments back; s4rep's does.)
 	_, out, _ := runMain(t, "gate", "--policy", policy, "--format", "json", "--topics-file", filepath.Join(dir, "weighted.csv"), rb04)
 	for _, c := range segmentDecision(t, out) {
 		if len(c.Rules) != 2 || len(c.Rules[1].Segments) != 3 {
