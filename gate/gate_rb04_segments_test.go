@@ -1,6 +1,8 @@
 package gate
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -8,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riskgate/riskgate/gate/result"
+	"github.com/riskgate/riskgate/internal/parquettest"
 	"github.com/riskgate/riskgate/internal/shared"
 )
 
@@ -195,4 +199,92 @@ func rb04OriginLabel(t *testing.T, topic string) string {
 	}
 	t.Fatalf("rb04 topic %q is in no origin", topic)
 	return ""
+}
+
+// A Parquet topics file (written by the independent writer: string ids,
+// DOUBLE weights, row groups of 20) gives the gate the same decision, segment
+// tables and weighting as the same file in CSV; its SHA-256 is among the
+// inputs.
+func TestGateTopicsFileParquet(t *testing.T) {
+	t.Parallel()
+	rb04 := shared.Path(t, "data/bayesian-risk/rb04.csv")
+	dir := t.TempDir()
+	var csvText strings.Builder
+	csvText.WriteString("topic,origin,weight\n")
+	var rows [][]any
+	for _, r := range shared.Records(t, "../risk/testdata/weighted/weights.csv") {
+		origin := rb04OriginLabel(t, r["topic"])
+		csvText.WriteString(r["topic"] + "," + origin + "," + r["weight"] + "\n")
+		rows = append(rows, []any{r["topic"], origin, shared.ParseFloat(t, r["weight"])})
+	}
+	csvPath, pqPath := filepath.Join(dir, "topics.csv"), filepath.Join(dir, "topics.parquet")
+	if err := os.WriteFile(csvPath, []byte(csvText.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var pq bytes.Buffer
+	cols := []parquettest.Column{{Name: "topic", Node: parquettest.String}, {Name: "origin", Node: parquettest.String}, {Name: "weight", Node: parquettest.Double}}
+	if err := parquettest.Write(&pq, cols, rows, 20); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(pqPath, pq.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	policy := writeTemp(t, "p.yaml", `version: 1
+name: parquet-topics
+champion: Champion
+challengers: ["Chal. 1", "Chal. 3"]
+requirements:
+  min_topics_per_segment: 10
+rules:
+  - id: no-origin-harmed
+    by: origin
+    segments: no_harm
+    quantity: tests.paired_t.p
+    alternative: less
+    margin: 0.02
+    at_least: 0.05
+  - id: traffic
+    quantity: mean_diff
+    at_least: 0
+`)
+	decide := func(topics string) (string, *result.Result) {
+		code, out, stderr := runMain(t, "gate", "--policy", policy, "--format", "json", "--topics-file", topics, rb04)
+		if code == exitError {
+			t.Fatalf("%s: exit %d\n%s", topics, code, stderr)
+		}
+		var r result.Result
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		return out, &r
+	}
+	csvOut, fromCSV := decide(csvPath)
+	pqOut, fromPQ := decide(pqPath)
+	if len(fromCSV.Segments) != 1 || len(fromCSV.Segments[0].Challengers) != 2 || len(fromCSV.Segments[0].Challengers[0].Rows) != 3 {
+		t.Fatalf("segment tables from CSV %+v, want one dimension, 2 challengers, 3 segments", fromCSV.Segments)
+	}
+	for _, part := range []struct {
+		name string
+		a, b any
+	}{
+		{"decision", segmentDecision(t, csvOut), segmentDecision(t, pqOut)},
+		{"segment tables", fromCSV.Segments, fromPQ.Segments},
+		{"risk table", fromCSV.RiskTable, fromPQ.RiskTable},
+	} {
+		a, _ := json.Marshal(part.a)
+		b, _ := json.Marshal(part.b)
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s from CSV:\n%s\nfrom Parquet:\n%s", part.name, a, b)
+		}
+	}
+	if fromPQ.Weighting == nil || fromPQ.Weighting.File != pqPath || fromPQ.Weighting.EffectiveTopics != fromCSV.Weighting.EffectiveTopics {
+		t.Errorf("weighting from Parquet %+v, from CSV %+v", fromPQ.Weighting, fromCSV.Weighting)
+	}
+	var digested bool
+	for _, in := range fromPQ.Provenance.Inputs {
+		digested = digested || in.Role == "topics" && in.Path == pqPath && len(in.SHA256) == 64
+	}
+	if !digested {
+		t.Errorf("the Parquet topics file is not among the inputs: %+v", fromPQ.Provenance.Inputs)
+	}
 }

@@ -68,7 +68,7 @@ func (c *core) absolute(q policies.Query) policies.Query {
 		return q
 	}
 	s := c.slice(sliceKey{measure: c.keyOf(q).measure})
-	m, _ := s.mean(s.champ)
+	m, _ := s.mean(s.champ) // weighted when the gate is (weights.go)
 	q.Margin = q.MarginPercent / 100 * math.Abs(m)
 	q.MarginPercent = 0
 	return q

@@ -19,7 +19,8 @@ import (
 //
 // over the topics each is computed on (risk.WeightedMeanOf's estimate,
 // the same exact sums). Without a weight column they are the plain means,
-// computed as before.
+// computed as before; so are a segment's (a by: rule's value, as the
+// segment table's Δ): the weights are the traffic over the whole table.
 
 // topicWeights are the topics file's weights by topic; nil when unweighted.
 func (c *core) topicWeights() map[string]float64 {
@@ -27,6 +28,15 @@ func (c *core) topicWeights() map[string]float64 {
 		return a.Weights
 	}
 	return nil
+}
+
+// weights are the topic weights the slice's means use: the topics file's
+// on a slice of every topic, nil on a segment's or when unweighted.
+func (s *slice) weights() map[string]float64 {
+	if s.key.dimension != "" {
+		return nil
+	}
+	return s.topicWeights()
 }
 
 // weightedMean is Σ w_t x_t / Σ w_t over the topics j where x_j and every
@@ -60,7 +70,7 @@ func anyNaN(rows [][]float64, j int) bool {
 // mean is system sy's mean score over the topics it is scored on, weighted
 // when the gate is.
 func (s *slice) mean(sy int) (float64, error) {
-	if w := s.topicWeights(); w != nil {
+	if w := s.weights(); w != nil {
 		return weightedMean(s.t, w, s.t.Scores[sy])
 	}
 	return stats.MeanDefined(s.t.Scores[sy]), nil
@@ -69,7 +79,7 @@ func (s *slice) mean(sy int) (float64, error) {
 // meanDiff is challenger c's mean difference to the champion over the
 // topics both are scored on, weighted when the gate is.
 func (s *slice) meanDiff(c int) (float64, error) {
-	if w := s.topicWeights(); w != nil {
+	if w := s.weights(); w != nil {
 		x, base := s.t.Scores[c], s.t.Scores[s.champ]
 		d := make([]float64, len(x))
 		for j := range x {
@@ -106,7 +116,7 @@ func (c *core) weighting() *result.Weighting {
 // pairWeights are the weights of the topics of challenger c's pair with
 // the champion (slice.pair: both scored), in its order; nil when unweighted.
 func (s *slice) pairWeights(c int) []float64 {
-	w := s.topicWeights()
+	w := s.weights()
 	if w == nil {
 		return nil
 	}
