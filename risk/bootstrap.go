@@ -178,16 +178,17 @@ func bcaWithEstimate(x, t []float64, t0, level float64) BCa {
 	r.Acceleration = s3 / (6 * math.Pow(s2, 1.5))
 
 	tbar := stats.Mean(t)
-	lo, hi := slices.Min(t), slices.Max(t)
-	if lo == hi || math.Max(hi-tbar, tbar-lo) < math.Min(1e-8, math.Abs(tbar)/1e6) {
-		r.Warnings = append(r.Warnings, fmt.Sprintf("all bootstrap replicates equal %.6g (constant data): no interval", tbar))
-		return r
-	}
-	below := 0
+	// One pass for the extremes and the replicates below the estimate.
+	lo, hi, below := t[0], t[0], 0
 	for _, v := range t {
+		lo, hi = min(lo, v), max(hi, v)
 		if v < r.Estimate {
 			below++
 		}
+	}
+	if lo == hi || math.Max(hi-tbar, tbar-lo) < math.Min(1e-8, math.Abs(tbar)/1e6) {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("all bootstrap replicates equal %.6g (constant data): no interval", tbar))
+		return r
 	}
 	r.Z0 = normalQuantile(float64(below) / float64(len(t)))
 
@@ -202,7 +203,7 @@ func bcaWithEstimate(x, t []float64, t0, level float64) BCa {
 	} else {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("BCa bias correction is infinite (%d of %d replicates below the estimate): no BCa interval", below, len(t)))
 	}
-	ends, extreme := normInter(t, alphas)
+	ends, extreme := normInterRange(t, alphas, lo, hi)
 	r.Percentile.Lo, r.Percentile.Hi = ends[0], ends[1]
 	if bcaOK {
 		r.BCa.Lo, r.BCa.Hi = ends[2], ends[3]
@@ -218,6 +219,12 @@ func bcaWithEstimate(x, t []float64, t0, level float64) BCa {
 // 1997, eq. 5.8). t is partially reordered. extreme reports rk = (B+1)α
 // outside (1, B) for some α, boot's "extreme order statistics" warning.
 func normInter(t []float64, alphas []float64) (ends []float64, extreme bool) {
+	return normInterRange(t, alphas, slices.Min(t), slices.Max(t))
+}
+
+// normInterRange is normInter given the replicates' minimum lo and maximum
+// hi, t*_(1) and t*_(B), which need no selection.
+func normInterRange(t []float64, alphas []float64, lo, hi float64) (ends []float64, extreme bool) {
 	b := len(t)
 	fb := float64(b)
 	ks := make([]int, len(alphas))
@@ -233,8 +240,6 @@ func normInter(t []float64, alphas []float64) (ends []float64, extreme bool) {
 			ranks = append(ranks, k-1, k)
 		}
 	}
-	// t*_(1) and t*_(B) are the minimum and maximum: no selection needed.
-	lo, hi := slices.Min(t), slices.Max(t)
 	slices.Sort(ranks)
 	ranks = slices.Compact(ranks)
 	stats.SelectRanks(t, ranks)

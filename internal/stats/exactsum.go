@@ -131,8 +131,16 @@ func fastMean(hi, lo float64, n int) (float64, bool) {
 	if bq&mantMask == 0 || bq&expMask != by&expMask {
 		return y, false // q a power of two, or y in another binade
 	}
-	aq := math.Float64frombits(bq &^ (1 << 63)) // |q|
-	ulps := math.Abs(c) / (math.Float64frombits(math.Float64bits(aq)+1) - aq)
+	// c in ulps of q: the ulp of a normal q with biased exponent E is
+	// 2^(E−1075), so dividing by it is multiplying by 2^(1075−E), exactly,
+	// and cheaper; a q below 2^−971 takes the division.
+	var ulps float64
+	if e := bq >> 52 & 0x7ff; e >= 52 {
+		ulps = math.Abs(c) * math.Float64frombits((2098-e)<<52)
+	} else {
+		aq := math.Float64frombits(bq &^ (1 << 63)) // |q|
+		ulps = math.Abs(c) / (math.Float64frombits(math.Float64bits(aq)+1) - aq)
+	}
 	return y, math.Abs(ulps-math.Floor(ulps)-0.5) > 1e-6
 }
 
@@ -211,6 +219,9 @@ type IndexedMean struct {
 	x     []float64
 	fixed []int128 // x in units of 2^unit, when they fit
 	unit  int
+	// scale is 2^unit: multiplying by it is exact here (no subnormals, no
+	// overflow), and cheaper than math.Ldexp in the resampling loop.
+	scale float64
 	sum   ExactSum
 }
 
@@ -238,6 +249,7 @@ func NewIndexedMean(x []float64) *IndexedMean {
 		return m
 	}
 	m.unit = lsb
+	m.scale = math.Ldexp(1, lsb)
 	m.fixed = make([]int128, len(x))
 	for i, v := range x {
 		m.fixed[i] = int128FromIntegral(math.Ldexp(v, -lsb))
@@ -264,7 +276,7 @@ func (m *IndexedMean) Mean(idx []uint32) float64 {
 	loU := rest.float()
 	// Scaling by a power of two is exact here (no subnormals), so this is
 	// ExactSum.Mean's computation on the same hi and lo.
-	hi, lo := math.Ldexp(hiU, m.unit), math.Ldexp(loU, m.unit)
+	hi, lo := hiU*m.scale, loU*m.scale
 	y, sure := fastMean(hi, lo, len(idx))
 	if sure {
 		return y
@@ -273,7 +285,7 @@ func (m *IndexedMean) Mean(idx []uint32) float64 {
 	m.sum.Reset()
 	m.sum.Add(hi)
 	m.sum.Add(lo)
-	m.sum.Add(math.Ldexp(rest.sub(int128FromIntegral(loU)).float(), m.unit))
+	m.sum.Add(rest.sub(int128FromIntegral(loU)).float() * m.scale)
 	return m.sum.settle(y, len(idx))
 }
 
