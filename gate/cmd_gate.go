@@ -33,6 +33,9 @@ import (
 type gateOptions struct {
 	Input      *inputOptions
 	PolicyPath string // "" for the built-in default policy
+	// Topics is the topics file (--topics-file, else the policy's
+	// inputs.topics_file): the segments of the by: rules.
+	Topics topicsFileOptions
 	// Overrides of the policy; each applies only when its flag is given.
 	Overrides policyOverrides
 	Seed      optional[uint64]
@@ -147,6 +150,7 @@ func newGateCommand(s *streams, d deps, runF func(context.Context, *gateOptions)
 		&cli.BoolFlag{Name: "verbose", Destination: &o.Publish.Verbose, Usage: "with --github, log each GitHub API request (never the token)"},
 	)
 	flags = append(flags, o.Input.flags()...)
+	flags = append(flags, o.Topics.flags()...)
 	flags = append(flags, o.Pool.flags()...)
 	flags = append(flags, o.Publish.flags()...)
 	return &cli.Command{
@@ -177,6 +181,10 @@ type resolvedGate struct {
 	maxMemory float64         // the memory budget, in bytes
 	estimate  float64         // the memory the gate is estimated to need, in bytes
 	pool      *gatePool       // the run history (--pool); nil when none
+	// attributes are the topics file's, covering the tables' topics; nil
+	// without one. topicWarnings are what covering them found.
+	attributes    *scores.TopicAttributes
+	topicWarnings []string
 }
 
 // runGate is riskgate gate: resolve (flags and policy → the inputs and
@@ -277,7 +285,14 @@ func (o *gateOptions) resolve(ctx context.Context, s *streams, maxMemory float64
 			return nil, err
 		}
 	}
-	total, parts := engine.EstimateMemory(p, g.tables, g.sweep, g.rankings)
+	var topicsFile *scores.Source
+	if g.attributes, topicsFile, g.topicWarnings, err = o.Topics.forPolicy(p, g.tables[0].Topics); err != nil {
+		return nil, err
+	}
+	if topicsFile != nil {
+		g.sources = append(g.sources, *topicsFile)
+	}
+	total, parts := engine.EstimateMemory(p, g.tables, g.sweep, g.rankings, g.attributes)
 	if err := checkMemory("this gate", total, parts, maxMemory, gateFewer); err != nil {
 		return nil, err
 	}
@@ -291,10 +306,12 @@ func (o *gateOptions) resolve(ctx context.Context, s *streams, maxMemory float64
 func (o *gateOptions) run(ctx context.Context, g *resolvedGate, start time.Time, s *streams) (*result.Result, error) {
 	prog := progress.New(s.Err, o.Progress)
 	prog.Phase(fmt.Sprintf("memory estimate %s (limit %s)", formatMemory(g.estimate), formatMemory(g.maxMemory)))
-	eo := engine.Options{Now: start, Sweep: g.sweep, Worst: o.Worst, Alignment: g.alignment, Example: o.Example, Progress: prog, Rankings: g.rankings}
+	eo := engine.Options{Now: start, Sweep: g.sweep, Worst: o.Worst, Alignment: g.alignment, Example: o.Example, Progress: prog, Rankings: g.rankings,
+		Attributes: g.attributes}
 	if g.pool != nil {
 		eo.InputWarnings = g.pool.warnings
 	}
+	eo.InputWarnings = append(eo.InputWarnings, g.topicWarnings...)
 	r, err := engine.Run(ctx, g.policy, g.tables, eo)
 	prog.Done()
 	if err != nil {
@@ -407,6 +424,12 @@ func (o *gateOptions) replayCommand(p *policies.Policy) string {
 	}
 	if o.Worst != result.DefaultWorst {
 		args = append(args, "--worst", fmt.Sprint(o.Worst))
+	}
+	if o.Topics.File != "" {
+		args = append(args, "--topics-file", o.Topics.File)
+	}
+	if o.Topics.Unsegmented {
+		args = append(args, "--unsegmented")
 	}
 	if !o.Example {
 		in := o.Input

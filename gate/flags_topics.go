@@ -1,14 +1,18 @@
 package gate
 
 import (
+	"strings"
+
 	"github.com/riskgate/riskgate/gate/scores"
+	"github.com/riskgate/riskgate/internal/inputerr"
+	"github.com/riskgate/riskgate/policies"
 	"github.com/urfave/cli/v3"
 )
 
 // topicsFileOptions are the flags of a topics file (scores.TopicAttributes):
 // the segments of each topic and optionally its weight. A command that
-// rules per segment adds flags() to its flags and calls load with the
-// topics of its scores.
+// rules per segment adds flags() to its flags and calls load (or, with a
+// policy, forPolicy) with the topics of its scores.
 type topicsFileOptions struct {
 	File string // --topics-file; "" when none
 	// Unsegmented puts a topic of the scores the file does not list in
@@ -19,7 +23,7 @@ type topicsFileOptions struct {
 func (o *topicsFileOptions) flags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "topics-file", Destination: &o.File,
-			Usage: "CSV or TSV `FILE` of topic attributes: a topic column, one or more segment columns, optionally a weight column"},
+			Usage: "CSV or TSV `FILE` of topic attributes: a topic column, one or more segment columns, optionally a weight column (overrides the policy's inputs.topics_file)"},
 		&cli.BoolFlag{Name: "unsegmented", Destination: &o.Unsegmented,
 			Usage: `put topics the --topics-file does not list in segment "unsegmented" instead of refusing them`},
 	}
@@ -29,16 +33,58 @@ func (o *topicsFileOptions) flags() []cli.Flag {
 // topics of the scores; it returns nil attributes when none is named, and
 // the warnings (topics of the file without scores) to print.
 func (o *topicsFileOptions) load(topics []string) (*scores.TopicAttributes, []string, error) {
-	if o.File == "" {
-		return nil, nil, nil
+	a, _, warnings, err := o.loadFile(o.File, topics)
+	return a, warnings, err
+}
+
+// forPolicy reads the topics file of a gate with policy p — --topics-file,
+// else the policy's inputs.topics_file (relative to the policy's folder) —
+// and checks it against the topics of the scores and the dimensions of the
+// policy's by: rules: a by: rule without a topics file, or naming a
+// dimension the file lacks, is an error at the rule's by: key. It returns
+// nil attributes when neither names a file, the file's Source (an input of
+// the decision) and the warnings: topics of the file without scores, and
+// topics of the scores put in segment unsegmented.
+func (o *topicsFileOptions) forPolicy(p *policies.Policy, topics []string) (*scores.TopicAttributes, *scores.Source, []string, error) {
+	path := o.File
+	if path == "" {
+		path = p.TopicsFilePath()
 	}
-	a, err := scores.LoadTopicAttributes(o.File)
+	if path == "" {
+		for _, r := range p.Rules {
+			if r.By != "" {
+				return nil, nil, nil, inputerr.AtCol(p.File, r.ByPos.Line, r.ByPos.Column,
+					"rule %s has by: %s but no topics file: give --topics-file or inputs.topics_file", r.ID, r.By)
+			}
+		}
+		return nil, nil, nil, nil
+	}
+	a, src, warnings, err := o.loadFile(path, topics)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
+	}
+	for _, r := range p.Rules {
+		if r.By != "" && a.Segment[r.By] == nil {
+			return nil, nil, nil, inputerr.AtCol(p.File, r.ByPos.Line, r.ByPos.Column,
+				"rule %s has by: %s, which %s does not give; expected one of its dimensions: %s", r.ID, r.By, path, strings.Join(a.Dimensions, ", "))
+		}
+	}
+	return a, src, warnings, nil
+}
+
+// loadFile reads the topics file path and covers the topics of the scores
+// with it (scores.TopicAttributes.Cover).
+func (o *topicsFileOptions) loadFile(path string, topics []string) (*scores.TopicAttributes, *scores.Source, []string, error) {
+	if path == "" {
+		return nil, nil, nil, nil
+	}
+	a, src, err := scores.LoadTopicAttributesSource(path)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	warnings, err := a.Cover(topics, o.Unsegmented)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return a, warnings, nil
+	return a, &src, warnings, nil
 }

@@ -549,7 +549,7 @@ func TestGatePoolMemoryEstimateCountsArtifacts(t *testing.T) {
 	if n := len(g.tables[0].Systems); n != 10 {
 		t.Fatalf("%d systems in the gate with the pool, want 10", n)
 	}
-	if want, _ := engine.EstimateMemory(g.policy, g.tables, g.sweep, g.rankings); withPool != want || withPool <= alone {
+	if want, _ := engine.EstimateMemory(g.policy, g.tables, g.sweep, g.rankings, g.attributes); withPool != want || withPool <= alone {
 		t.Errorf("estimate with the pool's 8 artifacts %.0f B (the engine's for the joined tables %.0f B), alone %.0f B", withPool, want, alone)
 	}
 }

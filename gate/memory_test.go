@@ -131,7 +131,7 @@ func TestMemoryEstimateScaleTargets(t *testing.T) {
 		{"2 × 1,000,000, Bayesian", bayes, 2, 1_000_000, false},
 		{"100,000 × 2, Bayesian", bayes, 100_000, 2, false},
 	} {
-		total, parts := engine.EstimateMemory(c.p, engine.Tables{completeTable(c.systems, c.topics)}, sweep, nil)
+		total, parts := engine.EstimateMemory(c.p, engine.Tables{completeTable(c.systems, c.topics)}, sweep, nil, nil)
 		t.Logf("%s: %s (%v)", c.name, formatMemory(total), parts)
 		if fits := total <= limit; fits != c.fits {
 			t.Errorf("%s: estimate %s, limit %s: within %v, want %v", c.name, formatMemory(total), formatMemory(limit), fits, c.fits)

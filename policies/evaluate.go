@@ -222,36 +222,34 @@ func (p *Policy) Evaluate(ev Evidence) *Decision {
 	d.Unmet = p.CheckRequirements(ev.Facts)
 	n := len(ev.Challengers)
 
-	// p-value corrections are over the challengers, per rule.
-	adjusted := map[*Rule][]float64{}
+	// p-value corrections are per rule, over the challengers (and a by:
+	// rule's segments).
+	adjusted := map[*Rule]pFamily{}
 	for _, r := range p.Rules {
-		if !r.Quantity.isTest() || r.Correction == "" || r.Correction == CorrectNone {
-			continue
+		if f, ok := p.correctedFamily(r, ev, ev.Values.Get); ok {
+			adjusted[r] = f
 		}
-		q := p.Query(r)
-		raw := make([]float64, n)
-		for i, c := range ev.Challengers {
-			raw[i] = math.NaN()
-			if v, ok := ev.Values.Get(c, q).Number(); ok && v >= 0 && v <= 1 {
-				raw[i] = v
-			}
-		}
-		adjusted[r] = AdjustPValues(raw, r.Correction, n)
 	}
-	assumed := p.assumedEvidence(ev, n)
+	assumed := p.assumedEvidence(ev)
 
 	waiverMatched := make([]bool, len(p.Waivers))
 	for ci, c := range ev.Challengers {
 		cd := ChallengerDecision{Name: c, Rules: make([]RuleResult, 0, len(p.Rules))}
 		for _, r := range p.Rules {
-			rr, affecting := p.judge(r, c, ev, d.Unmet)
-			if adj, ok := adjusted[r]; ok && rr.Outcome == "" {
-				p.applyCorrection(&rr, r, adj[ci], n)
+			var rr RuleResult
+			var affecting []Unmet
+			if r.By != "" {
+				rr, affecting = p.judgeSegments(r, c, ci, ev, d.Unmet, adjusted[r], assumed)
+			} else {
+				rr, affecting = p.judge(r, p.Query(r), c, ev, d.Unmet)
+				if f, ok := adjusted[r]; ok && rr.Outcome == "" {
+					p.applyCorrection(&rr, r, f.adj[ci][0], f.n, f.over)
+				}
+				if rr.Outcome == "" {
+					rr.decide(r)
+				}
+				p.checkJudgments(&rr, r, c, assumed)
 			}
-			if rr.Outcome == "" {
-				rr.decide(r)
-			}
-			p.checkJudgments(&rr, r, c, assumed)
 			p.capUnmet(&rr, affecting)
 			p.applyWaivers(&rr, c, ev.Now, waiverMatched)
 			cd.Rules = append(cd.Rules, rr)
@@ -276,21 +274,13 @@ func (p *Policy) Evaluate(ev Evidence) *Decision {
 	return d
 }
 
-// judge fills a RuleResult up to the outcome; Outcome stays "" when the
-// observation is usable and the bound still has to be applied. The unmet
-// requirements the rule's analysis depends on are returned for capUnmet.
-func (p *Policy) judge(r *Rule, challenger string, ev Evidence, unmet []Unmet) (RuleResult, []Unmet) {
-	q := p.Query(r)
-	rr := RuleResult{
-		Rule: r.ID, Description: r.Description, Quantity: r.Quantity.Name, Query: q,
-		Severity: r.Severity, Bound: r.Bound, BoundWords: r.Bound.Words(),
-	}
-	var affecting []Unmet
-	for _, u := range unmet {
-		if slices.Contains(u.Affects, q.Analysis()) {
-			affecting = append(affecting, u)
-		}
-	}
+// judge fills a RuleResult of rule r's query q (p.Query(r), or that in one
+// segment) up to the outcome; Outcome stays "" when the observation is
+// usable and the bound still has to be applied. The unmet requirements the
+// rule's analysis depends on are returned for capUnmet.
+func (p *Policy) judge(r *Rule, q Query, challenger string, ev Evidence, unmet []Unmet) (RuleResult, []Unmet) {
+	rr := newRuleResult(r, q)
+	affecting := affectingUnmet(q, unmet)
 	obs := ev.Values.Get(challenger, q)
 	rr.Observed = obs
 	switch {
@@ -304,6 +294,25 @@ func (p *Policy) judge(r *Rule, challenger string, ev Evidence, unmet []Unmet) (
 		}
 	}
 	return rr, affecting
+}
+
+// newRuleResult is rule r's result on query q before anything is observed.
+func newRuleResult(r *Rule, q Query) RuleResult {
+	return RuleResult{
+		Rule: r.ID, Description: r.Description, Quantity: r.Quantity.Name, Query: q,
+		Severity: r.Severity, Bound: r.Bound, BoundWords: r.Bound.Words(),
+	}
+}
+
+// affectingUnmet are the unmet requirements the analysis of q depends on.
+func affectingUnmet(q Query, unmet []Unmet) []Unmet {
+	var out []Unmet
+	for _, u := range unmet {
+		if slices.Contains(u.Affects, q.Analysis()) {
+			out = append(out, u)
+		}
+	}
+	return out
 }
 
 func unmetReasons(us []Unmet) string {
@@ -375,18 +384,21 @@ func checkObservation(q *Quantity, o Observation) string {
 	return ""
 }
 
-func (p *Policy) applyCorrection(rr *RuleResult, r *Rule, adj float64, n int) {
+// applyCorrection puts the adjusted p-value adj in place of the observed
+// one; n is the number of comparisons it was adjusted over and over says
+// what they are ("4 challengers", "3 segments × 2 challengers").
+func (p *Policy) applyCorrection(rr *RuleResult, r *Rule, adj float64, n int, over string) {
 	raw := rr.Observed
 	rr.Unadjusted = &raw
 	rr.Correction = r.Correction
 	rr.Observed = Number(adj)
 	rr.decide(r)
-	if n < 2 { // over one challenger the adjusted p is the unadjusted one: nothing to say
+	if n < 2 { // over one comparison the adjusted p is the unadjusted one: nothing to say
 		return
 	}
 	rawV, _ := raw.Number()
 	rr.Reason = fmt.Sprintf("observed %s (%s-adjusted over %s; unadjusted %s); needs %s",
-		formatObserved(adj, r.Bound), correctionWords(r.Correction), plural(n, "challenger"), formatObserved(rawV, r.Bound), r.Bound.Words())
+		formatObserved(adj, r.Bound), correctionWords(r.Correction), over, formatObserved(rawV, r.Bound), r.Bound.Words())
 }
 
 // decide applies the bound to a usable observation.

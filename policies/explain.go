@@ -71,6 +71,9 @@ func (p *Policy) Explain(now time.Time) string {
 		if r.Description != "" {
 			b.WriteString(wrapHanging(strings.TrimSpace(r.Description), indent+"Why: ", indent+"     ", explainWidth))
 		}
+		if r.By != "" {
+			b.WriteString(wrap(p.segmentWords(r), indent, explainWidth))
+		}
 		if note := twoSidedNote(p, r); note != "" {
 			b.WriteString(wrap(note, indent, explainWidth))
 		}
@@ -195,6 +198,11 @@ func (p *Policy) describeInputs() string {
 		}
 		parts = append(parts, fmt.Sprintf("Pool: the systems stored in %s (relative to the policy file's folder; --pool replaces it) join as artifacts; those scored against other qrels or another topic set than the champion are %s.", in.Pool, mismatch))
 	}
+	if in.TopicsFile != "" {
+		parts = append(parts, fmt.Sprintf("Topics file: %s (relative to the policy file's folder; --topics-file replaces it), whose columns are the dimensions the by: rules name.", in.TopicsFile))
+	} else if dims := p.Dimensions(); len(dims) > 0 {
+		parts = append(parts, fmt.Sprintf("The by: rules name %s, columns of a topics file that --topics-file must give.", joinAnd(dims)))
+	}
 	parts = append(parts, "Flags --input-format, --qrels, --measure and --topics override these.")
 	return strings.Join(parts, " ")
 }
@@ -214,10 +222,17 @@ func (p *Policy) describeRequirements() string {
 	case rq.MinTopicCoverage > 0:
 		parts = append(parts, fmt.Sprintf("at least %s of the topics scored by every system", share(rq.MinTopicCoverage)))
 	}
-	if len(parts) == 0 {
+	if len(parts) == 0 && rq.MinTopicsPerSegment == 0 {
 		return "None: the rules are judged on whatever data there is."
 	}
-	text := "The data must have " + joinAnd(parts) + "; otherwise a rule that depends on them cannot pass, though one the evidence there is fails still fails."
+	text := ""
+	if len(parts) > 0 {
+		text = "The data must have " + joinAnd(parts) + "; otherwise a rule that depends on them cannot pass, though one the evidence there is fails still fails."
+	}
+	if rq.MinTopicsPerSegment > 0 {
+		text += fmt.Sprintf(" A segment of a by: rule needs at least %d topics: a smaller one is reported, and its outcome is inconclusive, never pass.", rq.MinTopicsPerSegment)
+		text = strings.TrimSpace(text)
+	}
 	if rq.MinArtifacts > 0 {
 		text += fmt.Sprintf(" With fewer artifacts the Bayesian rules use the day-one prior on the system spread (ir_pools, from published IR pools) instead of learning it from the pool, and a rule that model passes counts as %s (on_insufficient_pool).", p.InsufficientPool())
 	}
@@ -240,11 +255,13 @@ func (p *Policy) describeRuleValue(r *Rule) string {
 	if q.Alternative != "" {
 		ps = append(ps, "alternative "+string(q.Alternative))
 	}
-	if q.Margin > 0 {
+	if q.Margin > 0 && r.Quantity.isTest() {
+		ps = append(ps, testMarginWords(q))
+	} else if q.Margin > 0 {
 		ps = append(ps, marginWords(q))
 	}
 	if q.MarginPercent > 0 {
-		ps = append(ps, relativeMarginWords(q, p.ruleMeasure(r)))
+		ps = append(ps, relativeMarginWords(q, p.ruleMeasure(r), r.Quantity.isTest()))
 	}
 	corr := r.Correction
 	if corr == "" && r.Quantity.Accepts(ParamCorrection) {
@@ -255,7 +272,11 @@ func (p *Policy) describeRuleValue(r *Rule) string {
 	case CorrectNone:
 		ps = append(ps, "no correction for multiple challengers")
 	default:
-		ps = append(ps, correctionWords(corr)+"-corrected over the challengers")
+		over := "the challengers"
+		if r.By != "" && r.Quantity.isTest() {
+			over = "the segments and the challengers"
+		}
+		ps = append(ps, correctionWords(corr)+"-corrected over "+over)
 	}
 	text := r.Quantity.Description
 	if len(ps) > 0 {
@@ -364,11 +385,28 @@ func marginWords(q Query) string {
 		formatNumber(q.Margin), formatNumber(q.Margin), formatNumber(q.LossWeight), formatNumber(q.Margin))
 }
 
+// testMarginWords says what a margin on a test means: the test compares
+// the challenger's scores plus δ with the champion's.
+func testMarginWords(q Query) string {
+	m := formatNumber(q.Margin)
+	switch q.Alternative {
+	case Less:
+		return fmt.Sprintf("margin %s: the test compares the challenger's scores plus %s with the champion's, so a small p-value shows harm beyond the margin (the challenger worse by more than %s on average)", m, m, m)
+	case Greater:
+		return fmt.Sprintf("margin %s: the test compares the challenger's scores plus %s with the champion's, so a small p-value shows the challenger non-inferior (not worse by more than %s on average)", m, m, m)
+	}
+	return fmt.Sprintf("margin %s: the test compares the challenger's scores plus %s with the champion's", m, m)
+}
+
 // relativeMarginWords says what a relative margin is.
-func relativeMarginWords(q Query, measure string) string {
+func relativeMarginWords(q Query, measure string, test bool) string {
 	on := "the measure"
 	if measure != "" {
 		on = measure
+	}
+	if test {
+		return fmt.Sprintf("margin %s%% of the champion's mean %s over the gate's topics: the test compares the challenger's scores plus that δ with the champion's",
+			formatNumber(q.MarginPercent), on)
 	}
 	return fmt.Sprintf("margin %s%% of the champion's mean %s over the gate's topics: computed for the risk-adjusted difference plus that δ, so the challenger counts as riskier only when, with losses counted %s times, its scores fall more than %s%% of the champion's mean below it on average",
 		formatNumber(q.MarginPercent), on, formatNumber(q.LossWeight), formatNumber(q.MarginPercent))

@@ -2,7 +2,6 @@ package policies
 
 import (
 	"fmt"
-	"math"
 	"strings"
 )
 
@@ -44,58 +43,69 @@ type AssumedOutcome struct {
 	Outcome    Outcome     `json:"outcome"` // pass, fail or warn: the bound applied to Observed
 }
 
+// assumed is the evidence under one assumption about unjudged documents
+// as the rules read it: the p-values of each corrected test rule adjusted
+// in the rule's own family, as the standard ones are (two rules may share
+// a query but not a correction).
+type assumed struct {
+	Assumption
+	corrected map[*Rule]*Values
+}
+
+// get is rule r's observation of q for a challenger under the assumption;
+// the zero Observation when the assumption does not affect it.
+func (a assumed) get(r *Rule, challenger string, q Query) Observation {
+	if v, ok := a.corrected[r]; ok {
+		return v.Get(challenger, q)
+	}
+	return a.Values.Get(challenger, q)
+}
+
 // assumedEvidence returns the assumptions of ev with the p-values of the
-// corrected rules adjusted over the n challengers, as the standard ones
-// are: a challenger without a value under an assumption (not affected by
-// it) takes part in the correction with its standard value.
-func (p *Policy) assumedEvidence(ev Evidence, n int) []Assumption {
-	out := make([]Assumption, 0, len(ev.Assumptions))
+// corrected rules adjusted as the standard ones are (over the challengers,
+// and a by: rule's segments): a challenger (or segment) without a value
+// under an assumption (not affected by it) takes part in the correction
+// with its standard value.
+func (p *Policy) assumedEvidence(ev Evidence) []assumed {
+	out := make([]assumed, 0, len(ev.Assumptions))
 	for _, a := range ev.Assumptions {
 		if a.Values == nil {
 			continue
 		}
-		a.Values = a.Values.clone() // the caller's stay as given
+		as := assumed{Assumption: a, corrected: map[*Rule]*Values{}}
 		for _, r := range p.Rules {
-			if !r.Quantity.isTest() || r.Correction == "" || r.Correction == CorrectNone {
+			get := func(c string, q Query) Observation {
+				if obs := a.Values.Get(c, q); obs.Present() {
+					return obs
+				}
+				return ev.Values.Get(c, q)
+			}
+			f, ok := p.correctedFamily(r, ev, get)
+			if !ok {
 				continue
 			}
-			q := p.Query(r)
-			raw := make([]float64, n)
-			affected := false
-			for i, c := range ev.Challengers {
-				raw[i] = math.NaN()
-				obs := a.Values.Get(c, q)
-				if obs.Present() {
-					affected = true
-				} else {
-					obs = ev.Values.Get(c, q)
-				}
-				if v, ok := obs.Number(); ok && v >= 0 && v <= 1 {
-					raw[i] = v
+			adjusted := NewValues()
+			for ci, c := range ev.Challengers {
+				for gi, q := range f.queries {
+					if a.Values.Get(c, q).Present() {
+						adjusted.Set(c, q, Number(f.adj[ci][gi]))
+					}
 				}
 			}
-			if !affected {
-				continue
-			}
-			adj := AdjustPValues(raw, r.Correction, n)
-			for i, c := range ev.Challengers {
-				if a.Values.Get(c, q).Present() {
-					a.Values.Set(c, q, Number(adj[i]))
-				}
-			}
+			as.corrected[r] = adjusted
 		}
-		out = append(out, a)
+		out = append(out, as)
 	}
 	return out
 }
 
 // checkJudgments judges a decided rule (pass, fail or warn) again under each
-// assumption that has a value for it (assumedEvidence's: p-values
-// corrected) and records each outcome; when one differs from the standard
+// assumption that has a value for its query rr.Query (assumedEvidence's:
+// p-values corrected) and records each outcome; when one differs from the standard
 // outcome the rule needs judgments, and its reason names the values. A rule
 // with judgments: ignore keeps its outcome, and so does one without a
 // usable value under any assumption.
-func (p *Policy) checkJudgments(rr *RuleResult, r *Rule, challenger string, assumptions []Assumption) {
+func (p *Policy) checkJudgments(rr *RuleResult, r *Rule, challenger string, assumptions []assumed) {
 	if r.Judgments == JudgmentsIgnore || len(assumptions) == 0 {
 		return
 	}
@@ -104,11 +114,11 @@ func (p *Policy) checkJudgments(rr *RuleResult, r *Rule, challenger string, assu
 	default:
 		return
 	}
-	q := p.Query(r)
+	q := rr.Query
 	differs := false
 	var parts []string
 	for _, a := range assumptions {
-		obs := a.Values.Get(challenger, q)
+		obs := a.get(r, challenger, q)
 		if !obs.Present() || checkObservation(r.Quantity, obs) != "" {
 			continue
 		}

@@ -81,6 +81,7 @@ var inputFields = []field{
 	{name: "lower_is_better", doc: "measures of which a lower score is better (latency, cost, an error rate; --lower-is-better): every quantity of a rule on one is of the improvement, champion − challenger", schema: stringList(1)},
 	{name: "pool", doc: "the run history folder (riskgate pool; relative to the policy file's folder) whose stored systems join the gate as artifacts (--pool)", schema: stringSchema},
 	{name: "pool_mismatch", doc: "a stored system scored against other qrels or another topic set than the champion: exclude it with a warning naming it (default), or refuse the gate", schema: enumSchema(PoolMismatches)},
+	{name: "topics_file", doc: "the topics file (CSV, TSV or Parquet; relative to the policy file's folder): a topic column, the dimensions (columns) the rules' by: name, and optionally a weight column (--topics-file)", schema: nonEmptyString},
 }
 
 var modelFields = []field{
@@ -110,6 +111,7 @@ var requirementFields = []field{
 	{name: "min_topics", doc: "fewest topics (after alignment) the rules may be judged on", schema: obj{"type": "integer", "minimum": 0}},
 	{name: "min_artifacts", doc: "fewest artifact systems the Bayesian rules may learn from", schema: obj{"type": "integer", "minimum": 0}},
 	{name: "min_topic_coverage", doc: "smallest share (0–1) of the topics in the inputs that every system must have scored", schema: obj{"type": "number", "minimum": 0, "maximum": 1}},
+	{name: "min_topics_per_segment", doc: "fewest topics a segment of a by: rule may be judged on; a smaller segment is reported and its outcome is inconclusive, never pass", schema: obj{"type": "integer", "minimum": 1}},
 }
 
 // ruleKeys are a rule's own keys; its parameters follow (ruleFields).
@@ -119,6 +121,8 @@ var ruleKeys = []field{
 	{name: "description", doc: "why the rule exists, shown in reports", schema: stringSchema},
 	{name: "measure", doc: "the measure the rule is judged on, in any spelling (map, ndcg_cut.10, nDCG@10, a column of the inputs); default inputs.measure, else the inputs' only measure", schema: nonEmptyString},
 	{name: "judgments", doc: "runs + qrels: check (default) also judges the rule with the challenger's unjudged documents left out (condensed lists) and relevant (optimistic), and where the outcome changes the rule needs judgments (inconclusive); ignore judges it on the standard scores alone (unjudged documents not relevant)", schema: enumSchema([]JudgmentsMode{JudgmentsCheck, JudgmentsIgnore})},
+	{name: "by", doc: "a dimension (column) of the topics file: the rule's quantity is computed and bounded within every segment of it", schema: nonEmptyString},
+	{name: "segments", doc: "how a by: rule's segments combine: all_pass (default) — the bound must hold in every segment (non-inferiority in each, an intersection–union test); no_harm — the challenger fails when some segment shows harm beyond the margin (a harm test with alternative: less and at_least, Holm or BH across segments and challengers; or bayes.p_worse, brisk.p_riskier at_most)", schema: enumSchema([]SegmentSemantics{SegmentsAllPass, SegmentsNoHarm})},
 	{name: "severity", doc: "fail: a challenger failing the rule fails; warn: it passes with a warning; default fail", schema: enumSchema([]Severity{SeverityFail, SeverityWarn})},
 	{name: string(AtLeast), doc: "pass when the value is at least this", schema: numberSchema},
 	{name: string(AtMost), doc: "pass when the value is at most this", schema: numberSchema},
@@ -127,12 +131,12 @@ var ruleKeys = []field{
 
 var paramFields = map[Param]field{
 	ParamLevel:       {name: string(ParamLevel), doc: "credible or confidence level of the interval; default 0.95", schema: levelValue},
-	ParamCorrection:  {name: string(ParamCorrection), doc: "multiple-comparison correction over the challengers: none, bonferroni, holm or bh (tests); none or bonferroni (bca); default none", schema: enumSchema(testCorrection)},
+	ParamCorrection:  {name: string(ParamCorrection), doc: "multiple-comparison correction over the challengers (and, for a by: rule's test, its segments): none, bonferroni, holm or bh (tests); none or bonferroni (bca); default none, holm for a segments: no_harm test", schema: enumSchema(testCorrection)},
 	ParamRope:        {name: string(ParamRope), doc: "region of practical equivalence [lo, hi] around 0, in score units", schema: ropeValue},
 	ParamLossWeight:  {name: string(ParamLossWeight), doc: "loss weight for this rule only (overrides the policy's)", schema: lossWeightValue},
 	ParamAlpha:       {name: string(ParamAlpha), doc: "alpha for this rule only: losses count 1 + alpha times", schema: alphaValue},
 	ParamAlternative: {name: string(ParamAlternative), doc: "alternative hypothesis: two_sided, greater (challenger better) or less; default two_sided", schema: enumSchema(alternatives)},
-	ParamMargin:      {name: string(ParamMargin), doc: "non-inferiority margin δ in score units (0 to 1), or relative to the champion: \"2%\" is 2% of the champion's mean score on the rule's measure; the quantity is computed for the risk-adjusted difference plus δ, so 'not riskier' means 'not riskier by more than δ'; default 0", schema: marginValue},
+	ParamMargin:      {name: string(ParamMargin), doc: "non-inferiority margin δ in score units (0 to 1), or relative to the champion: \"2%\" is 2% of the champion's mean score on the rule's measure; the quantity is computed for the risk-adjusted difference plus δ, so 'not riskier' means 'not riskier by more than δ'; a test (tests.*.p) compares the challenger's scores plus δ with the champion's; default 0", schema: marginValue},
 }
 
 var ruleFields = func() []field {

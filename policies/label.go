@@ -27,8 +27,9 @@ func (q Query) MarginAdded() bool {
 
 // Label names what the query's observed value is, for a report's column
 // head or rule row: the quantity's name, "bca.lo + margin 0.02" when the
-// margin is added to it, "brisk.p_riskier = P(δ < −0.02)" or
-// "trisk of URisk + 0.02" when the margin is taken inside.
+// margin is added to it, "brisk.p_riskier = P(δ < −0.02)", "trisk of
+// URisk + 0.02" or "tests.paired_t.p of Δ + 0.02" (the test of the
+// challenger's scores plus the margin) when the margin is taken inside.
 func (q Query) Label() string { return q.LabelAs(q.Quantity) }
 
 // LabelAs is Label with name in place of the quantity's name, e.g. the
@@ -44,6 +45,8 @@ func (q Query) LabelAs(name string) string {
 		return name + " = P(δ < −" + formatNumber(q.Margin) + ")"
 	case qq.Statistic == StatTRisk:
 		return name + " of URisk + " + formatNumber(q.Margin)
+	case qq.isTest():
+		return name + " of Δ + " + formatNumber(q.Margin)
 	}
 	return name + " (margin " + formatNumber(q.Margin) + ")"
 }

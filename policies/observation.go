@@ -107,15 +107,6 @@ type valueKey struct {
 // NewValues returns an empty set of observations.
 func NewValues() *Values { return &Values{m: map[valueKey]Observation{}} }
 
-// clone returns a copy of v.
-func (v *Values) clone() *Values {
-	out := NewValues()
-	for k, o := range v.m {
-		out.m[k] = o
-	}
-	return out
-}
-
 // Set records the observation of q for a challenger.
 func (v *Values) Set(challenger string, q Query, o Observation) {
 	v.m[valueKey{challenger, q}] = o

@@ -79,6 +79,16 @@ func (ps *parser) rule(i int, n *yaml.Node) *Rule {
 			r.Severity = Severity(s)
 		}
 	}
+	if e, ok := m.get("by"); ok {
+		if s, ok := ps.nonEmpty(e, path+".by"); ok {
+			r.By, r.ByPos = s, pos(deref(e.val))
+		}
+	}
+	if e, ok := m.get("segments"); ok {
+		if s, ok := ps.enum(e, path+".segments", enumStrings(segmentSemantics)); ok {
+			r.BySemantics = SegmentSemantics(s)
+		}
+	}
 	q := r.Quantity
 
 	// The bound: exactly one of at_least, at_most, in.
@@ -226,6 +236,7 @@ func (ps *parser) rule(i int, n *yaml.Node) *Rule {
 				"%s weighs losses, but neither this rule nor the policy sets loss_weight; add loss_weight (losses count w times, e.g. loss_weight: 5) at the top level or in the rule", q.Name)
 		}
 	}
+	ps.segmentRule(r, m, path)
 	return r
 }
 

@@ -82,6 +82,9 @@ func (ps *parser) inputs(n *yaml.Node) {
 	if e, ok := m.get("pool_mismatch"); ok {
 		in.PoolMismatch, _ = ps.enum(e, "inputs.pool_mismatch", PoolMismatches)
 	}
+	if e, ok := m.get("topics_file"); ok {
+		in.TopicsFile, _ = ps.nonEmpty(e, "inputs.topics_file")
+	}
 }
 
 func (ps *parser) model(n *yaml.Node) {
@@ -149,6 +152,11 @@ func (ps *parser) requirements(n *yaml.Node) {
 			} else {
 				rq.MinTopicCoverage = v
 			}
+		}
+	}
+	if e, ok := m.get("min_topics_per_segment"); ok {
+		if v, ok := ps.integer(e, "requirements.min_topics_per_segment", 1, math.MaxInt32); ok {
+			rq.MinTopicsPerSegment = int(v)
 		}
 	}
 }

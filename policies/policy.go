@@ -563,13 +563,13 @@ func (p *Policy) BRiskWeights() []float64 {
 
 // RiskDefinition is the policy's own definition of a riskier challenger: the
 // loss weight w and non-inferiority margin δ of its first fail-severity rule
-// on a quantity of the risk-adjusted difference (one that takes a margin:
+// on a quantity of the risk-adjusted difference (Quantity.RiskAdjusted:
 // brisk.p_riskier, brisk.diff.*, urisk, trisk, bca.*), so that a challenger
 // whose true risk-adjusted difference d_w is below −δ is riskier. ok is false
 // when no such rule exists (the policy does not judge risk).
 func (p *Policy) RiskDefinition() (rule *Rule, q Query, ok bool) {
 	for _, r := range p.Rules {
-		if r.Severity == SeverityFail && r.Quantity.Accepts(ParamMargin) {
+		if r.Severity == SeverityFail && r.Quantity.RiskAdjusted() {
 			return r, p.Query(r), true
 		}
 	}

@@ -119,7 +119,7 @@ const (
 	ParamLossWeight  Param = "loss_weight" // losses count w times (overrides the policy's)
 	ParamAlpha       Param = "alpha"       // the same as loss_weight = 1 + alpha
 	ParamAlternative Param = "alternative" // two_sided, greater or less, for tests
-	ParamMargin      Param = "margin"      // non-inferiority margin δ ≥ 0 of a risk quantity, in score units
+	ParamMargin      Param = "margin"      // margin δ ≥ 0 in score units of a risk quantity (non-inferiority) or a test (of d + δ)
 )
 
 // params lists every rule parameter in the order messages and the schema give them.
@@ -201,7 +201,10 @@ var (
 	// compute (the randomisation and bootstrap tests of package risk).
 	twoSidedOnly  = []string{"permutation", "bootstrap"}
 	weightedLevel = []Param{ParamLossWeight, ParamAlpha, ParamLevel}
-	testParams    = []Param{ParamCorrection, ParamAlternative}
+	// A test takes a margin δ too: it then compares the challenger's scores
+	// plus δ with the champion's (H0: Δ = −δ; R's mu = −δ), the form a
+	// non-inferiority or harm test takes.
+	testParams = []Param{ParamCorrection, ParamAlternative, ParamMargin}
 	// risky quantities compare the challenger's risk-adjusted difference d_w
 	// with 0 and take a non-inferiority margin δ: they are computed for
 	// d_w + δ, so that "not riskier" reads "not riskier by more than δ".
@@ -217,6 +220,8 @@ func buildRegistry() []*Quantity {
 	qs := []*Quantity{
 		{Name: "bayes.p_better", Kind: KindProbability, Analysis: AnalysisBayes, Statistic: StatPGreater, Better: Higher,
 			Description: "the posterior probability that the challenger's system effect exceeds the champion's (P(S_challenger > S_champion)) in the hierarchical model over champion, challengers and artifacts"},
+		{Name: "bayes.p_worse", Kind: KindProbability, Analysis: AnalysisBayes, Statistic: StatPLess, Better: Lower, Params: []Param{ParamMargin},
+			Description: "the posterior probability that the challenger's system effect is below the champion's by more than the margin (P(S_challenger − S_champion < −margin)) in the hierarchical model; under by:, of the segment's difference in the partially pooled segment model"},
 		{Name: "bayes.diff.mean", Kind: KindNumber, Analysis: AnalysisBayes, Statistic: StatDiffMean, Better: Higher,
 			Description: "the posterior mean of the challenger's system effect minus the champion's (S_challenger − S_champion), in score units"},
 		{Name: "bayes.diff.lo", Kind: KindNumber, Analysis: AnalysisBayes, Statistic: StatLo, Better: Higher, Params: []Param{ParamLevel},
@@ -313,7 +318,11 @@ func (q *Quantity) Reference() string {
 		case ParamRope:
 			ps = append(ps, "rope: [lo, hi] (required)")
 		case ParamMargin:
-			ps = append(ps, "margin: a non-inferiority margin δ ≥ 0 in score units (default 0)")
+			if q.isTest() {
+				ps = append(ps, "margin: δ ≥ 0 in score units: the test compares the challenger's scores plus δ with the champion's — H0 Δ ≤ −δ against greater (non-inferiority), Δ ≥ −δ against less (harm beyond δ) (default 0)")
+			} else {
+				ps = append(ps, "margin: a non-inferiority margin δ ≥ 0 in score units (default 0)")
+			}
 		}
 	}
 	if len(ps) > 0 {
@@ -377,6 +386,13 @@ func correctionNames(cs []Correction) []string {
 	}
 	return out
 }
+
+// RiskAdjusted reports whether q is a quantity of the challenger's
+// risk-adjusted difference d_w (it weighs losses and takes a margin:
+// brisk.p_riskier, brisk.diff.*, urisk, trisk, bca.*), which calibrate
+// and the gate's evidence judge at other loss weights. The tests take a
+// margin too, but weigh no losses.
+func (q *Quantity) RiskAdjusted() bool { return q.Accepts(ParamMargin) && q.Weighted() }
 
 // isTest reports whether q is one of the tests.<name>.p quantities, whose
 // correction Evaluate applies to the raw p-values the gate supplies.

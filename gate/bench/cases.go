@@ -190,6 +190,7 @@ func Cases(cfg Config) []Case {
 	)
 	cs = append(cs, benchMeasureCases(cfg)...)
 	cs = append(cs, benchGateMeasureCases(cfg)...)
+	cs = append(cs, benchGateSegmentCases(cfg)...)
 	cs = append(cs, benchCalibrateCases(cfg)...)
 	if u := cfg.User; u != nil {
 		cs = append(cs, benchUserCases(cfg, u)...)

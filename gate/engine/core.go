@@ -49,6 +49,9 @@ type settings struct {
 	// are runs + qrels: each rule is then also judged under the other
 	// assumptions about unjudged documents (judged.go).
 	rankings *scores.Rankings
+	// attributes are the topics file's: the segments of every topic the
+	// by: rules read (segments.go); nil without a topics file.
+	attributes *scores.TopicAttributes
 }
 
 // core is one policy applied to one score table: the roles, the facts and
@@ -86,6 +89,9 @@ type core struct {
 	// variants are each measure's scores under the assumptions about
 	// unjudged documents, computed once (judged.go).
 	variants map[string]*variants
+	// segs are the table's topics in the segments of the by: rules'
+	// dimensions (segments.go).
+	segs segmentation
 
 	ledger
 }
@@ -131,6 +137,7 @@ func newCore(ctx context.Context, p *policies.Policy, ts Tables, a scores.Alignm
 	for _, a := range p.Needs() {
 		c.needs[a] = true
 	}
+	c.segs = newSegmentation(p, t, s.attributes)
 	for _, u := range p.CheckRequirements(c.facts) {
 		if u.Requirement == "min_artifacts" {
 			c.smallPool = u.Reason
@@ -153,15 +160,20 @@ func newCore(ctx context.Context, p *policies.Policy, ts Tables, a scores.Alignm
 // sliceOf is the slice query q is computed on.
 func (c *core) sliceOf(q policies.Query) *slice { return c.slice(c.keyOf(q)) }
 
-// keyOf names the data query q reads: the whole table of the query's
-// measure (the default measure's when it names none). A rule's segment of
-// a topic attribute or its judgment variant will each set a field of the
-// key here.
+// keyOf names the data query q reads: the table of the query's measure
+// (the default measure's when it names none) — for a classical query in a
+// segment (q.Segment), the segment's topics; a Bayesian one reads the
+// segment model of the whole table (segments.go). The judgment variant is
+// set by the caller that reads one (judged.go).
 func (c *core) keyOf(q policies.Query) sliceKey {
+	k := sliceKey{measure: q.Measure}
 	if q.Measure == "" {
-		return sliceKey{measure: c.table.Measure}
+		k.measure = c.table.Measure
 	}
-	return sliceKey{measure: q.Measure}
+	if q.Segment != "" && !pooled(q) {
+		k.dimension, k.segment = q.By, q.Segment
+	}
+	return k
 }
 
 // slice returns the slice of key, built once: its table (tableOf) with
@@ -181,11 +193,14 @@ func (c *core) slice(key sliceKey) *slice {
 // analysis, quantity and margin on it reads "higher is better" and a
 // difference challenger − champion of the oriented scores is the natural
 // champion − challenger (docs/policies.md, "Direction"). A segment's table
-// would be its topics' columns.
+// is its topics' columns (segmentTable).
 func (c *core) tableOf(key sliceKey) *scores.Table {
 	t := c.tables[key.measure]
 	if key.variant != judgments.Standard {
 		t = c.variantTable(key.measure, key.variant)
+	}
+	if key.segment != "" {
+		t = c.segmentTable(t, key.dimension, key.segment)
 	}
 	if !c.p.LowerIsBetter(key.measure) {
 		return t
@@ -220,7 +235,7 @@ func (c *core) decide() (*policies.Decision, error) {
 // does (a one-measure gate's queries stay as the policy wrote them).
 func (c *core) evaluate(computed []policies.Analysis) *policies.Decision {
 	d := c.p.Evaluate(policies.Evidence{Challengers: c.roles.Challengers, Values: c.values(computed), Facts: c.facts, Now: c.set.now,
-		Assumptions: c.assumptions(computed)})
+		Assumptions: c.assumptions(computed), Segments: c.segs.order})
 	for ci := range d.Challengers {
 		for ri := range d.Challengers[ci].Rules {
 			rr := &d.Challengers[ci].Rules[ri]
@@ -235,17 +250,26 @@ func (c *core) evaluate(computed []policies.Analysis) *policies.Decision {
 }
 
 // values computes every query of the policy, for every challenger, whose
-// analysis is computed; the others are unavailable, not computed yet.
+// analysis is computed — a by: rule's in every segment of its dimension
+// (inSegments); the others are unavailable, not computed yet.
 func (c *core) values(computed []policies.Analysis) *policies.Values {
 	v := policies.NewValues()
 	for _, q := range c.p.Queries() {
-		s := c.sliceOf(q)
-		for i, name := range c.roles.Challengers {
-			if !slices.Contains(computed, q.Analysis()) {
-				v.Set(name, q, policies.Unavailable("not computed yet"))
-				continue
+		if q.By != "" && len(c.segs.order[q.By]) == 0 {
+			for _, name := range c.roles.Challengers {
+				v.Set(name, q, policies.Unavailable("no topics file gives dimension "+q.By))
 			}
-			v.Set(name, q, s.observe(s.chals[i], q))
+			continue
+		}
+		for _, qg := range c.inSegments(q) {
+			s := c.sliceOf(qg)
+			for i, name := range c.roles.Challengers {
+				if !slices.Contains(computed, qg.Analysis()) {
+					v.Set(name, qg, policies.Unavailable("not computed yet"))
+					continue
+				}
+				v.Set(name, qg, s.observe(s.chals[i], qg))
+			}
 		}
 	}
 	return v

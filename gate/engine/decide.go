@@ -44,11 +44,16 @@ type DecideOptions struct {
 	// callers that decide many pools in parallel set 1. The results do not
 	// depend on it.
 	Workers int
+	// Attributes are the segments of the table's topics the policy's by:
+	// rules are evaluated in (as Options.Attributes): required when the
+	// policy has by: rules, unused otherwise. A simulated pool's are
+	// built in memory: TopicAttributes{Topics, Dimensions, Segment}.
+	Attributes *scores.TopicAttributes
 }
 
 // settings resolves o for the core.
 func (o DecideOptions) settings(p *policies.Policy) settings {
-	return settings{now: o.Now, stages: eachNeed(p), sequential: o.EarlyStop, warm: o.WarmStarts, workers: o.Workers}
+	return settings{now: o.Now, stages: eachNeed(p), sequential: o.EarlyStop, warm: o.WarmStarts, workers: o.Workers, attributes: o.Attributes}
 }
 
 // DecideWith is Decide with its settings: early stopping, warm starts and
@@ -60,6 +65,9 @@ func DecideWith(ctx context.Context, p *policies.Policy, t Tables, o DecideOptio
 
 // decide is DecideWith, with the core that decided (its fits, for tests).
 func decide(ctx context.Context, p *policies.Policy, t Tables, o DecideOptions) (*policies.Decision, *core, error) {
+	if err := checkDimensions(p, o.Attributes); err != nil {
+		return nil, nil, err
+	}
 	c, err := newCore(ctx, p, t, scores.Alignment{}, o.settings(p))
 	if err != nil {
 		return nil, nil, err
@@ -102,10 +110,10 @@ func Pilot(ctx context.Context, p *policies.Policy, t Tables, workers int) (*War
 		}
 		return &a
 	}
-	if c.needs[policies.AnalysisBayes] {
+	if c.wholeBayes() {
 		ws.Raw = adapt(c.whole.rawFit())
 	}
-	for _, w := range p.BRiskWeights() {
+	for _, w := range c.wholeBRiskWeights() {
 		if a := adapt(c.whole.briskFit(w)); a != nil {
 			ws.BRisk[w] = a
 		}

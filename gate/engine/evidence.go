@@ -56,8 +56,8 @@ func (c *core) evidence(d *policies.Decision) []result.Evidence {
 	var out []result.Evidence
 	for ci, cd := range d.Challengers {
 		for _, rr := range cd.Rules {
-			if rr.Outcome == policies.OutcomePass {
-				continue
+			if rr.Outcome == policies.OutcomePass || rr.By != "" {
+				continue // a by: rule's evidence is its segments' results (RuleResult.Segments, Result.Segments)
 			}
 			s := c.sliceOf(rr.Query)
 			ch := s.chals[ci]
@@ -124,7 +124,7 @@ func (s *slice) reading(c int, name string, quant *policies.Quantity, q policies
 		if quant.Test == "welch_t" {
 			se = math.Sqrt(stats.Variance(p.X)/n + stats.Variance(p.Base)/n)
 		}
-		mean := stats.Mean(d)
+		mean := stats.Mean(d) + q.Margin // the test is of d + δ
 		alpha := b.Value
 		var est, z float64
 		switch q.Alternative {

@@ -185,7 +185,7 @@ func (s *slice) newFitted(f *bayes.HierFit, res *result.FitResult, t *bayes.Tabl
 	res.Priors = f.Priors.Describe(f.Family)
 	res.Converged = f.Converged
 	res.Warnings = slices.Clone(f.Notes()) // the failures are in NotConverged
-	res.NotConverged = notConverged(f)
+	res.NotConverged = notConverged(&f.SamplerRun)
 	out := &fitted{res: res, diffs: map[string][]float64{}, fit: f, table: t, atRisk: map[atRiskKey]atRiskOutcome{}}
 	for _, c := range s.roles.Challengers {
 		out.diffs[c] = bayes.PoolChains(diffChains(f, s.roles.Champion, c))
@@ -211,7 +211,20 @@ func (f *fitted) observe(challenger string, q policies.Query, stat policies.Stat
 	if v, ok := f.read(challenger, q); ok {
 		return policies.Number(v)
 	}
-	d := f.diffs[challenger]
+	if stat == policies.StatAtRisk {
+		if o := f.topicsAtRisk(challenger, q.Level); o.err == nil {
+			return policies.Number(float64(len(o.topics)))
+		}
+		return policies.Unavailable(fmt.Sprintf("%s has no topics-at-risk analysis at level %s", what, numfmt.G(q.Level)))
+	}
+	return readDraws(f.diffs[challenger], q, stat, what)
+}
+
+// readDraws reads a statistic off the draws d of a difference δ to the
+// champion (of the fit what): P(δ > 0), P(δ < −margin), and with a margin
+// the mean and the central interval's ends of δ + margin, or the ROPE
+// decision.
+func readDraws(d []float64, q policies.Query, stat policies.Statistic, what string) policies.Observation {
 	level, margin := q.Level, q.Margin // with a margin δ, the quantity is that of δ + margin
 	switch stat {
 	case policies.StatPGreater:
@@ -227,11 +240,6 @@ func (f *fitted) observe(challenger string, q policies.Query, stat policies.Stat
 	case policies.StatROPE:
 		r := posterior.ROPEDecision(d, posterior.ROPE{Lo: q.Rope[0], Hi: q.Rope[1]}, level)
 		return policies.Category(string(r.Decision))
-	case policies.StatAtRisk:
-		if o := f.topicsAtRisk(challenger, level); o.err == nil {
-			return policies.Number(float64(len(o.topics)))
-		}
-		return policies.Unavailable(fmt.Sprintf("%s has no topics-at-risk analysis at level %s", what, numfmt.G(level)))
 	}
 	return policies.Unavailable(fmt.Sprintf("%s does not give %s", what, stat))
 }
@@ -412,9 +420,9 @@ func predictive(f *bayes.HierFit, t *bayes.Table, systems []string, seed uint64)
 	return out
 }
 
-// notConverged says in one sentence which convergence checks fit f failed
-// and which policy setting would help; "" for a converged fit.
-func notConverged(f *bayes.HierFit) string {
+// notConverged says in one sentence which convergence checks the sampling
+// f failed and which policy setting would help; "" for a converged fit.
+func notConverged(f *bayes.SamplerRun) string {
 	if f.Converged {
 		return ""
 	}

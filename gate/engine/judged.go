@@ -136,26 +136,28 @@ func (c *core) assumptions(computed []policies.Analysis) []policies.Assumption {
 	var out []policies.Assumption
 	for _, variant := range []judgments.Variant{judgments.Condensed, judgments.Optimistic} {
 		a := policies.Assumption{Name: variant.String(), Words: assumptionWords[variant], Values: policies.NewValues()}
-		for _, q := range c.p.Queries() {
-			if !slices.Contains(computed, q.Analysis()) {
-				continue
+		for _, rq := range c.p.Queries() {
+			if !slices.Contains(computed, rq.Analysis()) || rq.By != "" && pooled(rq) {
+				continue // a by: rule's Bayesian quantity: its segment model is fitted once, to the scores as loaded
 			}
-			key := c.keyOf(q)
-			v := c.variantsOf(key.measure)
-			if v == nil || v.err != nil || variant == judgments.Optimistic && !v.optimistic {
-				continue
-			}
-			key.variant = variant
-			var s *slice
-			for i, name := range c.roles.Challengers {
-				if !v.affected[name] {
+			for _, q := range c.inSegments(rq) {
+				key := c.keyOf(q)
+				v := c.variantsOf(key.measure)
+				if v == nil || v.err != nil || variant == judgments.Optimistic && !v.optimistic {
 					continue
 				}
-				if s == nil {
-					c.phase(fmt.Sprintf("%s scores%s", variant, c.slice(sliceKey{measure: key.measure}).of()))
-					s = c.slice(key)
+				key.variant = variant
+				var s *slice
+				for i, name := range c.roles.Challengers {
+					if !v.affected[name] {
+						continue
+					}
+					if s == nil {
+						c.phase(fmt.Sprintf("%s scores%s", variant, c.slice(sliceKey{measure: key.measure}).of()))
+						s = c.slice(key)
+					}
+					a.Values.Set(name, q, s.observe(s.chals[i], q))
 				}
-				a.Values.Set(name, q, s.observe(s.chals[i], q))
 			}
 		}
 		out = append(out, a)

@@ -71,7 +71,7 @@ func TestRulesReadTheirMeasure(t *testing.T) {
 	pair := func(t *scores.Table) risk.Pair { return risk.Pair{X: t.Scores[1], Base: t.Scores[0]} }
 
 	// ap: the paired t-test on ap's scores alone.
-	wantP, _, err := testPValue(pair(ts[0]), "paired_t", policies.Greater, gateBootstrapSamples, p.Seed)
+	wantP, _, err := testPValue(pair(ts[0]), "paired_t", policies.Greater, 0, gateBootstrapSamples, p.Seed)
 	if err != nil || got["ap-t"] != wantP {
 		t.Errorf("ap-t = %v, want %v (%v)", got["ap-t"], wantP, err)
 	}
@@ -152,7 +152,7 @@ rules:
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, parts := EstimateMemory(p, ts, nil, nil)
+	_, parts := EstimateMemory(p, ts, nil, nil, nil)
 	found := false
 	for _, part := range parts {
 		if strings.HasPrefix(part.What, "what 3 fits keep") {

@@ -54,7 +54,11 @@ const (
 // With runs scored against qrels (rankings not nil), the needs-judgments
 // step adds the runs' rankings and the analyses under the two other
 // assumptions about unjudged documents (judgmentsParts).
-func EstimateMemory(p *policies.Policy, ts Tables, sweep []float64, rankings *scores.Rankings) (float64, []MemoryPart) {
+//
+// The by: rules' segment fits (segfit.go) count with the number of
+// segments of their dimension among the table's topics, from the topic
+// attributes a (nil without a topics file).
+func EstimateMemory(p *policies.Policy, ts Tables, sweep []float64, rankings *scores.Rankings, a *scores.TopicAttributes) (float64, []MemoryPart) {
 	t := ts[0]
 	systems, topics := len(t.Systems), len(t.Topics)
 	challengers := systems - 1
@@ -74,6 +78,7 @@ func EstimateMemory(p *policies.Policy, ts Tables, sweep []float64, rankings *sc
 		{"the result and its reports", float64(challengers+1) * float64(topics) * reportCellBytes},
 	}
 	parts = append(parts, analysisParts(p, measureNeeds(p, t.Measure), t.Measure, systems, topics, challengers, t.Missing() > 0, sweep, true)...)
+	parts = append(parts, segmentParts(p, systems, topics, challengers, segmentCounter(t, a))...)
 	if rankings != nil {
 		parts = append(parts, judgmentsParts(p, ts, challengers, rankings)...)
 	}
@@ -84,10 +89,13 @@ func EstimateMemory(p *policies.Policy, ts Tables, sweep []float64, rankings *sc
 // (Decide) by p of a complete pool of systems × topics with that many
 // challengers, beyond the runtime (riskgate calibrate's pools):
 // the pool, the bootstrap replicates, and every fit whole (a decision keeps
-// its fits' draws, which its sequential stopping reads).
+// its fits' draws, which its sequential stopping reads) — a by: rule's
+// segment fit at its largest, a segment per topic, as the pool's segments
+// are not known here.
 func EstimateDecideMemory(p *policies.Policy, systems, topics, challengers int) (float64, []MemoryPart) {
 	parts := []MemoryPart{{fmt.Sprintf("a pool (%s systems × %s topics)", numfmt.Thousands(systems), numfmt.Thousands(topics)), float64(systems) * float64(topics) * cellBytes}}
 	parts = append(parts, analysisParts(p, measureNeeds(p, ""), "", systems, topics, challengers, false, nil, false)...)
+	parts = append(parts, segmentParts(p, systems, topics, challengers, func(string) int { return topics })...)
 	return sum(parts), parts
 }
 
@@ -208,6 +216,9 @@ func measureNeeds(p *policies.Policy, defaultMeasure string) []measureNeed {
 			i, at[m] = len(out), len(out)
 			out = append(out, measureNeed{measure: m})
 		}
+		if q.By != "" && pooled(q) {
+			continue // the segment model's fit: segmentParts
+		}
 		switch q.Analysis() {
 		case policies.AnalysisBayes:
 			out[i].bayes = true
@@ -247,4 +258,68 @@ func judgmentsParts(p *policies.Policy, ts Tables, challengers int, r *scores.Ra
 		{fmt.Sprintf("the runs' rankings (%s documents)", numfmt.Thousands(docs)), float64(docs) * rankedDocBytes},
 		{"the analyses under the condensed and optimistic assumptions (needs judgments)", 2 * analyses},
 	}
+}
+
+// segmentCounter counts the segments of a dimension among t's topics in
+// the topic attributes a (every topic its own when a does not give it).
+func segmentCounter(t *scores.Table, a *scores.TopicAttributes) func(string) int {
+	return func(d string) int {
+		if a == nil || a.Segment[d] == nil {
+			return len(t.Topics)
+		}
+		seen := map[string]bool{}
+		for _, topic := range t.Topics {
+			g, ok := a.Segment[d][topic]
+			if !ok {
+				g = scores.Unsegmented
+			}
+			seen[g] = true
+		}
+		return len(seen)
+	}
+}
+
+// segmentParts are the memory of the by: rules' segment fits (segfit.go),
+// one per measure, dimension and loss weight, each kept whole to the end
+// (the result's segment table reads it): every quantity (systems + topics
+// + 5 + systems × segments) × chains × draws, at the draws of the policy's
+// target ESS with headroom for an extension, and each challenger's δ_g
+// draws in every segment.
+func segmentParts(p *policies.Policy, systems, topics, challengers int, segments func(dimension string) int) []MemoryPart {
+	type fitKey struct {
+		measure, dimension string
+		w                  float64
+	}
+	var fits []fitKey
+	for _, q := range p.Queries() {
+		if q.By == "" || !pooled(q) {
+			continue
+		}
+		k := fitKey{q.Measure, q.By, 0}
+		if q.Analysis() == policies.AnalysisBRisk {
+			k.w = q.LossWeight
+		}
+		if !slices.Contains(fits, k) {
+			fits = append(fits, k)
+		}
+	}
+	if len(fits) == 0 {
+		return nil
+	}
+	m := p.Model
+	chains := float64(max(m.Chains, 1))
+	draws := math.Max(1000, math.Ceil(1.4*float64(m.TargetESS)/chains))
+	bytes, quantities := 0.0, 0
+	for _, f := range fits {
+		g := segments(f.dimension)
+		q := systems + topics + 5 + systems*g
+		quantities += q
+		bytes += float64(q)*chains*draws*8*drawHeadroom + float64(challengers*g)*chains*draws*8
+	}
+	n := "1 segment fit"
+	if len(fits) > 1 {
+		n = numfmt.Thousands(len(fits)) + " segment fits"
+	}
+	return []MemoryPart{{fmt.Sprintf("the draws of %s (%s quantities × %s chains × %s draws, and the δ_g draws)", n,
+		numfmt.Thousands(quantities), numfmt.Thousands(int(chains)), numfmt.Thousands(int(draws))), bytes}}
 }

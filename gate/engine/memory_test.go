@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/policies"
 )
 
@@ -21,8 +23,8 @@ func TestEstimateMemoryCountsEveryFit(t *testing.T) {
 	for i := range 300 {
 		sweep = append(sweep, 1+float64(i)/10)
 	}
-	none, _ := EstimateMemory(p, pool, nil, nil)
-	all, parts := EstimateMemory(p, pool, sweep, nil)
+	none, _ := EstimateMemory(p, pool, nil, nil, nil)
+	all, parts := EstimateMemory(p, pool, sweep, nil, nil)
 	// The default policy fits BRisk at 2; the sweep adds 299 weights (2 is
 	// among them). Each keeps at least its 3 challengers' δ draws: 4 chains ×
 	// 1,400 draws (target ESS 4,000) × 8 bytes.
@@ -48,5 +50,48 @@ func TestEstimateDecideMemoryKeepsFitsWhole(t *testing.T) {
 	draws := (42 + 50 + 4) * 4 * 1400 * 8 * drawHeadroom // BRisk at w = 2, the default policy's one fit
 	if total < draws || !strings.Contains(parts[len(parts)-1].What, "the draws of 1 hierarchical fit ") {
 		t.Errorf("estimate %.0f (%v); want at least one fit's draws, %.0f", total, parts, draws)
+	}
+}
+
+// A by: rule's Bayesian quantity is a segment fit, not a fit of the whole
+// table: its draws count with its dimension's segments among the table's
+// topics — systems + topics + 5 + systems × segments quantities, and each
+// challenger's δ_g draws in every segment.
+func TestEstimateMemoryCountsSegmentFits(t *testing.T) {
+	t.Parallel()
+	p, err := policies.Parse("p.yaml", []byte(`version: 1
+name: seg
+champion: production
+challengers: ["candidate-*"]
+rules:
+  - {id: worse, by: band, segments: no_harm, quantity: bayes.p_worse, margin: 0.02, at_most: 0.9}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := ExamplePool() // 44 systems × 50 topics, 3 challengers
+	bands := func(n int) *scores.TopicAttributes {
+		a := &scores.TopicAttributes{Topics: pool.Topics, Dimensions: []string{"band"}, Segment: map[string]map[string]string{"band": {}}}
+		for j, topic := range pool.Topics {
+			a.Segment["band"][topic] = strconv.Itoa(j % n)
+		}
+		return a
+	}
+	draws := 4 * 1400 * 8.0 // chains × draws (target ESS 4,000) × 8 bytes
+	for _, n := range []int{1, 5} {
+		_, parts := EstimateMemory(p, Tables{pool}, nil, nil, bands(n))
+		var seg float64
+		for _, part := range parts {
+			if strings.HasPrefix(part.What, "the draws of 1 segment fit") {
+				seg = part.Bytes
+			}
+			if strings.Contains(part.What, "hierarchical fit") {
+				t.Errorf("%d segments: a fit of the whole table counted for a by: rule: %v", n, part)
+			}
+		}
+		want := float64(44+50+5+44*n)*draws*drawHeadroom + float64(3*n)*draws
+		if seg != want {
+			t.Errorf("%d segments: segment fit %.0f bytes, want %.0f (parts %v)", n, seg, want, parts)
+		}
 	}
 }

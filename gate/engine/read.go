@@ -22,7 +22,7 @@ var readers = map[policies.Analysis]map[policies.Statistic]reader{
 	policies.AnalysisBCa:   byStatistic(readBCa, policies.StatLo, policies.StatHi),
 	policies.AnalysisTests: byStatistic(readTest, policies.StatPValue),
 	policies.AnalysisBayes: byStatistic(readBayes,
-		policies.StatPGreater, policies.StatDiffMean, policies.StatLo, policies.StatHi, policies.StatROPE),
+		policies.StatPGreater, policies.StatPLess, policies.StatDiffMean, policies.StatLo, policies.StatHi, policies.StatROPE),
 	policies.AnalysisBRisk: byStatistic(readBRisk,
 		policies.StatPLess, policies.StatDiffMean, policies.StatLo, policies.StatHi, policies.StatAtRisk),
 }
@@ -101,14 +101,23 @@ func readBCa(s *slice, c int, q policies.Query, quant *policies.Quantity) polici
 }
 
 func readTest(s *slice, c int, q policies.Query, quant *policies.Quantity) policies.Observation {
-	t := s.test(quant.Test, q.Alternative, c)
+	t := s.test(quant.Test, q.Alternative, q.Margin, c)
 	return number(t.p, t.err)
 }
 
+// readBayes reads the raw-score fit; in a segment, the segment model's δ_g.
 func readBayes(s *slice, c int, q policies.Query, quant *policies.Quantity) policies.Observation {
+	if q.Segment != "" {
+		return s.segFit(q.By, 0).observe(s.t.Systems[c], q, quant.Statistic)
+	}
 	return s.rawFit().observe(s.t.Systems[c], q, quant.Statistic)
 }
 
+// readBRisk reads the BRisk fit at the query's loss weight; in a segment,
+// the segment model of the risk-adjusted pool.
 func readBRisk(s *slice, c int, q policies.Query, quant *policies.Quantity) policies.Observation {
+	if q.Segment != "" {
+		return s.segFit(q.By, q.LossWeight).observe(s.t.Systems[c], q, quant.Statistic)
+	}
 	return s.briskFit(q.LossWeight).observe(s.t.Systems[c], q, quant.Statistic)
 }

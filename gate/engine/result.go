@@ -58,7 +58,7 @@ func (c *core) result(d *policies.Decision, o Options) *result.Result {
 
 	r.RiskTable = s.riskTable()
 
-	if c.needs[policies.AnalysisBayes] {
+	if c.wholeBayes() {
 		r.Bayes = s.described(s.rawFit())
 	}
 	for _, w := range c.briskWeights() {
@@ -88,6 +88,7 @@ func (c *core) result(d *policies.Decision, o Options) *result.Result {
 			ws = append(ws, analysisWarning(what+": "+w, a))
 		}
 	}
+	ws = append(ws, c.segFitWarnings()...)
 	r.SetWarnings(c.tie(append(ws, c.warnings...)))
 	r.Analyses = c.analyses()
 	r.Provenance = result.Provenance{Inputs: []result.InputFile{}}
@@ -117,7 +118,7 @@ func (s *slice) riskTable() result.RiskTable {
 	var bca map[int]bcaOutcome
 	if s.needs[policies.AnalysisBCa] {
 		for _, q := range s.p.Queries() {
-			if q.Analysis() == policies.AnalysisBCa {
+			if q.Analysis() == policies.AnalysisBCa && q.By == "" {
 				rt.BCaLevel = q.IntervalLevel(len(s.chals))
 				bca = s.bca(w, rt.BCaLevel)
 				break
@@ -125,7 +126,7 @@ func (s *slice) riskTable() result.RiskTable {
 		}
 	}
 	var brisk *result.FitResult
-	if slices.Contains(s.p.BRiskWeights(), w) {
+	if slices.Contains(s.wholeBRiskWeights(), w) {
 		if f := s.described(s.briskFit(w)); f.Unavailable == "" {
 			brisk = f
 		}
@@ -199,8 +200,8 @@ func (c *core) analyses() []result.Analysis {
 // risk-against-loss-weight plot (w = 1 is the raw-score fit, so it is left
 // out when a rule needs that fit: it is in the result anyway).
 func (c *core) briskWeights() []float64 {
-	haveRaw := c.needs[policies.AnalysisBayes]
-	ws := slices.Clone(c.p.BRiskWeights())
+	haveRaw := c.wholeBayes()
+	ws := c.wholeBRiskWeights()
 	if len(ws) == 0 {
 		return nil
 	}

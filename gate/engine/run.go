@@ -40,6 +40,11 @@ type Options struct {
 	// (scores.Set.Rankings), make every rule be judged also under the
 	// other assumptions about unjudged documents (judged.go).
 	Rankings *scores.Rankings
+	// Attributes are the topics file's (scores.LoadTopicAttributes, checked
+	// against the table's topics by TopicAttributes.Cover): the segments
+	// the by: rules are evaluated in; nil without a topics file, which a
+	// policy with by: rules refuses.
+	Attributes *scores.TopicAttributes
 }
 
 // Run applies the policy p to the score table t: the core's decision
@@ -50,6 +55,9 @@ type Options struct {
 // from. Provenance of the inputs (files, command, times) is the caller's to
 // fill. Cancelling ctx stops the fits; Run then returns its error.
 func Run(ctx context.Context, p *policies.Policy, t Tables, o Options) (*result.Result, error) {
+	if err := checkDimensions(p, o.Attributes); err != nil {
+		return nil, err
+	}
 	c, err := newCore(ctx, p, t, o.Alignment, o.settings(p))
 	if err != nil {
 		return nil, err
@@ -60,6 +68,7 @@ func Run(ctx context.Context, p *policies.Policy, t Tables, o Options) (*result.
 	}
 	r := c.result(d, o)
 	r.Evidence = c.evidence(d)
+	r.Segments = c.segmentTables(d)
 	r.Regressions = result.NewRegressions(r, o.Worst)
 	r.Summary = result.NewSummary(r)
 	c.measureSummary(r)
@@ -73,7 +82,7 @@ func Run(ctx context.Context, p *policies.Policy, t Tables, o Options) (*result.
 // settings resolves o for the core: one stage of every analysis the rules
 // need, computed in the rules' order, every fit to its full target.
 func (o Options) settings(p *policies.Policy) settings {
-	return settings{now: o.Now, progress: o.Progress, stages: allNeeds(p), sweep: o.Sweep, rankings: o.Rankings}
+	return settings{now: o.Now, progress: o.Progress, stages: allNeeds(p), sweep: o.Sweep, rankings: o.Rankings, attributes: o.Attributes}
 }
 
 // topicCoverage is the share of the inputs' topics that every system scored:

@@ -56,8 +56,8 @@ func (s *slice) ruleTargets(a policies.Analysis, w float64, t *bayes.Table, cham
 	rank, ranked := c.p.RankQuery()
 	for _, q := range c.p.Queries() {
 		quant := policies.LookupQuantity(q.Quantity)
-		if quant == nil || quant.Analysis != a || (a == policies.AnalysisBRisk && q.LossWeight != w) || c.keyOf(q) != s.key {
-			continue
+		if quant == nil || quant.Analysis != a || (a == policies.AnalysisBRisk && q.LossWeight != w) || c.keyOf(q) != s.key || q.By != "" {
+			continue // a by: rule reads the segment model, not this fit
 		}
 		var rules []*policies.Rule
 		for _, r := range c.p.Rules {

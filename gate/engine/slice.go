@@ -21,15 +21,12 @@ import (
 // does not need it — except the cheap descriptive and closed-form risk
 // measures, which the risk table of every report shows.
 //
-// Its key names the data: today the whole table on its one measure. The
-// features that evaluate a rule on other data add a dimension to sliceKey
-// and a way to build the slice's table from the gate's inputs: a rule's
-// measure (several score tables per gate), a segment of a topic attribute
-// (the table's topics in that segment), a judgment variant (the challenger
-// scored under another assumption about unjudged documents). core.keyOf
+// Its key names the data: a rule's measure (several score tables per
+// gate), a segment of a topic attribute (the table's topics in that
+// segment: segments.go), a judgment variant (the challenger scored under
+// another assumption about unjudged documents: judged.go). core.keyOf
 // names the slice a query reads and core.tableOf builds a slice's table;
-// the analyses, their caches and their readers are the slice's and stay as
-// they are.
+// the analyses, their caches and their readers are the slice's.
 type slice struct {
 	*core
 	key   sliceKey
@@ -46,6 +43,9 @@ type slice struct {
 	tests   map[testKey]testOutcome // per test, alternative and challenger
 	raw     *fitted                 // the raw-score fit
 	brisk   map[float64]*fitted     // the risk-adjusted fits per loss weight
+	// segFits are the partially pooled segment fits per dimension and
+	// loss weight (segfit.go), for the by: rules' Bayesian quantities.
+	segFits map[segFitKey]*segFitted
 }
 
 // sliceKey names a slice: see slice.
@@ -55,12 +55,15 @@ type sliceKey struct {
 	// and the challengers' scores are under (judged.go); Standard for the
 	// scores as loaded.
 	variant judgments.Variant
+	// dimension and segment name a segment of a topic attribute: the
+	// slice is the table's topics in it (segments.go); "" for every topic.
+	dimension, segment string
 }
 
 func newSlice(c *core, key sliceKey, t *scores.Table) *slice {
 	s := &slice{core: c, key: key, t: t, champ: t.SystemIndex(c.roles.Champion),
 		pairs: map[int]risk.Pair{}, riskAt: map[float64]*riskMeasures{}, bcaAt: map[[2]float64]map[int]bcaOutcome{},
-		bcaEnds: map[bcaEndKey]bcaEnd{}, tests: map[testKey]testOutcome{}, brisk: map[float64]*fitted{}}
+		bcaEnds: map[bcaEndKey]bcaEnd{}, tests: map[testKey]testOutcome{}, brisk: map[float64]*fitted{}, segFits: map[segFitKey]*segFitted{}}
 	for _, name := range c.roles.Challengers {
 		s.chals = append(s.chals, t.SystemIndex(name))
 	}
@@ -88,9 +91,10 @@ type bcaOutcome struct {
 }
 
 type testKey struct {
-	name string
-	alt  policies.Alternative
-	c    int
+	name   string
+	alt    policies.Alternative
+	margin float64
+	c      int
 }
 
 type testOutcome struct {
@@ -292,9 +296,10 @@ func (s *slice) bcaFor(c int, w, level float64) bcaOutcome {
 }
 
 // test returns the p-value of a significance test of challenger c against
-// the champion with alternative alt, computed once.
-func (s *slice) test(name string, alt policies.Alternative, c int) testOutcome {
-	key := testKey{name, alt, c}
+// the champion with alternative alt, of d + margin (testPValue), computed
+// once.
+func (s *slice) test(name string, alt policies.Alternative, margin float64, c int) testOutcome {
+	key := testKey{name, alt, margin, c}
 	if t, ok := s.tests[key]; ok {
 		return t
 	}
@@ -303,7 +308,7 @@ func (s *slice) test(name string, alt policies.Alternative, c int) testOutcome {
 	var t testOutcome
 	s.timed("tests", func() {
 		var warns []string
-		t.p, warns, t.err = testPValue(s.pair(c), name, alt, gateBootstrapSamples, s.p.Seed)
+		t.p, warns, t.err = testPValue(s.pair(c), name, alt, margin, gateBootstrapSamples, s.p.Seed)
 		s.warn(c, strings.ReplaceAll(name, "_", " ")+" test", warns, about{analysis: policies.AnalysisTests, quantities: []string{"tests." + name + ".p"}})
 	})
 	s.tests[key] = t

@@ -15,7 +15,17 @@ import (
 // "greater"/"less"); the permutation and bootstrap tests are two-sided only,
 // so a one-sided rule on them is unavailable (inconclusive), never guessed.
 // b and seed set those two tests.
-func testPValue(p risk.Pair, name string, alt policies.Alternative, b int, seed uint64) (float64, []string, error) {
+//
+// With a margin δ > 0 the test is of d + δ, the challenger's difference to
+// the champion plus the margin (H0 of alternative less: Δ ≥ −δ): R's
+// t.test(x, y, paired = TRUE, mu = −δ), wilcox.test(x, y, paired = TRUE,
+// mu = −δ), the sign test of the signs of d + δ, and the permutation and
+// bootstrap tests of d + δ (shiftedPair); Welch's of x + δ against y, R's
+// t.test(x, y, mu = −δ).
+func testPValue(p risk.Pair, name string, alt policies.Alternative, margin float64, b int, seed uint64) (float64, []string, error) {
+	if margin != 0 {
+		p = shiftedPair(p, name, margin)
+	}
 	pick := func(two, greater, less float64) float64 {
 		switch alt {
 		case policies.Greater:
@@ -59,4 +69,24 @@ func testPValue(p risk.Pair, name string, alt policies.Alternative, b int, seed 
 		return r.P, r.Warnings, err
 	}
 	return math.NaN(), nil, fmt.Errorf("unknown test %q", name)
+}
+
+// shiftedPair is the pair whose test of "no difference" is the test of d +
+// δ: for the paired tests the differences d_i + δ against zeros (each d_i =
+// X_i − Base_i computed first, then shifted, as R's x − y − mu, so that a
+// difference of exactly −δ is a zero as in R), for Welch's two samples the
+// challenger's scores shifted by δ.
+func shiftedPair(p risk.Pair, name string, margin float64) risk.Pair {
+	if name == "welch_t" {
+		x := make([]float64, len(p.X))
+		for i, v := range p.X {
+			x[i] = v + margin
+		}
+		return risk.Pair{X: x, Base: p.Base}
+	}
+	d := p.Deltas()
+	for i := range d {
+		d[i] += margin
+	}
+	return risk.Pair{X: d, Base: make([]float64, len(d))}
 }

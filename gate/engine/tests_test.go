@@ -24,11 +24,11 @@ func TestTestPValuePicksTheAlternative(t *testing.T) {
 		{"paired_t", policies.TwoSided, pt.P}, {"paired_t", policies.Greater, pt.PGreater}, {"paired_t", policies.Less, pt.PLess},
 		{"sign", policies.Greater, sg.PGreater}, {"sign", policies.Less, sg.PLess}, {"wilcoxon", policies.Greater, wx.PGreater},
 	} {
-		if got, _, err := testPValue(p, c.test, c.alt, 1000, 1); err != nil || got != c.want {
+		if got, _, err := testPValue(p, c.test, c.alt, 0, 1000, 1); err != nil || got != c.want {
 			t.Errorf("%s %s: %v (%v), want %v", c.test, c.alt, got, err, c.want)
 		}
 	}
-	if _, _, err := testPValue(p, "permutation", policies.Greater, 1000, 1); err == nil {
+	if _, _, err := testPValue(p, "permutation", policies.Greater, 0, 1000, 1); err == nil {
 		t.Error("a one-sided permutation test must be unavailable")
 	}
 }
