@@ -40,3 +40,27 @@ func BenchmarkEvaluate(b *testing.B) {
 		p.Evaluate(ev)
 	}
 }
+
+// BenchmarkEvaluateSegments judges 4 challengers on the segments example's
+// 3 rules, 2 of them by: origin in 5 segments (a Holm family of 20).
+func BenchmarkEvaluateSegments(b *testing.B) {
+	p, err := Load("examples/segments.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	chals := []string{"candidate-1", "candidate-2", "candidate-3", "candidate-4"}
+	segs := []Segment{{"trec6", 10}, {"trec7", 10}, {"trec8", 10}, {"robust03", 10}, {"robust04", 10}}
+	v := NewValues()
+	for i, c := range chals {
+		for _, q := range p.Queries() {
+			v.Set(c, q, Number(0.01*float64(i+1)))
+			for gi, g := range segs {
+				v.Set(c, q.InSegment(g.Name), Number(0.01*float64(i+gi+1)))
+			}
+		}
+	}
+	ev := Evidence{Challengers: chals, Values: v, Facts: goodFacts, Now: evalNow, Segments: map[string][]Segment{"origin": segs}}
+	for b.Loop() {
+		p.Evaluate(ev)
+	}
+}

@@ -206,7 +206,8 @@ type WaiverUse struct {
 // A rule's outcome: inconclusive when a requirement its analysis depends on
 // is unmet or its value is unavailable; otherwise pass when the bound holds,
 // else fail or warn by severity; a non-passing outcome becomes waived when an
-// active waiver covers it. A challenger fails when a fail rule fails; else is
+// active waiver covers it. A by: rule is judged so in every segment of its
+// dimension and takes the worst segment's outcome (judgeSegments). A challenger fails when a fail rule fails; else is
 // inconclusive when a fail rule is inconclusive; else warns when a warn rule
 // fails or is inconclusive (the worst a warn rule can do is warn); else passes.
 // The run: for select: all, the worst challenger verdict (fail, inconclusive,

@@ -144,6 +144,9 @@ func (p *Policy) Explain(now time.Time) string {
 		runs = append(runs, s)
 	}
 	para("  ", "The gate computes only what the rules need: "+strings.Join(runs, "; ")+".")
+	if dims := p.bayesianDimensions(); len(dims) > 0 {
+		para("  ", fmt.Sprintf("The Bayesian rules by %s take their values from the partially pooled segment model, fitted on the whole table once per dimension (docs/segments.md).", joinAnd(dims)))
+	}
 	if !p.needs(AnalysisBayes) && !p.needs(AnalysisBRisk) {
 		para("  ", "No rule is Bayesian, so the gate runs no MCMC.")
 	}
@@ -151,6 +154,18 @@ func (p *Policy) Explain(now time.Time) string {
 }
 
 func (p *Policy) needs(a Analysis) bool { return slices.Contains(p.Needs(), a) }
+
+// bayesianDimensions are the dimensions of the by: rules on a Bayesian
+// quantity (bayes.*, brisk.*), in rule order.
+func (p *Policy) bayesianDimensions() []string {
+	var ds []string
+	for _, r := range p.Rules {
+		if r.By != "" && r.Quantity.Analysis.UsesArtifacts() && !slices.Contains(ds, r.By) {
+			ds = append(ds, r.By)
+		}
+	}
+	return ds
+}
 
 func (p *Policy) describeInputs() string {
 	in := p.Inputs
@@ -342,7 +357,14 @@ func (p *Policy) Warnings(now time.Time) []string {
 	if p.LossWeight > 0 && len(p.weightedRules()) == 0 {
 		out = append(out, fmt.Sprintf("%s: the policy sets a loss weight but no rule uses it", p.File))
 	}
+	if p.Requirements.MinTopicsPerSegment > 0 && len(p.Dimensions()) == 0 {
+		out = append(out, fmt.Sprintf("%s: requirements.min_topics_per_segment has no effect: no rule has by:", p.File))
+	}
 	for _, r := range p.Rules {
+		if r.By != "" && r.BySemantics == SegmentsAllPass && r.Quantity.isTest() && p.Query(r).Alternative != Greater {
+			out = append(out, fmt.Sprintf("%s: rule %s must pass in every segment of %s (segments: all_pass), but a p-value of alternative %s cannot show the challenger non-inferior there; use alternative: greater (with margin: for non-inferiority), or segments: no_harm with alternative: less to fail only on harm",
+				at(r.Pos), r.ID, r.By, p.Query(r).Alternative))
+		}
 		if twoSidedNote(p, r) != "" {
 			fix := "consider alternative: greater"
 			if q := r.Quantity; q != nil && !slices.Contains(q.Alternatives, Greater) {

@@ -29,6 +29,11 @@ func FuzzParse(f *testing.F) {
 	// The keys of the run history and of the needs-judgments check.
 	f.Add([]byte("version: 1\nname: r\nchampion: a\nchallengers: [b]\ninputs: {pool: p, pool_mismatch: exclude}\n" +
 		"rules:\n  - id: x\n    quantity: mean_diff\n    at_least: 0\n    judgments: ignore\n"))
+	// The keys of rules per segment.
+	f.Add([]byte("version: 1\nname: s\ninputs: {topics_file: t.csv}\nrequirements: {min_topics_per_segment: 5}\n" +
+		"rules:\n  - {id: a, by: origin, quantity: bca.lo, loss_weight: 1, margin: 0.05, at_least: 0}\n" +
+		"  - {id: h, by: origin, segments: no_harm, quantity: tests.paired_t.p, alternative: less, margin: 0.02, correction: bh, at_least: 0.05}\n" +
+		"  - {id: p, by: locale, segments: no_harm, quantity: brisk.p_riskier, margin: 0.02, at_most: 0.9}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := Parse("f.yaml", data)
 		if err != nil {
@@ -70,6 +75,29 @@ func FuzzParse(f *testing.F) {
 		allWarn := !slices.ContainsFunc(p.Rules, func(r *Rule) bool { return r.Severity == SeverityFail })
 		if d.Raw == Pass || (d.Raw == Warn && !allWarn) {
 			t.Fatalf("a run with no observations was decided %s", d.Raw)
+		}
+		// With a value for every query, in every segment of every dimension
+		// (one below any min_topics_per_segment), the decision rechecks clean.
+		segs := map[string][]Segment{}
+		for _, dim := range p.Dimensions() {
+			segs[dim] = []Segment{{"big", 50}, {"small", 1}}
+		}
+		v := NewValues()
+		for i, c := range []string{"a", "b"} {
+			for _, q := range p.Queries() {
+				obs := Number(0.01 * float64(i+1))
+				if q.Quantity == "rope.decision" {
+					obs = Category("better")
+				}
+				v.Set(c, q, obs)
+				for gi, g := range segs[q.By] {
+					v.Set(c, q.InSegment(g.Name), Number(0.02*float64(i+gi)))
+				}
+			}
+		}
+		d = p.Evaluate(Evidence{Challengers: []string{"a", "b"}, Values: v, Facts: goodFacts, Now: explainNow, Segments: segs})
+		if err := d.Recheck(p.RecheckSpec(explainNow)); err != nil {
+			t.Fatalf("a decision Evaluate made does not recheck: %v", err)
 		}
 	})
 }

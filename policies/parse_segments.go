@@ -63,7 +63,7 @@ func (ps *parser) segmentRule(r *Rule, m *mapping, path string) {
 	segE, hasSeg := m.get("segments")
 	byE, hasBy := m.get("by")
 	if hasSeg && !hasBy {
-		ps.errorf(segE.key, path+".segments", "segments: says how a by: rule's segments combine, but the rule has no by:; add by: DIMENSION (a column of the topics file) or remove segments:")
+		ps.errorf(segE.key, path+".segments", "says how a by: rule's segments combine, but the rule has no by:; add by: DIMENSION (a column of the topics file) or remove segments:")
 		return
 	}
 	if r.By == "" {

@@ -96,7 +96,7 @@ func TestErrorPositions(t *testing.T) {
 }
 
 // examplePolicies are the shipped policies; each must parse and explain.
-var examplePolicies = []string{"starter.yaml", "examples/release-gate.yaml", "examples/pr-check.yaml", "examples/research.yaml", "examples/guardrails.yaml"}
+var examplePolicies = []string{"starter.yaml", "examples/release-gate.yaml", "examples/pr-check.yaml", "examples/research.yaml", "examples/guardrails.yaml", "examples/segments.yaml"}
 
 var explainNow = time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
 

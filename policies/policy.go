@@ -376,7 +376,8 @@ func globMatch(pattern, name string) bool {
 // rules that ask for the same thing share one Query.
 //
 // Corrections of tests.*.p are not part of the Query: the gate supplies raw
-// p-values and Evaluate adjusts them over the challengers. A BCa correction is
+// p-values and Evaluate adjusts them over the challengers (and a by: rule's
+// segments). A BCa correction is
 // part of it, because it changes the interval the gate computes (see
 // IntervalLevel).
 type Query struct {
@@ -565,11 +566,12 @@ func (p *Policy) BRiskWeights() []float64 {
 // loss weight w and non-inferiority margin δ of its first fail-severity rule
 // on a quantity of the risk-adjusted difference (Quantity.RiskAdjusted:
 // brisk.p_riskier, brisk.diff.*, urisk, trisk, bca.*), so that a challenger
-// whose true risk-adjusted difference d_w is below −δ is riskier. ok is false
-// when no such rule exists (the policy does not judge risk).
+// whose true risk-adjusted difference d_w is below −δ is riskier. A by:
+// rule defines harm in a segment, not overall, and is passed over. ok is
+// false when no such rule exists (the policy does not judge risk).
 func (p *Policy) RiskDefinition() (rule *Rule, q Query, ok bool) {
 	for _, r := range p.Rules {
-		if r.Severity == SeverityFail && r.Quantity.RiskAdjusted() {
+		if r.Severity == SeverityFail && r.Quantity.RiskAdjusted() && r.By == "" {
 			return r, p.Query(r), true
 		}
 	}

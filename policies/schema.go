@@ -86,6 +86,7 @@ func ruleSchema() obj {
 		obj{"required": []any{string(In)}},
 	}
 	s["not"] = obj{"required": []any{string(ParamLossWeight), string(ParamAlpha)}}
+	s["dependentRequired"] = obj{"segments": []any{"by"}} // segments: says how a by: rule's segments combine
 	var perQuantity []any
 	for _, q := range registry {
 		props := obj{}

@@ -294,6 +294,19 @@ func validateSchema(root, schema any, v any, path string) []string {
 						}
 					}
 				}
+			case "dependentRequired":
+				if m, ok := v.(map[string]any); ok {
+					for k, needs := range arg.(map[string]any) {
+						if _, ok := m[k]; !ok {
+							continue
+						}
+						for _, n := range needs.([]any) {
+							if _, ok := m[n.(string)]; !ok {
+								fail("%q without %q", k, n)
+							}
+						}
+					}
+				}
 			case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
 				if x, ok := v.(float64); ok {
 					b := arg.(float64)

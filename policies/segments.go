@@ -1,11 +1,15 @@
 package policies
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/riskgate/riskgate/internal/inputerr"
+	"github.com/riskgate/riskgate/internal/suggest"
 )
 
 // Rules per segment (docs/policies.md, "Segments"). A rule with by:
@@ -144,7 +148,7 @@ func (p *Policy) correctedFamily(r *Rule, ev Evidence, get func(c string, q Quer
 // about unjudged documents. The rule fails (or warns, by severity) when a
 // segment does; else it needs judgments when a segment does; else it is
 // inconclusive when a segment is; else it passes. Its observed value is
-// the worst segment's (worstSegment). The unmet requirements its analysis
+// the worst segment's (combineSegments). The unmet requirements its analysis
 // depends on are returned for capUnmet, which applies them to the rule.
 func (p *Policy) judgeSegments(r *Rule, c string, ci int, ev Evidence, unmet []Unmet, f pFamily, assumed []assumed) (RuleResult, []Unmet) {
 	q := p.Query(r)
@@ -158,7 +162,7 @@ func (p *Policy) judgeSegments(r *Rule, c string, ci int, ev Evidence, unmet []U
 	}
 	rr.Segments = make([]SegmentResult, len(segs))
 	for gi, g := range segs {
-		sr, _ := p.judge(r, q.InSegment(g.Name), c, ev, nil)
+		sr, _ := p.judge(r, q.InSegment(g.Name), c, ev, unmet)
 		if f.adj != nil && sr.Outcome == "" {
 			p.applyCorrection(&sr, r, f.adj[ci][gi], f.n, f.over)
 		}
@@ -183,7 +187,7 @@ func (p *Policy) judgeSegments(r *Rule, c string, ci int, ev Evidence, unmet []U
 	if f.adj != nil { // the correction of every segment's p-value
 		rr.Correction = r.Correction
 	}
-	rr.Reason = segmentsReason(rr.Segments, w)
+	rr.Reason = segmentsReason(rr.Segments, w, p.Requirements.MinTopicsPerSegment)
 	return rr, affecting
 }
 
@@ -228,9 +232,10 @@ func slack(o Observation, b Bound) float64 {
 }
 
 // segmentsReason is a by: rule's reason: the worst segment's, named with
-// its topics, and how many segments pass: "in segment robust04 (10
-// topics): observed …; needs …; 2 of 3 segments pass".
-func segmentsReason(srs []SegmentResult, worst int) string {
+// its topics (a segment below the minimum of topics, minTopics, names
+// itself), and how many segments pass: "in segment robust04 (10 topics):
+// observed …; needs …; 2 of 3 segments pass".
+func segmentsReason(srs []SegmentResult, worst, minTopics int) string {
 	passing := 0
 	for _, sr := range srs {
 		if sr.Outcome == OutcomePass {
@@ -239,8 +244,37 @@ func segmentsReason(srs []SegmentResult, worst int) string {
 	}
 	w := srs[worst]
 	reason := w.Reason
-	if !strings.HasPrefix(reason, "segment "+w.Segment+" has ") {
+	if w.Topics >= minTopics {
 		reason = fmt.Sprintf("in segment %s (%s): %s", w.Segment, plural(w.Topics, "topic"), reason)
 	}
 	return fmt.Sprintf("%s; %d of %d segments pass", reason, passing, len(srs))
+}
+
+// CheckDimensions checks that every dimension a by: rule names is one of
+// the topics file's dims: a rule naming another is a policy error at its
+// by: key, listing the file's dimensions with did-you-mean. dims nil means
+// the gate has no topics file, and every by: rule is an error saying how
+// to give one.
+func (p *Policy) CheckDimensions(dims []string) error {
+	var errs []error
+	for i, r := range p.Rules {
+		switch {
+		case r.By == "" || slices.Contains(dims, r.By):
+			continue
+		case dims == nil:
+			errs = append(errs, inputerr.AtCol(p.File, r.ByPos.Line, r.ByPos.Column,
+				"rules[%d].by: rule %s has by: %s but no topics file: give --topics-file or inputs.topics_file", i, r.ID, clip(r.By)))
+		default:
+			have := "none"
+			if len(dims) > 0 {
+				have = strings.Join(dims, ", ")
+			}
+			errs = append(errs, inputerr.AtCol(p.File, r.ByPos.Line, r.ByPos.Column,
+				"rules[%d].by: the topics file has no dimension %q%s (its dimensions: %s)", i, clip(r.By), suggest.DidYouMean(r.By, dims), have))
+		}
+	}
+	if len(errs) == 1 {
+		return errs[0]
+	}
+	return errors.Join(errs...) // nil when there is none
 }

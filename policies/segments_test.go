@@ -322,3 +322,30 @@ func TestRecheckSegments(t *testing.T) {
 		}
 	}
 }
+
+// A rule whose outcome depends on unjudged documents needs judgments even
+// when a requirement is unmet (Evaluate checks judgments before capping a
+// pass), and Recheck agrees, with or without by:.
+func TestRecheckNeedsJudgmentsUnmet(t *testing.T) {
+	t.Parallel()
+	p := mustParse(t, "version: 1\nname: nj\nrequirements: {min_topics: 60}\nrules:\n  - {id: m, quantity: mean_diff, at_least: 0}\n  - {id: s, by: origin, quantity: mean_diff, at_least: 0}\n")
+	v, opt := NewValues(), NewValues()
+	for _, r := range p.Rules {
+		q := p.Query(r)
+		v.Set("A", q, Number(0.01))
+		opt.Set("A", q, Number(-0.01))
+		for _, g := range origins {
+			v.Set("A", q.InSegment(g.Name), Number(0.01))
+		}
+		opt.Set("A", q.InSegment("robust04"), Number(-0.01))
+	}
+	d := p.Evaluate(Evidence{Challengers: []string{"A"}, Values: v, Facts: goodFacts, Now: evalNow,
+		Segments:    map[string][]Segment{"origin": origins},
+		Assumptions: []Assumption{{Name: "condensed", Words: "if the unjudged documents are left out", Values: opt}}})
+	if len(d.Unmet) != 1 || outcomes(d.Challengers[0]) != "m=needs judgments s=needs judgments" || d.Challengers[0].Rules[1].Segment != "robust04" {
+		t.Fatalf("unmet %v; %s", d.Unmet, outcomes(d.Challengers[0]))
+	}
+	if err := d.Recheck(p.RecheckSpec(evalNow)); err != nil {
+		t.Errorf("recheck: %v", err)
+	}
+}
