@@ -233,3 +233,44 @@ func TestSegmentCandidates(t *testing.T) {
 		t.Log(line)
 	}
 }
+
+// TestSegmentCatchTable prints docs/calibrate.md's table of a segment rule's
+// catch rate by regression size and segment share, and the false-block rate
+// of the uniformly better challenger: RISKGATE_SEGMENT_TABLE=reps (200 in
+// the docs) runs it, on the candidates of RISKGATE_SEGMENT_RULES (t: the
+// paired t harm tests; bayes: the P(δ_g < −margin) rules too).
+func TestSegmentCatchTable(t *testing.T) {
+	reps, err := strconv.Atoi(os.Getenv("RISKGATE_SEGMENT_TABLE"))
+	if err != nil || reps <= 0 {
+		t.Skip("a measurement for docs/calibrate.md; RISKGATE_SEGMENT_TABLE=200 runs it")
+	}
+	m := rb04SegmentModel(t)
+	cands := []segmentCandidate{harmT(0, 0.05), harmT(0, 0.10), harmT(0, 0.20), harmT(0.02, 0.20)}
+	if os.Getenv("RISKGATE_SEGMENT_RULES") == "bca" {
+		cands = []segmentCandidate{bcaAllPass(0.08), bcaAllPass(0.10)}
+	}
+	if os.Getenv("RISKGATE_SEGMENT_RULES") == "bayes" {
+		cands = append(cands, pWorse(0, 0.9), pWorse(0, 0.8))
+	}
+	var scenarios []SegmentScenario
+	for _, size := range []int{5, 10, 20} {
+		for _, delta := range []float64{-0.02, -0.05, -0.10, -0.15} {
+			scenarios = append(scenarios, SegmentScenario{Overall: 0.03, Size: size, Delta: delta})
+		}
+	}
+	scenarios = append(scenarios, SegmentScenario{Overall: 0.03})
+	counts := measureCandidates(t, m, scenarios, cands, reps, 1)
+	for _, c := range cands {
+		out := "\n" + c.name + "\n\n| segment of | −0.02 | −0.05 | −0.10 | −0.15 |\n|--:|--:|--:|--:|--:|\n"
+		for i, size := range []int{5, 10, 20} {
+			out += fmt.Sprintf("| %d topics |", size)
+			for j := range 4 {
+				out += " " + rateSE(counts[i*4+j][c.name]["fail"], reps) + " |"
+			}
+			out += "\n"
+		}
+		k := counts[len(scenarios)-1][c.name]
+		out += fmt.Sprintf("\nuniformly +0.03: blocked %s (inconclusive %d)\n", rateSE(k["fail"], reps), k["inconclusive"])
+		t.Log(out)
+	}
+}
