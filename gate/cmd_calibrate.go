@@ -45,8 +45,8 @@ type calibrateOptions struct {
 	Topics        topicsFileOptions
 	SegmentDeltas string
 	SegmentSizes  string
-	MinEffect       float64
-	Seed            uint64 // of the simulation; the analyses keep the policy's seed
+	MinEffect     float64
+	Seed          uint64 // of the simulation; the analyses keep the policy's seed
 	// MaxMemory is the memory budget (--max-memory), as riskgate gate's.
 	MaxMemory string
 	Format    string

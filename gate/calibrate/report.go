@@ -36,8 +36,8 @@ type Report struct {
 	// Segments describes the pools of a calibration of a policy with by:
 	// rules (segment scenarios); nil otherwise.
 	Segments *SegmentCalibration `json:"segments,omitempty"`
-	Reps       int         `json:"reps"` // simulated pools per cell
-	Seed       uint64      `json:"seed"`
+	Reps     int                 `json:"reps"` // simulated pools per cell
+	Seed     uint64              `json:"seed"`
 	// MinEffect is the smallest effect that matters: a cell at or above it
 	// that is not harmful is beneficial, and its ship rate is power.
 	MinEffect jsonfloat.Float `json:"min_effect"`

@@ -33,7 +33,7 @@ type SegmentCalibration struct {
 	Segments  int    `json:"segments"` // per simulated pool: your dimension's number
 	// Margin is the largest margin of the policy's by: rules: a segment
 	// worse than −Margin is harm the rules are to catch.
-	Margin jsonfloat.Float `json:"margin"`
+	Margin jsonfloat.Float  `json:"margin"`
 	Model  SegmentModelJSON `json:"model"`
 	// Catch is the smallest fail rate over the cells with a harmful
 	// segment; FalseBlock the largest fail rate over the uniformly better
