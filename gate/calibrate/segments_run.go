@@ -125,10 +125,6 @@ func runSegments(ctx context.Context, p *policies.Policy, t *scores.Table, dim s
 	if len(segs) < 2 {
 		return nil, fmt.Errorf("your topics are in %d segment of %s: calibrate simulates a regression in one segment of several", len(segs), dim)
 	}
-	model, err := EstimateSegmentModel(&bayes.Table{Systems: t.Systems, Topics: t.Topics, Scores: t.Scores}, label, t.SystemIndex(roles.Champion), chals, p.Seed)
-	if err != nil {
-		return nil, fmt.Errorf("estimating the pool's segment model: %w", err)
-	}
 	nT, G := len(t.Topics), len(segs)
 	sizes := c.SegmentSizes
 	if len(sizes) == 0 {
@@ -177,6 +173,12 @@ func runSegments(ctx context.Context, p *policies.Policy, t *scores.Table, dim s
 			}
 		}
 		attrs[i] = a
+	}
+
+	// The scenarios are checked: now the fit.
+	model, err := EstimateSegmentModel(&bayes.Table{Systems: t.Systems, Topics: t.Topics, Scores: t.Scores}, label, t.SystemIndex(roles.Champion), chals, p.Seed)
+	if err != nil {
+		return nil, fmt.Errorf("estimating the pool's segment model: %w", err)
 	}
 
 	challenger := roles.Challengers[0]
