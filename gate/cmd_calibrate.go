@@ -305,6 +305,9 @@ func (o *calibrateOptions) resolveSegments(p *policies.Policy, ts engine.Tables,
 	if o.Example {
 		return fmt.Errorf("--example has no topics file: calibrate a policy with by: rules on INPUT files and a --topics-file")
 	}
+	if o.Format == "html" {
+		return fmt.Errorf("--format html: a calibration of by: rules has no figure yet; use table, md, json or csv")
+	}
 	a, _, warnings, err := o.Topics.forPolicy(p, ts[0].Topics)
 	if err != nil {
 		return err
