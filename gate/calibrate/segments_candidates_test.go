@@ -233,4 +233,3 @@ func TestSegmentCandidates(t *testing.T) {
 		t.Log(line)
 	}
 }
-
