@@ -148,7 +148,6 @@ func measureCandidates(tb testing.TB, m SegmentModel, scenarios []SegmentScenari
 	for _, c := range cands {
 		needFit = needFit || c.bayes
 	}
-	type job struct{ verdicts []string }
 	out := make([][]string, len(scenarios)*reps)
 	var mu sync.Mutex
 	var firstErr error
