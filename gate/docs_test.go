@@ -378,6 +378,14 @@ func newDocFixture(t *testing.T, repo string) *docFixture {
 	}
 	long, per := pool(docSystems)
 	f.files["scores.csv"] = long
+	// Their topics' origin, for rules per segment (docs/policies.md,
+	// "Segments"): 15, 10 and 5 topics.
+	var origins strings.Builder
+	origins.WriteString("topic,origin\n")
+	for i, topic := range topics {
+		origins.WriteString(topic + "," + [...]string{"web", "news", "forum"}[min(i/15+i/25, 2)] + "\n")
+	}
+	f.files["topics.csv"] = origins.String()
 	for name, content := range per {
 		f.files["runs/"+name+".csv"] = content
 	}

@@ -1,10 +1,7 @@
 package gate
 
 import (
-	"strings"
-
 	"github.com/riskgate/riskgate/gate/scores"
-	"github.com/riskgate/riskgate/internal/inputerr"
 	"github.com/riskgate/riskgate/policies"
 	"github.com/urfave/cli/v3"
 )
@@ -51,23 +48,14 @@ func (o *topicsFileOptions) forPolicy(p *policies.Policy, topics []string) (*sco
 		path = p.TopicsFilePath()
 	}
 	if path == "" {
-		for _, r := range p.Rules {
-			if r.By != "" {
-				return nil, nil, nil, inputerr.AtCol(p.File, r.ByPos.Line, r.ByPos.Column,
-					"rule %s has by: %s but no topics file: give --topics-file or inputs.topics_file", r.ID, r.By)
-			}
-		}
-		return nil, nil, nil, nil
+		return nil, nil, nil, p.CheckDimensions(nil)
 	}
 	a, src, warnings, err := o.loadFile(path, topics)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	for _, r := range p.Rules {
-		if r.By != "" && a.Segment[r.By] == nil {
-			return nil, nil, nil, inputerr.AtCol(p.File, r.ByPos.Line, r.ByPos.Column,
-				"rule %s has by: %s, which %s does not give; expected one of its dimensions: %s", r.ID, r.By, path, strings.Join(a.Dimensions, ", "))
-		}
+	if err := p.CheckDimensions(a.Dimensions); err != nil {
+		return nil, nil, nil, err
 	}
 	return a, src, warnings, nil
 }

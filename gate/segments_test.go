@@ -272,8 +272,8 @@ func TestGateSegmentsBadInputs(t *testing.T) {
 		{"missing segment column", byPolicy, []string{"--topics-file", write("nocol.csv", "topic\n"+strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(body, ",trec678", ""), ",robust03", ""), ",robust04", ""))}, "nocol.csv:1: no segment column"},
 		{"missing topic column", byPolicy, []string{"--topics-file", write("notopic.csv", "name,origin\n"+body)}, "notopic.csv:1: no topic column"},
 		{"topic not in the file", byPolicy, []string{"--topics-file", write("short.csv", strings.Join(lines[:len(lines)-1], "\n")+"\n")}, "short.csv: 1 topic(s) of the scores are not in the topics file: \"" + strings.Split(lines[len(lines)-1], ",")[0] + "\""},
-		{"dimension not in the file", byLocale, []string{"--topics-file", good}, "locale.yaml:7:9: rule t has by: locale, which " + good + " does not give; expected one of its dimensions: origin"},
-		{"no topics file", byPolicy, nil, "by.yaml:7:9: rule t has by: origin but no topics file: give --topics-file or inputs.topics_file"},
+		{"dimension not in the file", byLocale, []string{"--topics-file", good}, `locale.yaml:7:9: rules[0].by: the topics file has no dimension "locale" (its dimensions: origin)`},
+		{"no topics file", byPolicy, nil, "by.yaml:7:9: rules[0].by: rule t has by: origin but no topics file: give --topics-file or inputs.topics_file"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			args := append(append([]string{"gate", "--policy", c.policy}, c.args...), rb04)
@@ -363,6 +363,65 @@ rules:
 			first = string(b)
 		} else if string(b) != first {
 			t.Errorf("the decision or the segment table differs between GOMAXPROCS 1 and %d", procs)
+		}
+	}
+}
+
+// A by: rule is judged under the other assumptions about unjudged documents
+// segment by segment: robust03's pircRBa1 against itself with the first 5
+// documents of each topic's lines replaced by unjudged ones (as
+// TestGateSyntheticUnjudgedTop5NeedsJudgments, by the file's lines) needs
+// judgments in both halves of the topics (odd and even numbers).
+func TestGateSegmentsNeedJudgments(t *testing.T) {
+	t.Parallel()
+	dir := shared.Path(t, "data/trec_eval/robust03")
+	data, err := os.ReadFile(filepath.Join(dir, "runs", "pircRBa1.run"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b, topics strings.Builder
+	topics.WriteString("topic,half\n")
+	rank, seen := map[string]int{}, map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		f := strings.Fields(line)
+		if !seen[f[0]] {
+			seen[f[0]] = true
+			n, _ := strconv.Atoi(f[0])
+			topics.WriteString(f[0] + "," + [2]string{"even", "odd"}[n%2] + "\n")
+		}
+		if rank[f[0]]++; rank[f[0]] <= 5 {
+			f[2] = "UNJUDGED-" + f[0] + "-" + strconv.Itoa(rank[f[0]])
+		}
+		f[5] = "pircRBa1-top5-unjudged"
+		b.WriteString(strings.Join(f, " ") + "\n")
+	}
+	tmp := t.TempDir()
+	synthetic, topicsFile := filepath.Join(tmp, "synthetic.run"), filepath.Join(tmp, "topics.csv")
+	for path, text := range map[string]string{synthetic: b.String(), topicsFile: topics.String()} {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	policy := writeTemp(t, "p.yaml", `version: 1
+name: ndcg10-t
+champion: pircRBa1
+challengers: [pircRBa1-top5-unjudged]
+inputs: {measure: ndcg_cut.10}
+rules:
+  - {id: better, by: half, quantity: tests.paired_t.p, alternative: greater, at_most: 0.025, judgments: check}
+`)
+	code, out, stderr := runMain(t, "gate", "--policy", policy, "--topics-file", topicsFile, "--format", "json", "--qrels", filepath.Join(dir, "qrels.txt"),
+		filepath.Join(dir, "runs", "pircRBa1.run"), synthetic)
+	if code != exitInconclusive {
+		t.Fatalf("exit %d, want 3 (needs judgments)\n%s", code, stderr)
+	}
+	rr := segmentDecision(t, out)[0].Rules[0]
+	if rr.Outcome != policies.OutcomeNeedsJudgments || len(rr.Segments) != 2 {
+		t.Fatalf("rule %+v: want needs judgments in 2 segments", rr)
+	}
+	for _, sr := range rr.Segments {
+		if sr.Outcome != policies.OutcomeNeedsJudgments {
+			t.Errorf("segment %s (%d topics): %s, want needs judgments", sr.Segment, sr.Topics, sr.Outcome)
 		}
 	}
 }

@@ -149,7 +149,7 @@ func newResampled(p *policies.Policy, ts engine.Tables, roles policies.Roles) (*
 			w.primary = m
 		}
 		q := p.Query(r)
-		fr := failRule{id: r.ID, index: i, m: m, risk: r.Quantity.Accepts(policies.ParamMargin)}
+		fr := failRule{id: r.ID, index: i, m: m, risk: r.Quantity.RiskAdjusted()} // tests take a margin too, but are not of the risk-adjusted difference
 		if r.Quantity.Name == "mean_diff" && r.Bound.Op == policies.AtLeast {
 			fr.mean = r.Bound.Value
 		}

@@ -1,9 +1,7 @@
 package engine
 
 import (
-	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/policies"
@@ -79,24 +77,16 @@ func newSegmentation(p *policies.Policy, t *scores.Table, a *scores.TopicAttribu
 	return sg
 }
 
-// checkDimensions says which dimension of p's by: rules the topic
-// attributes a lack (or that there are none), naming the rule: the gate's
-// policy check says the same with the rule's by: key's line and column
-// first (policies.Policy.CheckDimensions); this keeps Decide's callers from
-// a policy whose rules could never be evaluated.
+// checkDimensions refuses a policy whose by: rules name a dimension the
+// topic attributes a lack, or that has by: rules and no a
+// (policies.Policy.CheckDimensions: the gate's check, at the rule's by:
+// key), so that no caller of Run or Decide evaluates rules that could
+// never be computed.
 func checkDimensions(p *policies.Policy, a *scores.TopicAttributes) error {
-	for _, r := range p.Rules {
-		if r.By == "" {
-			continue
-		}
-		if a == nil {
-			return fmt.Errorf("rule %s has by: %s but no topics file: give --topics-file or inputs.topics_file", r.ID, r.By)
-		}
-		if !slices.Contains(a.Dimensions, r.By) {
-			return fmt.Errorf("rule %s has by: %s, which %s does not give: its dimensions are %s", r.ID, r.By, a.File, strings.Join(a.Dimensions, ", "))
-		}
+	if a == nil {
+		return p.CheckDimensions(nil)
 	}
-	return nil
+	return p.CheckDimensions(a.Dimensions)
 }
 
 // pooled reports whether query q, under by:, is read off the partially

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/riskgate/riskgate/bayes"
 	"github.com/riskgate/riskgate/gate/scores"
 	"github.com/riskgate/riskgate/internal/shared"
 	"github.com/riskgate/riskgate/policies"
@@ -251,5 +252,113 @@ rules:
 	}
 	if len(one) != 12 {
 		t.Errorf("%d values, want 12", len(one))
+	}
+}
+
+// A relative margin (margin: N%) of a by: rule is N% of the champion's mean
+// over the whole table in every segment: one δ for the rule, not a
+// segment's own champion mean.
+func TestSegmentRelativeMarginIsTheWholeTables(t *testing.T) {
+	t.Parallel()
+	tab, a := rb04Segments(t)
+	p := mustParse(t, `version: 1
+name: seg
+champion: Champion
+challengers: ["Chal. 1"]
+rules:
+  - {id: ni, by: origin, quantity: urisk, loss_weight: 1, margin: 10%, at_least: 0}
+`)
+	c, err := newCore(t.Context(), p, Tables{tab}, scores.Alignment{}, settings{attributes: a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	champ := tab.Scores[tab.SystemIndex("Champion")]
+	mean := 0.0
+	for _, v := range champ {
+		mean += v
+	}
+	want := 0.1 * mean / float64(len(champ))
+	for _, g := range c.segs.order["origin"] {
+		if got := c.absolute(p.Queries()[0].InSegment(g.Name)).Margin; math.Abs(got-want) > 1e-15 {
+			t.Errorf("%s: margin %v, want 10%% of the whole table's champion mean, %v", g.Name, got, want)
+		}
+	}
+}
+
+// A by: rule's bayes.p_worse and brisk.p_riskier are the segment model's
+// P(δ_g < −margin) in each segment — bayes.FitSegments on the raw scores,
+// bayes.SegmentBRisk on the risk-adjusted pool at the rule's loss weight —
+// fitted with the policy's settings and seed: the same draws, so the same
+// numbers, matched by segment name (the model sorts its segments, the gate
+// keeps the topics file's order).
+func TestSegmentFitReadsTheModel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("four segment fits of rb04's 45 × 50 (about 4 CPU-s)")
+	}
+	t.Parallel()
+	tab, a := rb04Segments(t)
+	p := mustParse(t, `version: 1
+name: seg
+champion: Champion
+challengers: ["Chal. 1", "Chal. 3"]
+model: {target_ess: 1000}
+rules:
+  - {id: worse, by: origin, segments: no_harm, quantity: bayes.p_worse, margin: 0.02, at_most: 0.9}
+  - {id: riskier, by: origin, segments: no_harm, quantity: brisk.p_riskier, loss_weight: 2, margin: 0.01, at_most: 0.9}
+`)
+	_, c, err := decide(t.Context(), p, Tables{tab}, DecideOptions{Attributes: a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := c.values([]policies.Analysis{policies.AnalysisBayes, policies.AnalysisBRisk})
+	bt, champ, chals := c.whole.modelTable()
+	label := make([]string, len(tab.Topics))
+	for j, topic := range tab.Topics {
+		label[j] = origin(topic)
+	}
+	opt := c.segmentOptions(bt)
+	raw, err := bayes.FitSegments(bt, label, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	br, err := bayes.SegmentBRisk(bt, label, champ, 2, bayes.SegmentBRiskOptions{Fit: opt, Challengers: chals})
+	if err != nil {
+		t.Fatal(err)
+	}
+	qs := p.Queries()
+	for i, name := range c.roles.Challengers {
+		for _, m := range []struct {
+			fit    *bayes.SegmentFit
+			q      policies.Query
+			margin float64
+		}{{raw, qs[0], 0.02}, {br.Fit, qs[1], 0.01}} {
+			ds, err := m.fit.SegmentDiffs(chals[i], champ, m.margin, 0.95)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range ds {
+				got, ok := v.Get(name, m.q.InSegment(d.Segment)).Number()
+				if !ok || got != d.PBelow {
+					t.Errorf("%s, %s in %s: %v, the model's P(δ_g < −%v) %v", name, m.q.Quantity, d.Segment, v.Get(name, m.q.InSegment(d.Segment)), m.margin, d.PBelow)
+				}
+			}
+		}
+	}
+}
+
+// Decide and Run refuse a by: rule without topic attributes, or naming a
+// dimension they do not give, rather than evaluate rules that could never
+// be computed.
+func TestSegmentDimensionsChecked(t *testing.T) {
+	t.Parallel()
+	tab, a := rb04Segments(t)
+	p := mustParse(t, "version: 1\nname: seg\nchampion: Champion\nchallengers: [\"Chal. 1\"]\nrules:\n  - {id: d, by: locale, quantity: mean_diff, at_least: 0}\n")
+	for _, attrs := range []*scores.TopicAttributes{nil, a} {
+		if _, err := DecideWith(t.Context(), p, Tables{tab}, DecideOptions{Attributes: attrs}); err == nil || !strings.Contains(err.Error(), "locale") {
+			t.Errorf("Decide with attributes %v: %v, want an error naming locale", attrs != nil, err)
+		}
+		if _, err := Run(t.Context(), p, Tables{tab}, Options{Attributes: attrs}); err == nil || !strings.Contains(err.Error(), "locale") {
+			t.Errorf("Run with attributes %v: %v, want an error naming locale", attrs != nil, err)
+		}
 	}
 }

@@ -60,13 +60,14 @@ func negated(t *scores.Table) *scores.Table {
 // absolute is query q with a relative margin resolved: δ = MarginPercent/100
 // × |the champion's mean score on the query's measure over the gate's
 // topics| (NaN cells left out; the absolute value, so that the negated
-// scores of a lower-is-better measure give the same δ as its natural ones).
+// scores of a lower-is-better measure give the same δ as its natural ones;
+// every segment of a by: rule has the same δ, the whole table's).
 // Every reader, threshold and evidence works on absolute margins.
 func (c *core) absolute(q policies.Query) policies.Query {
 	if q.MarginPercent == 0 {
 		return q
 	}
-	s := c.sliceOf(q)
+	s := c.slice(sliceKey{measure: c.keyOf(q).measure})
 	q.Margin = q.MarginPercent / 100 * math.Abs(stats.MeanDefined(s.t.Scores[s.champ]))
 	q.MarginPercent = 0
 	return q
