@@ -132,7 +132,7 @@ func newCalibrateCommand(s *streams, d deps) *cli.Command {
 			Usage: "the system spread `SD` of the simulated pools, instead of your pool's estimate (for a pool too small to estimate it)"},
 		&cli.FloatFlag{Name: "guardrail-effect", Destination: &o.GuardrailEffect.Value, Action: o.GuardrailEffect.given, HideDefault: true,
 			Usage: "for a policy of several measures, the true `EFFECT` on every measure but the primary in the cells of --effects, each in its own units, in its improving direction (default 0: unchanged)"},
-		&cli.StringFlag{Name: "effects", Value: calibrate.DefaultEffects, Destination: &o.Effects, Usage: "the challenger's true mean `EFFECTS`, comma-separated, on the score scale (with by: rules: its overall effects, default 0.03)",
+		&cli.StringFlag{Name: "effects", Value: calibrate.DefaultEffects, Destination: &o.Effects, Usage: "the challenger's true mean `EFFECTS`, comma-separated, on the score scale (with by: rules: its overall effects, 0.03 unless given)",
 			Action: func(context.Context, *cli.Command, string) error { o.EffectsSet = true; return nil }},
 		&cli.StringFlag{Name: "segment-deltas", Value: calibrate.DefaultSegmentDeltas, Destination: &o.SegmentDeltas,
 			Usage: "with by: rules, the true `DIFFERENCES` of the challenger in its regressing segment, comma-separated (each a scenario beside the uniformly better one)"},
