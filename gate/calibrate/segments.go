@@ -127,8 +127,8 @@ func (s SegmentScenario) Differences(sizes []int) ([]float64, error) {
 }
 
 // SegmentPool is one simulated pool: its table (system 0 the champion,
-// system 1 the challenger, then the artifacts), each topic's segment, and
-// the challenger's realised per-segment mean difference to the champion.
+// system 1 the challenger, then the artifacts), each topic's segment, the
+// segments' sizes and names.
 type SegmentPool struct {
 	Table   *bayes.Table
 	Label   []string
