@@ -77,8 +77,8 @@ func segmentRuleOf(tb testing.TB, file, id string) *policies.Policy {
 // × challengers, failing at an adjusted p below 0.2) fails a challenger
 // +0.03 overall that loses 0.10 on one segment in at least 80% of pools and
 // one uniformly +0.03 in at most 5%. The rule: each rate's point estimate
-// meets its target (measured: 0.905 ± 0.021 and 0.015 ± 0.009, 11 s of
-// wall time at load 17 on the 2-core machine; riskgate calibrate's table in
+// meets its target (measured: 0.905 ± 0.021 and 0.015 ± 0.009, 1.6 s of
+// wall time at load 9 on the 2-core machine, 11 s at load 17; riskgate calibrate's table in
 // docs/calibrate.md, other streams, 0.895 ± 0.022 and 0.015 ± 0.009; with
 // 1,000 pools and seeds 1–3, 0.892–0.906 and 0.014–0.017).
 func TestSegmentDefaultRule(t *testing.T) {
