@@ -372,3 +372,82 @@ func TestSegmentBRisk(t *testing.T) {
 		}
 	}
 }
+
+// TestResidualPair checks Scores with correlated residuals: ρ = 0 draws the
+// same table as no pair at all (the same stream, so the same bytes), and the
+// pair's per-topic differences have the variance 2σ²(1 − ρ) that
+// ResidualCorrelation inverts, within 4 standard errors over 20,000 topics
+// (unbounded scores; the SE of a sample variance of normal data is
+// v·√(2/(n − 1))), while the other systems' residuals stay independent.
+func TestResidualPair(t *testing.T) {
+	t.Parallel()
+	const n = 20000
+	topicSeg := make([]int, n)
+	for j := range topicSeg {
+		topicSeg[j] = j % 4
+	}
+	p, err := NewSegmentParams(rand.New(rand.NewPCG(3, 4)), 0.3, 0.1, 0.15, 0.02, 0.02, 3, topicSeg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	systems := []string{"a", "b", "c"}
+	topics := make([]string, n)
+	for j := range topics {
+		topics[j] = fmt.Sprint(j)
+	}
+	plain, _ := p.Scores(rand.New(rand.NewPCG(5, 6)), systems, topics, ScoreOptions{})
+	zero := p
+	zero.Paired = ResidualPair{System: 1, Base: 0}
+	same, _ := zero.Scores(rand.New(rand.NewPCG(5, 6)), systems, topics, ScoreOptions{})
+	for s := range systems {
+		if !slices.Equal(plain.Scores[s], same.Scores[s]) {
+			t.Fatalf("ρ = 0: system %d's scores differ from an unpaired draw's", s)
+		}
+	}
+	diffVar := func(tab *Table, a, b int) float64 {
+		d := make([]float64, n)
+		for j := range d {
+			d[j] = tab.Scores[a][j] - tab.Scores[b][j] - (p.System[a] + p.Cell[a][topicSeg[j]] - p.System[b] - p.Cell[b][topicSeg[j]])
+		}
+		m, v := 0.0, 0.0
+		for _, x := range d {
+			m += x
+		}
+		m /= n
+		for _, x := range d {
+			v += (x - m) * (x - m)
+		}
+		return v / (n - 1)
+	}
+	rho, err := ResidualCorrelation(0.09, 0.1)
+	if err != nil || math.Abs(rho-0.595) > 1e-12 {
+		t.Fatalf("ResidualCorrelation(0.09, 0.1) = %v, %v; want 1 − 0.0081/0.02 = 0.595", rho, err)
+	}
+	paired := p
+	paired.Paired = ResidualPair{System: 2, Base: 0, Rho: rho}
+	tab, err := paired.Scores(rand.New(rand.NewPCG(7, 8)), systems, topics, ScoreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// e_2 = ρ·e_0 + √(1 − ρ²)·ε: var(e_2 − e_0) = 2σ²(1 − ρ) = 0.09²; e_1
+	// is independent of both: var(e_1 − e_0) = var(e_2 − e_1) = 2σ².
+	for _, c := range []struct {
+		a, b int
+		want float64
+	}{{2, 0, 0.09 * 0.09}, {1, 0, 2 * 0.01}, {2, 1, 2 * 0.01}} {
+		got := diffVar(tab, c.a, c.b)
+		if se := c.want * math.Sqrt(2.0/(n-1)); math.Abs(got-c.want) > 4*se {
+			t.Errorf("var(e_%d − e_%d) = %.6f, want %.6f ± 4·%.6f", c.a, c.b, got, c.want, se)
+		}
+	}
+	for _, bad := range []ResidualPair{{System: 1, Base: 1, Rho: 0.5}, {System: 3, Base: 0, Rho: 0.5}, {System: 1, Base: 0, Rho: 1.5}} {
+		q := p
+		q.Paired = bad
+		if _, err := q.Scores(rand.New(rand.NewPCG(1, 1)), systems, topics, ScoreOptions{}); err == nil {
+			t.Errorf("pair %+v: no error", bad)
+		}
+	}
+	if _, err := ResidualCorrelation(0.3, 0.1); err == nil {
+		t.Error("a difference SD beyond 2σ: no error")
+	}
+}

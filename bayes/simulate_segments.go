@@ -20,6 +20,37 @@ type SegmentParams struct {
 	Cell                                           [][]float64 // SG_{s,g} = Cell[s][g]
 	// TopicSegment[t] is topic t's segment, 0 ≤ g < len(Cell[s]).
 	TopicSegment []int
+	// Paired, when its Rho is not 0, correlates one system's residuals with
+	// another's (Scores); the zero value leaves every residual independent,
+	// as the model has them.
+	Paired ResidualPair
+}
+
+// ResidualPair correlates system System's residuals with system Base's,
+// topic by topic: e_{System,t} = ρ·e_{Base,t} + √(1 − ρ²)·ε_t with ε_t
+// independent N(0, σ²), so that each residual is still N(0, σ²) and
+// corr(e_System, e_Base) = ρ. The difference of the two systems' scores on
+// a topic then has variance 2σ²(1 − ρ) instead of 2σ²: a challenger that is
+// a variant of the champion, not an unrelated system. Given the SD of such
+// differences, ρ = 1 − SD²/(2σ²) (ResidualCorrelation).
+type ResidualPair struct {
+	System, Base int
+	Rho          float64
+}
+
+// ResidualCorrelation is the ρ of a ResidualPair whose systems' per-topic
+// differences have standard deviation diffSD around their mean when each
+// residual has standard deviation sigma: 1 − diffSD²/(2σ²), which must lie
+// in [−1, 1].
+func ResidualCorrelation(diffSD, sigma float64) (float64, error) {
+	if !(sigma > 0) || !(diffSD >= 0) || math.IsInf(sigma, 0) || math.IsInf(diffSD, 0) {
+		return 0, fmt.Errorf("difference SD %v and σ %v: want finite, σ > 0 and SD ≥ 0", diffSD, sigma)
+	}
+	rho := 1 - diffSD*diffSD/(2*sigma*sigma)
+	if rho < -1 {
+		return 0, fmt.Errorf("difference SD %v beyond 2σ = %v: no correlation of residuals of SD σ gives it", diffSD, 2*sigma)
+	}
+	return rho, nil
 }
 
 // NewSegmentParams returns parameters for nS systems and the topics
@@ -161,12 +192,21 @@ func (p SegmentParams) check() error {
 			return fmt.Errorf("topic %d: segment %d, want 0 to %d", t, g, G-1)
 		}
 	}
+	if q := p.Paired; q.Rho != 0 {
+		if q.System < 0 || q.System >= len(p.System) || q.Base < 0 || q.Base >= len(p.System) || q.System == q.Base {
+			return fmt.Errorf("paired residuals of systems %d and %d: want two different systems of the %d", q.System, q.Base, len(p.System))
+		}
+		if !(q.Rho >= -1 && q.Rho <= 1) {
+			return fmt.Errorf("residual correlation %v: want −1 ≤ ρ ≤ 1", q.Rho)
+		}
+	}
 	return nil
 }
 
 // Scores simulates the table y_st = β0 + T_t + S_s + SG_{s,g(t)} + e_st,
 // e_st ~ N(0, σ²), for the named systems and topics, drawing row by row,
-// system by system; opt bounds the scores to [0, 1] and leaves cells missing
+// system by system (the residuals of p.Paired's system then correlated with
+// its base's); opt bounds the scores to [0, 1] and leaves cells missing
 // as HierParams.Scores does.
 func (p SegmentParams) Scores(r *rand.Rand, systems, topics []string, opt ScoreOptions) (*Table, error) {
 	if len(systems) != len(p.System) || len(topics) != len(p.Topic) {
@@ -178,17 +218,30 @@ func (p SegmentParams) Scores(r *rand.Rand, systems, topics []string, opt ScoreO
 	if opt.Missing < 0 || opt.Missing >= 1 {
 		return nil, fmt.Errorf("missing share %g: want 0 ≤ share < 1", opt.Missing)
 	}
+	// The residuals in the order the rows are drawn, then the pair's
+	// correlation (ρ = 0 leaves them as drawn), then the scores.
 	t := &Table{Systems: systems, Topics: topics, Scores: make([][]float64, len(systems))}
 	for s := range systems {
 		row := make([]float64, len(topics))
 		for j := range row {
-			y := p.Intercept + p.Topic[j] + p.System[s] + p.Cell[s][p.TopicSegment[j]] + p.Sigma*r.NormFloat64()
+			row[j] = p.Sigma * r.NormFloat64()
+		}
+		t.Scores[s] = row
+	}
+	if q := p.Paired; q.Rho != 0 {
+		c := math.Sqrt(1 - q.Rho*q.Rho)
+		for j, e := range t.Scores[q.Base] {
+			t.Scores[q.System][j] = q.Rho*e + c*t.Scores[q.System][j]
+		}
+	}
+	for s, row := range t.Scores {
+		for j, e := range row {
+			y := p.Intercept + p.Topic[j] + p.System[s] + p.Cell[s][p.TopicSegment[j]] + e
 			if opt.Bound {
 				y = min(1, max(0, y))
 			}
 			row[j] = y
 		}
-		t.Scores[s] = row
 	}
 	if opt.Missing > 0 {
 		dropCells(r, t, opt.Missing)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -36,9 +37,16 @@ type calibrateOptions struct {
 	// in the effects axis's cells of a policy of several measures [0].
 	GuardrailEffect optional[float64]
 	Effects         string // comma-separated true effects
+	EffectsSet      bool   // --effects was given (a policy with by: rules has its own default)
 	Risks           string // comma-separated risk scales
-	MinEffect       float64
-	Seed            uint64 // of the simulation; the analyses keep the policy's seed
+	// Topics is the topics file of a policy with by: rules (--topics-file,
+	// else the policy's inputs.topics_file); SegmentDeltas and SegmentSizes
+	// the regressions its scenarios put in one segment, and its size.
+	Topics        topicsFileOptions
+	SegmentDeltas string
+	SegmentSizes  string
+	MinEffect     float64
+	Seed          uint64 // of the simulation; the analyses keep the policy's seed
 	// MaxMemory is the memory budget (--max-memory), as riskgate gate's.
 	MaxMemory string
 	Format    string
@@ -124,7 +132,12 @@ func newCalibrateCommand(s *streams, d deps) *cli.Command {
 			Usage: "the system spread `SD` of the simulated pools, instead of your pool's estimate (for a pool too small to estimate it)"},
 		&cli.FloatFlag{Name: "guardrail-effect", Destination: &o.GuardrailEffect.Value, Action: o.GuardrailEffect.given, HideDefault: true,
 			Usage: "for a policy of several measures, the true `EFFECT` on every measure but the primary in the cells of --effects, each in its own units, in its improving direction (default 0: unchanged)"},
-		&cli.StringFlag{Name: "effects", Value: calibrate.DefaultEffects, Destination: &o.Effects, Usage: "the challenger's true mean `EFFECTS`, comma-separated, on the score scale"},
+		&cli.StringFlag{Name: "effects", Value: calibrate.DefaultEffects, Destination: &o.Effects, Usage: "the challenger's true mean `EFFECTS`, comma-separated, on the score scale (with by: rules: its overall effects, 0.03 unless given)",
+			Action: func(context.Context, *cli.Command, string) error { o.EffectsSet = true; return nil }},
+		&cli.StringFlag{Name: "segment-deltas", Value: calibrate.DefaultSegmentDeltas, Destination: &o.SegmentDeltas,
+			Usage: "with by: rules, the true `DIFFERENCES` of the challenger in its regressing segment, comma-separated (each a scenario beside the uniformly better one)"},
+		&cli.StringFlag{Name: "segment-sizes", Destination: &o.SegmentSizes,
+			Usage: "with by: rules, the `SIZES` (topics) of the regressing segment, comma-separated (default: your dimension's mean segment size)"},
 		&cli.StringFlag{Name: "risks", Value: calibrate.DefaultRisks, Destination: &o.Risks,
 			Usage: "`SCALES` of the challenger's per-topic differences relative to your pool's, comma-separated: 1 is your challengers' spread, 2 twice it (more and larger losses at the same mean)"},
 		&cli.FloatFlag{Name: "min-effect", Value: 0.05, Destination: &o.MinEffect,
@@ -137,6 +150,7 @@ func newCalibrateCommand(s *streams, d deps) *cli.Command {
 		&cli.BoolFlag{Name: "progress", Destination: &o.Progress,
 			Usage: "show progress on standard error even when it is not a terminal (by default only on a terminal outside CI)"},
 	)
+	flags = append(flags, o.Topics.flags()...)
 	return &cli.Command{
 		Name:        "calibrate",
 		Usage:       "measure a policy's false-ship rate and power on simulated pools like yours",
@@ -235,6 +249,11 @@ func (o *calibrateOptions) resolve(s *streams, maxMemory float64) (*policies.Pol
 		ts = engine.Tables{t}
 	}
 	c = calibrate.Settings{Reps: o.Reps, Effects: effects, Risks: risks, MinEffect: o.MinEffect, Seed: o.Seed, Now: o.now()}
+	if len(p.Dimensions()) > 0 {
+		if err := o.resolveSegments(p, ts, &c, s); err != nil {
+			return nil, nil, c, err
+		}
+	}
 	if o.Artifacts.Set {
 		c.Artifacts = &o.Artifacts.Value
 	}
@@ -277,4 +296,41 @@ func (o *calibrateOptions) run(ctx context.Context, p *policies.Policy, ts engin
 	rep, err := calibrate.Run(ctx, p, ts, c)
 	prog.Done()
 	return rep, err
+}
+
+// resolveSegments reads the topics file of a policy with by: rules and the
+// segment scenarios' flags into c: the overall effects are --effects when
+// given, else calibrate.DefaultSegmentEffect.
+func (o *calibrateOptions) resolveSegments(p *policies.Policy, ts engine.Tables, c *calibrate.Settings, s *streams) error {
+	if o.Example {
+		return fmt.Errorf("--example has no topics file: calibrate a policy with by: rules on INPUT files and a --topics-file")
+	}
+	if o.Format == "html" {
+		return fmt.Errorf("--format html: a calibration of by: rules has no figure yet; use table, md, json or csv")
+	}
+	a, _, warnings, err := o.Topics.forPolicy(p, ts[0].Topics)
+	if err != nil {
+		return err
+	}
+	for _, w := range warnings {
+		fmt.Fprintln(s.Err, "riskgate: warning: "+w)
+	}
+	c.Attributes = a
+	if !o.EffectsSet {
+		c.Effects = []float64{calibrate.DefaultSegmentEffect}
+	}
+	if c.SegmentDeltas, err = calibrate.ParseEffects(o.SegmentDeltas); err != nil {
+		return fmt.Errorf("--segment-deltas %q: expected distinct differences between -1 and 1 on the score scale, e.g. %s", o.SegmentDeltas, calibrate.DefaultSegmentDeltas)
+	}
+	if o.SegmentSizes == "" {
+		return nil
+	}
+	for _, f := range strings.Split(o.SegmentSizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 2 {
+			return fmt.Errorf("--segment-sizes %q: expected numbers of topics, 2 or more, comma-separated", o.SegmentSizes)
+		}
+		c.SegmentSizes = append(c.SegmentSizes, n)
+	}
+	return nil
 }

@@ -345,6 +345,7 @@ func newDocFixture(t *testing.T, repo string) *docFixture {
 	// from ../shared, when present.
 	if root := shared.Root(); root != "" {
 		f.links["robust03"] = filepath.Join(root, "data", "trec_eval", "robust03", "trec_eval")
+		f.links["bayesian-risk"] = filepath.Join(root, "data", "bayesian-risk") // rb04 itself (docs/calibrate.md, segment rules)
 	}
 
 	// Long-format scores of one measure, 30 topics; and the same per system.

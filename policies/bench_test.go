@@ -42,7 +42,7 @@ func BenchmarkEvaluate(b *testing.B) {
 }
 
 // BenchmarkEvaluateSegments judges 4 challengers on the segments example's
-// 3 rules, 2 of them by: origin in 5 segments (a Holm family of 20).
+// 2 rules, 1 of them by: origin in 5 segments (a Holm family of 20).
 func BenchmarkEvaluateSegments(b *testing.B) {
 	p, err := Load("examples/segments.yaml")
 	if err != nil {

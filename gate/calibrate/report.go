@@ -33,8 +33,11 @@ type Report struct {
 	// Resampling describes the population of a calibration of several
 	// measures; nil for one measure.
 	Resampling *Resampling `json:"resampling,omitempty"`
-	Reps       int         `json:"reps"` // simulated pools per cell
-	Seed       uint64      `json:"seed"`
+	// Segments describes the pools of a calibration of a policy with by:
+	// rules (segment scenarios); nil otherwise.
+	Segments *SegmentCalibration `json:"segments,omitempty"`
+	Reps     int                 `json:"reps"` // simulated pools per cell
+	Seed     uint64              `json:"seed"`
 	// MinEffect is the smallest effect that matters: a cell at or above it
 	// that is not harmful is beneficial, and its ship rate is power.
 	MinEffect jsonfloat.Float `json:"min_effect"`
@@ -152,6 +155,8 @@ type Cell struct {
 	// that fails the challenger, so a rule of a later analysis is counted
 	// only in pools the earlier ones let through: the rule that stopped it.
 	BlockedBy []RuleCount `json:"blocked_by,omitempty"`
+	// Segment is the scenario of a cell of a calibration of by: rules.
+	Segment *SegmentTruth `json:"segment,omitempty"`
 }
 
 // MeasureTruth is a cell's truth on one measure, in the improvement
@@ -227,6 +232,9 @@ const cellScale = "A cell's true effect is the challenger's expected score minus
 	"the true risk-adjusted difference counts losses w times; ship = the gate passes (with or without warnings) and exits 0."
 
 func (r *Report) Write(w io.Writer, format string) error {
+	if format == "html" && r.Segments != nil {
+		return fmt.Errorf("--format html: a calibration of by: rules has no figure yet; use table, md, json or csv")
+	}
 	if format == "html" {
 		return WriteHTML(w, r)
 	}
@@ -235,6 +243,9 @@ func (r *Report) Write(w io.Writer, format string) error {
 
 // subtitle is the sentences under the title: the policy, pools and model.
 func (r *Report) subtitle() []string {
+	if r.Segments != nil {
+		return r.subtitleSegments()
+	}
 	if r.Resampling != nil {
 		return r.subtitleMeasures()
 	}
@@ -270,6 +281,9 @@ func capitalize(s string) string {
 
 // rows is the table of rates, one row per cell, and its column alignment.
 func (r *Report) rows() ([][]string, string) {
+	if r.Segments != nil {
+		return r.rowsSegments()
+	}
 	if r.Resampling != nil {
 		return r.rowsMeasures()
 	}
@@ -287,6 +301,9 @@ func (r *Report) rows() ([][]string, string) {
 
 // headlines are the worst false-ship rate and the worst power.
 func (r *Report) headlines() []string {
+	if r.Segments != nil {
+		return r.headlinesSegments()
+	}
 	var out []string
 	st := numfmt.Dash
 	if f := r.FalseShip; f != nil {
@@ -323,6 +340,9 @@ func (r *Report) writeText(w io.Writer, md bool) error {
 }
 
 func (r *Report) writeCSV(w io.Writer) error {
+	if r.Segments != nil {
+		return r.writeCSVSegments(w)
+	}
 	if r.Resampling != nil {
 		return r.writeCSVMeasures(w)
 	}

@@ -52,6 +52,15 @@ type Settings struct {
 	GuardrailEffect float64
 	// Progress, when set, is told each time a pool has been decided.
 	Progress func(done, total int)
+	// Attributes are the topics file's segments of the pool's topics: a
+	// policy with by: rules is calibrated on pools of the segment model
+	// (runSegments), with a regression of each of SegmentDeltas in one
+	// segment of each of SegmentSizes topics (the dimension's mean segment
+	// size when empty), beside the uniform difference, at every overall
+	// effect of Effects.
+	Attributes    *scores.TopicAttributes
+	SegmentDeltas []float64
+	SegmentSizes  []int
 }
 
 // Stream is the random stream of replicate rep of grid cell cell (effect
@@ -87,7 +96,16 @@ func Run(ctx context.Context, p *policies.Policy, ts engine.Tables, c Settings) 
 	if len(ts) == 0 {
 		return nil, fmt.Errorf("calibrate: no score table")
 	}
-	if len(ts) > 1 {
+	dim, err := segmentDimension(p)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case dim != "" && len(ts) > 1:
+		return nil, fmt.Errorf("a policy with by: rules on several measures (%s): calibrate simulates the segments of one measure", strings.Join(ts.Measures(), ", "))
+	case dim != "":
+		return runSegments(ctx, p, ts[0], dim, c)
+	case len(ts) > 1:
 		return runMeasures(ctx, p, ts, c)
 	}
 	return runOne(ctx, p, ts[0], c)
