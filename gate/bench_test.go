@@ -125,10 +125,19 @@ func TestBenchRecordedRstanarmESS(t *testing.T) {
 	}
 }
 
+// The bench's rows on the user's data: each is timed and says it ran on
+// them. With -short the calibrate row is left out (--only): it is the
+// default policy's calibrate at --quick's replicates, half the test's CPU
+// (1.0 of 1.9 CPU-s), and times the calibrate command the gate tests check
+// (TestCalibrateGolden and others); the full suite runs and checks it.
 func TestBenchUserData(t *testing.T) {
 	t.Parallel()
-	rep := benchJSON(t, "--quick", "--only", "^user-", "--champion", "base", "testdata/compare_small.csv")
-	for _, id := range []string{"user-fit", "user-brisk", "user-bca", "user-tukey"} {
+	only, ids := "^user-", []string{"user-fit", "user-brisk", "user-bca", "user-tukey", "user-calibrate"}
+	if testing.Short() {
+		only, ids = "^user-(fit|brisk|bca|tukey)$", ids[:4]
+	}
+	rep := benchJSON(t, "--quick", "--only", only, "--champion", "base", "testdata/compare_small.csv")
+	for _, id := range ids {
 		if r := benchRowByID(t, rep, id); !(r.Seconds > 0) || !strings.HasPrefix(r.Data, "your data") {
 			t.Errorf("%+v", r)
 		}
