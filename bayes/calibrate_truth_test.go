@@ -89,3 +89,15 @@ func truthAgainstMonteCarlo(t *testing.T, m PoolModel, effect, risk float64, poo
 		t.Logf("effect %+.2f risk %.1f w %g: Monte Carlo %.5f ± %.5f, Truth %.5f (%+.1f SE)", effect, risk, w, mean, se, want, (mean-want)/se)
 	}
 }
+
+// BenchmarkTruth is one calibrate cell's truth (TestTruthAgainstMonteCarlo's
+// model, a riskier challenger, w = 2): the quadrature calibrate runs for
+// every cell of its grid before anything else.
+func BenchmarkTruth(b *testing.B) {
+	m := PoolModel{Intercept: 0.25, Sigma: 0.11, SDTopic: 0.17, SDSystem: 0.05, DiffSD: 0.095, DiffSkew: -0.6}.WithRisk(2)
+	for b.Loop() {
+		if _, _, err := m.Truth(context.Background(), 0.05, 2); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

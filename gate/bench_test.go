@@ -125,13 +125,30 @@ func TestBenchRecordedRstanarmESS(t *testing.T) {
 	}
 }
 
+// The bench's rows on the user's data: each is timed and says it ran on
+// them (calibrate's row: TestBenchUserCalibrate).
 func TestBenchUserData(t *testing.T) {
 	t.Parallel()
-	rep := benchJSON(t, "--quick", "--only", "^user-", "--champion", "base", "testdata/compare_small.csv")
+	rep := benchJSON(t, "--quick", "--only", "^user-(fit|brisk|bca|tukey)$", "--champion", "base", "testdata/compare_small.csv")
 	for _, id := range []string{"user-fit", "user-brisk", "user-bca", "user-tukey"} {
 		if r := benchRowByID(t, rep, id); !(r.Seconds > 0) || !strings.HasPrefix(r.Data, "your data") {
 			t.Errorf("%+v", r)
 		}
+	}
+}
+
+// The bench's calibrate row on the user's data: timed, on them. It is the
+// default policy's calibrate at --quick's 10 replicates (1.0 CPU-s), and
+// times the command the calibrate tests check in -short (TestCalibrateGolden
+// and others).
+func TestBenchUserCalibrate(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("calibrate's bench row on the user's data takes a CPU-second; -short checks the calibrate command itself (TestCalibrateGolden)")
+	}
+	rep := benchJSON(t, "--quick", "--only", "^user-calibrate$", "--champion", "base", "testdata/compare_small.csv")
+	if r := benchRowByID(t, rep, "user-calibrate"); !(r.Seconds > 0) || !strings.HasPrefix(r.Data, "your data") {
+		t.Errorf("%+v", r)
 	}
 }
 

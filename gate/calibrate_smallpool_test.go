@@ -136,7 +136,7 @@ func TestCalibrateSmallPoolFarArtifact(t *testing.T) {
 	}
 	path := writeScores(t, rows)
 	// Only the effect refused: each effect's truth is a quadrature of about
-	// half a CPU-second, computed before the refusal.
+	// 0.1 CPU-s, computed before the refusal.
 	code, out, errw := runMain(t, "calibrate", "--champion", "Champion", "--challenger", "Chal. 4", "--reps", "2", "--effects", "-0.02", path)
 	if code != 2 || out != "" || strings.Count(errw, "\n") != 1 {
 		t.Fatalf("exit %d, stdout %q, stderr %q; want status 2 and one line", code, out, errw)

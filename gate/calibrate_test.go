@@ -42,7 +42,7 @@ func TestCalibrateGolden(t *testing.T) {
 }
 
 // Same seed, same bytes, whatever the number of cores. Two of the default
-// five effects: each cell's truth (a quadrature of a few hundred ms) is most
+// five effects: each cell's truth (a quadrature of about 0.1 CPU-s) is much
 // of a calibration's time, and two cells of 40 pools already spread over
 // five workers.
 func TestCalibrateDeterministic(t *testing.T) {

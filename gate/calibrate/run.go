@@ -156,7 +156,7 @@ func runOne(ctx context.Context, p *policies.Policy, t *scores.Table, c Settings
 	def := riskDefinition(p)
 	// Each cell's truth, computed once: its model, true mean and
 	// risk-adjusted differences, and class.
-	// (Truth's quadrature takes a few hundred ms a cell: the cells are
+	// (Truth's quadrature takes about 0.1 CPU-s a cell: the cells are
 	// computed in parallel, each on its own.)
 	nr := len(c.Risks)
 	cells := make([]Cell, len(c.Effects)*nr)

@@ -14,15 +14,16 @@ import (
 const DensityPoints = 64
 
 // NewEffect summarises a quantity from its summary and its draws, chain
-// by chain (pooled and sorted once, for the quartiles).
+// by chain (pooled once, for the quartiles: by selection, the bits of
+// posterior.Quantile without its sort, which took a quarter of the
+// summaries' CPU).
 func NewEffect(name, role string, s posterior.VarSummary, chains [][]float64) Effect {
-	y := bayes.PoolChains(chains) // a new slice, sorted in place
-	slices.Sort(y)
+	q := posterior.QuantilesInPlace(bayes.PoolChains(chains), 0.25, 0.75) // a new slice, reordered
 	return Effect{
 		Name: name, Role: role,
 		Mean: jsonfloat.Float(s.Mean), SD: jsonfloat.Float(s.SD),
-		Q2_5: jsonfloat.Float(s.Q2_5), Q25: jsonfloat.Float(posterior.QuantileSorted(y, 0.25)), Q50: jsonfloat.Float(s.Q50),
-		Q75: jsonfloat.Float(posterior.QuantileSorted(y, 0.75)), Q97_5: jsonfloat.Float(s.Q97_5),
+		Q2_5: jsonfloat.Float(s.Q2_5), Q25: jsonfloat.Float(q[0]), Q50: jsonfloat.Float(s.Q50),
+		Q75: jsonfloat.Float(q[1]), Q97_5: jsonfloat.Float(s.Q97_5),
 		HDILo: jsonfloat.Float(s.HDILo), HDIHi: jsonfloat.Float(s.HDIHi),
 		Rhat: jsonfloat.Float(s.Rhat), ESSBulk: jsonfloat.Float(s.ESSBulk), ESSTail: jsonfloat.Float(s.ESSTail),
 	}

@@ -81,3 +81,14 @@ func BenchmarkEvaluate(b *testing.B) {
 	}
 	b.ReportMetric(float64(run.Lines)*float64(b.N)/b.Elapsed().Seconds(), "lines/s")
 }
+
+// BenchmarkMeasureNameOfAScoreFile spells a score file's own measure name,
+// which is no trec_eval, ir_measures or NTCIREVAL measure: what the gate
+// does for every rule it evaluates on such a file (policies.CanonicalMeasure).
+func BenchmarkMeasureNameOfAScoreFile(b *testing.B) {
+	for b.Loop() {
+		if got := MeasureName("clicks_at_3"); got != "clicks_at_3" {
+			b.Fatalf("MeasureName = %q", got)
+		}
+	}
+}

@@ -68,19 +68,24 @@ func specForPrintedName(name string) (string, bool) {
 
 // unknownMeasure is the error for a name that is no trec_eval measure, with
 // the closest per-topic value name or family when one is a likely typo.
-func unknownMeasure(name string) error {
+func unknownMeasure(name string) error { return &unknownMeasureError{name} }
+
+// unknownMeasureError is the error for a name no spelling knows. Its message
+// and did-you-mean are written when it is read: the name's closest match
+// among every measure name takes thousands of edit distances, and most
+// callers drop the error (MeasureName and policies.CanonicalMeasure keep a
+// score file's own measure name as it is; ParseMeasures hands the name to
+// trec_eval's parser).
+type unknownMeasureError struct{ name string }
+
+func (e *unknownMeasureError) Error() string {
 	hint := ""
-	if s := suggest.Closest(name, measureNamesForSuggestion(name)); s != "" {
-		if spec, ok := specForPrintedName(s); ok && strings.Contains(name, ".") {
+	if s := suggest.Closest(e.name, measureNamesForSuggestion(e.name)); s != "" {
+		if spec, ok := specForPrintedName(s); ok && strings.Contains(e.name, ".") {
 			s = spec // answer in the spelling asked
 		}
 		hint = fmt.Sprintf(" (did you mean %q?)", s)
 	}
-	return &unknownMeasureError{fmt.Sprintf("unknown measure %q%s; valid: a trec_eval measure as -m spells it (map, P.10, ndcg_cut.10, recall.100) or as it prints it (P_10, ndcg_cut_10), of the families %s; ir_measures' names of them (nDCG@10, AP, P@5); NTCIREVAL's (Q, P+, nERR@10; riskgate help measures)",
-		name, hint, strings.Join(FamilyNames(), ", "))}
+	return fmt.Sprintf("unknown measure %q%s; valid: a trec_eval measure as -m spells it (map, P.10, ndcg_cut.10, recall.100) or as it prints it (P_10, ndcg_cut_10), of the families %s; ir_measures' names of them (nDCG@10, AP, P@5); NTCIREVAL's (Q, P+, nERR@10; riskgate help measures)",
+		e.name, hint, strings.Join(FamilyNames(), ", "))
 }
-
-// unknownMeasureError is the error for a name no spelling knows.
-type unknownMeasureError struct{ msg string }
-
-func (e *unknownMeasureError) Error() string { return e.msg }

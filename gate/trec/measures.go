@@ -524,9 +524,7 @@ func MeasureForTrecName(name string) (*Measures, error) {
 	if ms, ok, err := measureForSpec(name); ok {
 		return ms, err
 	}
-	byLength := slices.Clone(families)
-	slices.SortStableFunc(byLength, func(a, b *family) int { return len(b.name) - len(a.name) })
-	for _, f := range byLength {
+	for _, f := range familiesByLength() {
 		var spec string
 		switch {
 		case name == f.name:
@@ -550,6 +548,15 @@ func MeasureForTrecName(name string) (*Measures, error) {
 	}
 	return nil, unknownMeasure(name)
 }
+
+// familiesByLength are the families, longest name first (stable), so that
+// a printed name is read as the longest family it begins with: sorted once,
+// as every measure name a policy or score file spells is read through it.
+var familiesByLength = sync.OnceValue(func() []*family {
+	byLength := slices.Clone(families)
+	slices.SortStableFunc(byLength, func(a, b *family) int { return len(b.name) - len(a.name) })
+	return byLength
+})
 
 // perTopicNames lists the per-topic value names of -m all_trec.
 func perTopicNames() string {
