@@ -200,6 +200,8 @@ func segmentDecision(t *testing.T, out string) []struct {
 }
 
 type segmentRuleJSON struct {
+	Rule     string
+	Measure  string
 	By       string
 	Segment  string
 	Outcome  policies.Outcome
@@ -422,6 +424,79 @@ rules:
 	for _, sr := range rr.Segments {
 		if sr.Outcome != policies.OutcomeNeedsJudgments {
 			t.Errorf("segment %s (%d topics): %s, want needs judgments", sr.Segment, sr.Topics, sr.Outcome)
+		}
+	}
+}
+
+// Several measures combine with segments: in a gate of three measures
+// (robust03's runs + qrels; map the default), by: rules on ndcg_cut.10 and
+// recall.1000 are judged on their own measure in each half of the topics
+// (odd and even numbers): every segment's value (Holm-adjusted p, BCa
+// bound + margin), unadjusted p and outcome are the same bits as in a gate
+// whose default measure is the rule's own.
+func TestGateSegmentsSeveralMeasures(t *testing.T) {
+	t.Parallel()
+	dir := shared.Path(t, "data/trec_eval/robust03")
+	qrels, err := os.ReadFile(filepath.Join(dir, "qrels.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var topics strings.Builder
+	topics.WriteString("topic,half\n")
+	seen := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(qrels)), "\n") {
+		f := strings.Fields(line)
+		if !seen[f[0]] {
+			seen[f[0]] = true
+			n, _ := strconv.Atoi(f[0])
+			topics.WriteString(f[0] + "," + [2]string{"even", "odd"}[n%2] + "\n")
+		}
+	}
+	topicsFile := writeTemp(t, "topics.csv", topics.String())
+	head := "version: 1\nname: halves\nchampion: pircRBa1\nchallengers: [NLPR03vb10, rutcor03100]\n"
+	rules := `  - {id: ndcg-halves, by: half, segments: no_harm, measure: ndcg_cut.10, quantity: tests.paired_t.p, alternative: less, margin: 0.02, at_least: 0.05, judgments: ignore}
+  - {id: recall-halves, by: half, measure: recall.1000, quantity: bca.lo, loss_weight: 1, margin: 0.05, at_least: 0, judgments: ignore}
+`
+	gate := func(policy string) map[string]segmentRuleJSON {
+		args := []string{"gate", "--policy", writeTemp(t, "p.yaml", policy), "--topics-file", topicsFile, "--format", "json",
+			"--qrels", filepath.Join(dir, "qrels.txt")}
+		for _, run := range []string{"pircRBa1", "NLPR03vb10", "rutcor03100"} {
+			args = append(args, filepath.Join(dir, "runs", run+".run"))
+		}
+		code, out, stderr := runMain(t, args...)
+		if code != exitPass && code != exitFail {
+			t.Fatalf("exit %d\n%s", code, stderr)
+		}
+		got := map[string]segmentRuleJSON{}
+		for _, c := range segmentDecision(t, out) {
+			for _, r := range c.Rules {
+				if r.By != "" {
+					got[c.Name+"/"+r.Rule] = r
+				}
+			}
+		}
+		return got
+	}
+	all := gate(head + "inputs: {measure: map}\nrules:\n  - {id: map-better, quantity: tests.paired_t.p, alternative: greater, at_most: 0.05}\n" + rules)
+	if len(all) != 4 {
+		t.Fatalf("%d by: rule results in the three-measure gate, want 2 rules × 2 challengers", len(all))
+	}
+	for _, one := range []string{"ndcg_cut.10", "recall.1000"} {
+		alone := gate(head + "inputs: {measure: " + one + "}\nrules:\n" + rules)
+		for key, want := range alone {
+			got := all[key]
+			if got.Measure != want.Measure || len(got.Segments) != 2 || len(want.Segments) != 2 {
+				t.Fatalf("%s: measure %q with %d segments in the three-measure gate, %q with %d with %s alone; want 2 each",
+					key, got.Measure, len(got.Segments), want.Measure, len(want.Segments), one)
+			}
+			for i, w := range want.Segments {
+				g := got.Segments[i]
+				if g.Segment != w.Segment || g.Topics != w.Topics || g.Outcome != w.Outcome ||
+					math.Float64bits(g.Observed.Number) != math.Float64bits(w.Observed.Number) ||
+					math.Float64bits(g.Unadjusted.Number) != math.Float64bits(w.Unadjusted.Number) {
+					t.Errorf("%s, segment %s: three-measure gate %+v, %s the default %+v", key, w.Segment, g, one, w)
+				}
+			}
 		}
 	}
 }
