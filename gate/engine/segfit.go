@@ -92,6 +92,10 @@ func (s *slice) fitSegments(f *segFitted, d string, w float64) {
 	f.sf, f.champ, f.converged = sf, champ, sf.Converged
 	f.notConverged = notConverged(&sf.SamplerRun)
 	f.warnings = slices.Clone(sf.Warnings)
+	if fam := s.p.Model.Family; fam != "" && fam != policies.Gaussian {
+		// Said, so that a by: rule's number is not taken for the policy's family's.
+		f.warnings = append(f.warnings, fmt.Sprintf("%s is Gaussian: model.family %s applies to the whole-table fits only", f.what, fam))
+	}
 	f.diffs = map[string]map[string][]float64{}
 	for i, c := range s.chals {
 		f.diffs[s.roles.Challengers[i]] = map[string][]float64{}

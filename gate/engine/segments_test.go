@@ -362,3 +362,34 @@ func TestSegmentDimensionsChecked(t *testing.T) {
 		}
 	}
 }
+
+// The segment model is Gaussian whatever model.family says, and a policy of
+// another family is told so in the fit's warnings.
+func TestSegmentFitSaysItIsGaussian(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a segment fit of rb04's 45 × 50 (about 1 CPU-s)")
+	}
+	t.Parallel()
+	tab, a := rb04Segments(t)
+	for _, family := range []string{"gaussian", "skew_normal"} {
+		p := mustParse(t, `version: 1
+name: seg
+champion: Champion
+challengers: ["Chal. 1"]
+model: {family: `+family+`, target_ess: 400}
+rules:
+  - {id: worse, by: origin, segments: no_harm, quantity: bayes.p_worse, margin: 0.02, at_most: 0.9}
+`)
+		_, c, err := decide(t.Context(), p, Tables{tab}, DecideOptions{Attributes: a})
+		if err != nil {
+			t.Fatal(err)
+		}
+		said := false
+		for _, w := range c.segFitWarnings() {
+			said = said || strings.Contains(w.text, "is Gaussian: model.family skew_normal applies to the whole-table fits only")
+		}
+		if said != (family == "skew_normal") {
+			t.Errorf("model.family %s: the warning that the segment model is Gaussian said %v", family, said)
+		}
+	}
+}
