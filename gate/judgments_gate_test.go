@@ -302,6 +302,14 @@ func TestGateSyntheticUnjudgedTop5NeedsJudgments(t *testing.T) {
 	if standardOutcome(rr) != policies.OutcomeFail {
 		t.Errorf("the standard scores should fail it (−72.9%%): %s", rr.Observed)
 	}
+	// result.json read back keeps the outcomes under the other assumptions,
+	// which the decision digest covers: riskgate publish accepts it.
+	if len(rr.Assumed) == 0 {
+		t.Error("the rule's assumed outcomes are lost when result.json is read back")
+	}
+	if err := r.Check("result.json", nil); err != nil {
+		t.Errorf("publish's check refuses the result: %v", err)
+	}
 	wl, err := os.ReadFile(filepath.Join(out, worklistName))
 	if err != nil {
 		t.Fatal(err)

@@ -426,6 +426,20 @@ rules:
 			t.Errorf("segment %s (%d topics): %s, want needs judgments", sr.Segment, sr.Topics, sr.Outcome)
 		}
 	}
+	// Read back, every segment keeps its outcomes under the other
+	// assumptions (the decision digest covers them): publish accepts it.
+	r, err := result.Read("result.json", []byte(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sr := range r.Decision.Challengers[0].Rules[0].Segments {
+		if len(sr.Assumed) == 0 {
+			t.Errorf("segment %s: its assumed outcomes are lost when result.json is read back", sr.Segment)
+		}
+	}
+	if err := r.Check("result.json", nil); err != nil {
+		t.Errorf("publish's check refuses the result: %v", err)
+	}
 }
 
 // Several measures combine with segments: in a gate of three measures

@@ -232,6 +232,7 @@ type ruleResultJSON struct {
 	WaivedOutcome policies.Outcome    `json:"waived_outcome"`
 	Reason        string              `json:"reason"`
 	Waiver        *policies.WaiverUse `json:"waiver"`
+	Assumed       assumedJSON         `json:"assumed"`
 	// A by: rule's dimension, semantics, worst segment and segments.
 	By          string                    `json:"by"`
 	BySemantics policies.SegmentSemantics `json:"by_semantics"`
@@ -248,11 +249,34 @@ type segmentResultJSON struct {
 	Unadjusted   *observationJSON `json:"unadjusted"`
 	Outcome      policies.Outcome `json:"outcome"`
 	Reason       string           `json:"reason"`
+	Assumed      assumedJSON      `json:"assumed"`
 }
 
 func (s segmentResultJSON) segment() policies.SegmentResult {
 	return policies.SegmentResult{Segment: s.Segment, Topics: s.Topics, Observed: s.Observed.Observation, BeforeMargin: s.BeforeMargin.observation(),
-		Unadjusted: s.Unadjusted.observation(), Outcome: s.Outcome, Reason: s.Reason}
+		Unadjusted: s.Unadjusted.observation(), Outcome: s.Outcome, Reason: s.Reason, Assumed: s.Assumed.outcomes()}
+}
+
+// assumedJSON reads a rule's or segment's policies.AssumedOutcome list,
+// its observations included: without it a result whose rules were judged
+// under other assumptions about unjudged documents would read back without
+// them, and publish would refuse it as edited (its decision digest covers
+// them).
+type assumedJSON []struct {
+	Assumption string           `json:"assumption"`
+	Observed   observationJSON  `json:"observed"`
+	Outcome    policies.Outcome `json:"outcome"`
+}
+
+func (a assumedJSON) outcomes() []policies.AssumedOutcome {
+	if a == nil {
+		return nil
+	}
+	out := make([]policies.AssumedOutcome, len(a))
+	for i, x := range a {
+		out[i] = policies.AssumedOutcome{Assumption: x.Assumption, Observed: x.Observed.Observation, Outcome: x.Outcome}
+	}
+	return out
 }
 
 func (d *decisionJSON) decision() *policies.Decision {
@@ -274,7 +298,7 @@ func (d *decisionJSON) decision() *policies.Decision {
 				Rule: r.Rule, Description: r.Description, Quantity: r.Quantity, Measure: r.Measure, LowerIsBetter: r.LowerIsBetter, Query: r.Query, Severity: r.Severity,
 				Bound: r.Bound.Bound, BoundWords: r.BoundWords, Observed: r.Observed.Observation,
 				BeforeMargin: r.BeforeMargin.observation(), Unadjusted: r.Unadjusted.observation(), Correction: r.Correction, Outcome: r.Outcome,
-				WaivedOutcome: r.WaivedOutcome, Reason: r.Reason, Waiver: r.Waiver,
+				WaivedOutcome: r.WaivedOutcome, Reason: r.Reason, Waiver: r.Waiver, Assumed: r.Assumed.outcomes(),
 				By: r.By, BySemantics: r.BySemantics, Segment: r.Segment,
 			}
 			for _, sr := range r.Segments {
