@@ -2,6 +2,7 @@ package policies
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"strconv"
 )
@@ -92,6 +93,39 @@ func (o Observation) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
 		Unavailable string `json:"unavailable"`
 	}{o.Missing()})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes: exactly one of
+// {"number": …}, {"category": …} or {"unavailable": …} (result.json read
+// back by riskgate publish).
+func (o *Observation) UnmarshalJSON(data []byte) error {
+	var v struct {
+		Number      *float64 `json:"number"`
+		Category    *string  `json:"category"`
+		Unavailable *string  `json:"unavailable"`
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	switch {
+	case v.Number != nil && v.Category == nil && v.Unavailable == nil:
+		*o = Number(*v.Number)
+	case v.Category != nil && v.Number == nil && v.Unavailable == nil:
+		*o = Category(*v.Category)
+	case v.Unavailable != nil && v.Number == nil && v.Category == nil:
+		*o = Unavailable(*v.Unavailable)
+	default:
+		return fmt.Errorf("an observation: expected one of {\"number\": …}, {\"category\": …} or {\"unavailable\": …}, got %s", clipJSON(data))
+	}
+	return nil
+}
+
+// clipJSON quotes at most 60 bytes of data for an error message.
+func clipJSON(data []byte) string {
+	if len(data) > 60 {
+		return string(data[:60]) + "…"
+	}
+	return string(data)
 }
 
 // Values holds the gate's observations, keyed by challenger and Query.

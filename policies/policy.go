@@ -276,6 +276,43 @@ func (b Bound) MarshalJSON() ([]byte, error) {
 	return json.Marshal(map[string]any{string(b.Op): v})
 }
 
+// UnmarshalJSON reads what MarshalJSON writes (result.json read back by
+// riskgate publish).
+func (b *Bound) UnmarshalJSON(data []byte) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(data, &m); err != nil {
+		return err
+	}
+	bad := fmt.Errorf("a bound: expected {\"at_least\": v}, {\"at_most\": v}, {\"in\": [lo, hi]} or {\"in\": [outcome, …]}, got %s", clipJSON(data))
+	if len(m) != 1 {
+		return bad
+	}
+	for op, raw := range m {
+		switch BoundOp(op) {
+		case AtLeast, AtMost:
+			var v float64
+			if json.Unmarshal(raw, &v) != nil {
+				return bad
+			}
+			*b = Bound{Op: BoundOp(op), Value: v}
+		case In:
+			var pair []float64
+			if json.Unmarshal(raw, &pair) == nil && len(pair) == 2 {
+				*b = Bound{Op: In, Lo: pair[0], Hi: pair[1]}
+				return nil
+			}
+			var outcomes []string
+			if json.Unmarshal(raw, &outcomes) != nil || outcomes == nil {
+				return bad
+			}
+			*b = Bound{Op: In, Outcomes: outcomes}
+		default:
+			return bad
+		}
+	}
+	return nil
+}
+
 // Words is the bound in plain words: "at least 0.95", "between -0.01 and 0.01",
 // "one of much_better, better".
 func (b Bound) Words() string {

@@ -151,30 +151,19 @@ func (r Result) MarshalJSON() ([]byte, error) {
 func (r *Result) UnmarshalJSON(data []byte) error {
 	aux := struct {
 		resultJSON
-		Decision *decisionJSON `json:"decision"`
+		Decision *policies.Decision `json:"decision"`
 	}{resultJSON: resultJSON{plainResult: (*plainResult)(r), Provenance: provenanceJSON{plainProvenance: (*plainProvenance)(&r.Provenance)}}}
 	if err := json.Unmarshal(data, &aux); err != nil {
 		return withoutAlias(err)
 	}
-	r.SchemaVersion, r.Tool, r.Decision = aux.SchemaVersion, aux.Tool, aux.Decision.decision()
+	r.SchemaVersion, r.Tool, r.Decision = aux.SchemaVersion, aux.Tool, aux.Decision
+	if d := r.Decision; d != nil && d.Selected == nil {
+		d.Selected = []string{} // as Evaluate makes it: the digest covers it
+	}
 	r.Provenance.Inputs, r.DecisionSHA256 = aux.Provenance.Inputs, aux.DecisionSHA256
 	p := aux.Provenance
 	r.written = &derived{Verdict: aux.Verdict, ExitStatus: aux.ExitStatus, ToolVersion: p.ToolVersion, PolicyFile: p.PolicyFile,
 		PolicySHA256: p.PolicySHA256, Seed: p.Seed}
-	return nil
-}
-
-// UnmarshalJSON reads a rule, including its policies.Bound.
-func (rr *Rule) UnmarshalJSON(data []byte) error {
-	type plain Rule
-	aux := struct {
-		*plain
-		Bound boundJSON `json:"bound"`
-	}{plain: (*plain)(rr)}
-	if err := json.Unmarshal(data, &aux); err != nil {
-		return withoutAlias(err)
-	}
-	rr.Bound = aux.Bound.Bound
 	return nil
 }
 
@@ -189,204 +178,6 @@ func withoutAlias(err error) error {
 		}
 	}
 	return err
-}
-
-// The JSON forms of policies.Decision and its parts, field for field.
-type decisionJSON struct {
-	Policy      string           `json:"policy"`
-	Verdict     policies.Verdict `json:"verdict"`
-	Raw         policies.Verdict `json:"raw_verdict"`
-	Reason      string           `json:"reason"`
-	Select      policies.Select  `json:"select"`
-	RankBy      string           `json:"rank_by"`
-	Selected    []string         `json:"selected"`
-	Challengers []challengerJSON `json:"challengers"`
-	Unmet       []policies.Unmet `json:"unmet_requirements"`
-	Notes       []string         `json:"notes"`
-}
-
-type challengerJSON struct {
-	Name     string           `json:"name"`
-	Verdict  policies.Verdict `json:"verdict"`
-	Reason   string           `json:"reason"`
-	Rank     *observationJSON `json:"rank"`
-	Selected bool             `json:"selected"`
-	Rules    []ruleResultJSON `json:"rules"`
-}
-
-type ruleResultJSON struct {
-	Rule          string              `json:"rule"`
-	Description   string              `json:"description"`
-	Quantity      string              `json:"quantity"`
-	Measure       string              `json:"measure"`
-	LowerIsBetter bool                `json:"lower_is_better"`
-	Query         policies.Query      `json:"query"`
-	Severity      policies.Severity   `json:"severity"`
-	Bound         boundJSON           `json:"bound"`
-	BoundWords    string              `json:"bound_words"`
-	Observed      observationJSON     `json:"observed"`
-	BeforeMargin  *observationJSON    `json:"before_margin"`
-	Unadjusted    *observationJSON    `json:"unadjusted"`
-	Correction    policies.Correction `json:"correction"`
-	Outcome       policies.Outcome    `json:"outcome"`
-	WaivedOutcome policies.Outcome    `json:"waived_outcome"`
-	Reason        string              `json:"reason"`
-	Waiver        *policies.WaiverUse `json:"waiver"`
-	Assumed       assumedJSON         `json:"assumed"`
-	// A by: rule's dimension, semantics, worst segment and segments.
-	By          string                    `json:"by"`
-	BySemantics policies.SegmentSemantics `json:"by_semantics"`
-	Segment     string                    `json:"segment"`
-	Segments    []segmentResultJSON       `json:"segments"`
-}
-
-// segmentResultJSON reads a policies.SegmentResult, its observations included.
-type segmentResultJSON struct {
-	Segment      string           `json:"segment"`
-	Topics       int              `json:"topics"`
-	Observed     observationJSON  `json:"observed"`
-	BeforeMargin *observationJSON `json:"before_margin"`
-	Unadjusted   *observationJSON `json:"unadjusted"`
-	Outcome      policies.Outcome `json:"outcome"`
-	Reason       string           `json:"reason"`
-	Assumed      assumedJSON      `json:"assumed"`
-}
-
-func (s segmentResultJSON) segment() policies.SegmentResult {
-	return policies.SegmentResult{Segment: s.Segment, Topics: s.Topics, Observed: s.Observed.Observation, BeforeMargin: s.BeforeMargin.observation(),
-		Unadjusted: s.Unadjusted.observation(), Outcome: s.Outcome, Reason: s.Reason, Assumed: s.Assumed.outcomes()}
-}
-
-// assumedJSON reads a rule's or segment's policies.AssumedOutcome list,
-// its observations included: without it a result whose rules were judged
-// under other assumptions about unjudged documents would read back without
-// them, and publish would refuse it as edited (its decision digest covers
-// them).
-type assumedJSON []struct {
-	Assumption string           `json:"assumption"`
-	Observed   observationJSON  `json:"observed"`
-	Outcome    policies.Outcome `json:"outcome"`
-}
-
-func (a assumedJSON) outcomes() []policies.AssumedOutcome {
-	if a == nil {
-		return nil
-	}
-	out := make([]policies.AssumedOutcome, len(a))
-	for i, x := range a {
-		out[i] = policies.AssumedOutcome{Assumption: x.Assumption, Observed: x.Observed.Observation, Outcome: x.Outcome}
-	}
-	return out
-}
-
-func (d *decisionJSON) decision() *policies.Decision {
-	if d == nil {
-		return nil
-	}
-	out := &policies.Decision{
-		Policy: d.Policy, Verdict: d.Verdict, Raw: d.Raw, Reason: d.Reason, Select: d.Select, RankBy: d.RankBy,
-		Selected: d.Selected, Challengers: make([]policies.ChallengerDecision, len(d.Challengers)), Unmet: d.Unmet, Notes: d.Notes,
-	}
-	if out.Selected == nil {
-		out.Selected = []string{}
-	}
-	for i, c := range d.Challengers {
-		cd := policies.ChallengerDecision{Name: c.Name, Verdict: c.Verdict, Reason: c.Reason, Selected: c.Selected,
-			Rank: c.Rank.observation(), Rules: make([]policies.RuleResult, len(c.Rules))}
-		for j, r := range c.Rules {
-			cd.Rules[j] = policies.RuleResult{
-				Rule: r.Rule, Description: r.Description, Quantity: r.Quantity, Measure: r.Measure, LowerIsBetter: r.LowerIsBetter, Query: r.Query, Severity: r.Severity,
-				Bound: r.Bound.Bound, BoundWords: r.BoundWords, Observed: r.Observed.Observation,
-				BeforeMargin: r.BeforeMargin.observation(), Unadjusted: r.Unadjusted.observation(), Correction: r.Correction, Outcome: r.Outcome,
-				WaivedOutcome: r.WaivedOutcome, Reason: r.Reason, Waiver: r.Waiver, Assumed: r.Assumed.outcomes(),
-				By: r.By, BySemantics: r.BySemantics, Segment: r.Segment,
-			}
-			for _, sr := range r.Segments {
-				cd.Rules[j].Segments = append(cd.Rules[j].Segments, sr.segment())
-			}
-		}
-		out.Challengers[i] = cd
-	}
-	return out
-}
-
-// observationJSON reads what policies.Observation.MarshalJSON writes.
-type observationJSON struct{ policies.Observation }
-
-func (o *observationJSON) observation() *policies.Observation {
-	if o == nil {
-		return nil
-	}
-	obs := o.Observation
-	return &obs
-}
-
-func (o *observationJSON) UnmarshalJSON(data []byte) error {
-	var v struct {
-		Number      *float64 `json:"number"`
-		Category    *string  `json:"category"`
-		Unavailable *string  `json:"unavailable"`
-	}
-	if err := json.Unmarshal(data, &v); err != nil {
-		return err
-	}
-	switch {
-	case v.Number != nil && v.Category == nil && v.Unavailable == nil:
-		o.Observation = policies.Number(*v.Number)
-	case v.Category != nil && v.Number == nil && v.Unavailable == nil:
-		o.Observation = policies.Category(*v.Category)
-	case v.Unavailable != nil && v.Number == nil && v.Category == nil:
-		o.Observation = policies.Unavailable(*v.Unavailable)
-	default:
-		return fmt.Errorf("an observation: expected one of {\"number\": …}, {\"category\": …} or {\"unavailable\": …}, got %s", clipJSON(data))
-	}
-	return nil
-}
-
-// boundJSON reads what policies.Bound.MarshalJSON writes.
-type boundJSON struct{ policies.Bound }
-
-func (b *boundJSON) UnmarshalJSON(data []byte) error {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(data, &m); err != nil {
-		return err
-	}
-	bad := fmt.Errorf("a bound: expected {\"at_least\": v}, {\"at_most\": v}, {\"in\": [lo, hi]} or {\"in\": [outcome, …]}, got %s", clipJSON(data))
-	if len(m) != 1 {
-		return bad
-	}
-	for op, raw := range m {
-		switch policies.BoundOp(op) {
-		case policies.AtLeast, policies.AtMost:
-			var v float64
-			if json.Unmarshal(raw, &v) != nil {
-				return bad
-			}
-			b.Bound = policies.Bound{Op: policies.BoundOp(op), Value: v}
-		case policies.In:
-			var pair []float64
-			if json.Unmarshal(raw, &pair) == nil && len(pair) == 2 {
-				b.Bound = policies.Bound{Op: policies.In, Lo: pair[0], Hi: pair[1]}
-				return nil
-			}
-			var outcomes []string
-			if json.Unmarshal(raw, &outcomes) != nil || outcomes == nil {
-				return bad
-			}
-			b.Bound = policies.Bound{Op: policies.In, Outcomes: outcomes}
-		default:
-			return bad
-		}
-	}
-	return nil
-}
-
-// clipJSON quotes at most 60 bytes of data for an error message.
-func clipJSON(data []byte) string {
-	if len(data) > 60 {
-		return string(data[:60]) + "…"
-	}
-	return string(data)
 }
 
 // JSONError locates a JSON decoding error at its line and column.

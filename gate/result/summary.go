@@ -1,7 +1,6 @@
 package result
 
 import (
-	"encoding/json"
 	"math"
 
 	"github.com/riskgate/riskgate/internal/jsonfloat"
@@ -229,18 +228,4 @@ func segmentRules(c policies.ChallengerDecision, dimension string, row *SegmentR
 		return row.Rules
 	}
 	return rules
-}
-
-// UnmarshalJSON reads a summary, including its policies.Observation.
-func (s *Summary) UnmarshalJSON(data []byte) error {
-	type plain Summary
-	aux := struct {
-		*plain
-		Risk *observationJSON `json:"risk"`
-	}{plain: (*plain)(s)}
-	if err := json.Unmarshal(data, &aux); err != nil {
-		return withoutAlias(err)
-	}
-	s.Risk = aux.Risk.observation()
-	return nil
 }
