@@ -51,6 +51,35 @@ type poolOutcome struct {
 	blocked      uint64
 }
 
+// blockedRules are the fail rules (bit i: ids[i]) that blocked the
+// decision's challengers: failed, or were inconclusive where the challenger
+// is.
+func blockedRules(d *policies.Decision, ids []string) uint64 {
+	var b uint64
+	for _, cd := range d.Challengers {
+		for _, rr := range cd.Rules {
+			if rr.Outcome == policies.OutcomeFail || (cd.Verdict == policies.Inconclusive && rr.Outcome == policies.OutcomeInconclusive && rr.Severity == policies.SeverityFail) {
+				if i := slices.Index(ids, rr.Rule); i >= 0 {
+					b |= 1 << i
+				}
+			}
+		}
+	}
+	return b
+}
+
+// blockedCounts counts, for each fail rule (bit i of blocked), the pools
+// it blocked.
+func blockedCounts(out []poolOutcome, rules int) []int {
+	counts := make([]int, rules)
+	for _, o := range out {
+		for b := o.blocked; b != 0; b &= b - 1 {
+			counts[bits.TrailingZeros64(b)]++
+		}
+	}
+	return counts
+}
+
 // maxFailRules bounds the fail rules a calibration of several measures
 // counts (one bit each per pool).
 const maxFailRules = 64
@@ -97,9 +126,9 @@ func runMeasures(ctx context.Context, p *policies.Policy, ts engine.Tables, c Se
 			return nil, fmt.Errorf("the pilot fits: %w", err)
 		}
 	}
-	ruleBit := map[string]uint64{}
+	ruleIDs := make([]string, len(w.rules))
 	for i, r := range w.rules {
-		ruleBit[r.id] = 1 << i
+		ruleIDs[i] = r.id
 	}
 	outcomes := make([]poolOutcome, len(grid)*c.Reps)
 	err = decidePools(ctx, c, len(outcomes), func(job int) error {
@@ -114,15 +143,7 @@ func runMeasures(ctx context.Context, p *policies.Policy, ts engine.Tables, c Se
 		if err != nil {
 			return fmt.Errorf("simulated pool %d of cell %s: %w", rep+1, g.name(), err)
 		}
-		o := poolOutcome{outcome: outcome{verdict: d.Verdict, raw: d.Raw}, primaryShips: ships(a.Verdict)}
-		for _, cd := range d.Challengers {
-			for _, rr := range cd.Rules {
-				if rr.Outcome == policies.OutcomeFail || (cd.Verdict == policies.Inconclusive && rr.Outcome == policies.OutcomeInconclusive && rr.Severity == policies.SeverityFail) {
-					o.blocked |= ruleBit[rr.Rule]
-				}
-			}
-		}
-		outcomes[job] = o
+		outcomes[job] = poolOutcome{outcome: outcome{verdict: d.Verdict, raw: d.Raw}, primaryShips: ships(a.Verdict), blocked: blockedRules(d, ruleIDs)}
 		return nil
 	})
 	if err != nil {
@@ -132,16 +153,13 @@ func runMeasures(ctx context.Context, p *policies.Policy, ts engine.Tables, c Se
 		out := outcomes[i*c.Reps : (i+1)*c.Reps]
 		plain := make([]outcome, len(out))
 		primary := 0
-		counts := make([]int, len(w.rules))
 		for j, o := range out {
 			plain[j] = o.outcome
 			if o.primaryShips {
 				primary++
 			}
-			for b := o.blocked; b != 0; b &= b - 1 {
-				counts[bits.TrailingZeros64(b)]++
-			}
 		}
+		counts := blockedCounts(out, len(w.rules))
 		cells[i].count(plain)
 		n := float64(len(out))
 		pr := float64(primary) / n

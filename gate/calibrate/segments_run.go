@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/bits"
 	"slices"
 	"strings"
 
@@ -231,13 +230,10 @@ func runSegments(ctx context.Context, p *policies.Policy, t *scores.Table, dim s
 	for i := range cells {
 		out := outcomes[i*c.Reps : (i+1)*c.Reps]
 		plain := make([]outcome, len(out))
-		counts := make([]int, len(failRules))
 		for j, o := range out {
 			plain[j] = o.outcome
-			for b := o.blocked; b != 0; b &= b - 1 {
-				counts[bits.TrailingZeros64(b)]++
-			}
 		}
+		counts := blockedCounts(out, len(failRules))
 		cells[i].count(plain)
 		cells[i].BlockedBy = []RuleCount{}
 		for k, id := range failRules {
@@ -293,21 +289,4 @@ func failRuleIDs(p *policies.Policy) []string {
 		}
 	}
 	return ids
-}
-
-// blockedRules are the fail rules (bit i: ids[i]) that blocked the
-// decision's challengers: failed, or were inconclusive where the challenger
-// is.
-func blockedRules(d *policies.Decision, ids []string) uint64 {
-	var b uint64
-	for _, cd := range d.Challengers {
-		for _, rr := range cd.Rules {
-			if rr.Outcome == policies.OutcomeFail || (cd.Verdict == policies.Inconclusive && rr.Outcome == policies.OutcomeInconclusive && rr.Severity == policies.SeverityFail) {
-				if i := slices.Index(ids, rr.Rule); i >= 0 {
-					b |= 1 << i
-				}
-			}
-		}
-	}
-	return b
 }
