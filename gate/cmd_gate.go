@@ -473,22 +473,24 @@ func loadRuleMeasures(p *policies.Policy, in inputOptions, w io.Writer) (engine.
 	if len(in.Measures.Value) > 1 {
 		return nil, nil, scores.Alignment{}, nil, fmt.Errorf("--measure is given %d times (%s); the gate takes one default measure, and each rule names its own with measure:", len(in.Measures.Value), strings.Join(in.Measures.Value, ", "))
 	}
-	var def string
+	var def, runDefault string
 	if len(in.Measures.Value) == 1 {
 		def = in.Measures.Value[0]
+		in.Measures.Value = append([]string{def}, rules...)
 	} else if in.Qrels.Value != "" && len(rules) > 0 {
 		// Runs can be scored on any measure: without a named default they
 		// are scored on their default, map, and on every rule's measure.
-		def = scores.DefaultRunMeasure
-	}
-	if def != "" {
-		in.Measures.Value = append([]string{def}, rules...)
+		// Score files given with --qrels hold what they hold: map is
+		// read where they hold it, and is not required.
+		runDefault = scores.DefaultRunMeasure
+		in.Measures.Value = rules
+		in.OptionalMeasures = []string{runDefault}
 	}
 	in.KeepRankings = true
 	set, a, sources, err := in.loadSet(w)
 	if err != nil {
 		var missing *scores.MeasureError
-		if errors.As(err, &missing) && def != "" && trec.MeasureName(missing.Measure) != trec.MeasureName(def) {
+		if errors.As(err, &missing) && len(in.Measures.Value) > 0 && (def == "" || trec.MeasureName(missing.Measure) != trec.MeasureName(def)) {
 			for _, r := range p.Rules {
 				if r.Measure != "" && trec.MeasureName(r.Measure) == missing.Measure {
 					return nil, nil, a, nil, inputerr.AtCol(p.File, r.MeasurePos.Line, r.MeasurePos.Column, "%s.measure: measure %q is %s", r.ID, r.Measure, missing.Missing())
@@ -496,6 +498,9 @@ func loadRuleMeasures(p *policies.Policy, in inputOptions, w io.Writer) (engine.
 			}
 		}
 		return nil, nil, a, nil, err
+	}
+	if def == "" && runDefault != "" && slices.Contains(set.Measures(), runDefault) {
+		def = runDefault
 	}
 	if def == "" && len(rules) > 0 {
 		// No default named: the inputs' one measure that no rule names.

@@ -27,6 +27,9 @@ type inputOptions struct {
 	// Measures are the measures wanted (--measure, repeatable); a command
 	// of one measure takes at most one.
 	Measures optional[[]string]
+	// OptionalMeasures are read besides Measures where the inputs hold them
+	// (scores.LoadOptions.OptionalMeasures).
+	OptionalMeasures []string
 	// UnnamedMeasure names the measure of inputs that name none.
 	UnnamedMeasure optional[string]
 	// LowerIsBetter names the measures whose lower values are better.
@@ -251,7 +254,7 @@ func (o *inputOptions) loadSet(w io.Writer) (*scores.Set, scores.Alignment, []sc
 		stdin = os.Stdin
 	}
 	set, a, sources, err := scores.LoadSources(o.Paths, scores.LoadOptions{
-		Format: format, Measures: o.Measures.Value, UnnamedMeasure: o.UnnamedMeasure.Value, LowerIsBetter: o.LowerIsBetter, SystemPerFile: o.SystemPerFile,
+		Format: format, Measures: o.Measures.Value, OptionalMeasures: o.OptionalMeasures, UnnamedMeasure: o.UnnamedMeasure.Value, LowerIsBetter: o.LowerIsBetter, SystemPerFile: o.SystemPerFile,
 		Topics: mode, Qrels: o.Qrels.Value, QrelsFrom: o.QrelsFrom, Trec: trecOpt, Judgments: o.Trec.Judgments, ApplyJudgments: applyJudgments(w), KeepRankings: o.KeepRankings, Stdin: stdin, MaxMemory: o.MaxMemory,
 	})
 	if err != nil {

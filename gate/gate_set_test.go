@@ -146,3 +146,61 @@ rules:
 		t.Errorf("decision without a default measure:\n%s\nwith inputs.measure: map:\n%s", without, with)
 	}
 }
+
+// TestGateScoreFilesWithQrelsNeedNoMap: --qrels beside score files (the run
+// history's qrels fingerprint) does not make the gate ask them for map, the
+// default measure of runs: a file holding only the rules' measures gets the
+// message it gets without --qrels, a file that holds map too is judged with
+// map as its default, as before. (map was required: "measure "map"
+// (--measure) is in none of the inputs", a flag the user never gave.)
+func TestGateScoreFilesWithQrelsNeedNoMap(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		t.Helper()
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	var two, three, qrels strings.Builder
+	two.WriteString("query_id,system,nDCG@10,recall_100\n")
+	three.WriteString("query_id,system,nDCG@10,recall_100,map\n")
+	for topic := 301; topic <= 320; topic++ {
+		fmt.Fprintf(&qrels, "%d 0 d%d 1\n", topic, topic)
+		for s, system := range []string{"prod", "cand", "a1"} {
+			v := float64((topic*7+s*13)%17) / 17
+			fmt.Fprintf(&two, "%d,%s,%.4f,%.4f\n", topic, system, v, 1-v)
+			fmt.Fprintf(&three, "%d,%s,%.4f,%.4f,%.4f\n", topic, system, v, 1-v, v/2)
+		}
+	}
+	policy := write("p.yaml", `version: 1
+name: guards
+champion: prod
+challengers: [cand]
+rules:
+  - {id: ndcg-better, measure: ndcg_cut_10, quantity: tests.paired_t.p, at_most: 0.05}
+  - {id: recall-guard, measure: recall_100, quantity: mean_diff, at_least: -0.05}
+`)
+	q := write("qrels", qrels.String())
+	twoPath, threePath := write("two.csv", two.String()), write("three.csv", three.String())
+
+	_, _, without := runMain(t, "gate", "--policy", policy, twoPath)
+	status, _, with := runMain(t, "gate", "--policy", policy, "--qrels", q, twoPath)
+	if status != 2 || with != without || strings.Contains(with, `"map"`) {
+		t.Errorf("two measures with --qrels: exit %d, stderr %q; want exit 2 and the message without --qrels, %q", status, with, without)
+	}
+	status, stdout, stderr := runMain(t, "gate", "--policy", policy, "--qrels", q, "--format", "json", threePath)
+	if status == 2 {
+		t.Fatalf("three measures with --qrels: exit 2: %s", stderr)
+	}
+	var r struct {
+		Data struct {
+			Measure string `json:"measure"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil || r.Data.Measure != "map" {
+		t.Errorf("three measures with --qrels: the default measure is %q (%v), want map", r.Data.Measure, err)
+	}
+}

@@ -68,6 +68,11 @@ type LoadOptions struct {
 	// hold (map for runs). Only these are read, or computed from runs, and
 	// each must be held by some input.
 	Measures []string
+	// OptionalMeasures are read, or computed from runs, besides Measures
+	// when an input holds them (runs can be scored on any measure); none
+	// is required. The gate names its runs' default, map, so: score files
+	// given with --qrels are not asked for it.
+	OptionalMeasures []string
 	// UnnamedMeasure names the measure of inputs that name none (a
 	// system,topic,score CSV, a CSV of one column per system); "" leaves it
 	// unnamed, and then Measures cannot select it.
@@ -172,7 +177,14 @@ func LoadSources(paths []string, opt LoadOptions) (*Set, Alignment, []Source, er
 	}
 	opt.Measures = wanted
 	opt.UnnamedMeasure = trec.MeasureName(opt.UnnamedMeasure)
-	l := &loader{opt: opt, c: newCollector()}
+	l := &loader{opt: opt, c: newCollector(), wanted: slices.Clip(wanted)}
+	if len(wanted) > 0 {
+		for _, m := range opt.OptionalMeasures {
+			if m = trec.MeasureName(m); m != "" && !slices.Contains(l.wanted, m) {
+				l.wanted = append(l.wanted, m)
+			}
+		}
+	}
 	if opt.MaxMemory > 0 {
 		l.budget = &loadBudget{limit: opt.MaxMemory}
 	}
@@ -201,7 +213,7 @@ func (l *loader) directions(set *Set) error {
 	for _, name := range l.opt.LowerIsBetter {
 		i := set.index(name)
 		if i < 0 {
-			if len(l.opt.Measures) > 0 {
+			if len(l.wanted) > 0 {
 				continue
 			}
 			present := set.Measures()
@@ -300,7 +312,7 @@ func (l *loader) load(paths []string, format Format) (*Set, error) {
 			return nil, &MeasureError{Measure: m, Inputs: paths, Present: l.held}
 		}
 	}
-	return l.c.set(l.opt.Measures), nil
+	return l.c.set(l.wanted), nil
 }
 
 // MeasureError is a wanted measure (LoadOptions.Measures) that no input
@@ -333,7 +345,10 @@ func countStdin(paths []string) int {
 
 // loader carries the state shared by the files of one Load.
 type loader struct {
-	opt     LoadOptions
+	opt LoadOptions
+	// wanted are opt.Measures and then opt.OptionalMeasures (when
+	// Measures names some; empty means every measure held), canonical.
+	wanted  []string
 	c       *collector
 	sources []Source
 	budget  *loadBudget // nil: no limit
@@ -535,7 +550,7 @@ func isQuoted(s string) bool { return len(s) >= 2 && s[0] == '\'' && s[len(s)-1]
 // loadRuns scores the run files with every measure wanted (map when none
 // is) and returns their sources and then the qrels file's.
 func (l *loader) loadRuns(job runJob) ([]Source, error) {
-	job.measures = l.opt.Measures
+	job.measures = l.wanted
 	if len(job.measures) == 0 {
 		job.measures = []string{DefaultRunMeasure}
 	}

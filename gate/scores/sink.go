@@ -49,7 +49,7 @@ func (fs *fileSink) keep(label string, line int) (string, bool, error) {
 	case fs.labelled == -1 && measure != "":
 		return "", false, inputerr.At(fs.file, line, "measure %q given; expected none, as line %d gives none", measure, fs.labelLine)
 	}
-	want := fs.l.opt.Measures
+	want := fs.l.wanted
 	if measure == "" {
 		measure = fs.l.opt.UnnamedMeasure
 		if measure == "" && len(want) > 0 {
@@ -214,7 +214,7 @@ func (fs *fileSink) finish() error {
 		names = append(names, m)
 	}
 	slices.Sort(names)
-	want := fs.l.opt.Measures
+	want := fs.l.wanted
 	return inputerr.At(fs.file, 0, "no scores of measure %s (--measure)%s; the file holds %s",
 		strings.Join(quoted(want), ", "), suggest.DidYouMean(want[0], names), strings.Join(quoted(names), ", "))
 }
