@@ -450,6 +450,7 @@ func TestInstallScriptRefusesTampering(t *testing.T) {
 		{"not-a-version", func(*testing.T, release) {}, "main; touch pwned", `is not a release version`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			r := standInRelease(t, rel.tag)
 			c.change(t, r)
 			srv := newReleaseServer(t, r)
