@@ -162,7 +162,7 @@ func TestActionResolvesAMovingTag(t *testing.T) {
 		s.unstub("curl")
 		s.actionRef = c.ref
 		before := len(srv.downloads())
-		run := runAction(t, s, map[string]string{"releases-url": srv.url(), "version": c.version, "inputs": "missing.csv", "token": ""},
+		run := runAction(t, s, map[string]string{"releases-url": srv.url(), "version": c.version, "token": ""},
 			map[string]string{"STUB_GO_FAIL": "1"})
 		downloads := srv.downloads()[before:]
 		if c.want == "" {

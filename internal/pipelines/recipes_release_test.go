@@ -59,7 +59,7 @@ func TestRecipesInstallAPinnedRelease(t *testing.T) {
 // and the real curl: it installs the release, runs the real gate on a pool
 // and exits with the gate's status — 0 pass, 1 fail, 3 inconclusive (the
 // GitLab job's allow_failure and Jenkins' unstable read it). Each run
-// installs the release (0.45 CPU-s): -short runs each recipe with one
+// installs the release (≈ 0.5 CPU-s): -short runs each recipe with one
 // verdict, every verdict at least once; TestGitLabRecipe, TestJenkinsRecipe,
 // TestArgoRecipe and TestShellRecipe check every recipe's handling of every
 // exit status in -short, with a stub riskgate.

@@ -185,7 +185,7 @@ func writeChecksums(dir string) error {
 // with its checksums.txt: for the tests of what install.sh and the Action
 // do with the release files — refusing tampered ones, finding the release a
 // moving tag marks — which never ask the installed riskgate to compute
-// anything. Each install of the real archive costs ≈ 0.4 CPU-s (gunzip,
+// anything. Each install of the real archive costs ≈ 0.5 CPU-s (gunzip,
 // sha256sum, the download); the stand-in's, a few milliseconds.
 func standInRelease(t *testing.T, tag string) release {
 	t.Helper()
