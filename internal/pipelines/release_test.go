@@ -331,7 +331,7 @@ func TestInstallScriptInstallsTheRelease(t *testing.T) {
 	t.Parallel()
 	rel := hostRelease(t)
 	t.Logf("release %s from %s (goreleaser snapshot: %v)", rel.tag, rel.dir, rel.snapshot)
-	srv := newReleaseServer(t, rel)
+	want := []string{rel.tag + "/checksums.txt", rel.tag + "/" + rel.archive()}
 	shs := shells(t)
 	for i, sh := range shs {
 		for j, version := range []string{rel.tag, ""} { // "": the latest release
@@ -342,6 +342,8 @@ func TestInstallScriptInstallsTheRelease(t *testing.T) {
 				if testing.Short() && len(shs) > 1 && j != i%2 {
 					t.Skipf("-short runs %s with the %s only: each shell with one of the tag and the latest, in turn", sh, []string{"tag", "latest"}[i%2])
 				}
+				t.Parallel()
+				srv := newReleaseServer(t, rel)
 				bin := filepath.Join(t.TempDir(), "bin")
 				args := []string{"-b", bin}
 				if version != "" {
@@ -354,12 +356,11 @@ func TestInstallScriptInstallsTheRelease(t *testing.T) {
 				if got, want := installedVersion(t, filepath.Join(bin, "riskgate")), "riskgate version "+rel.tag; got != want {
 					t.Errorf("installed riskgate prints %q, want %q", got, want)
 				}
+				if d := srv.downloads(); !slices.Equal(d, want) {
+					t.Errorf("downloads %q, want %q", d, want)
+				}
 			})
 		}
-	}
-	want := []string{rel.tag + "/checksums.txt", rel.tag + "/" + rel.archive()}
-	if d := srv.downloads(); len(d) < 2 || !slices.Equal(d[:2], want) {
-		t.Errorf("downloads %q, want %q first", d, want)
 	}
 }
 
