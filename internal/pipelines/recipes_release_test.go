@@ -58,7 +58,11 @@ func TestRecipesInstallAPinnedRelease(t *testing.T) {
 // the host's archive built here) served from 127.0.0.1, with no Go on PATH
 // and the real curl: it installs the release, runs the real gate on a pool
 // and exits with the gate's status — 0 pass, 1 fail, 3 inconclusive (the
-// GitLab job's allow_failure and Jenkins' unstable read it).
+// GitLab job's allow_failure and Jenkins' unstable read it). Each run
+// installs the release (≈ 0.5 CPU-s): -short runs each recipe with one
+// verdict, every verdict at least once; TestGitLabRecipe, TestJenkinsRecipe,
+// TestArgoRecipe and TestShellRecipe check every recipe's handling of every
+// exit status in -short, with a stub riskgate.
 func TestRecipesRunTheRelease(t *testing.T) {
 	t.Parallel()
 	rel := hostRelease(t)
@@ -76,12 +80,13 @@ func TestRecipesRunTheRelease(t *testing.T) {
 		{"inconclusive", 3, "requirements: {min_topics: 1000}\nrules:\n  - {id: mean, quantity: mean_diff, at_least: -1}\n"},
 	}
 	recipes := []struct {
-		name string
+		name  string
+		short string // the verdict -short runs this recipe with
 		// run runs the recipe in s with env and returns its exit status, its
 		// output and the report directory.
 		run func(t *testing.T, s *sandbox, env map[string]string) (int, string, string)
 	}{
-		{"gitlab", func(t *testing.T, s *sandbox, env map[string]string) (int, string, string) {
+		{"gitlab", "inconclusive", func(t *testing.T, s *sandbox, env map[string]string) (int, string, string) {
 			job := gitlabJobOf(t)
 			for k, v := range job.Variables {
 				env[k] = v
@@ -90,7 +95,7 @@ func TestRecipesRunTheRelease(t *testing.T) {
 			code, out := s.run(env, "bash", "-eo", "pipefail", "-c", raw.rewrite(strings.Join(job.Script, "\n")))
 			return code, out, filepath.Join(s.dir, "riskgate-report")
 		}},
-		{"jenkins", func(t *testing.T, s *sandbox, env map[string]string) (int, string, string) {
+		{"jenkins", "fail", func(t *testing.T, s *sandbox, env map[string]string) (int, string, string) {
 			blocks := jenkinsBlocks(t)
 			env["RISKGATE_VERSION"], env["RISKGATE_POLICY"] = rel.tag, "riskgate-policy.yaml"
 			if code, out := s.run(env, "sh", "-e", "-c", raw.rewrite(blocks[0])); code != 0 {
@@ -99,7 +104,7 @@ func TestRecipesRunTheRelease(t *testing.T) {
 			code, out := s.run(env, "sh", "-xe", "-c", blocks[1])
 			return code, out, filepath.Join(s.dir, "riskgate-report")
 		}},
-		{"argo", func(t *testing.T, s *sandbox, env map[string]string) (int, string, string) {
+		{"argo", "pass", func(t *testing.T, s *sandbox, env map[string]string) (int, string, string) {
 			for k, v := range argoEnv(t) {
 				env[k] = v
 			}
@@ -112,7 +117,7 @@ func TestRecipesRunTheRelease(t *testing.T) {
 			code, out := s.run(env, "sh", "-c", raw.rewrite(script))
 			return code, out, filepath.Join(s.dir, "riskgate-report")
 		}},
-		{"pre-deploy", func(t *testing.T, s *sandbox, env map[string]string) (int, string, string) {
+		{"pre-deploy", "fail", func(t *testing.T, s *sandbox, env map[string]string) (int, string, string) {
 			env["RISKGATE_VERSION"] = rel.tag
 			script := filepath.Join(s.root, "pre-deploy.sh")
 			os.WriteFile(script, []byte(raw.rewrite(readRepoFile(t, "docs/recipes/pre-deploy.sh"))), 0o755)
@@ -120,9 +125,17 @@ func TestRecipesRunTheRelease(t *testing.T) {
 			return code, out, filepath.Join(s.dir, "riskgate-report")
 		}},
 	}
+	runs := 0
 	for _, r := range recipes {
 		for _, p := range policies {
+			short := r.short == p.verdict
+			if !testing.Short() || short {
+				runs++
+			}
 			t.Run(r.name+"/"+p.verdict, func(t *testing.T) {
+				if testing.Short() && !short {
+					t.Skipf("-short runs %s with the %s verdict only; the stub test of the recipe checks its handling of each exit status", r.name, r.short)
+				}
 				t.Parallel()
 				s := newSandbox(t)
 				s.unstub("curl") // install.sh and the recipes download with the real curl
@@ -157,8 +170,8 @@ func TestRecipesRunTheRelease(t *testing.T) {
 		}
 	}
 	t.Cleanup(func() {
-		if d := srv.downloads(); len(d) < 2*len(recipes)*len(policies) {
-			t.Errorf("%d release downloads for %d runs, want the archive and checksums.txt for each", len(d), len(recipes)*len(policies))
+		if d := srv.downloads(); len(d) < 2*runs {
+			t.Errorf("%d release downloads for %d runs, want the archive and checksums.txt for each", len(d), runs)
 		}
 	})
 }
