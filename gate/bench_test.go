@@ -1,11 +1,15 @@
 package gate
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/riskgate/riskgate/gate/bench"
@@ -54,11 +58,42 @@ func TestBenchQuickSelected(t *testing.T) {
 	}
 }
 
+// benchRatesArgs is the bench of eval, the 45 × 50 fit and the rstanarm
+// figures recorded with R (no Rscript), run once (benchRatesRun) for
+// TestBenchEvalAndFitRates and TestBenchRecordedRstanarm: each timed the
+// same quick fit, 0.6 of its 0.8 CPU-s.
+func benchRatesArgs() []string {
+	return []string{"bench", "--format", "json", "--quick", "--only", "^(eval|fit-45x50|rstanarm.*)$", "--with-rstanarm", "--rscript", "/nonexistent/Rscript"}
+}
+
+// benchRatesRun returns the report of benchRatesArgs, run once, and fails
+// the test if it could not be made.
+func benchRatesRun(t *testing.T) bench.Report {
+	t.Helper()
+	rep, err := runBenchRates()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+var runBenchRates = sync.OnceValues(func() (bench.Report, error) {
+	var out, errw bytes.Buffer
+	var rep bench.Report
+	if code := mainWith(context.Background(), append([]string{"riskgate"}, benchRatesArgs()...), strings.NewReader(""), &out, &errw, testDeps()); code != 0 {
+		return rep, fmt.Errorf("%q: exit %d: %s", benchRatesArgs(), code, errw.String())
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		return rep, fmt.Errorf("%w\n%s", err, out.String())
+	}
+	return rep, nil
+})
+
 // TestBenchEvalAndFitRates checks the rates: eval's lines per second and a
 // fit's ESS per second are their counts over the median time.
 func TestBenchEvalAndFitRates(t *testing.T) {
 	t.Parallel()
-	rep := benchJSON(t, "--quick", "--only", "^(eval|fit-45x50)$")
+	rep := benchRatesRun(t)
 	ev := benchRowByID(t, rep, "eval")
 	es := bench.BenchEvalSetting(true)
 	lines := float64(es.Queries * es.Depth * es.Runs)
@@ -78,7 +113,7 @@ func TestBenchEvalAndFitRates(t *testing.T) {
 // figures recorded with R, and they are the ones in the reference files.
 func TestBenchRecordedRstanarm(t *testing.T) {
 	t.Parallel()
-	rep := benchJSON(t, "--quick", "--only", "^(fit-45x50|rstanarm.*)$", "--with-rstanarm", "--rscript", "/nonexistent/Rscript")
+	rep := benchRatesRun(t)
 	for _, rec := range bench.RstanarmRecorded {
 		row := benchRowByID(t, rep, rec.ID)
 		if float64(row.Seconds) != rec.Seconds || row.Source == "" || !strings.Contains(row.Note, "not found") {

@@ -19,7 +19,12 @@ import (
 // TestCompareGolden checks whole outputs of riskgate compare in every format
 // against testdata/compare_*.golden (go test ./gate -run CompareGolden -update
 // rewrites them). The input is a small hand-made table with a tied topic, an
-// artifact and two challengers.
+// artifact and two challengers. The table, json and csv cases are one
+// computation in three formats: with -short, the table and csv goldens are
+// rendered (compare.Write, as runCompare does) from the report the json run
+// printed, read back — the JSON holds the whole report — instead of
+// computing it twice more (0.3 CPU-s each, mostly its BRisk fit); the full
+// suite runs each through the command.
 func TestCompareGolden(t *testing.T) {
 	t.Parallel()
 	small := filepath.Join("testdata", "compare_small.csv")
@@ -28,16 +33,40 @@ func TestCompareGolden(t *testing.T) {
 		name string
 		args []string
 	}{
+		{"json", []string{"--format", "json"}},
 		{"table", []string{}},
 		{"md_riskview", []string{"--format", "md", "--risk-view", "--alpha", "5"}},
-		{"json", []string{"--format", "json"}},
 		{"csv", []string{"--format", "csv"}},
 		{"table_pool_all_holm", []string{"--pool", "all", "--correction", "holm", "--loss-weight", "2"}},
 	}
+	var fromJSON *compare.Report // the json case's report, read back
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			golden := "compare_" + c.name + ".golden"
+			if format := map[string]string{"table": "table", "csv": "csv"}[c.name]; testing.Short() && format != "" {
+				if fromJSON == nil {
+					t.Fatal("no report from the json case")
+				}
+				var b strings.Builder
+				if err := compare.Write(&b, fromJSON, format, false); err != nil {
+					t.Fatal(err)
+				}
+				checkGolden(t, golden, b.String())
+				return
+			}
 			args := append(append(append([]string{}, base...), c.args...), small)
-			checkGoldenRun(t, "compare_"+c.name+".golden", args...)
+			code, out, errw := runMain(t, args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errw)
+			}
+			checkGolden(t, golden, out)
+			if c.name == "json" {
+				var rep compare.Report
+				if err := json.Unmarshal([]byte(out), &rep); err != nil {
+					t.Fatal(err)
+				}
+				fromJSON = &rep
+			}
 		})
 	}
 }
@@ -116,11 +145,14 @@ func TestCompareJSONContract(t *testing.T) {
 // reference/r_freq/rb04_pairs.csv (w = 5): Table 3's URisk⁻, TRisk⁻ and
 // BCa⁻ to the printed precision (TRisk ±0.002, BCa ±0.005), R's
 // deterministic statistics to 1e-8 relative, and ZRisk⁻ with --alpha 5.
+// Without BRisk (--brisk=false): none of these depends on its fit, whose
+// numbers TestCompareTable3 checks (the fit was 0.55 of this test's
+// 1.65 CPU-s per run).
 func TestCompareAgainstReferences(t *testing.T) {
 	t.Parallel()
 	data := shared.Path(t, "data/bayesian-risk/rb04.csv")
 	run := func(extra ...string) *compare.Report {
-		args := append([]string{"compare", "--champion", "Champion", "--challenger", "Chal. *", "--format", "json", "--tukey-samples", "0"}, extra...)
+		args := append([]string{"compare", "--champion", "Champion", "--challenger", "Chal. *", "--format", "json", "--tukey-samples", "0", "--brisk=false"}, extra...)
 		code, out, errw := runMain(t, append(args, data)...)
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errw)
@@ -180,8 +212,9 @@ func TestCompareAgainstReferences(t *testing.T) {
 		near(t, s.Name+" percentile lo", float64(s.Percentile.Lo), row["perc_lo"], 0.005)
 		near(t, s.Name+" percentile hi", float64(s.Percentile.Hi), row["perc_hi"], 0.005)
 	}
-	// ZRisk⁻ of Table 3 is at 1 + α with α = 5.
-	rep6 := run("--alpha", "5")
+	// ZRisk⁻ of Table 3 is at 1 + α with α = 5. ZRisk is in closed form:
+	// the bootstrap's replicates (--samples) do not enter it.
+	rep6 := run("--alpha", "5", "--samples", "1000")
 	if rep6.LossWeight != 6 {
 		t.Errorf("--alpha 5 gave loss weight %v", rep6.LossWeight)
 	}
@@ -246,7 +279,9 @@ func TestCompareOutputFile(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "report.json")
-	args := []string{"compare", "--champion", "base", "--challenger", "fusion", "--samples", "1000", "--tukey-samples", "0", "--format", "json", "-o", out, filepath.Join("testdata", "compare_small.csv")}
+	// Without BRisk (0.3 CPU-s a run, nine tenths of the test): the file is
+	// written the same whatever the report holds.
+	args := []string{"compare", "--champion", "base", "--challenger", "fusion", "--samples", "1000", "--tukey-samples", "0", "--brisk=false", "--format", "json", "-o", out, filepath.Join("testdata", "compare_small.csv")}
 	code, stdout, errw := runMain(t, args...)
 	if code != 0 || stdout != "" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, errw)
@@ -322,7 +357,8 @@ func TestCompareGOMAXPROCS(t *testing.T) {
 func TestCompareAlignmentRecorded(t *testing.T) {
 	t.Parallel()
 	in := writeTemp(t, "x.csv", "system,topic,score\nA,t1,0.5\nB,t1,0.4\nA,t2,0.3\nB,t2,0.2\nA,t3,0.1\nB,t4,0.3\nA,t4,0.25\n")
-	code, out, errw := runMain(t, "compare", "--champion", "A", "--challenger", "B", "--samples", "1000", "--format", "json", in)
+	// Without BRisk (0.3 of the test's 0.34 CPU-s): the alignment is the loader's.
+	code, out, errw := runMain(t, "compare", "--champion", "A", "--challenger", "B", "--samples", "1000", "--brisk=false", "--format", "json", in)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errw)
 	}

@@ -41,7 +41,11 @@ func noCommandLines(t testing.TB, what, out string) {
 // policy (its Bayesian fallback on a pool without artifacts) and a policy
 // without MCMC; bidirectional overrides show as ⟨U+202E⟩ on the terminal.
 // The default policy and compare run once each, over a pool of every name
-// (their fits are the cost); each other command runs once per name.
+// (their fits are the cost); each other command runs once per name. The
+// junit and json formats are read from the files of the md run's --out
+// folder: TestGateFormatsMatchFiles checks that each --format on standard
+// output is the file --out writes (three gates a name were 2 of the test's
+// 2.7 CPU-s).
 func TestWorkflowCommandInjection(t *testing.T) {
 	t.Parallel()
 	cheap := filepath.Join("testdata", "gate", "cheap.yaml")
@@ -61,20 +65,28 @@ func TestWorkflowCommandInjection(t *testing.T) {
 		// reason's text ("it passes at w = 1"), no name (TestGateExampleGolden
 		// renders the sweep).
 		check(t, "every name", "gate", "--champion", "production", "--challenger", "*::*", "--topics", "intersect", "--risk-sweep", "", pool)
-		check(t, "every name", "compare", "--champion", "production", "--challenger", "*", pool)
+		// Compare with fewer bootstrap and Tukey replicates (0.26 of its
+		// 0.7 CPU-s): they change figures, not the names printed.
+		check(t, "every name", "compare", "--champion", "production", "--challenger", "*", "--samples", "1000", "--tukey-samples", "100", pool)
 	})
 	for i, name := range names {
 		t.Run(fmt.Sprint("name", i), func(t *testing.T) {
 			t.Parallel()
 			pool := injectionPool(t, name)
 			what := fmt.Sprintf("%q", name)
+			out := t.TempDir()
 			for _, args := range [][]string{
-				{"gate", "--policy", cheap, "--champion", "production", "--challenger", "*", "--format", "md", pool},
-				{"gate", "--policy", cheap, "--champion", "production", "--challenger", "*", "--format", "junit", pool},
-				{"gate", "--policy", cheap, "--champion", "production", "--challenger", "*", "--format", "json", pool},
+				{"gate", "--policy", cheap, "--champion", "production", "--challenger", "*", "--out", out, "--format", "md", pool},
 				{"gate", "--policy", cheap, "--champion", "nope", pool},
 			} {
 				check(t, what, args...)
+			}
+			for format, file := range map[string]string{"junit": "junit.xml", "json": "result.json"} {
+				text := readOut(t, out, file)
+				noCommandLines(t, fmt.Sprintf("%s --format %s (%s)", what, format, file), text)
+				if strings.ContainsRune(text, '\u202e') && format != "json" {
+					t.Errorf("%s: a bidirectional override reached %s", what, file)
+				}
 			}
 		})
 	}

@@ -1,9 +1,9 @@
 package gate
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -14,19 +14,24 @@ import (
 // line on the last line was named as line 1.
 func writeRun100k(t *testing.T, dir, name, last string) (run, qrels string) {
 	t.Helper()
-	var b, q strings.Builder
+	// The lines of fmt's "%d Q0 d%d %d %d r1\n" and "%d 0 d%d %d\n",
+	// appended: a fifth of fmt's cost for the 400,000 lines of a test.
+	b, q := make([]byte, 0, 3<<20), make([]byte, 0, 256<<10)
+	num := func(b []byte, n int) []byte { return strconv.AppendInt(b, int64(n), 10) }
 	for i := range 99_999 {
-		fmt.Fprintf(&b, "%d Q0 d%d %d %d r1\n", 301+i/1000, i, i%1000+1, 1000-i%1000)
+		b = append(num(b, 301+i/1000), " Q0 d"...)
+		b = append(num(append(num(b, i), ' '), i%1000+1), ' ')
+		b = append(num(b, 1000-i%1000), " r1\n"...)
 		if i%7 == 0 {
-			fmt.Fprintf(&q, "%d 0 d%d %d\n", 301+i/1000, i, i%2)
+			q = append(num(append(num(append(num(q, 301+i/1000), " 0 d"...), i), ' '), i%2), '\n')
 		}
 	}
-	b.WriteString("400 Q0 x 1 1 " + last + "\n")
+	b = append(b, "400 Q0 x 1 1 "+last+"\n"...)
 	run, qrels = filepath.Join(dir, name), filepath.Join(dir, "qrels.txt")
-	if err := os.WriteFile(run, []byte(b.String()), 0o644); err != nil {
+	if err := os.WriteFile(run, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(qrels, []byte(q.String()), 0o644); err != nil {
+	if err := os.WriteFile(qrels, q, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return run, qrels

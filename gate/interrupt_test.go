@@ -10,8 +10,12 @@ import (
 
 // Cancelling the context (what SIGINT and SIGTERM do in cmd/riskgate) stops
 // the long commands promptly: exit status 130, one line on standard error
-// saying so, nothing on standard output.
+// saying so, nothing on standard output. Through mainWith with testDeps (no
+// process-wide memory limit), as Main runs it, so that the test runs in
+// parallel with others (it held the package's serial start for 1.2 s);
+// TestSignalsInterruptTheProcess sends the signals to the binary.
 func TestInterruptStopsLongWork(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name string
 		args []string
@@ -26,7 +30,7 @@ func TestInterruptStopsLongWork(t *testing.T) {
 			time.AfterFunc(300*time.Millisecond, cancel)
 			var out, errw bytes.Buffer
 			start := time.Now()
-			code := Main(ctx, append([]string{"riskgate"}, c.args...), strings.NewReader(""), &out, &errw)
+			code := mainWith(ctx, append([]string{"riskgate"}, c.args...), strings.NewReader(""), &out, &errw, testDeps())
 			elapsed := time.Since(start)
 			if code != exitInterrupted {
 				t.Errorf("exit %d, want %d; stderr %q", code, exitInterrupted, errw.String())

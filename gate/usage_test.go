@@ -105,9 +105,10 @@ func TestMeasureSyntaxEverywhere(t *testing.T) {
 		}
 		return r.Measure
 	}
-	// The gate without its --risk-sweep fits (half its CPU): they change
-	// no measure.
-	for _, cmd := range [][]string{{"gate", "--risk-sweep", ""}, {"compare"}} {
+	// The gate without its --risk-sweep fits (half its CPU), compare
+	// without BRisk and with few replicates (0.01 CPU-s a run against
+	// 0.28): they change no measure.
+	for _, cmd := range [][]string{{"gate", "--risk-sweep", ""}, {"compare", "--brisk=false", "--samples", "1000", "--tukey-samples", "0"}} {
 		for _, m := range [][2]string{{"--measure", "ndcg_cut.10"}, {"-m", "ndcg_cut_10"}, {"-m", "P.5"}} {
 			code, out, errw := runMain(t, slices.Concat(cmd, []string{m[0], m[1], "--format", "json"}, in)...)
 			want := map[string]string{"ndcg_cut.10": "ndcg_cut_10", "ndcg_cut_10": "ndcg_cut_10", "P.5": "P_5"}[m[1]]
