@@ -157,20 +157,37 @@ func checkScreenshot(t *testing.T, shot string, rgba *image.RGBA) {
 	if b.Dx() != 1280 || b.Dy() != 7200 {
 		t.Fatalf("the screenshot is %v, want 1280 × 7200", b)
 	}
-	blue, orange := 0, 0
-	for i := 0; i+3 < len(rgba.Pix); i += 4 {
-		px := rgba.Pix[i : i+3]
-		switch {
-		case nearColor(px, svgplot.Champion):
-			blue++
-		case nearColor(px, svgplot.Challenger):
-			orange++
-		}
-	}
+	n := countNear(rgba, []color.RGBA{svgplot.Champion, svgplot.Challenger})
+	blue, orange := n[0], n[1]
 	t.Logf("screenshot %s: %d champion-blue and %d challenger-orange pixels", shot, blue, orange)
 	if blue < 2000 || orange < 2000 {
 		t.Errorf("the screenshot has %d champion-blue and %d challenger-orange pixels, want ≥ 2000 each: the plots were not painted", blue, orange)
 	}
+}
+
+// countNear counts, for each of colors, the pixels of img near it and near
+// no earlier one. A pixel the same as the one before it is counted as that
+// one was: the screenshot is mostly runs of one colour.
+func countNear(img *image.RGBA, colors []color.RGBA) []int {
+	counts := make([]int, len(colors))
+	var last [3]uint8
+	lastK := -2 // no pixel yet
+	for i := 0; i+3 < len(img.Pix); i += 4 {
+		px := [3]uint8(img.Pix[i : i+3])
+		if lastK == -2 || px != last {
+			last, lastK = px, -1
+			for k, c := range colors {
+				if nearColor(px[:], c) {
+					lastK = k
+					break
+				}
+			}
+		}
+		if lastK >= 0 {
+			counts[lastK]++
+		}
+	}
+	return counts
 }
 
 // nearColor reports whether an RGB pixel is within 24/255 of c in every channel.
@@ -204,15 +221,7 @@ func checkDiffPlots(t *testing.T, dom, shot string, img *image.RGBA, r *result.R
 		}
 		colors = append(colors, c)
 	}
-	counts := make([]int, len(colors))
-	for i := 0; i+3 < len(img.Pix); i += 4 {
-		for k, c := range colors {
-			if nearColor(img.Pix[i:i+3], c) {
-				counts[k]++
-				break
-			}
-		}
-	}
+	counts := countNear(img, colors)
 	t.Logf("screenshot %s: %d loss-colour pixels; per challenger %v", shot, counts[0], counts[1:])
 	if counts[0] < 2000 {
 		t.Errorf("%d pixels of the loss colour: the difference plots' losses were not painted", counts[0])
