@@ -197,11 +197,14 @@ func computeSeqPilot(tb testing.TB, s seqSetting) (raw, brisk mcmc.Adaptation) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	fr, err := FitHier(p, seqFullOptions(1))
+	// Only the adaptations are read, which the warmups fix: few draws.
+	o := seqFullOptions(1)
+	o.Sampler.Draws, o.TargetESS = 100, 1
+	fr, err := FitHier(p, o)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	br, err := BRisk(p, 0, seqLossWeight, BRiskOptions{Hier: seqFullOptions(1), Challengers: []int{1}})
+	br, err := BRisk(p, 0, seqLossWeight, BRiskOptions{Hier: o, Challengers: []int{1}})
 	if err != nil {
 		tb.Fatal(err)
 	}
