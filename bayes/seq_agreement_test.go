@@ -171,9 +171,9 @@ func countedProb(f *HierFit, r seqRule) (float64, float64) {
 	return p, posterior.MCSEMean(ind)
 }
 
-// seqPilot is the warm start of each pool kind: the adaptation of a full
-// fit of a pool at effect 0.04 drawn from its own stream. It is computed
-// once per test binary (it is deterministic).
+// seqPilot is the warm start of each pool kind: the adaptation, after a
+// full-length fit's warmup, of a fit of a pool at effect 0.04 drawn from its
+// own stream. It is computed once per test binary (it is deterministic).
 func seqPilot(tb testing.TB, s seqSetting) (raw, brisk mcmc.Adaptation) {
 	seqPilotMu.Lock()
 	defer seqPilotMu.Unlock()
