@@ -618,7 +618,9 @@ func TestWarmStartWithoutModeEstimate(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(21, 22))
 	tab := smallTable(r, 6, 12, 0.2)
-	cold, err := FitHier(tab, HierOptions{Sampler: mcmc.NUTSOptions{Seed: 1}})
+	// The cold fit serves its adaptation, which its warmup fixes, and the
+	// short one its warmup: few draws each (the warm fit's are the defaults).
+	cold, err := FitHier(tab, HierOptions{Sampler: mcmc.NUTSOptions{Seed: 1, Draws: 100}, TargetESS: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -630,7 +632,7 @@ func TestWarmStartWithoutModeEstimate(t *testing.T) {
 	if warm.Missing == 0 || warm.Sampler.Options.Warmup != 1000 || !warm.Converged {
 		t.Errorf("missing %d, warmup %d, converged %v", warm.Missing, warm.Sampler.Options.Warmup, warm.Converged)
 	}
-	short, err := FitHier(tab, HierOptions{Sampler: mcmc.NUTSOptions{Seed: 2, WarmStart: &ad, Warmup: 200}})
+	short, err := FitHier(tab, HierOptions{Sampler: mcmc.NUTSOptions{Seed: 2, WarmStart: &ad, Warmup: 200, Draws: 100}, TargetESS: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

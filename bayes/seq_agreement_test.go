@@ -171,9 +171,9 @@ func countedProb(f *HierFit, r seqRule) (float64, float64) {
 	return p, posterior.MCSEMean(ind)
 }
 
-// seqPilot is the warm start of each pool kind: the adaptation of a full
-// fit of a pool at effect 0.04 drawn from its own stream. It is computed
-// once per test binary (it is deterministic).
+// seqPilot is the warm start of each pool kind: the adaptation, after a
+// full-length fit's warmup, of a fit of a pool at effect 0.04 drawn from its
+// own stream. It is computed once per test binary (it is deterministic).
 func seqPilot(tb testing.TB, s seqSetting) (raw, brisk mcmc.Adaptation) {
 	seqPilotMu.Lock()
 	defer seqPilotMu.Unlock()
@@ -197,11 +197,14 @@ func computeSeqPilot(tb testing.TB, s seqSetting) (raw, brisk mcmc.Adaptation) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	fr, err := FitHier(p, seqFullOptions(1))
+	// Only the adaptations are read, which the warmups fix: few draws.
+	o := seqFullOptions(1)
+	o.Sampler.Draws, o.TargetESS = 100, 1
+	fr, err := FitHier(p, o)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	br, err := BRisk(p, 0, seqLossWeight, BRiskOptions{Hier: seqFullOptions(1), Challengers: []int{1}})
+	br, err := BRisk(p, 0, seqLossWeight, BRiskOptions{Hier: o, Challengers: []int{1}})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -190,13 +190,25 @@ func TestPairedSamplerMatchesQuadrature(t *testing.T) {
 		return -(n-1)/2*logDet - tr/2 + math.Log(s1) + math.Log(s2) + math.Log(q)
 	}
 	ref := logp(sd1, sd2, r0)
+	// The grid's ρ, 1 − ρ², its log and 2ρ·s12, computed once for every
+	// (σ1, σ2); the sum below is logp's, term for term (the same bits).
+	rhos, qs, logQs, rhoS12s := make([]float64, g), make([]float64, g), make([]float64, g), make([]float64, g)
+	for k := range g {
+		rho := math.Tanh(zlo + (float64(k)+0.5)*dz)
+		rhos[k], qs[k], rhoS12s[k] = rho, 1-rho*rho, 2*rho*s12
+		logQs[k] = math.Log(qs[k])
+	}
 	for i := 0; i < g; i++ {
 		s1 := math.Exp(u1lo + (float64(i)+0.5)*du1)
+		logS1, a := math.Log(s1), s11/(s1*s1)
 		for j := 0; j < g; j++ {
 			s2 := math.Exp(u2lo + (float64(j)+0.5)*du2)
+			logS2, c, s1s2 := math.Log(s2), s22/(s2*s2), s1*s2
+			logS12 := 2*logS1 + 2*logS2
 			for k := 0; k < g; k++ {
-				rho := math.Tanh(zlo + (float64(k)+0.5)*dz)
-				w := math.Exp(logp(s1, s2, rho) - ref)
+				rho, q, logQ := rhos[k], qs[k], logQs[k]
+				tr := (a - rhoS12s[k]/s1s2 + c) / q
+				w := math.Exp(-(n-1)/2*(logS12+logQ) - tr/2 + logS1 + logS2 + logQ - ref)
 				wsum += w
 				eRho += w * rho
 				eSig1 += w * s1
@@ -452,27 +464,45 @@ func TestPairedRhoQuantilesMatchQuadrature(t *testing.T) {
 		u1s[i], u2s[i] = l1-1+(float64(i)+0.5)*2/gs, l2-1+(float64(i)+0.5)*2/gs
 		s1s[i], s2s[i] = math.Exp(u1s[i]), math.Exp(u2s[i])
 	}
+	// What does not depend on ρ, computed once: s11/σ1², s22/σ2², σ1σ2 and
+	// 2·log σ1 + 2·log σ2 (the terms below are the same bits as computed in
+	// place).
+	a, c := make([]float64, gs), make([]float64, gs)
+	for i := range gs {
+		a[i], c[i] = s11/(s1s[i]*s1s[i]), s22/(s2s[i]*s2s[i])
+	}
+	s1s2, logS12 := make([]float64, gs*gs), make([]float64, gs*gs)
+	for i := range gs {
+		for j := range gs {
+			s1s2[i*gs+j], logS12[i*gs+j] = s1s[i]*s2s[j], 2*u1s[i]+2*u2s[j]
+		}
+	}
 	terms := make([]float64, 0, gs*gs)
 	for k := range logw {
 		rho := rlo + (float64(k)+0.5)*dr
 		q := 1 - rho*rho
 		logQ := math.Log(q)
+		rhoS12 := 2 * rho * s12
 		// log ∫∫ over (u1, u2) = (log σ1, log σ2), Jacobian σ1σ2, by log-sum-exp.
 		terms = terms[:0]
 		best := math.Inf(-1)
 		for i := 0; i < gs; i++ {
-			u1, s1 := u1s[i], s1s[i]
+			u1 := u1s[i]
 			for j := 0; j < gs; j++ {
-				u2, s2 := u2s[j], s2s[j]
-				tr := (s11/(s1*s1) - 2*rho*s12/(s1*s2) + s22/(s2*s2)) / q
-				v := -(n-1)/2*(2*u1+2*u2+logQ) - tr/2 + u1 + u2
+				u2 := u2s[j]
+				tr := (a[i] - rhoS12/s1s2[i*gs+j] + c[j]) / q
+				v := -(n-1)/2*(logS12[i*gs+j]+logQ) - tr/2 + u1 + u2
 				terms = append(terms, v)
-				best = math.Max(best, v)
+				if v > best { // math.Max, for these finite terms
+					best = v
+				}
 			}
 		}
 		sum := 0.0
 		for _, v := range terms {
-			sum += math.Exp(v - best)
+			if d := v - best; d > -746 { // below, math.Exp underflows to 0
+				sum += math.Exp(d)
+			}
 		}
 		logw[k] = best + math.Log(sum)
 	}

@@ -141,8 +141,9 @@ func TestHTMLReportInChromium(t *testing.T) {
 				}
 			}
 			checkSelfContained(t, dom)
-			checkScreenshot(t, shot)
-			checkDiffPlots(t, dom, shot, c.r)
+			img := decodeScreenshot(t, shot) // once: a 1280 × 7200 PNG for both checks
+			checkScreenshot(t, shot, img)
+			checkDiffPlots(t, dom, shot, img, c.r)
 		})
 	}
 }
@@ -150,37 +151,43 @@ func TestHTMLReportInChromium(t *testing.T) {
 // checkScreenshot checks that the screenshot of a page shows its plots: it
 // has thousands of pixels in the colours of the champion's and the
 // challengers' intervals, where the legends alone have a few hundred.
-func checkScreenshot(t *testing.T, shot string) {
+func checkScreenshot(t *testing.T, shot string, rgba *image.RGBA) {
 	t.Helper()
-	f, err := os.Open(shot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatalf("the screenshot: %v", err)
-	}
-	b := img.Bounds()
+	b := rgba.Bounds()
 	if b.Dx() != 1280 || b.Dy() != 7200 {
 		t.Fatalf("the screenshot is %v, want 1280 × 7200", b)
 	}
-	rgba := image.NewRGBA(b) // Chromium writes RGB or RGBA; one form to scan
-	draw.Draw(rgba, b, img, b.Min, draw.Src)
-	blue, orange := 0, 0
-	for i := 0; i+3 < len(rgba.Pix); i += 4 {
-		px := rgba.Pix[i : i+3]
-		switch {
-		case nearColor(px, svgplot.Champion):
-			blue++
-		case nearColor(px, svgplot.Challenger):
-			orange++
-		}
-	}
+	n := countNear(rgba, []color.RGBA{svgplot.Champion, svgplot.Challenger})
+	blue, orange := n[0], n[1]
 	t.Logf("screenshot %s: %d champion-blue and %d challenger-orange pixels", shot, blue, orange)
 	if blue < 2000 || orange < 2000 {
 		t.Errorf("the screenshot has %d champion-blue and %d challenger-orange pixels, want ≥ 2000 each: the plots were not painted", blue, orange)
 	}
+}
+
+// countNear counts, for each of colors, the pixels of img near it and near
+// no earlier one. A pixel the same as the one before it is counted as that
+// one was: the screenshot is mostly runs of one colour.
+func countNear(img *image.RGBA, colors []color.RGBA) []int {
+	counts := make([]int, len(colors))
+	var last [3]uint8
+	lastK := -2 // no pixel yet
+	for i := 0; i+3 < len(img.Pix); i += 4 {
+		px := [3]uint8(img.Pix[i : i+3])
+		if lastK == -2 || px != last {
+			last, lastK = px, -1
+			for k, c := range colors {
+				if nearColor(px[:], c) {
+					lastK = k
+					break
+				}
+			}
+		}
+		if lastK >= 0 {
+			counts[lastK]++
+		}
+	}
+	return counts
 }
 
 // nearColor reports whether an RGB pixel is within 24/255 of c in every channel.
@@ -195,7 +202,7 @@ func nearColor(px []uint8, c color.RGBA) bool {
 // uses), and every challenger in its own colour (distinct colours, each with
 // hundreds of pixels on screen: its wins in the difference plot, its
 // intervals, its densities).
-func checkDiffPlots(t *testing.T, dom, shot string, r *result.Result) {
+func checkDiffPlots(t *testing.T, dom, shot string, img *image.RGBA, r *result.Result) {
 	t.Helper()
 	for i := range r.Data.Challengers {
 		id := fmt.Sprintf("fig-diff-%d", i+1)
@@ -204,7 +211,6 @@ func checkDiffPlots(t *testing.T, dom, shot string, r *result.Result) {
 			t.Errorf("difference plot %s is not drawn: %d paths for %d topics", id, strings.Count(fig, "<path"), len(r.Data.Topics))
 		}
 	}
-	img := decodeScreenshot(t, shot)
 	colors := []color.RGBA{svgplot.Loss}
 	for i := range r.Data.Challengers {
 		c := svgplot.ChallengerColor(i)
@@ -215,15 +221,7 @@ func checkDiffPlots(t *testing.T, dom, shot string, r *result.Result) {
 		}
 		colors = append(colors, c)
 	}
-	counts := make([]int, len(colors))
-	for i := 0; i+3 < len(img.Pix); i += 4 {
-		for k, c := range colors {
-			if nearColor(img.Pix[i:i+3], c) {
-				counts[k]++
-				break
-			}
-		}
-	}
+	counts := countNear(img, colors)
 	t.Logf("screenshot %s: %d loss-colour pixels; per challenger %v", shot, counts[0], counts[1:])
 	if counts[0] < 2000 {
 		t.Errorf("%d pixels of the loss colour: the difference plots' losses were not painted", counts[0])
@@ -235,7 +233,8 @@ func checkDiffPlots(t *testing.T, dom, shot string, r *result.Result) {
 	}
 }
 
-// decodeScreenshot reads a screenshot as RGBA.
+// decodeScreenshot reads a screenshot as RGBA (Chromium writes RGB or
+// RGBA; one form to scan).
 func decodeScreenshot(t *testing.T, shot string) *image.RGBA {
 	t.Helper()
 	f, err := os.Open(shot)

@@ -174,7 +174,10 @@ func shortReason(r *result.Result, reason string) string {
 	}
 	for _, c := range r.Decision.Challengers {
 		for _, rr := range c.Rules {
-			if rr.Outcome != policies.OutcomePass && rr.Reason != "" {
+			// Contains first, which allocates nothing: building " (…)" for
+			// every rule, for every reason, was quadratic in the challengers
+			// (1 CPU-s for 400 challengers of 5 rules).
+			if rr.Outcome != policies.OutcomePass && rr.Reason != "" && strings.Contains(reason, rr.Reason) {
 				reason = strings.ReplaceAll(reason, " ("+rr.Reason+")", "")
 			}
 		}

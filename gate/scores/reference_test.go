@@ -145,6 +145,7 @@ func readGolden(t *testing.T, path string) golden {
 // the loader parses the same decimal text), the system is the runid, else the
 // file name.
 func TestLoadGoldenTrecEval(t *testing.T) {
+	t.Parallel() // reads ../shared only; the reference loads take most of the package's time
 	measures := []string{"map", "P_10", "ndcg_cut_10", "num_ret", "bpref", "recip_rank", "rbp",
 		"P_3", "ndcg_1=3,2=9,4=4.5", "utility_2,-1,0,0"} // the last three from out.test.meas_params
 	checked, files := 0, 0

@@ -43,6 +43,7 @@ func goldenPerTopic(t *testing.T, path string) map[string]map[string]string {
 // v9 output, since v10 without -c stops at the run's missing topic while
 // loadRuns, like v9, leaves it out.
 func TestLoadRunsMatchesTrecEval(t *testing.T) {
+	t.Parallel() // reads ../shared only; the reference loads take most of the package's time
 	root := shared.Path(t, "data/trec_eval")
 	goldens, _ := filepath.Glob(filepath.Join(root, "*", "trec_eval", "*.core.txt"))
 	if len(goldens) < 8 {
@@ -148,6 +149,7 @@ func TestLoadRunsNamesAndErrors(t *testing.T) {
 // golden "core" files) equals the table Load computes from the run and its
 // qrels, topic by topic, at the printed precision (%6.4f is all trec_eval keeps).
 func TestLoadTrecEvalOutputEqualsScoredRuns(t *testing.T) {
+	t.Parallel() // reads ../shared only; the reference loads take most of the package's time
 	root := shared.Path(t, "data/trec_eval")
 	goldens, _ := filepath.Glob(filepath.Join(root, "*", "trec_eval", "*.core.txt"))
 	compared := 0

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -110,11 +111,12 @@ func bigAtanhSeries(z *big.Float) *big.Float {
 	return sum.Mul(sum, big.NewFloat(2))
 }
 
-// bigLn2 is ln 2 = 2·atanh(1/3).
-func bigLn2() *big.Float {
+// bigLn2 is ln 2 = 2·atanh(1/3), summed once: every bigLog needs it, and
+// the series was most of TestGlibcMath's time. Callers only read it.
+var bigLn2 = sync.OnceValue(func() *big.Float {
 	third := new(big.Float).SetPrec(bigPrec).Quo(big.NewFloat(1), big.NewFloat(3))
 	return bigAtanhSeries(third)
-}
+})
 
 // bigLog is ln x for x > 0: x = m·2^e with m ∈ [1/√2, √2), ln x = e·ln 2 +
 // 2·atanh((m − 1)/(m + 1)).
