@@ -1,5 +1,7 @@
 package policies
 
+import "sync"
+
 // Defaults are the analyses' settings when no policy rule or flag gives
 // them: one table every command reads, so that a command without flags
 // computes what the gate computes with the default policy (riskgate compare's
@@ -22,12 +24,16 @@ type Defaults struct {
 	BootstrapSamples int
 }
 
-// DefaultSettings returns the defaults table (see Defaults).
-func DefaultSettings() Defaults {
+// DefaultSettings returns the defaults table (see Defaults). It is read
+// off the default policy once: every command's flags ask for it, and parsing
+// the policy is most of building the command line.
+func DefaultSettings() Defaults { return defaultSettings() }
+
+var defaultSettings = sync.OnceValue(func() Defaults {
 	p := Default()
 	d := Defaults{LossWeight: p.LossWeight, Level: DefaultLevel, Correction: CorrectBonferroni, Seed: p.Seed, BootstrapSamples: 100_000}
 	if _, q, ok := p.RiskDefinition(); ok {
 		d.Level, d.Correction = q.Level, q.Correction
 	}
 	return d
-}
+})
