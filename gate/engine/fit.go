@@ -11,7 +11,6 @@ import (
 	"github.com/riskgate/riskgate/gate/result"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/numfmt"
-	"github.com/riskgate/riskgate/internal/parallel"
 	"github.com/riskgate/riskgate/policies"
 )
 
@@ -277,7 +276,7 @@ func (s *slice) describe(f *fitted) {
 	}
 	f.described = true
 	fit, res := f.fit, f.res
-	summaries := fit.Describe() // every quantity's full summary, computed once
+	marginals, conv := fit.Marginals(), fit.AllConvergence()
 	role := func(name string) string {
 		switch {
 		case name == s.roles.Champion:
@@ -287,11 +286,11 @@ func (s *slice) describe(f *fitted) {
 		}
 		return result.RoleArtifact
 	}
-	// Every quantity of the model, summarised in parallel (each on its own):
-	// intercept, sigma, sd_topic, sd_system, the topics, the systems, then
-	// the family's parameters (alpha for the skew normal).
+	// Every quantity of the model: intercept, sigma, sd_topic, sd_system,
+	// the topics, the systems, then the family's parameters (alpha for the
+	// skew normal).
 	effects := make([]result.Effect, len(fit.Names))
-	parallel.Each(len(fit.Names), func(v int) {
+	for v := range effects {
 		name, r := fit.Names[v], ""
 		switch {
 		case v >= fit.TopicIndex(0) && v < fit.SystemIndex(0):
@@ -300,8 +299,8 @@ func (s *slice) describe(f *fitted) {
 			name = fit.Systems[v-fit.SystemIndex(0)]
 			r = role(name)
 		}
-		effects[v] = result.NewEffect(name, r, summaries[v], fit.Sampler.Draws[v])
-	})
+		effects[v] = result.NewEffect(name, r, marginals[v], conv[v])
+	}
 	res.Parameters = append(slices.Clone(effects[:fit.TopicIndex(0)]), effects[fit.SystemIndex(len(fit.Systems)):]...)
 	res.Topics = effects[fit.TopicIndex(0):fit.SystemIndex(0)]
 	res.Systems = effects[fit.SystemIndex(0):fit.SystemIndex(len(fit.Systems))]
@@ -408,7 +407,7 @@ func predictive(f *bayes.HierFit, t *bayes.Table, systems []string, seed uint64)
 	if err != nil {
 		return nil // t is the fitted table and the level valid: cannot happen
 	}
-	mean := func(v int) float64 { return f.Describe()[v].Mean }
+	mean := func(v int) float64 { return f.Marginals()[v].Mean }
 	var out []result.Prediction
 	for i, s := range fc.Systems {
 		for j, p := range fc.Cells[i] {

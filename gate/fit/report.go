@@ -111,11 +111,11 @@ type Report struct {
 // NewReport is the report of fit, the systems' roles (result.Role*) in role.
 func NewReport(fit *bayes.HierFit, measure string, role []string, elapsed time.Duration, align scores.Alignment) *Report {
 	so := fit.Sampler.Options
-	sums := fit.Describe()
+	sums, marginals, conv := fit.Describe(), fit.Marginals(), fit.AllConvergence()
 	// Every quantity as the gate summarises it (result.NewEffect); the
 	// variance components with every figure of their summaries.
 	effect := func(v int, name, role string) result.Effect {
-		return result.NewEffect(name, role, sums[v], fit.Sampler.Draws[v])
+		return result.NewEffect(name, role, marginals[v], conv[v])
 	}
 	component := func(v int) result.Effect {
 		e := effect(v, fit.Names[v], "")
