@@ -250,8 +250,8 @@ func (w *workspace) convergence(chains [][]float64, m, n int) Convergence {
 func (w *workspace) convergenceLoaded() Convergence {
 	var c Convergence
 	w.rankNormalise(w.split, w.orderX, w.sortedX)
-	rhatBulk := w.rhatOf(w.split, w.nc, w.rows)
-	c.ESSBulk = w.ess(w.split, w.nc, w.rows)
+	rhatBulk, essBulk := w.rhatAndESS(w.split, w.nc, w.rows)
+	c.ESSBulk = essBulk
 	w.fold()
 	w.rankNormalise(w.split, w.orderF, w.sortedF)
 	c.Rhat = max(rhatBulk, w.rhatOf(w.split, w.nc, w.rows))
@@ -293,8 +293,7 @@ func (w *workspace) summarizeChecked(chains [][]float64, m, n int, known *Conver
 	s.MAD = 1.4826 * medianSorted(w.sortedF)
 
 	w.splitRaw()
-	s.RhatBasic = w.rhatOf(w.split, w.nc, w.rows)
-	s.ESSBasic = w.ess(w.split, w.nc, w.rows)
+	s.RhatBasic, s.ESSBasic = w.rhatAndESS(w.split, w.nc, w.rows)
 	s.MCSEMean = s.SD / math.Sqrt(s.ESSBasic)
 
 	s.MCSEQ2_5 = w.mcseQuantile(0.025)
