@@ -175,21 +175,31 @@ func (r *BRiskResult) Describe() (*BRiskDescription, error) {
 		for s := range r.Pool.Systems {
 			d.Systems = append(d.Systems, f.Interval(f.SystemIndex(s), r.Level))
 		}
+		champion, err := f.Replicates(r.Champion, f.Sampler.Options.Seed) // drawn once for every challenger
+		if err != nil {
+			r.describeErr = err
+			return
+		}
 		for _, c := range r.Challengers {
-			topics, err := f.TopicRisks(r.Pool, r.Champion, c.System, r.Level, f.Sampler.Options.Seed)
+			rep, err := f.Replicates(c.System, champion.Seed)
 			if err != nil {
 				r.describeErr = err
 				return
 			}
-			d.Challengers = append(d.Challengers, BRiskTopics{System: c.System, Topics: topics, AtRisk: atRisk(topics)})
+			topics, err := rep.TopicRisks(r.Pool, champion, []float64{r.Level})
+			if err != nil {
+				r.describeErr = err
+				return
+			}
+			d.Challengers = append(d.Challengers, BRiskTopics{System: c.System, Topics: topics[0], AtRisk: AtRisk(topics[0])})
 		}
 		r.description = d
 	})
 	return r.description, r.describeErr
 }
 
-// atRisk are the topics at risk among topics.
-func atRisk(topics []TopicRisk) []TopicRisk {
+// AtRisk are the topics at risk among topics.
+func AtRisk(topics []TopicRisk) []TopicRisk {
 	var out []TopicRisk
 	for _, t := range topics {
 		if t.AtRisk {
@@ -264,7 +274,26 @@ func (r *BRiskResult) TopicsAtRisk(s int, level float64) ([]TopicRisk, error) {
 	if err != nil {
 		return nil, err
 	}
-	return atRisk(topics), nil
+	return AtRisk(topics), nil
+}
+
+// TopicsAtRiskFrom are TopicsAtRisk of a challenger at each of levels
+// (out[l] at levels[l]) from its replicates rep and the champion's,
+// drawn by r.Fit at its seed (HierFit.Replicates): for a caller that
+// reads several levels, or the challenger's forecast too, from replicates
+// drawn once. The same topics as TopicsAtRisk's.
+func (r *BRiskResult) TopicsAtRiskFrom(rep, champion *Replicates, levels []float64) ([][]TopicRisk, error) {
+	if rep.fit != r.Fit || rep.Seed != r.Fit.Sampler.Options.Seed || champion.System != r.Champion {
+		return nil, errors.New("not replicates of a challenger and the champion drawn by the fit at its seed")
+	}
+	topics, err := rep.TopicRisks(r.Pool, champion, levels)
+	if err != nil {
+		return nil, err
+	}
+	for l := range topics {
+		topics[l] = AtRisk(topics[l])
+	}
+	return topics, nil
 }
 
 // SystemDiff returns the pooled draws (chains in order) of S_a − S_b.

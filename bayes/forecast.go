@@ -54,6 +54,80 @@ func (f *HierFit) replicates(s int, seed uint64) [][]float64 {
 	return out
 }
 
+// Replicates are one system's posterior predictive replicates at one
+// seed, Cells[t][d] = y_rep[System, t] at pooled draw d (chains in order):
+// those Forecast and TopicRisks draw, for a caller that reads several
+// intervals of them (a forecast and topics at risk at several levels)
+// without drawing them again. Its methods leave Cells unchanged.
+type Replicates struct {
+	System int
+	Seed   uint64
+	Cells  [][]float64
+	fit    *HierFit
+}
+
+// Replicates draws system s's posterior predictive replicates from the
+// source PCG(seed, forecastStream + s), as Forecast and TopicRisks do.
+func (f *HierFit) Replicates(s int, seed uint64) (*Replicates, error) {
+	if s < 0 || s >= len(f.Systems) {
+		return nil, fmt.Errorf("system index %d out of range", s)
+	}
+	return &Replicates{System: s, Seed: seed, Cells: f.replicates(s, seed), fit: f}, nil
+}
+
+// Intervals are the central level posterior predictive intervals of r's
+// cells, with their observed scores in t (the table the model was fitted
+// to): Forecast's row of r's system.
+func (r *Replicates) Intervals(t *Table, level float64) ([]Prediction, error) {
+	if err := r.fit.checkForecast(t, level); err != nil {
+		return nil, err
+	}
+	lo, hi := tailProbs(level)
+	row := make([]Prediction, len(r.Cells))
+	x := make([]float64, r.fit.Chains*r.fit.Draws)
+	for j := range row {
+		copy(x, r.Cells[j])
+		q := posterior.QuantilesInPlace(x, lo, hi)
+		row[j] = Prediction{Observed: t.Scores[r.System][j], Lo: q[0], Hi: q[1]}
+	}
+	return row, nil
+}
+
+// TopicRisks are HierFit.TopicRisks of r's system against the champion's
+// replicates (of the same fit and seed) at each of levels: out[l] at
+// levels[l], from the differences of the replicates formed once per topic.
+func (r *Replicates) TopicRisks(t *Table, champion *Replicates, levels []float64) ([][]TopicRisk, error) {
+	f, s, c := r.fit, r.System, champion.System
+	if champion.fit != f || champion.Seed != r.Seed || s == c {
+		return nil, fmt.Errorf("systems %d and %d: want the replicates of two different systems of one fit at one seed", s, c)
+	}
+	probs := make([]float64, 0, 2*len(levels))
+	for _, l := range levels {
+		if err := f.checkForecast(t, l); err != nil {
+			return nil, err
+		}
+		lo, hi := tailProbs(l)
+		probs = append(probs, lo, hi)
+	}
+	out := make([][]TopicRisk, len(levels))
+	for l := range out {
+		out[l] = make([]TopicRisk, len(f.Topics))
+	}
+	d := make([]float64, f.Chains*f.Draws)
+	for j := range f.Topics {
+		for k, v := range champion.Cells[j] {
+			d[k] = r.Cells[j][k] - v
+		}
+		q := posterior.QuantilesInPlace(d, probs...)
+		obs := t.Scores[s][j] - t.Scores[c][j]
+		for l := range levels {
+			lo, hi := q[2*l], q[2*l+1]
+			out[l][j] = TopicRisk{Index: j, Topic: f.Topics[j], Observed: obs, Lo: lo, Hi: hi, AtRisk: obs < lo}
+		}
+	}
+	return out, nil
+}
+
 // Forecast is the posterior predictive interval of every cell of some systems.
 type Forecast struct {
 	Level   float64
@@ -82,16 +156,14 @@ func (f *HierFit) Forecast(t *Table, systems []int, level float64, seed uint64) 
 		}
 	}
 	fc := &Forecast{Level: level, Systems: systems}
-	lo, hi := tailProbs(level)
 	for _, s := range systems {
-		if s < 0 || s >= len(f.Systems) {
-			return nil, fmt.Errorf("system index %d out of range", s)
+		rep, err := f.Replicates(s, seed)
+		if err != nil {
+			return nil, err
 		}
-		rep := f.replicates(s, seed)
-		row := make([]Prediction, len(f.Topics))
-		for j := range row {
-			q := posterior.QuantilesInPlace(rep[j], lo, hi)
-			row[j] = Prediction{Observed: t.Scores[s][j], Lo: q[0], Hi: q[1]}
+		row, err := rep.Intervals(t, level)
+		if err != nil {
+			return nil, err
 		}
 		fc.Cells = append(fc.Cells, row)
 	}
@@ -128,19 +200,13 @@ func (f *HierFit) TopicRisks(t *Table, champion, s int, level float64, seed uint
 	if champion < 0 || champion >= len(f.Systems) || s < 0 || s >= len(f.Systems) || s == champion {
 		return nil, fmt.Errorf("systems %d and %d: want two different systems of the fit", s, champion)
 	}
-	ys, yc := f.replicates(s, seed), f.replicates(champion, seed)
-	lo, hi := tailProbs(level)
-	out := make([]TopicRisk, len(f.Topics))
-	for j := range out {
-		d := ys[j]
-		for k, v := range yc[j] {
-			d[k] -= v
-		}
-		q := posterior.QuantilesInPlace(d, lo, hi)
-		obs := t.Scores[s][j] - t.Scores[champion][j]
-		out[j] = TopicRisk{Index: j, Topic: f.Topics[j], Observed: obs, Lo: q[0], Hi: q[1], AtRisk: obs < q[0]}
+	ys := &Replicates{System: s, Seed: seed, Cells: f.replicates(s, seed), fit: f}
+	yc := &Replicates{System: champion, Seed: seed, Cells: f.replicates(champion, seed), fit: f}
+	out, err := ys.TopicRisks(t, yc, []float64{level})
+	if err != nil {
+		return nil, err
 	}
-	return out, nil
+	return out[0], nil
 }
 
 func (f *HierFit) checkForecast(t *Table, level float64) error {

@@ -170,19 +170,31 @@ type HierFit struct {
 	model   mcmc.Model // the model sampled (Rao–Blackwellised estimates use it)
 	workers int        // HierOptions.Workers
 
-	describeOnce sync.Once
-	summaries    []posterior.VarSummary // Describe's
+	describeOnce  sync.Once
+	summaries     []posterior.VarSummary // Describe's
+	marginalsOnce sync.Once
+	marginals     []posterior.Marginal // Marginals'
 }
 
 // Describe returns every quantity's full posterior summary, per Names:
 // posterior.SummarizeAll of the draws (mean, quantiles, HDI, MCSEs and the
-// diagnostics), what reports show. Nothing a decision reads needs it, so
-// fitting leaves it out: it is computed on the first call and kept (the
-// draws must not change after it). Its R̂, bulk- and tail-ESS are
-// Convergence's, bit for bit, wherever the fit checked them.
+// diagnostics). Nothing a decision reads needs it, so fitting leaves it
+// out: it is computed on the first call and kept (the draws must not
+// change after it). Its R̂, bulk- and tail-ESS are Convergence's, bit for
+// bit: taken from it wherever the fit checked them
+// (posterior.SummarizeAllChecked), computed for the others.
 func (f *HierFit) Describe() []posterior.VarSummary {
-	f.describeOnce.Do(func() { f.summaries = posterior.SummarizeAll(f.Sampler.Draws, f.workers) })
+	f.describeOnce.Do(func() { f.summaries = posterior.SummarizeAllChecked(f.Sampler.Draws, f.Convergence, f.workers) })
 	return f.summaries
+}
+
+// Marginals returns every quantity's posterior.Marginal, per Names: the
+// mean, SD, quantiles and HDI that reports show beside the convergence
+// figures (AllConvergence), Describe's bit for bit at a third of its cost.
+// Computed on the first call and kept, as Describe.
+func (f *HierFit) Marginals() []posterior.Marginal {
+	f.marginalsOnce.Do(func() { f.marginals = posterior.Marginals(f.Sampler.Draws, f.workers) })
+	return f.marginals
 }
 
 // Adaptation is the adaptation of f's sampler (mcmc.NUTS.Adaptation), to

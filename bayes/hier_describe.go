@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/riskgate/riskgate/bayes/posterior"
 )
 
 // FamilyNames are the names FamilyNamed knows, as policies and flags spell them.
@@ -58,6 +60,35 @@ func (f *HierFit) WorstConvergence() (minBulk, minTail, maxRhat float64) {
 		minBulk, minTail, maxRhat = math.Min(minBulk, s.ESSBulk), math.Min(minTail, s.ESSTail), math.Max(maxRhat, s.Rhat)
 	}
 	return minBulk, minTail, maxRhat
+}
+
+// AllConvergence returns every quantity's R̂, bulk- and tail-ESS, per
+// Names: the fit's checks' (Convergence) wherever it made them, computed
+// from the draws for the quantities a sequential fit did not check (NaN in
+// Convergence). They are Describe's, bit for bit.
+func (f *HierFit) AllConvergence() []posterior.Convergence {
+	out := make([]posterior.Convergence, len(f.Names))
+	var unchecked []int
+	for v := range out {
+		if v < len(f.Convergence) {
+			if c := f.Convergence[v]; !(math.IsNaN(c.Rhat) && math.IsNaN(c.ESSBulk) && math.IsNaN(c.ESSTail)) {
+				out[v] = c
+				continue
+			}
+		}
+		unchecked = append(unchecked, v)
+	}
+	if len(unchecked) == 0 {
+		return out
+	}
+	vars := make([][][]float64, len(unchecked))
+	for i, v := range unchecked {
+		vars[i] = f.Sampler.Draws[v]
+	}
+	for i, c := range posterior.SummarizeConvergence(vars, f.workers) {
+		out[unchecked[i]] = c
+	}
+	return out
 }
 
 // SystemDiffChains returns the posterior draws of S_a − S_b, the difference

@@ -228,22 +228,60 @@ func shape(chains [][]float64) (m, n int) {
 
 // rhatOf is posterior's .rhat on a matrix of nc chains of n draws stored
 // chain after chain: √((n·var(x̄ₘ)/W + n − 1)/n), W the mean chain variance
-// (n − 1 denominators), with posterior's chain means (see chainMean). NaN if any value is non-finite or all are equal
-// (within isConstantTol).
+// (n − 1 denominators), with posterior's chain means (see chainMeanRange).
+// NaN if any value is non-finite or all are equal (within isConstantTol).
 func (w *workspace) rhatOf(v []float64, nc, n int) float64 {
-	if len(v) == 0 || !finiteNonConstant(v) {
+	if len(v) == 0 {
 		return math.NaN()
 	}
+	lo, hi := w.chainStats(v, nc, n)
+	return w.rhatGiven(v, nc, n, lo, hi)
+}
+
+// rhatAndESS is rhatOf and ess of the same matrix, its chain means and
+// extremes read once.
+func (w *workspace) rhatAndESS(v []float64, nc, n int) (rhat, ess float64) {
+	if len(v) == 0 {
+		return math.NaN(), math.NaN()
+	}
+	lo, hi := w.chainStats(v, nc, n)
+	return w.rhatGiven(v, nc, n, lo, hi), w.essGiven(v, nc, n, lo, hi)
+}
+
+// chainStats writes the means of the nc chains of n values in v into
+// w.chainMeans (posterior's: matrixStats::colMeans2, chainMeanRange) and
+// returns the smallest and the largest value (NaN if any is NaN).
+func (w *workspace) chainStats(v []float64, nc, n int) (lo, hi float64) {
 	w.chainMeans = grow(w.chainMeans, nc)
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for j := 0; j < nc; j++ {
+		mu, clo, chi := chainMeanRange(v[j*n : (j+1)*n])
+		w.chainMeans[j] = mu
+		lo, hi = min(lo, clo), max(hi, chi)
+	}
+	return lo, hi
+}
+
+// finiteVarying reports whether values whose extremes are lo and hi are
+// all finite and not all equal (posterior's should_return_NA, negated).
+func finiteVarying(lo, hi float64) bool {
+	return lo-lo == 0 && hi-hi == 0 && math.Abs(hi-lo) >= isConstantTol
+}
+
+// rhatGiven is rhatOf with v's chain means in w.chainMeans and its
+// extremes lo and hi (chainStats).
+func (w *workspace) rhatGiven(v []float64, nc, n int, lo, hi float64) float64 {
+	if !finiteVarying(lo, hi) {
+		return math.NaN()
+	}
+	// posterior: colVars about the chain means
 	sumVar := 0.0
 	for j := 0; j < nc; j++ {
-		c := v[j*n : (j+1)*n]
-		mu := chainMean(c) // posterior: matrixStats::colMeans2, and colVars about it
+		c, mu := v[j*n:(j+1)*n], w.chainMeans[j]
 		ss := 0.0
 		for _, x := range c {
 			ss += (x - mu) * (x - mu)
 		}
-		w.chainMeans[j] = mu
 		sumVar += ss / float64(n-1)
 	}
 	grand := accurateMean(w.chainMeans[:nc])
@@ -254,24 +292,6 @@ func (w *workspace) rhatOf(v []float64, nc, n int) float64 {
 	varBetween := float64(n) * vb / float64(nc-1)
 	varWithin := sumVar / float64(nc)
 	return math.Sqrt((varBetween/varWithin + float64(n) - 1) / float64(n))
-}
-
-// finiteNonConstant reports whether every value is finite and they are not all
-// equal (posterior's should_return_NA, negated).
-func finiteNonConstant(v []float64) bool {
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, x := range v {
-		if x < lo {
-			lo = x
-		}
-		if x > hi {
-			hi = x
-		}
-		if x-x != 0 { // NaN or ±Inf
-			return false
-		}
-	}
-	return math.Abs(hi-lo) >= isConstantTol
 }
 
 // normalQuantile is Φ⁻¹ (Wichura's AS 241, the algorithm of R's qnorm).

@@ -32,34 +32,29 @@ func (w *workspace) ess(v []float64, nc, n int) float64 {
 	if n < 3 {
 		return math.NaN()
 	}
+	lo, hi := w.chainStats(v, nc, n)
+	return w.essGiven(v, nc, n, lo, hi)
+}
+
+// essGiven is ess with v's chain means in w.chainMeans and its extremes
+// lo and hi (chainStats).
+func (w *workspace) essGiven(v []float64, nc, n int, lo, hi float64) float64 {
+	if n < 3 || !finiteVarying(lo, hi) {
+		return math.NaN()
+	}
 	S := nc * n
 	w.centered = grow(w.centered, S)
-	w.chainMeans = grow(w.chainMeans, nc)
-	lo, hi := math.Inf(1), math.Inf(-1)
 	for j := 0; j < nc; j++ {
 		c := v[j*n : (j+1)*n]
 		dst := w.centered[j*n : (j+1)*n]
-		clo, chi := c[0], c[0]
-		for _, x := range c {
-			clo = min(clo, x)
-			chi = max(chi, x)
-		}
-		if clo-clo != 0 || chi-chi != 0 { // a NaN or ±Inf draw (min and max keep NaN)
-			return math.NaN()
-		}
-		lo, hi = min(lo, clo), max(hi, chi)
 		// Centre on the correctly rounded mean, as posterior's
 		// autocovariance centres on R's mean (a constant chain has mean
 		// and autocovariances exactly 0); the between-chain variance takes
-		// matrixStats' chain means, as posterior's does.
+		// matrixStats' chain means (w.chainMeans), as posterior's does.
 		mu := accurateMean(c)
 		for i, x := range c {
 			dst[i] = x - mu
 		}
-		w.chainMeans[j] = chainMean(c)
-	}
-	if math.Abs(hi-lo) < isConstantTol {
-		return math.NaN()
 	}
 	w.acovInit(nc, n, centredChains, nc*n)
 	return w.geyer()
@@ -322,23 +317,26 @@ func nextSmooth(n int) int {
 // from it.
 func accurateMean(c []float64) float64 { return stats.ExactMean(c) }
 
-// chainMean is matrixStats::colMeans2, which posterior 1.4 uses for the
+// chainMeanRange is matrixStats::colMeans2, which posterior 1.4 uses for the
 // chain means of R̂ and of the ESS's between-chain variance: a left-to-right
 // sum divided by n. For draws far from 0 against their spread (1e6 ± 1) its
 // rounding moves R̂ in the tenth digit, and posterior's values are those.
 // The one exception: a constant chain's mean is its value, where the sum's
 // rounding would give it a spurious variance about that mean (and chains
-// each constant at different values an R̂ near 1e15 instead of +Inf).
-func chainMean(c []float64) float64 {
-	s, lo, hi := 0.0, c[0], c[0]
+// each constant at different values an R̂ near 1e15 instead of +Inf). It
+// returns the chain's smallest and largest values too, read in the same
+// pass (NaN for both if any value is NaN).
+func chainMeanRange(c []float64) (mean, lo, hi float64) {
+	s := 0.0
+	lo, hi = c[0], c[0]
 	for _, x := range c {
 		s += x
 		lo, hi = min(lo, x), max(hi, x)
 	}
 	if lo == hi {
-		return lo
+		return lo, lo, hi
 	}
-	return s / float64(len(c))
+	return s / float64(len(c)), lo, hi
 }
 
 // sampleSD is the standard deviation with denominator n − 1 about the given

@@ -191,6 +191,10 @@ func KernelDensityBW(draws []float64, x, h float64) float64 {
 	return kernelDensitySorted(y, x, h)
 }
 
+// KernelDensitySorted is KernelDensityBW of draws y already sorted, for
+// the density at many points without a sort at each.
+func KernelDensitySorted(y []float64, x, h float64) float64 { return kernelDensitySorted(y, x, h) }
+
 // kernelDensitySorted sums the kernels of the sorted draws within 10
 // bandwidths of x; the rest weigh less than e^(−50) ≈ 2e−22 each.
 func kernelDensitySorted(y []float64, x, h float64) float64 {

@@ -11,7 +11,6 @@ import (
 	"github.com/riskgate/riskgate/gate/result"
 	"github.com/riskgate/riskgate/internal/jsonfloat"
 	"github.com/riskgate/riskgate/internal/numfmt"
-	"github.com/riskgate/riskgate/internal/parallel"
 	"github.com/riskgate/riskgate/policies"
 )
 
@@ -30,6 +29,9 @@ type fitted struct {
 	diffs map[string][]float64 // challenger → δ draws, chains one after the other
 	fit   *bayes.HierFit       // nil when unavailable
 	table *bayes.Table         // the table fitted (BRisk: its risk-adjusted pool)
+	// champion and challengers name the fit's systems the gate reads.
+	champion    string
+	challengers []string
 	// brisk is the BRisk fit's own result (nil for the raw-score fit), and
 	// atRisk the topics at risk asked of it, per challenger and level.
 	brisk  *bayes.BRiskResult
@@ -186,7 +188,8 @@ func (s *slice) newFitted(f *bayes.HierFit, res *result.FitResult, t *bayes.Tabl
 	res.Converged = f.Converged
 	res.Warnings = slices.Clone(f.Notes()) // the failures are in NotConverged
 	res.NotConverged = notConverged(&f.SamplerRun)
-	out := &fitted{res: res, diffs: map[string][]float64{}, fit: f, table: t, atRisk: map[atRiskKey]atRiskOutcome{}}
+	out := &fitted{res: res, diffs: map[string][]float64{}, fit: f, table: t, champion: s.roles.Champion, challengers: s.roles.Challengers,
+		atRisk: map[atRiskKey]atRiskOutcome{}}
 	for _, c := range s.roles.Challengers {
 		out.diffs[c] = bayes.PoolChains(diffChains(f, s.roles.Champion, c))
 	}
@@ -246,20 +249,80 @@ func readDraws(d []float64, q policies.Query, stat policies.Statistic, what stri
 
 // topicsAtRisk are a challenger's topics at risk at level in a BRisk fit
 // (bayes.BRiskResult.TopicsAtRisk: those whose observed risk-adjusted
-// difference falls below the central predictive interval), computed once.
+// difference falls below the central predictive interval), computed once,
+// with every other challenger's at that level (predict), which the rules
+// ask next.
 func (f *fitted) topicsAtRisk(challenger string, level float64) atRiskOutcome {
 	key := atRiskKey{challenger, level}
 	if o, ok := f.atRisk[key]; ok {
 		return o
 	}
-	var o atRiskOutcome
-	if f.brisk == nil {
-		o.err = fmt.Errorf("no BRisk fit")
-	} else {
+	if f.brisk != nil && f.fit != nil {
+		f.predict([]float64{level}, nil)
+	}
+	if o, ok := f.atRisk[key]; ok {
+		return o
+	}
+	o := atRiskOutcome{err: fmt.Errorf("no BRisk fit")}
+	if f.brisk != nil {
 		o.topics, o.err = f.brisk.TopicsAtRisk(slices.Index(f.table.Systems, challenger), level)
 	}
 	f.atRisk[key] = o
 	return o
+}
+
+// predict draws the posterior predictive replicates of the champion and
+// of each challenger once (bayes.HierFit.Replicates, at the fit's seed:
+// the policy's), passes each to forecast when it is not nil, and reads
+// from them, in a BRisk fit, every challenger's topics at risk at the
+// levels not computed yet (bayes.BRiskResult.TopicsAtRiskFrom). The
+// champion's are kept while each challenger's are drawn, read and dropped:
+// two systems' at once, as EstimateMemory counts.
+func (f *fitted) predict(levels []float64, forecast func(*bayes.Replicates)) {
+	var missing []float64
+	for _, l := range levels {
+		if f.brisk == nil || slices.Contains(missing, l) {
+			continue
+		}
+		for _, c := range f.challengers {
+			if _, ok := f.atRisk[atRiskKey{c, l}]; !ok {
+				missing = append(missing, l)
+				break
+			}
+		}
+	}
+	seed := f.fit.Sampler.Options.Seed
+	champion, err := f.fit.Replicates(slices.Index(f.fit.Systems, f.champion), seed)
+	if err != nil {
+		return // the fit's own systems: cannot happen
+	}
+	if forecast != nil {
+		forecast(champion)
+	}
+	for _, c := range f.challengers {
+		rep, err := f.fit.Replicates(slices.Index(f.fit.Systems, c), seed)
+		if err != nil {
+			continue // cannot happen, as above
+		}
+		if forecast != nil {
+			forecast(rep)
+		}
+		if len(missing) == 0 {
+			continue
+		}
+		topics, err := f.brisk.TopicsAtRiskFrom(rep, champion, missing)
+		for l, level := range missing {
+			key := atRiskKey{c, level}
+			if _, ok := f.atRisk[key]; ok {
+				continue
+			}
+			o := atRiskOutcome{err: err}
+			if err == nil {
+				o.topics = topics[l]
+			}
+			f.atRisk[key] = o
+		}
+	}
 }
 
 // describe fills f's FitResult with what only reports show: every quantity
@@ -277,7 +340,7 @@ func (s *slice) describe(f *fitted) {
 	}
 	f.described = true
 	fit, res := f.fit, f.res
-	summaries := fit.Describe() // every quantity's full summary, computed once
+	marginals, conv := fit.Marginals(), fit.AllConvergence()
 	role := func(name string) string {
 		switch {
 		case name == s.roles.Champion:
@@ -287,11 +350,11 @@ func (s *slice) describe(f *fitted) {
 		}
 		return result.RoleArtifact
 	}
-	// Every quantity of the model, summarised in parallel (each on its own):
-	// intercept, sigma, sd_topic, sd_system, the topics, the systems, then
-	// the family's parameters (alpha for the skew normal).
+	// Every quantity of the model: intercept, sigma, sd_topic, sd_system,
+	// the topics, the systems, then the family's parameters (alpha for the
+	// skew normal).
 	effects := make([]result.Effect, len(fit.Names))
-	parallel.Each(len(fit.Names), func(v int) {
+	for v := range effects {
 		name, r := fit.Names[v], ""
 		switch {
 		case v >= fit.TopicIndex(0) && v < fit.SystemIndex(0):
@@ -300,8 +363,8 @@ func (s *slice) describe(f *fitted) {
 			name = fit.Systems[v-fit.SystemIndex(0)]
 			r = role(name)
 		}
-		effects[v] = result.NewEffect(name, r, summaries[v], fit.Sampler.Draws[v])
-	})
+		effects[v] = result.NewEffect(name, r, marginals[v], conv[v])
+	}
 	res.Parameters = append(slices.Clone(effects[:fit.TopicIndex(0)]), effects[fit.SystemIndex(len(fit.Systems)):]...)
 	res.Topics = effects[fit.TopicIndex(0):fit.SystemIndex(0)]
 	res.Systems = effects[fit.SystemIndex(0):fit.SystemIndex(len(fit.Systems))]
@@ -314,12 +377,26 @@ func (s *slice) describe(f *fitted) {
 	for _, c := range s.roles.Challengers {
 		res.Comparisons = append(res.Comparisons, result.NewComparison(c, diffChains(fit, s.roles.Champion, c), f.diffs[c], levels, ropes))
 	}
-	res.Predictive = predictive(fit, f.table, append([]string{s.roles.Champion}, s.roles.Challengers...), s.p.Seed)
+	res.Predictive = s.predictive(f)
 	res.Diagnostics = result.NewDiagnostics(fit, s.p.Model.MaxRhat)
 	if f.brisk != nil {
 		s.describeTopicsAtRisk(f)
 	}
 	s.release(f)
+}
+
+// atRiskLevels are the levels of a BRisk fit's topics at risk that a run
+// for the reports reads: 95%, the result's, and every level a
+// topics_at_risk.count rule asks for (at any loss weight: the evidence
+// asks them at every weight of the sweep).
+func (c *core) atRiskLevels() []float64 {
+	levels := []float64{result.PredictiveLevel}
+	for _, q := range c.p.Queries() {
+		if policies.LookupQuantity(q.Quantity).Statistic == policies.StatAtRisk && !slices.Contains(levels, q.Level) {
+			levels = append(levels, q.Level)
+		}
+	}
+	return levels
 }
 
 // release drops a described fit's draws — the fit, its BRisk result and
@@ -332,11 +409,9 @@ func (s *slice) describe(f *fitted) {
 // no sequential targets (fitted.read).
 func (s *slice) release(f *fitted) {
 	if f.brisk != nil {
-		for _, q := range s.p.Queries() {
-			if policies.LookupQuantity(q.Quantity).Statistic == policies.StatAtRisk {
-				for _, c := range s.roles.Challengers {
-					f.topicsAtRisk(c, q.Level)
-				}
+		for _, level := range s.atRiskLevels() {
+			for _, c := range s.roles.Challengers {
+				f.topicsAtRisk(c, level) // computed by predictive: read from the cache
 			}
 		}
 	}
@@ -394,29 +469,29 @@ func diffChains(f *bayes.HierFit, champion, challenger string) [][]float64 {
 	return f.SystemDiffChains(slices.Index(f.Systems, challenger), slices.Index(f.Systems, champion))
 }
 
-// predictive returns the posterior predictive interval of every cell of the
-// named systems (bayes.HierFit.Forecast: one replicate per posterior draw,
-// from the fit's family, the source PCG(seed, …) per system), with the
-// predictive mean: E[y_rep] = E[β0] + E[T_t] + E[S_s], as the family's μ is
-// its mean (the Gaussian's, and brms's skew normal's).
-func predictive(f *bayes.HierFit, t *bayes.Table, systems []string, seed uint64) []result.Prediction {
-	idx := make([]int, len(systems))
-	for i, name := range systems {
-		idx[i] = slices.Index(f.Systems, name)
-	}
-	fc, err := f.Forecast(t, idx, result.PredictiveLevel, seed)
-	if err != nil {
-		return nil // t is the fitted table and the level valid: cannot happen
-	}
-	mean := func(v int) float64 { return f.Describe()[v].Mean }
+// predictive returns the posterior predictive interval of every cell of
+// the champion and the challengers (one replicate per posterior draw, from
+// the fit's family, the source PCG(seed, …) per system:
+// bayes.Replicates.Intervals), with the predictive mean: E[y_rep] = E[β0] +
+// E[T_t] + E[S_s], as the family's μ is its mean (the Gaussian's, and
+// brms's skew normal's). From the same replicates, a BRisk fit's topics at
+// risk at every level the run reads (predict).
+func (s *slice) predictive(f *fitted) []result.Prediction {
+	fit, t := f.fit, f.table
+	mean := func(v int) float64 { return fit.Marginals()[v].Mean }
 	var out []result.Prediction
-	for i, s := range fc.Systems {
-		for j, p := range fc.Cells[i] {
-			out = append(out, result.Prediction{System: f.Systems[s], Topic: f.Topics[j], Observed: jsonfloat.Float(p.Observed),
-				Mean: jsonfloat.Float(mean(bayes.IdxIntercept) + mean(f.TopicIndex(j)) + mean(f.SystemIndex(s))),
-				Lo:   jsonfloat.Float(p.Lo), Hi: jsonfloat.Float(p.Hi), Level: fc.Level})
+	f.predict(s.atRiskLevels(), func(rep *bayes.Replicates) {
+		row, err := rep.Intervals(t, result.PredictiveLevel)
+		if err != nil {
+			return // t is the fitted table and the level valid: cannot happen
 		}
-	}
+		sy := rep.System
+		for j, p := range row {
+			out = append(out, result.Prediction{System: fit.Systems[sy], Topic: fit.Topics[j], Observed: jsonfloat.Float(p.Observed),
+				Mean: jsonfloat.Float(mean(bayes.IdxIntercept) + mean(fit.TopicIndex(j)) + mean(fit.SystemIndex(sy))),
+				Lo:   jsonfloat.Float(p.Lo), Hi: jsonfloat.Float(p.Hi), Level: result.PredictiveLevel})
+		}
+	})
 	return out
 }
 

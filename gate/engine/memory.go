@@ -111,8 +111,8 @@ func EstimateDecideMemory(p *policies.Policy, systems, topics, challengers int) 
 // describes them, and a sweep fit until it is described, right after it is
 // made (slice.release); it keeps of each fit to the end its summaries, every challenger's δ draws and the predictive intervals of the
 // champion's and the challengers' cells (with, after each fit, the
-// predictive replicates of two systems: a challenger's topics at risk
-// replicate it and the champion at once, bayes.HierFit.TopicRisks); a
+// predictive replicates of two systems: the champion's are kept while
+// each challenger's are drawn and read, fitted.predict); a
 // decision keeps every fit whole.
 func analysisParts(p *policies.Policy, needs []measureNeed, defaultMeasure string, systems, topics, challengers int, incomplete bool, sweep []float64, report bool) []MemoryPart {
 	var parts []MemoryPart

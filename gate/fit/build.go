@@ -66,7 +66,7 @@ func Build(t *scores.Table, role []string, align scores.Alignment, s Settings) (
 		return nil, fmt.Errorf("fit: %w", err)
 	}
 	hf := br.Fit
-	hf.Describe()
+	hf.Marginals()
 	rep := NewReport(hf, t.Measure, role, time.Since(start), align)
 	rep.LossWeight = s.LossWeight
 	rep.BRisk = NewBRisk(br, desc)

@@ -105,21 +105,23 @@ type Report struct {
 	PriorSensitivity *PriorSensitivity `json:"prior_sensitivity,omitempty"`
 
 	fit   *bayes.HierFit
-	order []int // systems in table-view order
+	conv  []posterior.Convergence // fit.AllConvergence()
+	order []int                   // systems in table-view order
 }
 
 // NewReport is the report of fit, the systems' roles (result.Role*) in role.
 func NewReport(fit *bayes.HierFit, measure string, role []string, elapsed time.Duration, align scores.Alignment) *Report {
 	so := fit.Sampler.Options
-	sums := fit.Describe()
+	marginals, conv := fit.Marginals(), fit.AllConvergence()
 	// Every quantity as the gate summarises it (result.NewEffect); the
-	// variance components with every figure of their summaries.
+	// variance components with every figure of their summaries
+	// (posterior.Summarize: HierFit.Describe's, for these few).
 	effect := func(v int, name, role string) result.Effect {
-		return result.NewEffect(name, role, sums[v], fit.Sampler.Draws[v])
+		return result.NewEffect(name, role, marginals[v], conv[v])
 	}
 	component := func(v int) result.Effect {
 		e := effect(v, fit.Names[v], "")
-		e.EffectDetail = result.NewEffectDetail(sums[v])
+		e.EffectDetail = result.NewEffectDetail(posterior.Summarize(fit.Sampler.Draws[v]))
 		return e
 	}
 	r := &Report{
@@ -129,7 +131,7 @@ func NewReport(fit *bayes.HierFit, measure string, role []string, elapsed time.D
 		Intercept: component(bayes.IdxIntercept), Sigma: component(bayes.IdxSigma),
 		SDTopic: component(bayes.IdxSDTopic), SDSystem: component(bayes.IdxSDSystem),
 		Draws: fit.Draws, Chains: fit.Chains, Warmup: max(so.Warmup, 0), Thin: so.Thin, Seed: so.Seed,
-		ElapsedMS: elapsed.Milliseconds(), fit: fit,
+		ElapsedMS: elapsed.Milliseconds(), fit: fit, conv: conv,
 	}
 	if msg := align.Summary(); msg != "" {
 		r.Warnings = append(r.Warnings, "input: "+msg)
@@ -165,8 +167,8 @@ func NewReport(fit *bayes.HierFit, measure string, role []string, elapsed time.D
 	d := &r.Diagnostics
 	d.Diagnostics = *result.NewDiagnostics(fit, fitMaxRhat)
 	for v, name := range fit.Names {
-		s := sums[v]
-		d.Parameters = append(d.Parameters, ParamDiag{name, jsonfloat.Float(s.Rhat), jsonfloat.Float(s.ESSBulk), jsonfloat.Float(s.ESSTail)})
+		c := conv[v]
+		d.Parameters = append(d.Parameters, ParamDiag{name, jsonfloat.Float(c.Rhat), jsonfloat.Float(c.ESSBulk), jsonfloat.Float(c.ESSTail)})
 	}
 	d.MaxTreedepthHits, d.MaxTreedepth, d.ExtendedDraws = d.MaxDepthHits, d.MaxDepth, d.Extended
 	d.MaxRhat, d.MinESSBulk, d.MinESSTail = d.WorstRhat, d.WorstESSBulk, d.WorstESSTail
@@ -194,9 +196,9 @@ func (r *Report) WriteCSV(w io.Writer) error {
 		return strconv.FormatFloat(x, 'g', -1, 64)
 	}
 	row := func(v int, kind, name, role string) {
-		s := f.Describe()[v]
+		s, c := f.Marginals()[v], r.conv[v]
 		cw.Write([]string{f.Names[v], kind, name, role, num(s.Mean), num(s.SD), num(s.Q2_5), num(s.Q50), num(s.Q97_5),
-			num(s.HDILo), num(s.HDIHi), num(s.Rhat), num(s.ESSBulk), num(s.ESSTail), strconv.FormatBool(r.Converged)})
+			num(s.HDILo), num(s.HDIHi), num(c.Rhat), num(c.ESSBulk), num(c.ESSTail), strconv.FormatBool(r.Converged)})
 	}
 	row(bayes.IdxIntercept, "intercept", "", "")
 	row(bayes.IdxSigma, "sigma", "", "")
@@ -282,9 +284,10 @@ func (r *Report) WriteText(w io.Writer, md bool) error {
 		fmt.Fprintln(bw)
 	}
 	sumHeader := []string{"mean", "sd", "2.5%", "50%", "97.5%", "hdi_lo", "hdi_hi", "rhat", "ess_bulk", "ess_tail"}
-	sumCells := func(s posterior.VarSummary) []string {
+	sumCells := func(v int) []string {
+		s, c := f.Marginals()[v], r.conv[v]
 		return []string{numfmt.R.Fixed(s.Mean, 4), numfmt.R.Fixed(s.SD, 4), numfmt.R.Fixed(s.Q2_5, 4), numfmt.R.Fixed(s.Q50, 4), numfmt.R.Fixed(s.Q97_5, 4),
-			numfmt.R.Fixed(s.HDILo, 4), numfmt.R.Fixed(s.HDIHi, 4), numfmt.R.Fixed(s.Rhat, 3), numfmt.R.Fixed(s.ESSBulk, 0), numfmt.R.Fixed(s.ESSTail, 0)}
+			numfmt.R.Fixed(s.HDILo, 4), numfmt.R.Fixed(s.HDIHi, 4), numfmt.R.Fixed(c.Rhat, 3), numfmt.R.Fixed(c.ESSBulk, 0), numfmt.R.Fixed(c.ESSTail, 0)}
 	}
 	heading("Variance components")
 	var rows [][]string
@@ -293,14 +296,14 @@ func (r *Report) WriteText(w io.Writer, md bool) error {
 		comps = append(comps, f.FamilyIndex(0))
 	}
 	for _, v := range comps {
-		rows = append(rows, append([]string{f.Names[v]}, sumCells(f.Describe()[v])...))
+		rows = append(rows, append([]string{f.Names[v]}, sumCells(v)...))
 	}
 	table(bw, md, append([]string{"parameter"}, sumHeader...), rows)
 
 	heading("System effects (95% credible intervals)")
 	rows = rows[:0]
 	for _, s := range r.order {
-		rows = append(rows, append([]string{f.Systems[s], r.Systems[s].Role}, sumCells(f.Describe()[f.SystemIndex(s)])...))
+		rows = append(rows, append([]string{f.Systems[s], r.Systems[s].Role}, sumCells(f.SystemIndex(s))...))
 	}
 	table(bw, md, append([]string{"system", "role"}, sumHeader...), rows)
 
@@ -318,7 +321,7 @@ func (r *Report) WriteText(w io.Writer, md bool) error {
 	heading("Topic effects (95% credible intervals)")
 	rows = rows[:0]
 	for t := range f.Topics {
-		rows = append(rows, append([]string{f.Topics[t]}, sumCells(f.Describe()[f.TopicIndex(t)])...))
+		rows = append(rows, append([]string{f.Topics[t]}, sumCells(f.TopicIndex(t))...))
 	}
 	table(bw, md, append([]string{"topic"}, sumHeader...), rows)
 
@@ -377,7 +380,7 @@ func systemOrder(fit *bayes.HierFit, role []string) []int {
 		}
 	}
 	slices.SortStableFunc(art, func(a, b int) int {
-		ma, mb := fit.Describe()[fit.SystemIndex(a)].Mean, fit.Describe()[fit.SystemIndex(b)].Mean
+		ma, mb := fit.Marginals()[fit.SystemIndex(a)].Mean, fit.Marginals()[fit.SystemIndex(b)].Mean
 		switch {
 		case ma > mb:
 			return -1

@@ -13,19 +13,17 @@ import (
 // DensityPoints is the size of the grid of Comparison.Density.
 const DensityPoints = 64
 
-// NewEffect summarises a quantity from its summary and its draws, chain
-// by chain (pooled once, for the quartiles: by selection, the bits of
-// posterior.Quantile without its sort, which took a quarter of the
-// summaries' CPU).
-func NewEffect(name, role string, s posterior.VarSummary, chains [][]float64) Effect {
-	q := posterior.QuantilesInPlace(bayes.PoolChains(chains), 0.25, 0.75) // a new slice, reordered
+// NewEffect is a quantity as reports show it: the marginal summary of its
+// draws (posterior.Marginal: mean, SD, quantiles, 95% HDI) with its
+// convergence figures (R̂, bulk- and tail-ESS).
+func NewEffect(name, role string, m posterior.Marginal, c posterior.Convergence) Effect {
 	return Effect{
 		Name: name, Role: role,
-		Mean: jsonfloat.Float(s.Mean), SD: jsonfloat.Float(s.SD),
-		Q2_5: jsonfloat.Float(s.Q2_5), Q25: jsonfloat.Float(q[0]), Q50: jsonfloat.Float(s.Q50),
-		Q75: jsonfloat.Float(q[1]), Q97_5: jsonfloat.Float(s.Q97_5),
-		HDILo: jsonfloat.Float(s.HDILo), HDIHi: jsonfloat.Float(s.HDIHi),
-		Rhat: jsonfloat.Float(s.Rhat), ESSBulk: jsonfloat.Float(s.ESSBulk), ESSTail: jsonfloat.Float(s.ESSTail),
+		Mean: jsonfloat.Float(m.Mean), SD: jsonfloat.Float(m.SD),
+		Q2_5: jsonfloat.Float(m.Q2_5), Q25: jsonfloat.Float(m.Q25), Q50: jsonfloat.Float(m.Q50),
+		Q75: jsonfloat.Float(m.Q75), Q97_5: jsonfloat.Float(m.Q97_5),
+		HDILo: jsonfloat.Float(m.HDILo), HDIHi: jsonfloat.Float(m.HDIHi),
+		Rhat: jsonfloat.Float(c.Rhat), ESSBulk: jsonfloat.Float(c.ESSBulk), ESSTail: jsonfloat.Float(c.ESSTail),
 	}
 }
 
@@ -59,7 +57,7 @@ func NewComparison(challenger string, chains [][]float64, d []float64, levels []
 		Challenger: challenger,
 		PBetter:    jsonfloat.Float(posterior.ProbGreater(d, 0)),
 		PWorse:     jsonfloat.Float(posterior.ProbLess(d, 0)),
-		Diff:       NewEffect("diff", "", posterior.Summarize(chains), chains),
+		Diff:       NewEffect("diff", "", posterior.MarginalOf(chains), posterior.ConvergenceOf(chains)),
 	}
 	y := slices.Clone(d)
 	slices.Sort(y)
@@ -97,7 +95,7 @@ func NewDensity(y, d []float64) Density {
 	for i := range DensityPoints {
 		x := lo + (hi-lo)*float64(i)/float64(DensityPoints-1)
 		out.X = append(out.X, jsonfloat.Float(x))
-		out.Y = append(out.Y, jsonfloat.Float(posterior.KernelDensityBW(y, x, h)))
+		out.Y = append(out.Y, jsonfloat.Float(posterior.KernelDensitySorted(y, x, h)))
 	}
 	return out
 }

@@ -435,7 +435,10 @@ func (a int128) float() float64 {
 		if rest != 0 {
 			top |= 1
 		}
-		f = math.Ldexp(float64(top), 64-int(s))
+		// ·2^(64 − s), exactly: the exponent field moved (top ≥ 2^63
+		// is normal, the result below 2^128); math.Ldexp costs more
+		// than the rest of a bootstrap mean's rounding.
+		f = math.Float64frombits(math.Float64bits(float64(top)) + uint64(64-s)<<52)
 	}
 	if neg {
 		f = -f
@@ -452,9 +455,11 @@ func int128FromIntegral(f float64) int128 {
 	if f < 1<<63 {
 		a.lo = uint64(f)
 	} else {
-		frac, exp := math.Frexp(f)
-		mant := uint64(frac * (1 << 53))
-		shift := uint(exp - 53)
+		// f = mant·2^shift with shift ≥ 11, from its bits (math.Frexp
+		// costs more).
+		b := math.Float64bits(f)
+		mant := b&(1<<52-1) | 1<<52
+		shift := uint(b>>52&0x7ff) - 1075
 		if shift < 64 {
 			a.hi, a.lo = int64(mant>>(64-shift)), mant<<shift
 		} else {
