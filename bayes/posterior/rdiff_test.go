@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -128,6 +129,10 @@ func meanTolerance(x []float64) float64 {
 // posteriorTolerance and meanTolerance.
 func TestDifferentialPosterior(t *testing.T) {
 	t.Parallel()
+	if testing.Short() && os.Getenv("RISKGATE_RDIFF_CASES") == "" {
+		t.Skip("slow: R and posterior on random chains (2.8 CPU-seconds, most of them R's start-up); the full suite runs it, RISKGATE_RDIFF_CASES=N runs N chain sets with -short; " +
+			"-short compares the diagnostics with posterior's recorded outputs (TestSummarizeMatchesPosterior, TestDiagnosticsEdgeCasesMatchPosterior)")
+	}
 	rscript := rdiff.Require(t, "posterior")
 	seed := rdiff.Seed(t, "RISKGATE_RDIFF_SEED")
 	cases := rdiff.Cases(t, "RISKGATE_RDIFF_CASES", 200, 40)
