@@ -2,8 +2,6 @@ package posterior
 
 import (
 	"math"
-
-	"github.com/riskgate/riskgate/internal/parallel"
 )
 
 // Marginal is what a report shows of one scalar's posterior beside its
@@ -29,15 +27,9 @@ func MarginalOf(chains [][]float64) Marginal {
 // up to workers goroutines (GOMAXPROCS when workers ≤ 0); the result does
 // not depend on workers.
 func Marginals(vars [][][]float64, workers int) []Marginal {
-	out := make([]Marginal, len(vars))
-	parallel.For(len(vars), workers, func() func(int) {
-		w := newWorkspace()
-		return func(v int) {
-			m, n := shape(vars[v])
-			out[v] = w.marginal(vars[v], m, n)
-		}
+	return eachVariable(vars, workers, func(w *workspace, _ int, chains [][]float64, m, n int) Marginal {
+		return w.marginal(chains, m, n)
 	})
-	return out
 }
 
 // marginal is the Marginal of the draws, computed as summarize computes

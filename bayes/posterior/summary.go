@@ -190,16 +190,26 @@ func SummarizeAll(vars [][][]float64, workers int) []VarSummary {
 // computed; the result is SummarizeAll's bit for bit, as
 // SummarizeConvergence's figures are Summarize's.
 func SummarizeAllChecked(vars [][][]float64, conv []Convergence, workers int) []VarSummary {
-	out := make([]VarSummary, len(vars))
+	return eachVariable(vars, workers, func(w *workspace, v int, chains [][]float64, m, n int) VarSummary {
+		var known *Convergence
+		if v < len(conv) && !(math.IsNaN(conv[v].Rhat) && math.IsNaN(conv[v].ESSBulk) && math.IsNaN(conv[v].ESSTail)) {
+			known = &conv[v]
+		}
+		return w.summarizeChecked(chains, m, n, known)
+	})
+}
+
+// eachVariable returns f of every variable, vars[v][m][i] (chains m of
+// length n), computed by up to workers goroutines (GOMAXPROCS when
+// workers ≤ 0), each with its own workspace; the result does not depend on
+// workers.
+func eachVariable[T any](vars [][][]float64, workers int, f func(w *workspace, v int, chains [][]float64, m, n int) T) []T {
+	out := make([]T, len(vars))
 	parallel.For(len(vars), workers, func() func(int) {
 		w := newWorkspace()
 		return func(v int) {
 			m, n := shape(vars[v])
-			var known *Convergence
-			if v < len(conv) && !(math.IsNaN(conv[v].Rhat) && math.IsNaN(conv[v].ESSBulk) && math.IsNaN(conv[v].ESSTail)) {
-				known = &conv[v]
-			}
-			out[v] = w.summarizeChecked(vars[v], m, n, known)
+			out[v] = f(w, v, vars[v], m, n)
 		}
 	})
 	return out
@@ -218,15 +228,9 @@ type Convergence struct {
 // check convergence (riskgate calibrate runs thousands) before anything
 // asks for their summaries.
 func SummarizeConvergence(vars [][][]float64, workers int) []Convergence {
-	out := make([]Convergence, len(vars))
-	parallel.For(len(vars), workers, func() func(int) {
-		w := newWorkspace()
-		return func(v int) {
-			m, n := shape(vars[v])
-			out[v] = w.convergence(vars[v], m, n)
-		}
+	return eachVariable(vars, workers, func(w *workspace, _ int, chains [][]float64, m, n int) Convergence {
+		return w.convergence(chains, m, n)
 	})
-	return out
 }
 
 // ConvergenceOf returns the Convergence of one scalar's draws, chains[m][i].
