@@ -68,16 +68,23 @@ func blockedRules(d *policies.Decision, ids []string) uint64 {
 	return b
 }
 
-// blockedCounts counts, for each fail rule (bit i of blocked), the pools
-// it blocked.
-func blockedCounts(out []poolOutcome, rules int) []int {
-	counts := make([]int, rules)
-	for _, o := range out {
+// tallyPools counts the cell's pools (Cell.count) and, for each fail rule
+// (bit k of their blocked: rules[k], judged on measure(k)), the pools it
+// blocked.
+func (c *Cell) tallyPools(out []poolOutcome, rules []string, measure func(k int) string) {
+	plain := make([]outcome, len(out))
+	counts := make([]int, len(rules))
+	for j, o := range out {
+		plain[j] = o.outcome
 		for b := o.blocked; b != 0; b &= b - 1 {
 			counts[bits.TrailingZeros64(b)]++
 		}
 	}
-	return counts
+	c.count(plain)
+	c.BlockedBy = []RuleCount{}
+	for k, id := range rules {
+		c.BlockedBy = append(c.BlockedBy, RuleCount{Rule: id, Measure: measure(k), Count: counts[k], Rate: jsonfloat.Float(float64(counts[k]) / float64(len(out)))})
+	}
 }
 
 // maxFailRules bounds the fail rules a calibration of several measures
@@ -151,23 +158,16 @@ func runMeasures(ctx context.Context, p *policies.Policy, ts engine.Tables, c Se
 	}
 	for i := range cells {
 		out := outcomes[i*c.Reps : (i+1)*c.Reps]
-		plain := make([]outcome, len(out))
 		primary := 0
-		for j, o := range out {
-			plain[j] = o.outcome
+		for _, o := range out {
 			if o.primaryShips {
 				primary++
 			}
 		}
-		counts := blockedCounts(out, len(w.rules))
-		cells[i].count(plain)
+		cells[i].tallyPools(out, ruleIDs, func(k int) string { return w.measures[w.rules[k].m] })
 		n := float64(len(out))
 		pr := float64(primary) / n
 		cells[i].PrimaryAlone = &Rate{Rate: jsonfloat.Float(pr), SE: jsonfloat.Float(math.Sqrt(pr * (1 - pr) / n))}
-		cells[i].BlockedBy = []RuleCount{}
-		for k, r := range w.rules {
-			cells[i].BlockedBy = append(cells[i].BlockedBy, RuleCount{Rule: r.id, Measure: w.measures[r.m], Count: counts[k], Rate: jsonfloat.Float(float64(counts[k]) / n)})
-		}
 	}
 	def := w.harm(p)
 	rep := &Report{SchemaVersion: SchemaVersion, Tool: buildinfo.Version(), Reps: c.Reps, Seed: c.Seed, MinEffect: jsonfloat.Float(c.MinEffect),

@@ -228,17 +228,7 @@ func runSegments(ctx context.Context, p *policies.Policy, t *scores.Table, dim s
 		return nil, err
 	}
 	for i := range cells {
-		out := outcomes[i*c.Reps : (i+1)*c.Reps]
-		plain := make([]outcome, len(out))
-		for j, o := range out {
-			plain[j] = o.outcome
-		}
-		counts := blockedCounts(out, len(failRules))
-		cells[i].count(plain)
-		cells[i].BlockedBy = []RuleCount{}
-		for k, id := range failRules {
-			cells[i].BlockedBy = append(cells[i].BlockedBy, RuleCount{Rule: id, Measure: t.Measure, Count: counts[k], Rate: jsonfloat.Float(float64(counts[k]) / float64(len(out)))})
-		}
+		cells[i].tallyPools(outcomes[i*c.Reps:(i+1)*c.Reps], failRules, func(int) string { return t.Measure })
 	}
 	sc := &SegmentCalibration{Dimension: dim, Segments: G, Margin: jsonfloat.Float(margin),
 		Model: SegmentModelJSON{Intercept: jsonfloat.Float(model.Intercept), Sigma: jsonfloat.Float(model.Sigma), SDTopic: jsonfloat.Float(model.SDTopic),
